@@ -1,0 +1,22 @@
+/* Exits with the status given as its first argument (after MPI_Finalize), or
+ * sleeps for the number of seconds given with "sleep N": used to check that
+ * rdmarun passes exit statuses and signals through. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
+        printf("rank %d pid %d sleeping\n", rank, (int)getpid());
+        fflush(stdout);
+        sleep((unsigned)atoi(argv[2]));
+    }
+    MPI_Finalize();
+    return argc > 1 && strcmp(argv[1], "sleep") != 0 ? atoi(argv[1]) : 0;
+}

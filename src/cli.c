@@ -1,0 +1,196 @@
+#include "cli.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Open MPI 4.1 mpirun options that take arguments ('mpirun --help all'). Any
+ * other option is passed through as a flag; mpirun accepts one or two dashes. */
+static const struct { const char *name; int nargs; } mpirun_opts[] = {
+    {"am", 1}, {"app", 1}, {"bind-to", 1}, {"c", 1}, {"np", 1}, {"n", 1}, {"cf", 1},
+    {"cartofile", 1}, {"cpu-list", 1}, {"cpu-set", 1}, {"cpus-per-proc", 1},
+    {"cpus-per-rank", 1}, {"debugger", 1}, {"default-hostfile", 1}, {"gmca", 2}, {"H", 1},
+    {"host", 1}, {"hnp", 1}, {"hostfile", 1}, {"launch-agent", 1}, {"machinefile", 1},
+    {"map-by", 1}, {"max-restarts", 1}, {"max-vm-size", 1}, {"mca", 2}, {"N", 1},
+    {"npernode", 1}, {"npersocket", 1}, {"ompi-server", 1}, {"output-filename", 1},
+    {"path", 1}, {"personality", 1}, {"ppr", 1}, {"prefix", 1}, {"preload-files", 1},
+    {"rank-by", 1}, {"report-events", 1}, {"report-pid", 1}, {"report-uri", 1}, {"rf", 1},
+    {"rankfile", 1}, {"stdin", 1}, {"timeout", 1}, {"tune", 1}, {"wd", 1}, {"wdir", 1},
+    {"x", 1}, {"xml-file", 1}, {"xterm", 1},
+};
+
+void cli_usage(FILE *out)
+{
+    fputs(
+        "Usage: rdmarun [RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]\n"
+        "       rdmarun profiles [show NAME]\n"
+        "\n"
+        "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
+        "and shows where every setting came from.\n"
+        "\n"
+        "rdmarun options:\n"
+        "  -p, --profile NAME|FILE  tuning profile (default: auto; see 'rdmarun profiles')\n"
+        "      --set SECTION.KEY=VALUE  override one profile value (repeatable)\n"
+        "      --dry-run            print the command and the plan, run nothing\n"
+        "      --json               with --dry-run or 'profiles': machine-readable output\n"
+        "      --mpirun PATH        the mpirun to use (default: $RDMARUN_MPIRUN, then PATH)\n"
+        "      --sysfs DIR          read RDMA devices from a recorded sysfs tree\n"
+        "  -h, --help               this help;  -V, --version  rdmarun's version\n"
+        "\n"
+        "mpirun options are passed on unchanged and in order; those that set what a profile\n"
+        "sets win over it: -n/-np/-c N, -N N, -H/--host, --hostfile, --map-by, --bind-to,\n"
+        "--rank-by, --report-bindings, -x VAR[=VALUE], --mca NAME VALUE, --oversubscribe,\n"
+        "--allow-run-as-root, and any other Open MPI option. Use -- before PROGRAM if it\n"
+        "starts with '-'.\n"
+        "\n"
+        "Environment: RDMARUN_PROFILE_PATH (profile directories), RDMARUN_MPIRUN;\n"
+        "UCX_*, NCCL_* and OMPI_MCA_* already set override the profile.\n"
+        "See rdmarun(1) and rdmarun-profile(5).\n",
+        out);
+}
+
+static int opt_nargs(const char *name)
+{
+    for (size_t i = 0; i < sizeof(mpirun_opts) / sizeof(*mpirun_opts); i++)
+        if (strcmp(mpirun_opts[i].name, name) == 0)
+            return mpirun_opts[i].nargs;
+    return 0;
+}
+
+/* rdmarun's own option `name` (without dashes) taking a value, in either
+ * "--name VALUE" or "--name=VALUE" form. */
+static bool own_value(const char *arg, const char *longname, const char *shortname, int argc,
+                      char **argv, int *i, char **out, int *rc)
+{
+    const char *v = NULL;
+    size_t len = strlen(longname);
+    if ((strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, longname, len) == 0 &&
+         arg[2 + len] == '=')) {
+        v = arg + 3 + len;
+    } else if ((strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, longname) == 0) ||
+               (shortname && strcmp(arg, shortname) == 0)) {
+        if (*i + 1 >= argc) {
+            rr_error("option %s needs a value (hint: rdmarun --help)", arg);
+            *rc = RR_EX_USAGE;
+            return true;
+        }
+        v = argv[++*i];
+    } else {
+        return false;
+    }
+    free(*out);
+    *out = xstrdup(v);
+    return true;
+}
+
+static void note_override(struct cmdline *cl, const char *name, char **argv, int i)
+{
+    if (strcmp(name, "x") == 0) {
+        char *var = xstrndup(argv[i + 1], strcspn(argv[i + 1], "="));
+        sv_push(&cl->user_env, var);
+        free(var);
+    } else if (strcmp(name, "mca") == 0 || strcmp(name, "gmca") == 0) {
+        sv_push(&cl->user_mca, argv[i + 1]);
+    } else if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
+               strcmp(name, "rank-by") == 0 || strcmp(name, "report-bindings") == 0) {
+        sv_push(&cl->user_opts, name);
+    }
+}
+
+int cli_parse(int argc, char **argv, struct cmdline *cl)
+{
+    memset(cl, 0, sizeof(*cl));
+    int i = 1, rc = 0;
+    if (i < argc && strcmp(argv[i], "profiles") == 0) {
+        cl->command = CMD_PROFILES;
+        i++;
+        if (i < argc && strcmp(argv[i], "show") == 0) {
+            if (i + 1 >= argc) {
+                rr_error("'profiles show' needs a profile name (hint: rdmarun profiles)");
+                return RR_EX_USAGE;
+            }
+            cl->command = CMD_PROFILES_SHOW;
+            cl->show_name = xstrdup(argv[i + 1]);
+            i += 2;
+        }
+    }
+    for (; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0')
+            break;
+        char *set = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cl->command = CMD_HELP;
+            return 0;
+        }
+        if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+            cl->command = CMD_VERSION;
+            return 0;
+        }
+        if (strcmp(a, "--dry-run") == 0) {
+            cl->dry_run = true;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0) {
+            cl->json = true;
+            continue;
+        }
+        if (own_value(a, "profile", "-p", argc, argv, &i, &cl->profile, &rc) ||
+            own_value(a, "mpirun", NULL, argc, argv, &i, &cl->mpirun, &rc) ||
+            own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc))
+            continue;
+        if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
+            if (set)
+                sv_push(&cl->sets, set);
+            free(set);
+            continue;
+        }
+        if (cl->command != CMD_RUN) {
+            rr_error("unknown option %s for 'profiles' (hint: rdmarun --help)", a);
+            return RR_EX_USAGE;
+        }
+        /* An mpirun option: kept verbatim with its arguments. */
+        const char *name = a + (a[1] == '-' ? 2 : 1);
+        int nargs = opt_nargs(name);
+        if (i + nargs >= argc) {
+            rr_error("mpirun option %s needs %d argument%s", a, nargs, nargs > 1 ? "s" : "");
+            return RR_EX_USAGE;
+        }
+        note_override(cl, name, argv, i);
+        for (int k = 0; k <= nargs; k++)
+            sv_push(&cl->mpirun_args, argv[i + k]);
+        i += nargs;
+    }
+    if (rc)
+        return rc;
+    for (; i < argc; i++)
+        sv_push(&cl->program, argv[i]);
+    if (cl->command == CMD_RUN && cl->program.n == 0) {
+        rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
+        return RR_EX_USAGE;
+    }
+    if (cl->command != CMD_RUN && cl->program.n > 0) {
+        rr_error("unexpected argument '%s' (hint: rdmarun --help)", cl->program.v[0]);
+        return RR_EX_USAGE;
+    }
+    return 0;
+}
+
+void cli_free(struct cmdline *cl)
+{
+    free(cl->profile);
+    free(cl->mpirun);
+    free(cl->sysfs);
+    free(cl->show_name);
+    sv_free(&cl->sets);
+    sv_free(&cl->mpirun_args);
+    sv_free(&cl->user_env);
+    sv_free(&cl->user_mca);
+    sv_free(&cl->user_opts);
+    sv_free(&cl->program);
+}

@@ -1,0 +1,33 @@
+/* The command line: rdmarun's own options, then mpirun's, then the program.
+ * mpirun options are kept verbatim and in order; the ones that can override a
+ * profile value are also noted so that the plan can let them win. */
+#ifndef RDMARUN_CLI_H
+#define RDMARUN_CLI_H
+#include "util/strvec.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+enum command { CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_HELP, CMD_VERSION };
+
+struct cmdline {
+    enum command command;
+    char *profile;           /* -p/--profile; NULL = default */
+    struct strvec sets;      /* --set section.key=value */
+    bool dry_run, json;
+    char *mpirun;            /* --mpirun PATH */
+    char *sysfs;             /* --sysfs DIR (recorded tree instead of /sys) */
+    char *show_name;         /* profiles show NAME */
+
+    struct strvec mpirun_args;  /* mpirun options exactly as given */
+    struct strvec user_env;     /* names given with -x */
+    struct strvec user_mca;     /* MCA names given with --mca/-mca/-gmca */
+    struct strvec user_opts;    /* binding options given: map-by, bind-to, rank-by, report-bindings */
+    struct strvec program;      /* PROGRAM ARGS... */
+};
+
+/* Returns 0, or an RR_EX_* status after printing the problem. */
+int cli_parse(int argc, char **argv, struct cmdline *cl);
+void cli_free(struct cmdline *cl);
+void cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,16 @@
+/* Starting the launcher. */
+#ifndef RDMARUN_LAUNCH_H
+#define RDMARUN_LAUNCH_H
+#include "util/strvec.h"
+#include <stdbool.h>
+
+/* The mpirun to use: --mpirun, then $RDMARUN_MPIRUN, then the first mpirun on
+ * PATH that is not rdmarun's own wrapper (wrappers/mpirun sets
+ * RDMARUN_WRAPPER_DIR so that it is never found again). Caller frees; NULL
+ * when none is found. */
+char *launch_find_mpirun(const char *option);
+/* Replace this process with argv (no shell). Returns only on failure, with an
+ * RR_EX_* status after printing why. */
+int launch_exec(const struct strvec *argv);
+
+#endif

@@ -1,0 +1,365 @@
+#include "plan.h"
+#include "rules.h"
+#include "schema.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_item(struct plan *p, enum item_kind kind, const char *name, const char *value,
+                     char *origin, char *reason)
+{
+    GROW(p->items, p->cap, p->n + 1);
+    struct plan_item *it = &p->items[p->n++];
+    it->kind = kind;
+    it->name = xstrdup(name);
+    it->value = value ? xstrdup(value) : NULL;
+    it->origin = origin;   /* owned */
+    it->reason = reason;   /* owned */
+    it->overridden = false;
+}
+
+const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].kind == kind && strcmp(p->items[i].name, name) == 0)
+            return &p->items[i];
+    return NULL;
+}
+
+static void fail(struct plan *p, int status, char *msg)
+{
+    sv_push(&p->errors, msg);
+    free(msg);
+    if (!p->status)
+        p->status = status;
+}
+
+/* ---- which ports a fabric uses ---- */
+
+static bool port_fits(const struct rdma_device *d, const struct rdma_port *port, const char *fabric)
+{
+    if (!port_is_active(port))
+        return false;
+    if (strcmp(fabric, "ib") == 0)
+        return strcmp(port->link_layer, "InfiniBand") == 0;
+    if (strcmp(fabric, "pvrdma") == 0)
+        return strcmp(d->driver, "vmw_pvrdma") == 0;
+    if (strcmp(fabric, "roce") == 0)
+        return strcmp(port->link_layer, "Ethernet") == 0;
+    return false;
+}
+
+struct selected {
+    const struct rdma_device *dev;
+    const struct rdma_port *port;
+};
+
+static size_t select_ports(const struct facts *f, const char *fabric, struct selected *out,
+                           size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports; j++)
+            if (n < max && port_fits(&f->devs[i], &f->devs[i].ports[j], fabric))
+                out[n++] = (struct selected){&f->devs[i], &f->devs[i].ports[j]};
+    return n;
+}
+
+/* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
+static const char *fabric_from_facts(const struct facts *f)
+{
+    static const char *const order[] = {"pvrdma", "ib", "roce"};
+    struct selected s[1];
+    for (size_t i = 0; i < 3; i++)
+        if (select_ports(f, order[i], s, 1))
+            return order[i];
+    return NULL;
+}
+
+/* ---- auto values ---- */
+
+#define MAX_PORTS 64
+
+static char *join_ports(const struct selected *s, size_t n, const char *prefix)
+{
+    struct strvec v = {0};
+    for (size_t i = 0; i < n; i++)
+        sv_pushf(&v, "%s%s:%d", i == 0 ? prefix : "", s[i].dev->name, s[i].port->num);
+    char *out = sv_join(&v, ",");
+    sv_free(&v);
+    return out;
+}
+
+enum gid_kind { GID_NONE, GID_V6_GLOBAL, GID_V4 };
+
+static enum gid_kind gid_kind(const struct gid_entry *g)
+{
+    if (!g->type || strcmp(g->type, "RoCE v2") != 0)
+        return GID_NONE;
+    if (starts_with(g->gid, "0000:0000:0000:0000:0000:ffff:"))
+        return starts_with(g->gid + 30, "a9fe") ? GID_NONE : GID_V4; /* 169.254/16 */
+    if (starts_with(g->gid, "fe80:"))
+        return GID_NONE;
+    return GID_V6_GLOBAL;
+}
+
+/* The RoCE v2 GID bound to a routable address: IPv4-mapped first, else a
+ * non-link-local IPv6 one. */
+static const struct gid_entry *best_gid(const struct rdma_port *port)
+{
+    const struct gid_entry *best = NULL;
+    for (size_t i = 0; i < port->ngids; i++) {
+        const struct gid_entry *g = &port->gids[i];
+        if (gid_kind(g) != GID_NONE && (!best || gid_kind(g) > gid_kind(best)))
+            best = g;
+    }
+    return best;
+}
+
+static void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
+                         const char *key, const struct selected *ports, size_t nports)
+{
+    free(it->value);
+    it->value = NULL;
+    free(it->origin);
+    it->origin = xstrdup("auto");
+    bool ib = nports && strcmp(ports[0].port->link_layer, "InfiniBand") == 0;
+    if (nports == 0) {
+        it->reason = xasprintf("unresolved: no ACTIVE port for fabric %s", p->fabric);
+        return;
+    }
+    if (strcmp(key, "NET_DEVICES") == 0 || strcmp(key, "IB_HCA") == 0) {
+        bool nccl = strcmp(section, "nccl") == 0;
+        it->value = join_ports(ports, nports, nccl ? "=" : "");
+        it->reason = xasprintf("ACTIVE %s port%s", ib ? "InfiniBand" : "RoCE",
+                               nports > 1 ? "s" : "");
+        return;
+    }
+    if (ib) {
+        it->reason = xstrdup("unset: InfiniBand ports need no GID index");
+        return;
+    }
+    const struct gid_entry *g = best_gid(ports[0].port);
+    if (!g) {
+        it->reason = xasprintf("unresolved: %s port %d has no RoCE v2 GID bound to a routable "
+                               "address", ports[0].dev->name, ports[0].port->num);
+        fail(p, RR_EX_UNAVAILABLE,
+             xasprintf("%s:%d has no RoCE v2 GID with a routable IPv4 or IPv6 address, so "
+                       "[%s] %s = auto cannot be resolved (hint: give the port an IP address, "
+                       "or set the index with --set %s.%s=N)", ports[0].dev->name,
+                       ports[0].port->num, section, key, section, key));
+        return;
+    }
+    if (strcmp(key, "SOCKET_IFNAME") == 0) {
+        if (g->ndev) {
+            it->value = xasprintf("=%s", g->ndev);
+            it->reason = xasprintf("netdev of %s:%d's RoCE v2 GID %d", ports[0].dev->name,
+                                   ports[0].port->num, g->index);
+        } else {
+            it->reason = xstrdup("unresolved: the GID names no netdev; NCCL picks one");
+        }
+        return;
+    }
+    it->value = xasprintf("%d", g->index);
+    it->reason = xasprintf("RoCE v2 GID of %s:%d bound to %s address", ports[0].dev->name,
+                           ports[0].port->num, gid_kind(g) == GID_V4 ? "an IPv4" : "a global IPv6");
+    for (size_t i = 1; i < nports; i++) {
+        const struct gid_entry *o = best_gid(ports[i].port);
+        if (o && o->index != g->index)
+            sv_pushf(&p->notes, "%s:%d would need GID index %d, not %d; %s applies to every "
+                     "port (hint: set UCX_NET_DEVICES to ports that agree)", ports[i].dev->name,
+                     ports[i].port->num, o->index, g->index, key);
+    }
+}
+
+/* ---- the profile's values as items ---- */
+
+static void items_from_profile(struct plan *p, const struct profile *prof)
+{
+    for (size_t i = 0; i < prof->n; i++) {
+        const struct entry *e = &prof->e[i];
+        const char *s = e->section;
+        if (strcmp(s, "ucx") == 0 || strcmp(s, "nccl") == 0) {
+            char *name = xasprintf("%s_%s", strcmp(s, "ucx") == 0 ? "UCX" : "NCCL", e->key);
+            add_item(p, ITEM_ENV, name, e->value, entry_origin(e), NULL);
+            free(name);
+        } else if (strcmp(s, "env") == 0) {
+            add_item(p, ITEM_ENV, e->key, e->value, entry_origin(e), NULL);
+        } else if (strcmp(s, "mpi") == 0) {
+            add_item(p, ITEM_MCA, e->key, e->value, entry_origin(e), NULL);
+        } else if (strcmp(s, "bind") == 0) {
+            char *name = xasprintf("--%s", e->key);
+            add_item(p, ITEM_OPTION, name, e->value, entry_origin(e), NULL);
+            free(name);
+        }
+    }
+}
+
+static void apply_rules(struct plan *p, const struct facts *f, const struct selected *ports,
+                        size_t nports)
+{
+    const char *names[MAX_PORTS + 1];
+    char *owned[MAX_PORTS];
+    for (size_t i = 0; i < nports; i++) {
+        owned[i] = xasprintf("%s:%d", ports[i].dev->name, ports[i].port->num);
+        names[i] = owned[i];
+    }
+    names[nports] = NULL;
+    for (size_t r = 0; r < nrules; r++) {
+        const struct rule *rule = &rules[r];
+        const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+        const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
+        struct rule_context ctx = {
+            .fabric = p->fabric, .ucx_version = f->ucx_version, .facts = f, .ports = names,
+            .pml = pml ? pml->value : NULL, .ucx_tls = tls ? tls->value : NULL,
+        };
+        if (!rule_applies(rule, &ctx))
+            continue;
+        enum item_kind kind = strcmp(rule->section, "mpi") == 0 ? ITEM_MCA : ITEM_ENV;
+        char *name = kind == ITEM_MCA ? xstrdup(rule->key)
+                                      : xasprintf("%s_%s", strcmp(rule->section, "ucx") == 0 ?
+                                                  "UCX" : "NCCL", rule->key);
+        const struct plan_item *have = plan_find(p, kind, name);
+        if (!have) {
+            add_item(p, kind, name, rule->value, xasprintf("rule:%s", rule->id),
+                     xstrdup(rule->reason));
+        } else if (!have->value || strcmp(have->value, rule->value) != 0) {
+            sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
+                     rule->value, rule->reason, have->value ? have->value : "(unset)",
+                     have->origin);
+        }
+        free(name);
+    }
+    for (size_t i = 0; i < nports; i++)
+        free(owned[i]);
+}
+
+static void mark_overrides(struct plan *p, const struct cmdline *cmd)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        struct plan_item *it = &p->items[i];
+        const struct strvec *given = it->kind == ITEM_ENV ? &cmd->user_env
+                                   : it->kind == ITEM_MCA ? &cmd->user_mca : &cmd->user_opts;
+        const char *name = it->kind == ITEM_OPTION ? it->name + 2 : it->name;
+        it->overridden = sv_find(given, name) >= 0;
+    }
+}
+
+static void build_argv(struct plan *p, const struct plan_input *in)
+{
+    sv_push(&p->argv, in->mpirun);
+    sv_append(&p->argv, &in->cmd->mpirun_args);
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        if (it->overridden || !it->value)
+            continue;
+        bool on = false;
+        switch (it->kind) {
+        case ITEM_MCA:
+            sv_push(&p->argv, "--mca");
+            sv_push(&p->argv, it->name);
+            sv_push(&p->argv, it->value);
+            break;
+        case ITEM_ENV:
+            sv_push(&p->argv, "-x");
+            sv_pushf(&p->argv, "%s=%s", it->name, it->value);
+            break;
+        case ITEM_OPTION:
+            if (strcmp(it->name, "--report-bindings") == 0) {
+                if (parse_bool(it->value, &on) && on)
+                    sv_push(&p->argv, it->name);
+            } else {
+                sv_push(&p->argv, it->name);
+                sv_push(&p->argv, it->value);
+            }
+            break;
+        }
+    }
+    sv_append(&p->argv, &in->cmd->program);
+}
+
+void plan_build(const struct plan_input *in, struct plan *out)
+{
+    memset(out, 0, sizeof(*out));
+    const struct profile *prof = in->profile;
+    out->profile = xstrdup(prof->name);
+    const char *fabric = profile_value(prof, "profile", "fabric");
+    fabric = fabric ? fabric : "auto";
+
+    if (strcmp(fabric, "auto") == 0) {
+        const char *found = fabric_from_facts(in->facts);
+        const struct profile *choice = NULL;
+        for (size_t i = 0; found && i < in->ncandidates; i++)
+            if (strcmp(in->candidates[i]->name, found) == 0)
+                choice = in->candidates[i];
+        if (found && !choice) {
+            fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
+                 "named '%s' was found to use it", found, found));
+        } else if (choice) {
+            sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
+                     found, strcmp(found, "ib") == 0 ? "InfiniBand"
+                            : strcmp(found, "roce") == 0 ? "RoCE" : "VMware paravirtual RDMA");
+            prof = choice;
+            fabric = found;
+        } else {
+            sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over "
+                    "shared memory within a node and TCP between nodes, not RDMA");
+            fabric = "none";
+        }
+    }
+    out->chosen = xstrdup(prof->name);
+    sv_append(&out->files, &prof->files);
+    out->fabric = xstrdup(fabric);
+
+    const char *launcher = profile_value(prof, "profile", "launcher");
+    if (launcher && strcmp(launcher, "mpirun") != 0)
+        fail(out, RR_EX_CONFIG, xasprintf("launcher '%s' is not supported yet; use launcher = "
+             "mpirun", launcher));
+
+    struct selected ports[MAX_PORTS];
+    size_t nports = select_ports(in->facts, fabric, ports, MAX_PORTS);
+    bool rdma = strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
+                strcmp(fabric, "pvrdma") == 0;
+    if (rdma && nports == 0)
+        fail(out, RR_EX_UNAVAILABLE,
+             xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
+                       "device%s found) (hint: 'rdmarun probe' shows the ports; use -p auto or "
+                       "-p tcp to run without RDMA)", prof->name, fabric, fabric,
+                       in->facts->ndevs, in->facts->ndevs == 1 ? "" : "s"));
+
+    items_from_profile(out, prof);
+    for (size_t i = 0; i < prof->n; i++) {
+        const struct entry *e = &prof->e[i];
+        if (!str_ieq(e->value, "auto") || !schema_resolvable(e->section, e->key))
+            continue;
+        char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
+        struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
+        resolve_auto(out, it, e->section, e->key, ports, nports);
+        free(name);
+    }
+    apply_rules(out, in->facts, ports, nports);
+    mark_overrides(out, in->cmd);
+    build_argv(out, in);
+}
+
+void plan_free(struct plan *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].name);
+        free(p->items[i].value);
+        free(p->items[i].origin);
+        free(p->items[i].reason);
+    }
+    free(p->items);
+    free(p->profile);
+    free(p->chosen);
+    free(p->fabric);
+    sv_free(&p->files);
+    sv_free(&p->notes);
+    sv_free(&p->errors);
+    sv_free(&p->argv);
+    memset(p, 0, sizeof(*p));
+}

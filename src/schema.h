@@ -1,0 +1,49 @@
+/* What a profile may contain: its sections, their keys and the type of each
+ * value. Sections whose keys belong to another tool ([ucx], [nccl], [mpi],
+ * [env]) are open: their key names are checked against that tool. */
+#ifndef RDMARUN_SCHEMA_H
+#define RDMARUN_SCHEMA_H
+#include <stdbool.h>
+#include <stddef.h>
+
+enum vtype { VT_STRING, VT_BOOL, VT_SIZE, VT_UINT, VT_ENUM, VT_LIST };
+
+struct keydef {
+    const char *name;
+    enum vtype type;
+    const char *choices;   /* VT_ENUM: "a|b|c"; VT_SIZE: extra words such as "unlimited" */
+    const char *doc;
+};
+
+enum keyset {
+    KEYS_FIXED, /* the keydefs below */
+    KEYS_UCX,   /* UCX configuration variables without the UCX_ prefix */
+    KEYS_NCCL,  /* NCCL environment variables without the NCCL_ prefix */
+    KEYS_MCA,   /* Open MPI MCA parameter names */
+    KEYS_ENV,   /* any environment variable name */
+};
+
+struct sectiondef {
+    const char *name;
+    enum keyset keyset;
+    const struct keydef *keys;  /* KEYS_FIXED only; ends with a NULL name */
+    const char *doc;
+};
+
+extern const struct sectiondef schema_sections[];
+extern const size_t schema_nsections;
+
+const struct sectiondef *schema_section(const char *name);
+/* The canonical spelling of `key` in `sec` (ucx/nccl upper case without the
+ * tool prefix, fixed keys lower case with '-'), or NULL with *why set when the
+ * name cannot be a key of that section. Caller frees. */
+char *schema_canonical_key(const struct sectiondef *sec, const char *key, char **why);
+const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
+/* Check a value against its key's type; on failure *why says what is expected. */
+bool schema_check_value(const struct keydef *kd, const char *value, char **why);
+/* The NCCL variables rdmarun knows (NCCL has no API to list them). */
+bool schema_nccl_known(const char *name, const char **suggestion);
+/* Keys whose value `auto` rdmarun resolves from the node's facts. */
+bool schema_resolvable(const char *section, const char *key);
+
+#endif

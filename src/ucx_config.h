@@ -1,0 +1,21 @@
+/* UCX's own view of UCX_* settings: which variables exist, whether a value
+ * parses, and which transports and aliases UCX_TLS may name. Everything is
+ * asked of the installed UCX through its API, never copied into rdmarun. */
+#ifndef RDMARUN_UCX_CONFIG_H
+#define RDMARUN_UCX_CONFIG_H
+#include <stdbool.h>
+
+const char *ucx_config_version(void);
+/* Whether UCX_<name> is a configuration variable of this UCX (the list
+ * 'ucx_info -c -f' prints, hidden ones included). When not, *suggestion is the
+ * closest existing name without prefix, or NULL. */
+bool ucx_config_known(const char *name, char **suggestion);
+/* Check a value with UCX's parser (ucp_config_modify) and, for TLS, each
+ * transport name. On failure *why is UCX's own reason. When the value is valid
+ * only in a spelling UCX does not take (8MiB), *fixed is the byte count to
+ * use instead. */
+bool ucx_config_check(const char *name, const char *value, char **why, char **fixed);
+/* Whether `tl` (without ^ or :aux) is a transport or alias this UCX knows. */
+bool ucx_transport_known(const char *tl, char **suggestion);
+
+#endif

@@ -1,0 +1,123 @@
+#include "text.h"
+#include "xalloc.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+char *trim_dup(const char *s, size_t len)
+{
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    return xstrndup(s, len);
+}
+
+char *shell_quote(const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789@%+=:,./-_") == strlen(s))
+        return xstrdup(s);
+    size_t n = 3;
+    for (const char *p = s; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *out = xmalloc(n), *o = out;
+    *o++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return out;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *row = xmalloc((lb + 1) * sizeof(*row));
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    size_t d = row[lb];
+    free(row);
+    return d;
+}
+
+const char *suggest(const char *word, const char *const *cands, size_t n)
+{
+    size_t limit = strlen(word) / 3;
+    if (limit < 2)
+        limit = 2;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, cands[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = cands[i];
+        }
+    }
+    return best;
+}
+
+bool str_ieq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
+
+bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+char *to_var_name(const char *s)
+{
+    char *out = xstrdup(s);
+    for (char *p = out; *p; p++)
+        *p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+    return out;
+}
+
+bool parse_bool(const char *s, bool *out)
+{
+    static const char *const yes[] = {"yes", "y", "true", "on", "1"};
+    static const char *const no[] = {"no", "n", "false", "off", "0"};
+    for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
+        if (str_ieq(s, yes[i])) {
+            *out = true;
+            return true;
+        }
+        if (str_ieq(s, no[i])) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool is_printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return false;
+    return true;
+}

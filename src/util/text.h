@@ -1,0 +1,25 @@
+/* Small string helpers used across rdmarun. */
+#ifndef RDMARUN_TEXT_H
+#define RDMARUN_TEXT_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Copy of s[0..len) without leading and trailing blanks. */
+char *trim_dup(const char *s, size_t len);
+/* Quote for a POSIX shell only where needed, so the output is copy-pasteable. */
+char *shell_quote(const char *s);
+/* Case-insensitive edit distance. */
+size_t edit_distance(const char *a, const char *b);
+/* The candidate closest to `word`, or NULL when none is close enough to be a
+ * plausible typo. */
+const char *suggest(const char *word, const char *const *cands, size_t n);
+bool str_ieq(const char *a, const char *b);
+bool starts_with(const char *s, const char *prefix);
+/* Upper-case copy, with '-' turned into '_' (profile key -> variable name). */
+char *to_var_name(const char *s);
+/* Parse a yes/no word; returns false when `s` is not a boolean. */
+bool parse_bool(const char *s, bool *out);
+/* Whether every byte is printable (no control characters such as newline or NUL). */
+bool is_printable(const char *s);
+
+#endif

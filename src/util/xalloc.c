@@ -1,0 +1,43 @@
+#include "xalloc.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *check(void *p)
+{
+    if (!p) {
+        fputs("rdmarun: error: out of memory\n", stderr);
+        exit(71);
+    }
+    return p;
+}
+
+void *xmalloc(size_t n) { return check(malloc(n ? n : 1)); }
+void *xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1)); }
+void *xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
+char *xstrdup(const char *s) { return check(strdup(s)); }
+char *xstrndup(const char *s, size_t n) { return check(strndup(s, n)); }
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    int r = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (r < 0)
+        check(NULL);
+    return s;
+}
+
+void grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    *v = xrealloc(*v, n * size);
+    *cap = n;
+}

@@ -30,7 +30,7 @@ void cli_usage(FILE *out)
         "and shows where every setting came from.\n"
         "\n"
         "rdmarun options:\n"
-        "  -p, --profile NAME|FILE  tuning profile (default: auto; see 'rdmarun profiles')\n"
+        "  -p, --profile NAME|FILE  tuning profile (default: $RDMARUN_PROFILE, then auto)\n"
         "      --set SECTION.KEY=VALUE  override one profile value (repeatable)\n"
         "      --dry-run            print the command and the plan, run nothing\n"
         "      --json               with --dry-run or 'profiles': machine-readable output\n"
@@ -44,7 +44,8 @@ void cli_usage(FILE *out)
         "--allow-run-as-root, and any other Open MPI option. Use -- before PROGRAM if it\n"
         "starts with '-'.\n"
         "\n"
-        "Environment: RDMARUN_PROFILE_PATH (profile directories), RDMARUN_MPIRUN;\n"
+        "Environment: RDMARUN_PROFILE (default profile), RDMARUN_PROFILE_PATH (profile\n"
+        "directories), RDMARUN_MPIRUN (the mpirun to use);\n"
         "UCX_*, NCCL_* and OMPI_MCA_* already set override the profile.\n"
         "See rdmarun(1) and rdmarun-profile(5).\n",
         out);
@@ -105,15 +106,6 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (i < argc && strcmp(argv[i], "profiles") == 0) {
         cl->command = CMD_PROFILES;
         i++;
-        if (i < argc && strcmp(argv[i], "show") == 0) {
-            if (i + 1 >= argc) {
-                rr_error("'profiles show' needs a profile name (hint: rdmarun profiles)");
-                return RR_EX_USAGE;
-            }
-            cl->command = CMD_PROFILES_SHOW;
-            cl->show_name = xstrdup(argv[i + 1]);
-            i += 2;
-        }
     }
     for (; i < argc && rc == 0; i++) {
         const char *a = argv[i];
@@ -121,8 +113,12 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             i++;
             break;
         }
-        if (a[0] != '-' || a[1] == '\0')
-            break;
+        if (a[0] != '-' || a[1] == '\0') {
+            if (cl->command != CMD_PROFILES)
+                break;
+            sv_push(&cl->program, a);   /* 'profiles' words, options may follow */
+            continue;
+        }
         char *set = NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             cl->command = CMD_HELP;
@@ -170,6 +166,15 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         return rc;
     for (; i < argc; i++)
         sv_push(&cl->program, argv[i]);
+    if (cl->command == CMD_PROFILES && cl->program.n > 0) {
+        if (strcmp(cl->program.v[0], "show") != 0 || cl->program.n != 2) {
+            rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME");
+            return RR_EX_USAGE;
+        }
+        cl->command = CMD_PROFILES_SHOW;
+        cl->show_name = xstrdup(cl->program.v[1]);
+        sv_free(&cl->program);
+    }
     if (cl->command == CMD_RUN && cl->program.n == 0) {
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;

@@ -68,6 +68,13 @@ static size_t select_ports(const struct facts *f, const char *fabric, struct sel
     return n;
 }
 
+static const char *fabric_label(const char *fabric)
+{
+    return strcmp(fabric, "ib") == 0 ? "InfiniBand"
+         : strcmp(fabric, "roce") == 0 ? "RoCE"
+         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA" : fabric;
+}
+
 /* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
 static const char *fabric_from_facts(const struct facts *f)
 {
@@ -128,7 +135,7 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     it->origin = xstrdup("auto");
     bool ib = nports && strcmp(ports[0].port->link_layer, "InfiniBand") == 0;
     if (nports == 0) {
-        it->reason = xasprintf("unresolved: no ACTIVE port for fabric %s", p->fabric);
+        it->reason = xasprintf("unresolved: no ACTIVE %s port", fabric_label(p->fabric));
         return;
     }
     if (strcmp(key, "NET_DEVICES") == 0 || strcmp(key, "IB_HCA") == 0) {
@@ -300,8 +307,7 @@ void plan_build(const struct plan_input *in, struct plan *out)
                  "named '%s' was found to use it", found, found));
         } else if (choice) {
             sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
-                     found, strcmp(found, "ib") == 0 ? "InfiniBand"
-                            : strcmp(found, "roce") == 0 ? "RoCE" : "VMware paravirtual RDMA");
+                     found, fabric_label(found));
             prof = choice;
             fabric = found;
         } else {
@@ -326,8 +332,9 @@ void plan_build(const struct plan_input *in, struct plan *out)
     if (rdma && nports == 0)
         fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
-                       "device%s found) (hint: 'rdmarun probe' shows the ports; use -p auto or "
-                       "-p tcp to run without RDMA)", prof->name, fabric, fabric,
+                       "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
+                       "-p tcp to run without RDMA)", prof->name, fabric_label(fabric),
+                       fabric_label(fabric),
                        in->facts->ndevs, in->facts->ndevs == 1 ? "" : "s"));
 
     items_from_profile(out, prof);

@@ -341,17 +341,31 @@ struct load_stack {
     int depth;
 };
 
+/* A parent written as a path is relative to the file that names it. */
+static char *find_parent(const char *name, const char *from_file, const struct strvec *dirs)
+{
+    if (from_file && strchr(name, '/') && name[0] != '/') {
+        const char *slash = strrchr(from_file, '/');
+        char *path = slash ? xasprintf("%.*s/%s", (int)(slash - from_file), from_file, name)
+                           : xstrdup(name);
+        return path;
+    }
+    return profile_find(name, dirs);
+}
+
 static int load_rec(const char *name, const struct strvec *dirs, struct profile *out,
                     struct load_stack *stack, const char *from_file, int from_line)
 {
-    char *path = profile_find(name, dirs);
+    char *path = find_parent(name, from_file, dirs);
     if (!path) {
+        char *searched = sv_join(dirs, ", ");
         if (from_file)
             rr_error("%s:%d: parent profile '%s' not found (searched: %s)", from_file, from_line,
-                     name, sv_join(dirs, ", "));
+                     name, searched);
         else
             rr_error("profile '%s' not found (searched: %s) (hint: 'rdmarun profiles' lists "
-                     "the profiles; -p also takes a path to a file)", name, sv_join(dirs, ", "));
+                     "the profiles; -p also takes a path to a file)", name, searched);
+        free(searched);
         return RR_EX_NOINPUT;
     }
     for (int i = 0; i < stack->depth; i++) {

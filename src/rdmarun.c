@@ -141,7 +141,9 @@ static void print_summary(const struct plan *p)
 
 static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
 {
-    const char *name = cl->profile ? cl->profile : "auto";
+    const char *name = cl->profile ? cl->profile : getenv("RDMARUN_PROFILE");
+    if (!name || !*name)
+        name = "auto";
     struct profile prof, cands[NCANDIDATES];
     const struct profile *candp[NCANDIDATES];
     size_t ncands = 0;

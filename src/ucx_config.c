@@ -12,6 +12,9 @@
 #include <ucs/config/parser.h>
 #include <ucs/debug/log_def.h>
 #include <uct/api/uct.h>
+#include <unistd.h>
+
+extern char **environ;
 
 /* UCX_TLS aliases are a static table inside libucp (ucp_tl_aliases) with no
  * API; these are UCX 1.13's. "all" is special. */
@@ -50,6 +53,18 @@ static void load(void)
     ucs_log_push_handler(capture_log);
     /* Reading the UCP configuration and querying the components loads every
      * installed transport module, which registers its configuration table. */
+    /* UCX parses UCX_* from the environment here and fails on a bad one;
+     * hide them so that this is UCX's default configuration. rdmarun checks
+     * the environment's values one by one, like a profile's. */
+    struct strvec hidden = {0};
+    for (char **e = environ; *e; e++)
+        if (starts_with(*e, "UCX_"))
+            sv_push(&hidden, *e);
+    for (size_t i = 0; i < hidden.n; i++) {
+        char *name = xstrndup(hidden.v[i], strcspn(hidden.v[i], "="));
+        unsetenv(name);
+        free(name);
+    }
     if (ucp_config_read(NULL, NULL, &ucx.config) != UCS_OK)
         ucx.config = NULL;
     uct_component_h *components;
@@ -92,6 +107,12 @@ static void load(void)
         }
     }
     ucs_log_pop_handler();
+    for (size_t i = 0; i < hidden.n; i++) {
+        char *eq = strchr(hidden.v[i], '=');
+        *eq = '\0';
+        setenv(hidden.v[i], eq + 1, 1);
+    }
+    sv_free(&hidden);
 }
 
 const char *ucx_config_version(void) { return ucp_get_version_string(); }

@@ -1,0 +1,56 @@
+# TAP helpers for rdmarun's shell tests. Source it; call done_testing at the end.
+# The Makefile exports RDMARUN, RDMARUN_SRCDIR, RDMARUN_BUILDDIR and
+# RDMARUN_PROFILE_PATH (the shipped profiles).
+: "${RDMARUN:?run through make check}"
+SRC=$RDMARUN_SRCDIR
+BUILD=$RDMARUN_BUILDDIR
+DATA=$SRC/tests/data
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmarun-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+_n=0
+_failed=0
+mkdir -p "$HOME"
+# Tests run as root in CI; mpirun refuses that unless told.
+MPIRUN_ROOT=
+[ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root
+
+ok() {  # ok STATUS DESCRIPTION
+    _n=$((_n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $_n - $2"
+    else
+        echo "not ok $_n - $2"
+        _failed=$((_failed + 1))
+        if [ -n "${out+x}" ]; then
+            printf '%s\n' "$out" | sed 's/^/#   stdout: /' | head -40
+            printf '%s\n' "$err" | sed 's/^/#   stderr: /' | head -40
+            echo "#   status: $rc"
+        fi
+    fi
+}
+skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+
+# run CMD...: sets $out, $err and $rc
+run() {
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    out=$(cat "$TMP/out")
+    err=$(cat "$TMP/err")
+}
+
+has() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
+
+# check DESCRIPTION EXPECTED_STATUS [TEXT_IN_OUTPUT...]: after run, the status
+# and every text (searched in stdout and stderr together).
+check() {
+    _desc=$1 _want=$2
+    shift 2
+    _ok=0
+    [ "$rc" = "$_want" ] || _ok=1
+    for _t in "$@"; do
+        has "$out$err" "$_t" || { _ok=1; echo "# missing: $_t"; }
+    done
+    ok $_ok "$_desc"
+}
+
+done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

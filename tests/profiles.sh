@@ -1,0 +1,117 @@
+#!/bin/sh
+# Profiles: parsing, every error class with its file:line, inheritance,
+# sizes, UCX's own validation, overrides and their origins.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+P=$DATA/profiles
+RDMARUN_PROFILE_PATH=$P:$RDMARUN_PROFILE_PATH; export RDMARUN_PROFILE_PATH
+dry() { run "$RDMARUN" --dry-run --mpirun mpirun "$@" prog; }
+
+dry -p "$P/malformed.ini"
+check "malformed line: file:line and status 78" 78 "malformed.ini:6: malformed line"
+dry -p "$P/unknown-section.ini"
+check "unknown section with suggestion" 78 "unknown-section.ini:5: unknown section [ucxx] (did you mean [ucx]?)"
+has "$err" "unknown-section.ini:6"; ok $((! $?)) "an unknown section is reported once, not per key"
+dry -p "$P/unknown-key.ini"
+check "unknown key with suggestion" 78 "unknown-key.ini:7: unknown key 'report-binding' in [bind] (did you mean 'report-bindings'?)"
+dry -p "$P/no-section.ini"
+check "key before any section" 78 "no-section.ini:1: 'TLS' comes before any [section]"
+dry -p "$P/duplicate.ini"
+check "duplicate key names both lines" 78 "duplicate.ini:5: duplicate key 'TLS' in [ucx] (first set at line 2)"
+dry -p "$P/bad-size.ini"
+check "bad size" 78 "bad-size.ini:2: [check] memlock = lots: expected a size"
+dry -p "$P/bad-bool.ini"
+check "bad boolean" 78 "bad-bool.ini:2: [bind] report-bindings = maybe: expected a boolean"
+dry -p "$P/bad-enum.ini"
+check "bad enum value" 78 "bad-enum.ini:2: [profile] verify = loud: expected one of: off|warn|strict"
+dry -p "$P/nccl-unknown.ini"
+check "unknown NCCL variable with suggestion" 78 "nccl-unknown.ini:2: unknown NCCL variable NCCL_IB_HCAS" "did you mean NCCL_IB_HCA?"
+
+# UCX checks its own settings.
+dry -p "$P/ucx-bad-value.ini"
+check "UCX rejects RNDV_THRESH = eight with its own reason" 78 \
+    "ucx-bad-value.ini:2: [ucx] RNDV_THRESH = eight: Invalid value for RNDV_THRESH: 'eight'"
+dry -p "$P/ucx-removed-var.ini"
+check "a variable this UCX does not have (removed in 1.13)" 78 \
+    "ucx-removed-var.ini:2: UCX 1.13.1 has no configuration variable UCX_SOCKADDR_CM_ENABLE" "did you mean UCX_"
+dry -p "$P/ucx-bad-tls.ini"
+check "UCX_TLS names a transport UCX does not have" 78 "ucx-bad-tls.ini:2" "no transport or alias 'tcpp' (did you mean 'tcp'?)"
+dry --set ucx.TLS=rc_x,sm,self -p shm
+check "UCX_TLS aliases (rc_x) are accepted" 0 "UCX_TLS=rc_x,sm,self"
+dry --set ucx.TLS=^tcp -p shm
+check "UCX_TLS exclusion with ^ is accepted" 0 "UCX_TLS=^tcp"
+
+# Sizes in every spelling users write.
+for size in 8388608 8M 8m 8MiB 8mb; do
+    dry -p shm --set ucx.RNDV_THRESH=$size
+    case $size in 8MiB) want=8388608 ;; *) want=$size ;; esac
+    check "size $size accepted (UCX gets $want)" 0 "UCX_RNDV_THRESH=$want"
+done
+dry -p "$P/ucx-size-mib.ini"
+check "8MiB in a file becomes the byte count UCX reads" 0 "UCX_RNDV_THRESH=8388608" "ucx-size-mib.ini:2"
+
+# Inheritance.
+dry -p child
+check "two parents and a child load" 0
+has "$out" "UCX_TLS=sm,self"; ok $? "the later parent wins over the earlier one"
+has "$out" "UCX_RNDV_THRESH=16K"; ok $? "the child wins over its parents"
+has "$out" "A_ONLY=a" && has "$out" "B_ONLY=b"; ok $? "values only in one parent are kept"
+printf '%s\n' "$out" | grep -q "UCX_RNDV_THRESH .*child.ini:6"; ok $? "origin of an overridden value is the child's line"
+printf '%s\n' "$out" | grep -q "UCX_TLS .*parent-b.ini:2"; ok $? "origin of an inherited value is the parent's line"
+dry -p cycle-a
+check "inheritance cycle is detected and shown" 78 "inheritance cycle:" "cycle-a.ini -> " "cycle-b.ini -> "
+dry -p missing-parent
+check "missing parent names the inherit line" 66 "missing-parent.ini:2: parent profile 'no-such-parent' not found"
+dry -p no-such-profile
+check "missing profile lists where it looked" 66 "profile 'no-such-profile' not found (searched: $P"
+cp "$P/parent-a.ini" "$TMP/unreadable.ini"; chmod 000 "$TMP/unreadable.ini"
+if [ "$(id -u)" = 0 ]; then
+    skip "unreadable profile" "root reads any file"
+else
+    dry -p "$TMP/unreadable.ini"
+    check "unreadable profile" 66 "cannot read profile"
+fi
+
+# Bad bytes and sizes in a file.
+printf '[ucx]\nTLS = tcp\000,self\n' >"$TMP/nul.ini"
+dry -p "$TMP/nul.ini"
+check "a NUL byte is refused with its line" 78 "nul.ini:2: line contains a NUL byte"
+{ printf '[env]\nX = '; head -c 5000 /dev/zero | tr '\0' a; printf '\n'; } >"$TMP/long.ini"
+dry -p "$TMP/long.ini"
+check "an over-long line is refused, not cut" 78 "long.ini:2: line is longer than 4096 characters"
+head -c 2000000 /dev/zero | tr '\0' '#' >"$TMP/huge.ini"
+dry -p "$TMP/huge.ini"
+check "an enormous file is refused" 78 "more than the 1 MiB a profile may have"
+
+# Overrides: --set and the environment, with their origins.
+dry -p shm --set ucx.RNDV_THRESH=64K
+check "--set adds a value" 0 "UCX_RNDV_THRESH=64K"
+printf '%s\n' "$out" | grep -q "UCX_RNDV_THRESH .*--set"; ok $? "--set is the origin"
+dry -p shm --set ucx.NO_SUCH_THING=1
+check "--set of an unknown UCX variable" 78 "--set ucx.NO_SUCH_THING=1: UCX 1.13.1 has no configuration variable UCX_NO_SUCH_THING"
+dry -p shm --set nonsense
+check "--set without section.key=value" 64 "expected section.key=value"
+UCX_TLS=tcp,self run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
+check "UCX_* in the environment wins over the profile" 0 "UCX_TLS=tcp,self"
+printf '%s\n' "$out" | grep -q "UCX_TLS .*environment"; ok $? "environment is the origin"
+UCX_RNDV_THRESH=eight run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
+check "a bad UCX value in the environment is caught too" 78 "environment: [ucx] RNDV_THRESH = eight"
+OMPI_MCA_pml=ob1 run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
+check "OMPI_MCA_* in the environment overrides [mpi]" 0 "--mca pml ob1"
+
+# Listing and showing.
+run "$RDMARUN" profiles
+check "profiles lists the shipped ones with descriptions" 0 "auto " "roce " "pvrdma " "nccl-ib " "tcp " "shm " "RoCE v2"
+mkdir -p "$TMP/site"; printf '[profile]\ndescription = site roce\ninherit = ../profiles-shipped/roce.ini\n' >"$TMP/site/roce.ini"
+mkdir -p "$TMP/profiles-shipped"; cp "$SRC/profiles/roce.ini" "$TMP/profiles-shipped/"
+RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles
+printf '%s\n' "$out" | grep -q "^roce .*site roce .*$TMP/site/roce.ini$"; ok $? "an earlier directory's profile is listed first"
+printf '%s\n' "$out" | grep -q "^roce .*$SRC/profiles/roce.ini (shadowed)$"; ok $? "the later one is marked shadowed"
+RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles show roce
+check "a site profile inherits the shipped one by relative path" 0 "description = site roce" "IB_GID_INDEX = auto"
+run "$RDMARUN" profiles show nccl-ib
+check "profiles show merges parents with origins" 0 "[nccl]" "IB_HCA = auto" "; nccl-ib.ini:" "TLS = rc,sm,self" "; ib.ini:"
+run "$RDMARUN" profiles show --json pvrdma
+check "profiles show --json" 0 '"key": "RNDV_THRESH"' '"origin": "pvrdma.ini:'
+printf '%s' "$out" | python3 -m json.tool >/dev/null 2>&1; ok $? "profiles show --json is valid JSON"
+
+done_testing

@@ -60,6 +60,11 @@ struct selected {
 static size_t select_ports(const struct facts *f, const char *fabric, struct selected *out,
                            size_t max)
 {
+    /* "rdma": whatever RDMA the node has, InfiniBand first. */
+    if (strcmp(fabric, "rdma") == 0) {
+        size_t n = select_ports(f, "ib", out, max);
+        return n ? n : select_ports(f, "roce", out, max);
+    }
     size_t n = 0;
     for (size_t i = 0; i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++)
@@ -72,7 +77,8 @@ static const char *fabric_label(const char *fabric)
 {
     return strcmp(fabric, "ib") == 0 ? "InfiniBand"
          : strcmp(fabric, "roce") == 0 ? "RoCE"
-         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA" : fabric;
+         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA"
+         : strcmp(fabric, "rdma") == 0 ? "RDMA (InfiniBand or RoCE)" : fabric;
 }
 
 /* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
@@ -141,12 +147,14 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     if (strcmp(key, "NET_DEVICES") == 0 || strcmp(key, "IB_HCA") == 0) {
         bool nccl = strcmp(section, "nccl") == 0;
         it->value = join_ports(ports, nports, nccl ? "=" : "");
-        it->reason = xasprintf("ACTIVE %s port%s", ib ? "InfiniBand" : "RoCE",
+        it->reason = xasprintf("the ACTIVE %s port%s", ib ? "InfiniBand" : "RoCE",
                                nports > 1 ? "s" : "");
         return;
     }
     if (ib) {
-        it->reason = xstrdup("unset: InfiniBand ports need no GID index");
+        it->reason = xstrdup(strcmp(key, "SOCKET_IFNAME") == 0
+                             ? "unset: NCCL picks its own interface on InfiniBand nodes"
+                             : "unset: InfiniBand ports need no GID index");
         return;
     }
     const struct gid_entry *g = best_gid(ports[0].port);
@@ -328,7 +336,7 @@ void plan_build(const struct plan_input *in, struct plan *out)
     struct selected ports[MAX_PORTS];
     size_t nports = select_ports(in->facts, fabric, ports, MAX_PORTS);
     bool rdma = strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
-                strcmp(fabric, "pvrdma") == 0;
+                strcmp(fabric, "pvrdma") == 0 || strcmp(fabric, "rdma") == 0;
     if (rdma && nports == 0)
         fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "

@@ -20,7 +20,7 @@ int version_cmp(const char *a, const char *b)
 static bool rdma_fabric(const struct rule_context *c)
 {
     return strcmp(c->fabric, "ib") == 0 || strcmp(c->fabric, "roce") == 0 ||
-           strcmp(c->fabric, "pvrdma") == 0;
+           strcmp(c->fabric, "pvrdma") == 0 || strcmp(c->fabric, "rdma") == 0;
 }
 
 static const struct rdma_device *device_of(const struct facts *f, const char *devport)

@@ -10,8 +10,9 @@
 static const struct keydef profile_keys[] = {
     {"description", VT_STRING, NULL, "one line shown by 'rdmarun profiles'"},
     {"inherit", VT_LIST, NULL, "parent profiles, applied left to right"},
-    {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|tcp|shm",
-     "what the profile is for; RDMA fabrics force pml ucx, 'auto' picks from the node"},
+    {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
+     "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
+     "'auto' picks a profile from the node"},
     {"launcher", VT_ENUM, "mpirun|srun", "how ranks are started"},
     {"verify", VT_ENUM, "off|warn|strict", "what a transport fallback does to the run"},
     {NULL, 0, NULL, NULL},

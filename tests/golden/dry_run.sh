@@ -1,0 +1,35 @@
+#!/bin/sh
+# Golden plans: every shipped profile on every recorded node (sysfs trees in
+# tests/data/sysfs), text and JSON, compared with tests/golden/expected.
+# After an intended change: RDMARUN_REGEN=1 make check TESTS=tests/golden/dry_run.sh
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+EXP=$SRC/tests/golden/expected
+
+golden() {  # NAME, then the rdmarun arguments
+    name=$1
+    shift
+    "$RDMARUN" "$@" >"$TMP/got" 2>&1
+    echo "exit status: $?" >>"$TMP/got"
+    sed -i "s|$SRC|@SRCDIR@|g" "$TMP/got"
+    if [ -n "${RDMARUN_REGEN:-}" ]; then
+        cp "$TMP/got" "$EXP/$name"
+    fi
+    if diff -u "$EXP/$name" "$TMP/got" >"$TMP/diff" 2>&1; then
+        ok 0 "golden $name"
+    else
+        sed 's/^/# /' "$TMP/diff" | head -40
+        ok 1 "golden $name"
+    fi
+}
+
+for tree in "$DATA"/sysfs/*/; do
+    tree=${tree%/}
+    node=${tree##*/}
+    for profile in auto ib roce pvrdma nccl-ib tcp shm; do
+        golden "$profile@$node.txt" --dry-run --mpirun mpirun --sysfs "$tree" -p "$profile" \
+            -np 2 ./mpi_hello
+    done
+    golden "auto@$node.json" --dry-run --json --mpirun mpirun --sysfs "$tree" -np 2 ./mpi_hello
+done
+
+done_testing

@@ -2,7 +2,6 @@
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +14,20 @@ static bool executable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-static bool same_dir(const char *a, const char *b)
+/* rdmarun's own drop-in wrapper (wrappers/mpirun) carries this mark near its
+ * top; finding it instead of the real mpirun would loop. */
+#define WRAPPER_MARK "rdmarun-mpirun-wrapper"
+
+static bool is_wrapper(const char *path)
 {
-    char ra[PATH_MAX], rb[PATH_MAX];
-    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+    char head[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(head, 1, sizeof(head) - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strstr(head, WRAPPER_MARK) != NULL;
 }
 
 char *launch_find_mpirun(const char *option)
@@ -29,16 +38,13 @@ char *launch_find_mpirun(const char *option)
     if (env && *env)
         return xstrdup(env);
     const char *path = getenv("PATH");
-    const char *skip = getenv("RDMARUN_WRAPPER_DIR");
     if (!path)
         path = "/usr/local/bin:/usr/bin:/bin";
     char *copy = xstrdup(path), *save = NULL;
     char *found = NULL;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        if (skip && same_dir(dir, skip))
-            continue;
         char *cand = xasprintf("%s/mpirun", *dir ? dir : ".");
-        if (executable(cand))
+        if (executable(cand) && !is_wrapper(cand))
             found = cand;
         else
             free(cand);

@@ -5,9 +5,8 @@
 #include <stdbool.h>
 
 /* The mpirun to use: --mpirun, then $RDMARUN_MPIRUN, then the first mpirun on
- * PATH that is not rdmarun's own wrapper (wrappers/mpirun sets
- * RDMARUN_WRAPPER_DIR so that it is never found again). Caller frees; NULL
- * when none is found. */
+ * PATH that is not rdmarun's own drop-in wrapper. Caller frees; NULL when
+ * none is found. */
 char *launch_find_mpirun(const char *option);
 /* Replace this process with argv (no shell). Returns only on failure, with an
  * RR_EX_* status after printing why. */

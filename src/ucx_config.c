@@ -197,17 +197,58 @@ static bool check_tls(const char *value, char **why)
     return ok;
 }
 
-/* UCX's memory units take b, kb, mb, gb (any case) but not KiB/MiB. */
-static bool try_modify(const char *name, const char *value, char **why)
+/* Parse one value into a scratch copy of `table`'s options. */
+static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, const char *name,
+                                 const char *value)
+{
+    void *opts = xcalloc(1, entry->size);
+    ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, name, value);
+    ucs_config_parser_release_opts(opts, entry->table);
+    free(opts);
+    return st;
+}
+
+/* Ask the configuration table that owns UCX_<name> to parse the value: the
+ * table whose prefix starts the name (RC_VERBS_, IB_, TCP_, or none for UCP
+ * and UCS), under the field name as written or behind one of the table's
+ * sub-table prefixes (UD_VERBS_ETH_DGID_CHECK is field ETH_DGID_CHECK of the
+ * UD_ sub-table). ucp_config_modify alone would accept any transport
+ * variable unchecked. */
+static ucs_status_t set_in_owner(const char *name, const char *value)
+{
+    ucs_config_global_list_entry_t *entry;
+    ucs_list_for_each(entry, &ucs_config_global_list, list) {
+        const char *prefix = entry->prefix ? entry->prefix : "";
+        if (!entry->table || !entry->size || !starts_with(name, prefix))
+            continue;
+        const char *field = name + strlen(prefix);
+        ucs_status_t st = set_in_table(entry, field, value);
+        for (ucs_config_field_t *f = entry->table; st == UCS_ERR_NO_ELEM && f->name; f++) {
+            if (f->parser.read != ucs_config_sscanf_table || !*f->name)
+                continue;
+            char *sub = xasprintf("%s%s", f->name, field);
+            st = set_in_table(entry, sub, value);
+            free(sub);
+        }
+        if (st != UCS_ERR_NO_ELEM)
+            return st;
+    }
+    return UCS_ERR_NO_ELEM;
+}
+
+static bool try_value(const char *name, const char *value, char **why)
 {
     free(ucx.log);
     ucx.log = NULL;
     ucs_log_push_handler(capture_log);
-    ucs_status_t st = ucp_config_modify(ucx.config, name, value);
+    ucs_status_t st = set_in_owner(name, value);
+    if (st == UCS_ERR_NO_ELEM)
+        st = ucp_config_modify(ucx.config, name, value);
     ucs_log_pop_handler();
     if (st == UCS_OK)
         return true;
-    *why = ucx.log ? xstrdup(ucx.log) : xstrdup(ucs_status_string(st));
+    *why = ucx.log ? xstrdup(ucx.log) : xasprintf("UCX rejects '%s' for UCX_%s: %s", value, name,
+                                                  ucs_status_string(st));
     return false;
 }
 
@@ -222,13 +263,13 @@ bool ucx_config_check(const char *name, const char *value, char **why, char **fi
     }
     if (strcmp(name, "TLS") == 0 && !check_tls(value, why))
         return false;
-    if (try_modify(name, value, why))
+    if (try_value(name, value, why))
         return true;
     uint64_t bytes;
     if (parse_size(value, &bytes)) {
         char *asbytes = xasprintf("%" PRIu64, bytes);
         char *why2 = NULL;
-        if (try_modify(name, asbytes, &why2)) {
+        if (try_value(name, asbytes, &why2)) {
             free(*why);
             *why = NULL;
             *fixed = asbytes;

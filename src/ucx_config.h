@@ -10,7 +10,7 @@ const char *ucx_config_version(void);
  * 'ucx_info -c -f' prints, hidden ones included). When not, *suggestion is the
  * closest existing name without prefix, or NULL. */
 bool ucx_config_known(const char *name, char **suggestion);
-/* Check a value with UCX's parser (ucp_config_modify) and, for TLS, each
+/* Check a value with UCX's parser for that variable and, for TLS, each
  * transport name. On failure *why is UCX's own reason. When the value is valid
  * only in a spelling UCX does not take (8MiB), *fixed is the byte count to
  * use instead. */

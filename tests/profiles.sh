@@ -109,7 +109,7 @@ printf '%s\n' "$out" | grep -q "^roce .*$SRC/profiles/roce.ini (shadowed)$"; ok 
 RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles show roce
 check "a site profile inherits the shipped one by relative path" 0 "description = site roce" "IB_GID_INDEX = auto"
 run "$RDMARUN" profiles show nccl-ib
-check "profiles show merges parents with origins" 0 "[nccl]" "IB_HCA = auto" "; nccl-ib.ini:" "TLS = rc,sm,self" "; ib.ini:"
+check "profiles show merges parents with origins" 0 "[nccl]" "IB_HCA = auto" "; nccl-ib.ini:" "TLS = rc,sm,self" "; roce.ini:"
 run "$RDMARUN" profiles show --json pvrdma
 check "profiles show --json" 0 '"key": "RNDV_THRESH"' '"origin": "pvrdma.ini:'
 printf '%s' "$out" | python3 -m json.tool >/dev/null 2>&1; ok $? "profiles show --json is valid JSON"

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Real Open MPI jobs on this host, launched through rdmarun: output, the
+# transports UCX reports, exit status and signals.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+HELLO=$BUILD/examples/mpi_hello
+EXIT=$BUILD/examples/mpi_exit
+command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
+
+run "$RDMARUN" $MPIRUN_ROOT -np 2 "$HELLO"
+check "a 2-rank job through rdmarun with the default profile" 0 \
+    "rank 0 of 2" "rank 1 of 2" "rdmarun: profile auto" "no ACTIVE RDMA port on this node"
+[ "$(printf '%s\n' "$out" | grep -c 'token 42')" = 2 ]; ok $? "both ranks passed the token"
+
+# The profile's transports are the ones UCX uses (its own report, per endpoint).
+run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
+check "tcp profile job" 0 "rank 0 of 2" "ep_cfg["
+printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' && \
+    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix|cma'
+ok $? "with tcp, UCX's endpoint to the other rank uses TCP and no shared memory"
+has "$out$err" "UCX_TLS=tcp,self"; ok $? "UCX reports UCX_TLS=tcp,self from the plan"
+
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
+check "shm profile job" 0 "rank 1 of 2"
+printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix' && \
+    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/'
+ok $? "with shm, UCX's endpoint to the other rank uses shared memory and no TCP"
+
+# Exit status and signals are mpirun's own: rdmarun execs it.
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$EXIT" 7
+check "the program exits 7, rdmarun exits 7" 7
+
+"$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sleep.out" 2>&1 &
+pid=$!
+i=0
+while [ "$(grep -c sleeping "$TMP/sleep.out")" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sleep.out")
+[ "$(echo $ranks | wc -w)" = 2 ]; ok $? "both ranks started and reported their pids"
+[ "$(cat /proc/$pid/comm 2>/dev/null)" = mpirun ]; ok $? "rdmarun became mpirun (exec, no process left between)"
+kill -TERM $pid
+wait $pid
+status=$?
+[ "$status" -ne 0 ]; ok $? "SIGTERM to rdmarun ends the job with a failure status ($status)"
+# mpirun forwards the signal and reaps the ranks; give it a few seconds.
+i=0
+while [ $i -lt 100 ]; do
+    alive=0
+    for r in $ranks; do kill -0 "$r" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+ok $alive "SIGTERM reached the ranks: none is left running"
+
+# Launcher problems.
+run "$RDMARUN" --mpirun /nonexistent/mpirun -p shm -np 1 "$HELLO"
+check "a missing --mpirun is status 127 with a hint" 127 "cannot run /nonexistent/mpirun" "hint:"
+run env PATH=/nonexistent "$RDMARUN" -p shm -np 1 "$HELLO"
+check "no mpirun on PATH is status 127" 127 "mpirun not found on PATH"
+run "$RDMARUN" -p roce $MPIRUN_ROOT -np 2 "$HELLO"
+check "an RDMA profile on a node without RDMA refuses to start (69)" 69 \
+    "profile 'roce' is for RoCE but this node has no ACTIVE RoCE port"
+
+done_testing

@@ -1,0 +1,35 @@
+/* A few lines of TAP for C unit tests (automake's tap-driver reads them). */
+#ifndef RDMARUN_TAP_H
+#define RDMARUN_TAP_H
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+#define ok(cond, ...)                                                     \
+    do {                                                                  \
+        int ok_ = (cond);                                                 \
+        printf("%sok %d - ", ok_ ? "" : "not ", ++tap_n);                 \
+        printf(__VA_ARGS__);                                              \
+        printf("\n");                                                     \
+        if (!ok_) {                                                       \
+            tap_failed++;                                                 \
+            printf("#   failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                 \
+    } while (0)
+
+#define is_str(got, want, ...)                                            \
+    do {                                                                  \
+        const char *g_ = (got), *w_ = (want);                             \
+        ok(g_ && w_ ? strcmp(g_, w_) == 0 : g_ == w_, __VA_ARGS__);       \
+        if (!(g_ && w_ ? strcmp(g_, w_) == 0 : g_ == w_))                 \
+            printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
+    } while (0)
+
+static inline int done_testing(void)
+{
+    printf("1..%d\n", tap_n);
+    return tap_failed ? 1 : 0;
+}
+
+#endif

@@ -84,8 +84,22 @@ static void read_gids(struct rdma_port *port, const char *portdir)
         free(names);
 }
 
+/* The kernel driver behind a device: DRIVER= in device/uevent (a plain file,
+ * so recorded trees keep it), else the device/driver link. */
 static char *driver_of(const char *devdir, const char *name)
 {
+    char *path = xasprintf("%s/device/uevent", devdir);
+    FILE *f = fopen(path, "r");
+    free(path);
+    char line[256];
+    while (f && fgets(line, sizeof(line), f)) {
+        if (starts_with(line, "DRIVER=")) {
+            fclose(f);
+            return trim_dup(line + 7, strlen(line + 7));
+        }
+    }
+    if (f)
+        fclose(f);
     char *link = xasprintf("%s/device/driver", devdir);
     char target[PATH_MAX];
     ssize_t len = readlink(link, target, sizeof(target) - 1);
@@ -95,7 +109,7 @@ static char *driver_of(const char *devdir, const char *name)
         const char *base = strrchr(target, '/');
         return xstrdup(base ? base + 1 : target);
     }
-    /* Software devices have no PCI device behind them. */
+    /* Software devices have no device behind them. */
     if (starts_with(name, "rxe"))
         return xstrdup("rdma_rxe");
     if (starts_with(name, "siw"))

@@ -9,11 +9,11 @@ mode=${1:-run}
 case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/.."
 
-# Build tools, the five libraries rdmarun links (hwloc, libibverbs, numa,
-# inih, ucx), Open MPI to launch with, and what the tests use.
+# Build tools, the libraries rdmarun links (hwloc, libibverbs, numa, inih,
+# ucx, json-c), Open MPI to launch with, and what the tests use.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
-  libucx-dev ucx-utils openmpi-bin libopenmpi-dev python3"
+  libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

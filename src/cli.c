@@ -25,6 +25,7 @@ void cli_usage(FILE *out)
     fputs(
         "Usage: rdmarun [RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]\n"
         "       rdmarun profiles [show NAME]\n"
+        "       rdmarun probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]\n"
         "\n"
         "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
         "and shows where every setting came from.\n"
@@ -33,9 +34,11 @@ void cli_usage(FILE *out)
         "  -p, --profile NAME|FILE  tuning profile (default: $RDMARUN_PROFILE, then auto)\n"
         "      --set SECTION.KEY=VALUE  override one profile value (repeatable)\n"
         "      --dry-run            print the command and the plan, run nothing\n"
-        "      --json               with --dry-run or 'profiles': machine-readable output\n"
+        "      --json               with --dry-run, probe or profiles: machine-readable output\n"
         "      --mpirun PATH        the mpirun to use (default: $RDMARUN_MPIRUN, then PATH)\n"
         "      --sysfs DIR          read RDMA devices from a recorded sysfs tree\n"
+        "      --topology FILE.xml  take the node's topology from an hwloc XML file\n"
+        "      --facts FILE.json    use saved facts ('rdmarun probe --json > FILE')\n"
         "  -h, --help               this help;  -V, --version  rdmarun's version\n"
         "\n"
         "mpirun options are passed on unchanged and in order; those that set what a profile\n"
@@ -93,18 +96,30 @@ static void note_override(struct cmdline *cl, const char *name, char **argv, int
         free(var);
     } else if (strcmp(name, "mca") == 0 || strcmp(name, "gmca") == 0) {
         sv_push(&cl->user_mca, argv[i + 1]);
-    } else if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
-               strcmp(name, "rank-by") == 0 || strcmp(name, "report-bindings") == 0) {
-        sv_push(&cl->user_opts, name);
+    } else if (strcmp(name, "np") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c") == 0) {
+        cl->np = strtol(argv[i + 1], NULL, 10);
+    } else if (strcmp(name, "N") == 0 || strcmp(name, "npernode") == 0) {
+        cl->ppn = strtol(argv[i + 1], NULL, 10);
     }
+    if (strcmp(name, "map-by") == 0) {
+        free(cl->map_by);
+        cl->map_by = xstrdup(argv[i + 1]);
+    }
+    if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
+        strcmp(name, "rank-by") == 0 || strcmp(name, "report-bindings") == 0)
+        sv_push(&cl->user_opts, name);
 }
 
 int cli_parse(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof(*cl));
+    cl->np = cl->ppn = -1;
     int i = 1, rc = 0;
     if (i < argc && strcmp(argv[i], "profiles") == 0) {
         cl->command = CMD_PROFILES;
+        i++;
+    } else if (i < argc && strcmp(argv[i], "probe") == 0) {
+        cl->command = CMD_PROBE;
         i++;
     }
     for (; i < argc && rc == 0; i++) {
@@ -138,7 +153,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (own_value(a, "profile", "-p", argc, argv, &i, &cl->profile, &rc) ||
             own_value(a, "mpirun", NULL, argc, argv, &i, &cl->mpirun, &rc) ||
-            own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc))
+            own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc) ||
+            own_value(a, "topology", NULL, argc, argv, &i, &cl->topology, &rc) ||
+            own_value(a, "facts", NULL, argc, argv, &i, &cl->facts, &rc))
             continue;
         if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
             if (set)
@@ -147,7 +164,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             continue;
         }
         if (cl->command != CMD_RUN) {
-            rr_error("unknown option %s for 'profiles' (hint: rdmarun --help)", a);
+            rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
+                     cl->command == CMD_PROBE ? "probe" : "profiles");
             return RR_EX_USAGE;
         }
         /* An mpirun option: kept verbatim with its arguments. */
@@ -191,6 +209,9 @@ void cli_free(struct cmdline *cl)
     free(cl->profile);
     free(cl->mpirun);
     free(cl->sysfs);
+    free(cl->topology);
+    free(cl->facts);
+    free(cl->map_by);
     free(cl->show_name);
     sv_free(&cl->sets);
     sv_free(&cl->mpirun_args);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum command { CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_HELP, CMD_VERSION };
+enum command { CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_HELP, CMD_VERSION };
 
 struct cmdline {
     enum command command;
@@ -16,6 +16,8 @@ struct cmdline {
     bool dry_run, json;
     char *mpirun;            /* --mpirun PATH */
     char *sysfs;             /* --sysfs DIR (recorded tree instead of /sys) */
+    char *topology;          /* --topology FILE.xml (hwloc XML instead of this node) */
+    char *facts;             /* --facts FILE.json (saved probe --json) */
     char *show_name;         /* profiles show NAME */
 
     struct strvec mpirun_args;  /* mpirun options exactly as given */
@@ -23,6 +25,8 @@ struct cmdline {
     struct strvec user_mca;     /* MCA names given with --mca/-mca/-gmca */
     struct strvec user_opts;    /* binding options given: map-by, bind-to, rank-by, report-bindings */
     struct strvec program;      /* PROGRAM ARGS... */
+    long np, ppn;               /* -np N and -N N as given; -1 when not given */
+    char *map_by;               /* --map-by as given, or NULL */
 };
 
 /* Returns 0, or an RR_EX_* status after printing the problem. */

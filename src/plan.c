@@ -92,9 +92,117 @@ static const char *fabric_from_facts(const struct facts *f)
     return NULL;
 }
 
-/* ---- auto values ---- */
+/* ---- where the ranks run, and the ports nearest to them ---- */
 
 #define MAX_PORTS 64
+#define MAX_NUMA 256
+
+/* The NUMA nodes (indexes into f->numa) this node's ranks occupy, following
+ * Open MPI 4.1's mapping: by core when 2 ranks or fewer, else by package,
+ * unless --map-by says otherwise. Every NUMA node when the count is unknown. */
+static size_t rank_numa(const struct facts *f, long ranks, const char *map_by, bool *used,
+                        char **how)
+{
+    size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
+    memset(used, 0, nn * sizeof(*used));
+    if (nn == 0)
+        return 0;
+    if (ranks <= 0) {
+        for (size_t i = 0; i < nn; i++)
+            used[i] = true;
+        *how = xstrdup("the rank count is not given, so ranks may run on every NUMA node");
+        return nn;
+    }
+    char policy[32] = "";
+    if (map_by)
+        snprintf(policy, sizeof(policy), "%.*s", (int)strcspn(map_by, ":"), map_by);
+    else
+        snprintf(policy, sizeof(policy), "%s", ranks <= 2 ? "core" : "package");
+    if (strcmp(policy, "socket") == 0)
+        snprintf(policy, sizeof(policy), "package");
+    int free_cores[MAX_NUMA];
+    for (size_t i = 0; i < nn; i++)
+        free_cores[i] = f->numa[i].ncores > 0 ? f->numa[i].ncores : 1;
+    size_t packages = f->npackages > 0 && nn % (size_t)f->npackages == 0 ? (size_t)f->npackages : 1;
+    size_t per_pkg = nn / packages;
+    for (long r = 0; r < ranks; r++) {
+        /* Where round-robin policies start looking for this rank. */
+        size_t start = strcmp(policy, "numa") == 0 ? (size_t)r % nn
+                     : strcmp(policy, "package") == 0 ? ((size_t)r % packages) * per_pkg : 0;
+        size_t k, n = start;
+        for (k = 0; k < nn && free_cores[n] == 0; k++)
+            n = (n + 1) % nn;
+        if (k == nn) {
+            /* Oversubscribed: every NUMA node is used. */
+            for (size_t i = 0; i < nn; i++)
+                used[i] = true;
+            break;
+        }
+        free_cores[n]--;
+        used[n] = true;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < nn; i++)
+        count += used[i];
+    *how = xasprintf("%ld rank%s mapped by %s%s", ranks, ranks == 1 ? "" : "s", policy,
+                     map_by ? "" : " (Open MPI's default)");
+    return count;
+}
+
+static bool local_to(const struct rdma_device *d, int numa_os)
+{
+    if (!d->local_numa)
+        return d->numa_node < 0 || d->numa_node == numa_os;   /* unknown: anywhere */
+    struct strvec v = {0};
+    sv_split(&v, d->local_numa, ",");
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%d", numa_os);
+    bool yes = sv_find(&v, buf) >= 0;
+    sv_free(&v);
+    return yes;
+}
+
+/* Of `all` ports, those nearest to the NUMA nodes in `used`: local ones
+ * first; for a NUMA node with none, those of the nearest NUMA node (hwloc
+ * distance) that has some; else all. */
+static size_t nearest_ports(const struct facts *f, const bool *used, const struct selected *all,
+                            size_t nall, struct selected *out, struct strvec *remote)
+{
+    bool pick[MAX_PORTS] = {false};
+    size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
+    if (nall == 0)
+        return 0;
+    for (size_t n = 0; n < nn; n++) {
+        if (!used[n])
+            continue;
+        bool found = false;
+        for (size_t i = 0; i < nall; i++)
+            if (local_to(all[i].dev, f->numa[n].os_index))
+                found = pick[i] = true;
+        if (found)
+            continue;
+        /* Nearest other NUMA node with a port, by distance. */
+        int best = -1;
+        for (size_t k = 0; f->numa[n].distance && k < nn; k++) {
+            bool has = false;
+            for (size_t i = 0; i < nall; i++)
+                has |= local_to(all[i].dev, f->numa[k].os_index);
+            if (has && (best < 0 || f->numa[n].distance[k] < f->numa[n].distance[best]))
+                best = (int)k;
+        }
+        for (size_t i = 0; i < nall; i++)
+            if (best < 0 || local_to(all[i].dev, f->numa[best].os_index))
+                pick[i] = true;
+        sv_pushf(remote, "%d", f->numa[n].os_index);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nall; i++)
+        if (pick[i] || nn == 0)
+            out[n++] = all[i];
+    return n;
+}
+
+/* ---- auto values ---- */
 
 static char *join_ports(const struct selected *s, size_t n, const char *prefix)
 {
@@ -133,7 +241,8 @@ static const struct gid_entry *best_gid(const struct rdma_port *port)
 }
 
 static void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
-                         const char *key, const struct selected *ports, size_t nports)
+                         const char *key, const struct selected *ports, size_t nports,
+                         const char *where)
 {
     free(it->value);
     it->value = NULL;
@@ -147,8 +256,8 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     if (strcmp(key, "NET_DEVICES") == 0 || strcmp(key, "IB_HCA") == 0) {
         bool nccl = strcmp(section, "nccl") == 0;
         it->value = join_ports(ports, nports, nccl ? "=" : "");
-        it->reason = xasprintf("the ACTIVE %s port%s", ib ? "InfiniBand" : "RoCE",
-                               nports > 1 ? "s" : "");
+        it->reason = xasprintf("the ACTIVE %s port%s %s", ib ? "InfiniBand" : "RoCE",
+                               nports > 1 ? "s" : "", where);
         return;
     }
     if (ib) {
@@ -252,6 +361,43 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct sele
         free(owned[i]);
 }
 
+/* Transports only mlx5 devices have (UCX's accelerated verbs). */
+static bool mlx5_only(const char *tl)
+{
+    static const char *const names[] = {"rc_mlx5", "dc_mlx5", "ud_mlx5", "rc_x", "dc_x",
+                                        "ud_x", "dc"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(tl, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A profile asking for rc_x on a vmw_pvrdma or rxe device would make UCX find
+ * no RDMA transport and fall back; refuse it with the reason instead. */
+static void check_tls_devices(struct plan *p, const struct selected *ports, size_t nports)
+{
+    const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
+    if (!tls || !tls->value || tls->overridden || tls->value[0] == '^' || nports == 0)
+        return;
+    for (size_t i = 0; i < nports; i++)
+        if (starts_with(ports[i].dev->driver, "mlx5"))
+            return;
+    struct strvec items = {0};
+    sv_split(&items, tls->value, ",");
+    for (size_t i = 0; i < items.n; i++) {
+        items.v[i][strcspn(items.v[i], ":")] = '\0';
+        if (mlx5_only(items.v[i])) {
+            fail(p, RR_EX_CONFIG,
+                 xasprintf("UCX_TLS (%s) asks for %s, which only mlx5 devices have; %s is "
+                           "driven by %s (hint: use rc_verbs,ud_verbs:aux, or the 'rc' alias, "
+                           "which falls back to verbs)", tls->origin, items.v[i],
+                           ports[0].dev->name, ports[0].dev->driver));
+            break;
+        }
+    }
+    sv_free(&items);
+}
+
 static void mark_overrides(struct plan *p, const struct cmdline *cmd)
 {
     for (size_t i = 0; i < p->n; i++) {
@@ -321,6 +467,14 @@ void plan_build(const struct plan_input *in, struct plan *out)
         } else {
             sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over "
                     "shared memory within a node and TCP between nodes, not RDMA");
+            for (size_t i = 0; i < in->facts->ndevs; i++) {
+                const struct rdma_device *d = &in->facts->devs[i];
+                if (d->nports && port_is_active(&d->ports[0]))
+                    sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand "
+                             "nor RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
+                             strcmp(d->driver, "efa") == 0 ? " (EFA needs libfabric: Open MPI's "
+                             "--mca pml cm --mca mtl ofi)" : "");
+            }
             fabric = "none";
         }
     }
@@ -333,11 +487,34 @@ void plan_build(const struct plan_input *in, struct plan *out)
         fail(out, RR_EX_CONFIG, xasprintf("launcher '%s' is not supported yet; use launcher = "
              "mpirun", launcher));
 
-    struct selected ports[MAX_PORTS];
-    size_t nports = select_ports(in->facts, fabric, ports, MAX_PORTS);
+    struct selected all[MAX_PORTS], ports[MAX_PORTS];
+    size_t nall = select_ports(in->facts, fabric, all, MAX_PORTS);
+    bool used[MAX_NUMA];
+    char *how = NULL;
+    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
+    const char *map_by = in->cmd->map_by ? in->cmd->map_by : profile_value(prof, "bind", "map-by");
+    rank_numa(in->facts, ranks, map_by, used, &how);
+    struct strvec remote = {0}, local = {0};
+    size_t nports = nearest_ports(in->facts, used, all, nall, ports, &remote);
+    for (size_t n = 0; n < in->facts->nnuma && n < MAX_NUMA; n++)
+        if (used[n])
+            sv_pushf(&local, "%d", in->facts->numa[n].os_index);
+    char *numas = sv_join(&local, ",");
+    char *where = in->facts->nnuma == 0 ? xstrdup("(no topology known)")
+                : xasprintf("nearest to NUMA %s, where the ranks run (%s)", numas, how);
+    if (remote.n) {
+        char *r = sv_join(&remote, ",");
+        sv_pushf(&out->notes, "no ACTIVE %s port is local to NUMA %s: ranks there use a port "
+                 "on another NUMA node", fabric_label(fabric), r);
+        free(r);
+    }
+    free(numas);
+    free(how);
+    sv_free(&remote);
+    sv_free(&local);
     bool rdma = strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
                 strcmp(fabric, "pvrdma") == 0 || strcmp(fabric, "rdma") == 0;
-    if (rdma && nports == 0)
+    if (rdma && nall == 0)
         fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
                        "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
@@ -352,11 +529,18 @@ void plan_build(const struct plan_input *in, struct plan *out)
             continue;
         char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
         struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
-        resolve_auto(out, it, e->section, e->key, ports, nports);
+        resolve_auto(out, it, e->section, e->key, ports, nports, where);
         free(name);
     }
+    free(where);
+    const char *want_mtu = profile_value(prof, "check", "mtu");
+    for (size_t i = 0; want_mtu && i < nports; i++)
+        if (ports[i].port->active_mtu && ports[i].port->active_mtu != atoi(want_mtu))
+            sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
+                     ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
     apply_rules(out, in->facts, ports, nports);
     mark_overrides(out, in->cmd);
+    check_tls_devices(out, ports, nports);
     build_argv(out, in);
 }
 

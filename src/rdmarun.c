@@ -124,6 +124,21 @@ static int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs
     return 0;
 }
 
+static int cmd_probe(const struct cmdline *cl)
+{
+    struct facts f;
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    int rc = facts_gather(&f, &src);
+    if (!rc) {
+        if (cl->json)
+            facts_print_json(&f, stdout);
+        else
+            facts_print_text(&f, stdout);
+    }
+    facts_free(&f);
+    return rc;
+}
+
 /* One line on stderr before launch: what rdmarun set, so job logs record it. */
 static void print_summary(const struct plan *p)
 {
@@ -147,7 +162,7 @@ static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
     struct profile prof, cands[NCANDIDATES];
     const struct profile *candp[NCANDIDATES];
     size_t ncands = 0;
-    struct facts facts;
+    struct facts facts = {0};
     struct plan plan;
     int rc = load_profile(name, cl, dirs, &prof);
     const char *fabric = rc ? NULL : profile_value(&prof, "profile", "fabric");
@@ -163,7 +178,10 @@ static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
     if (rc)
         goto out_profiles;
 
-    facts_gather(&facts, cl->sysfs ? cl->sysfs : "/sys");
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    rc = facts_gather(&facts, &src);
+    if (rc)
+        goto out_facts;
     char *mpirun = launch_find_mpirun(cl->mpirun);
     if (!mpirun && !cl->dry_run) {
         rr_error("mpirun not found on PATH (hint: apt-get install openmpi-bin, or give its path "
@@ -223,6 +241,9 @@ int main(int argc, char **argv)
         break;
     case CMD_PROFILES_SHOW:
         rc = cmd_profiles_show(&cl, &dirs);
+        break;
+    case CMD_PROBE:
+        rc = cmd_probe(&cl);
         break;
     case CMD_RUN:
         rc = cmd_run(&cl, &dirs);

@@ -21,12 +21,14 @@ ok() {  # ok STATUS DESCRIPTION
     else
         echo "not ok $_n - $2"
         _failed=$((_failed + 1))
-        if [ -n "${out+x}" ]; then
-            printf '%s\n' "$out" | sed 's/^/#   stdout: /' | head -40
-            printf '%s\n' "$err" | sed 's/^/#   stderr: /' | head -40
-            echo "#   status: $rc"
-        fi
     fi
+}
+
+# What the last run printed, as TAP comments.
+show_run() {
+    printf '%s\n' "$out" | sed 's/^/#   stdout: /' | head -40
+    printf '%s\n' "$err" | sed 's/^/#   stderr: /' | head -40
+    echo "#   status: $rc"
 }
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
 
@@ -50,6 +52,7 @@ check() {
     for _t in "$@"; do
         has "$out$err" "$_t" || { _ok=1; echo "# missing: $_t"; }
     done
+    [ $_ok = 0 ] || show_run
     ok $_ok "$_desc"
 }
 

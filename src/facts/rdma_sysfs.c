@@ -1,45 +1,20 @@
 /* RDMA devices and ports from sysfs (/sys/class/infiniband), the same source
- * ibv_devinfo and rdma-core's tools read. */
-#include "../facts.h"
-#include "../ucx_config.h"
+ * ibv_devinfo and rdma-core's tools read, or a recorded copy of it. */
+#include "internal.h"
 #include "../util/text.h"
 #include "../util/xalloc.h"
 #include <dirent.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* First line of a sysfs attribute, without the newline; NULL if absent. */
-static char *read_attr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *read_attr(const char *fmt, ...)
-{
-    va_list ap;
-    char *path = NULL;
-    va_start(ap, fmt);
-    int r = vasprintf(&path, fmt, ap);
-    va_end(ap);
-    if (r < 0)
-        return NULL;
-    FILE *f = fopen(path, "r");
-    free(path);
-    if (!f)
-        return NULL;
-    char buf[256];
-    char *line = fgets(buf, sizeof(buf), f);
-    fclose(f);
-    if (!line)
-        return NULL;
-    return trim_dup(buf, strlen(buf));
-}
-
 /* "4: ACTIVE" -> "ACTIVE" */
 static char *state_word(char *s)
 {
     if (!s)
-        return xstrdup("UNKNOWN");
+        return NULL;
     char *colon = strchr(s, ':');
     char *out = colon ? trim_dup(colon + 1, strlen(colon + 1)) : xstrdup(s);
     free(s);
@@ -53,9 +28,20 @@ static int by_number(const struct dirent **a, const struct dirent **b)
 
 static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }
 
-static bool gid_is_zero(const char *gid)
+static bool gid_is_zero(const char *gid) { return strspn(gid, "0:") == strlen(gid); }
+
+static long long read_number(const char *path)
 {
-    return strspn(gid, "0:") == strlen(gid);
+    char *s = read_first_line("%s", path);
+    long long v = -1;
+    if (s) {
+        char *end;
+        v = strtoll(s, &end, 0);
+        if (end == s)
+            v = -1;
+    }
+    free(s);
+    return v;
 }
 
 static void read_gids(struct rdma_port *port, const char *portdir)
@@ -67,14 +53,14 @@ static void read_gids(struct rdma_port *port, const char *portdir)
     size_t cap = 0;
     for (int i = 0; i < n; i++) {
         const char *idx = names[i]->d_name;
-        char *gid = read_attr("%s/gids/%s", portdir, idx);
+        char *gid = read_first_line("%s/gids/%s", portdir, idx);
         if (gid && !gid_is_zero(gid)) {
             GROW(port->gids, cap, port->ngids + 1);
             struct gid_entry *g = &port->gids[port->ngids++];
             g->index = atoi(idx);
             g->gid = gid;
-            g->type = read_attr("%s/gid_attrs/types/%s", portdir, idx);
-            g->ndev = read_attr("%s/gid_attrs/ndevs/%s", portdir, idx);
+            g->type = read_first_line("%s/gid_attrs/types/%s", portdir, idx);
+            g->ndev = read_first_line("%s/gid_attrs/ndevs/%s", portdir, idx);
             gid = NULL;
         }
         free(gid);
@@ -84,8 +70,45 @@ static void read_gids(struct rdma_port *port, const char *portdir)
         free(names);
 }
 
-/* The kernel driver behind a device: DRIVER= in device/uevent (a plain file,
- * so recorded trees keep it), else the device/driver link. */
+static void read_counters(struct rdma_port *p, const char *portdir)
+{
+    char *path = xasprintf("%s/counters/symbol_error", portdir);
+    p->symbol_error = read_number(path);
+    free(path);
+    path = xasprintf("%s/counters/link_downed", portdir);
+    p->link_downed = read_number(path);
+    free(path);
+    path = xasprintf("%s/counters/port_rcv_errors", portdir);
+    p->port_rcv_errors = read_number(path);
+    free(path);
+    path = xasprintf("%s/counters/port_xmit_discards", portdir);
+    p->port_xmit_discards = read_number(path);
+    free(path);
+}
+
+static void read_port(struct rdma_port *p, const char *portdir)
+{
+    p->state = state_word(read_first_line("%s/state", portdir));
+    if (!p->state)
+        p->state = xstrdup("UNKNOWN");
+    p->phys_state = state_word(read_first_line("%s/phys_state", portdir));
+    p->link_layer = read_first_line("%s/link_layer", portdir);
+    if (!p->link_layer)
+        p->link_layer = xstrdup("InfiniBand"); /* kernels before link_layer existed */
+    p->rate = read_first_line("%s/rate", portdir);
+    if (p->rate)
+        p->rate_gbps = strtod(p->rate, NULL);
+    char *lid = xasprintf("%s/lid", portdir), *sm = xasprintf("%s/sm_lid", portdir);
+    p->lid = (int)read_number(lid);
+    p->sm_lid = (int)read_number(sm);
+    free(lid);
+    free(sm);
+    read_counters(p, portdir);
+    read_gids(p, portdir);
+}
+
+/* The kernel driver: DRIVER= in device/uevent (a plain file, so recorded
+ * trees keep it), else the device/driver link, else the name. */
 static char *driver_of(const char *devdir, const char *name)
 {
     char *path = xasprintf("%s/device/uevent", devdir);
@@ -109,19 +132,72 @@ static char *driver_of(const char *devdir, const char *name)
         const char *base = strrchr(target, '/');
         return xstrdup(base ? base + 1 : target);
     }
-    /* Software devices have no device behind them. */
-    if (starts_with(name, "rxe"))
-        return xstrdup("rdma_rxe");
-    if (starts_with(name, "siw"))
-        return xstrdup("siw");
-    return xstrdup("unknown");
+    return xstrdup(driver_from_name(name));
 }
 
-static void read_device(struct rdma_device *d, const char *classdir, const char *name)
+/* "8.0 GT/s PCIe" -> 8.0 */
+static double link_speed(const char *devdir, const char *attr)
+{
+    char *s = read_first_line("%s/device/%s", devdir, attr);
+    double v = s ? strtod(s, NULL) : 0;
+    free(s);
+    return v;
+}
+
+static void read_pci(struct rdma_device *d, const char *devdir)
+{
+    char *uevent = xasprintf("%s/device/uevent", devdir);
+    FILE *f = fopen(uevent, "r");
+    free(uevent);
+    char line[256];
+    while (f && fgets(line, sizeof(line), f))
+        if (starts_with(line, "PCI_SLOT_NAME="))
+            d->pci_busid = trim_dup(line + 14, strlen(line + 14));
+    if (f)
+        fclose(f);
+    char *numa = xasprintf("%s/device/numa_node", devdir);
+    long long n = read_number(numa);
+    free(numa);
+    if (n >= 0)
+        d->numa_node = (int)n;
+    d->local_cpus = read_first_line("%s/device/local_cpulist", devdir);
+    d->pcie_speed_gts = link_speed(devdir, "current_link_speed");
+    d->pcie_max_speed_gts = link_speed(devdir, "max_link_speed");
+    char *w = xasprintf("%s/device/current_link_width", devdir);
+    char *mw = xasprintf("%s/device/max_link_width", devdir);
+    long long width = read_number(w), max_width = read_number(mw);
+    d->pcie_width = width > 0 ? (int)width : 0;
+    d->pcie_max_width = max_width > 0 ? (int)max_width : 0;
+    free(w);
+    free(mw);
+    char *netdir = xasprintf("%s/device/net", devdir);
+    struct dirent **names;
+    int nn = scandir(netdir, &names, not_dot, alphasort);
+    for (int i = 0; i < nn; i++) {
+        list_add(&d->netdevs, names[i]->d_name);
+        free(names[i]);
+    }
+    if (nn >= 0)
+        free(names);
+    free(netdir);
+}
+
+static void read_device(struct facts *f, const char *classdir, const char *name)
 {
     char *devdir = xasprintf("%s/%s", classdir, name);
-    d->name = xstrdup(name);
+    struct rdma_device *d = facts_device(f, name);
     d->driver = driver_of(devdir, name);
+    d->fw_ver = read_first_line("%s/fw_ver", devdir);
+    d->node_guid = read_first_line("%s/node_guid", devdir);
+    d->board_id = read_first_line("%s/board_id", devdir);
+    read_pci(d, devdir);
+    if (!d->netdevs) {
+        /* Software RDMA (rxe, siw) names its netdev in "parent". */
+        char *parent = read_first_line("%s/parent", devdir);
+        if (parent)
+            list_add(&d->netdevs, parent);
+        free(parent);
+    }
     char *portsdir = xasprintf("%s/ports", devdir);
     struct dirent **names;
     int n = scandir(portsdir, &names, not_dot, by_number);
@@ -129,14 +205,8 @@ static void read_device(struct rdma_device *d, const char *classdir, const char 
     for (int i = 0; i < n; i++) {
         struct rdma_port *p = &d->ports[d->nports++];
         char *portdir = xasprintf("%s/%s", portsdir, names[i]->d_name);
-        p->num = atoi(names[i]->d_name);
-        p->state = state_word(read_attr("%s/state", portdir));
-        p->phys_state = state_word(read_attr("%s/phys_state", portdir));
-        p->link_layer = read_attr("%s/link_layer", portdir);
-        if (!p->link_layer)
-            p->link_layer = xstrdup("InfiniBand"); /* kernels before link_layer existed */
-        p->rate = read_attr("%s/rate", portdir);
-        read_gids(p, portdir);
+        port_init(p, atoi(names[i]->d_name));
+        read_port(p, portdir);
         free(portdir);
         free(names[i]);
     }
@@ -146,51 +216,16 @@ static void read_device(struct rdma_device *d, const char *classdir, const char 
     free(devdir);
 }
 
-void facts_gather(struct facts *f, const char *sysfs_root)
+void facts_read_sysfs(struct facts *f, const char *root)
 {
-    memset(f, 0, sizeof(*f));
-    f->source = xstrdup(sysfs_root);
-    f->ucx_version = xstrdup(ucx_config_version());
-    char *classdir = xasprintf("%s/class/infiniband", sysfs_root);
+    char *classdir = xasprintf("%s/class/infiniband", root);
     struct dirent **names;
     int n = scandir(classdir, &names, not_dot, alphasort);
-    if (n > 0) {
-        f->devs = xcalloc((size_t)n, sizeof(*f->devs));
-        for (int i = 0; i < n; i++)
-            read_device(&f->devs[f->ndevs++], classdir, names[i]->d_name);
-    }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        read_device(f, classdir, names[i]->d_name);
         free(names[i]);
+    }
     if (n >= 0)
         free(names);
     free(classdir);
 }
-
-void facts_free(struct facts *f)
-{
-    for (size_t i = 0; i < f->ndevs; i++) {
-        struct rdma_device *d = &f->devs[i];
-        for (size_t j = 0; j < d->nports; j++) {
-            struct rdma_port *p = &d->ports[j];
-            for (size_t k = 0; k < p->ngids; k++) {
-                free(p->gids[k].gid);
-                free(p->gids[k].type);
-                free(p->gids[k].ndev);
-            }
-            free(p->gids);
-            free(p->state);
-            free(p->phys_state);
-            free(p->link_layer);
-            free(p->rate);
-        }
-        free(d->ports);
-        free(d->name);
-        free(d->driver);
-    }
-    free(f->devs);
-    free(f->source);
-    free(f->ucx_version);
-    memset(f, 0, sizeof(*f));
-}
-
-bool port_is_active(const struct rdma_port *p) { return strcmp(p->state, "ACTIVE") == 0; }

@@ -1,17 +1,21 @@
 #!/bin/sh
-# Golden plans: every shipped profile on every recorded node (sysfs trees in
-# tests/data/sysfs), text and JSON, compared with tests/golden/expected.
+# Golden plans and probes: every shipped profile on every recorded node
+# (sysfs trees in tests/data/sysfs with a two-NUMA topology), text and JSON,
+# compared with tests/golden/expected.
 # After an intended change: RDMARUN_REGEN=1 make check TESTS=tests/golden/dry_run.sh
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 EXP=$SRC/tests/golden/expected
+TOPO=$DATA/topology/2pkg-2numa.xml
 
 golden() {  # NAME, then the rdmarun arguments
     name=$1
     shift
     "$RDMARUN" "$@" >"$TMP/got" 2>&1
     echo "exit status: $?" >>"$TMP/got"
-    sed -i "s|$SRC|@SRCDIR@|g" "$TMP/got"
+    sed -i -e "s|$SRC|@SRCDIR@|g" -e 's|"ucx_version": "[^"]*"|"ucx_version": "@UCX@"|' \
+        -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' "$TMP/got"
     if [ -n "${RDMARUN_REGEN:-}" ]; then
+        mkdir -p "$(dirname "$EXP/$name")"
         cp "$TMP/got" "$EXP/$name"
     fi
     if diff -u "$EXP/$name" "$TMP/got" >"$TMP/diff" 2>&1; then
@@ -26,10 +30,13 @@ for tree in "$DATA"/sysfs/*/; do
     tree=${tree%/}
     node=${tree##*/}
     for profile in auto ib roce pvrdma nccl-ib tcp shm; do
-        golden "$profile@$node.txt" --dry-run --mpirun mpirun --sysfs "$tree" -p "$profile" \
-            -np 2 ./mpi_hello
+        golden "$profile@$node.txt" --dry-run --mpirun mpirun --topology "$TOPO" \
+            --sysfs "$tree" -p "$profile" -np 2 ./mpi_hello
     done
-    golden "auto@$node.json" --dry-run --json --mpirun mpirun --sysfs "$tree" -np 2 ./mpi_hello
+    golden "auto@$node.json" --dry-run --json --mpirun mpirun --topology "$TOPO" \
+        --sysfs "$tree" -np 4 ./mpi_hello
+    golden "probe@$node.txt" probe --topology "$TOPO" --sysfs "$tree"
+    golden "probe@$node.json" probe --json --topology "$TOPO" --sysfs "$tree"
 done
 
 done_testing

@@ -1,0 +1,189 @@
+/* Gathering facts from their sources, and the facts' lifetime. */
+#include "internal.h"
+#include "../util/msg.h"
+#include "../util/text.h"
+#include "../util/xalloc.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *read_first_line(const char *fmt, ...)
+{
+    va_list ap;
+    char *path = NULL;
+    va_start(ap, fmt);
+    int r = vasprintf(&path, fmt, ap);
+    va_end(ap);
+    if (r < 0)
+        return NULL;
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f)
+        return NULL;
+    char buf[512];
+    char *line = fgets(buf, sizeof(buf), f);
+    fclose(f);
+    if (!line)
+        return NULL;
+    char *out = trim_dup(buf, strlen(buf));
+    if (!*out) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+struct rdma_device *facts_device(struct facts *f, const char *name)
+{
+    for (size_t i = 0; i < f->ndevs; i++)
+        if (strcmp(f->devs[i].name, name) == 0)
+            return &f->devs[i];
+    GROW(f->devs, f->devs_cap, f->ndevs + 1);
+    struct rdma_device *d = &f->devs[f->ndevs++];
+    memset(d, 0, sizeof(*d));
+    d->name = xstrdup(name);
+    d->numa_node = -1;
+    return d;
+}
+
+void port_init(struct rdma_port *p, int num)
+{
+    memset(p, 0, sizeof(*p));
+    p->num = num;
+    p->lid = p->sm_lid = -1;
+    p->symbol_error = p->link_downed = p->port_rcv_errors = p->port_xmit_discards = -1;
+}
+
+void list_add(char ***list, const char *s)
+{
+    size_t n = list_len(*list);
+    *list = xrealloc(*list, (n + 2) * sizeof(char *));
+    (*list)[n] = xstrdup(s);
+    (*list)[n + 1] = NULL;
+}
+
+size_t list_len(char *const *list)
+{
+    size_t n = 0;
+    while (list && list[n])
+        n++;
+    return n;
+}
+
+void list_free(char **list)
+{
+    for (size_t i = 0; list && list[i]; i++)
+        free(list[i]);
+    free(list);
+}
+
+const char *driver_from_name(const char *name)
+{
+    static const struct { const char *prefix, *driver; } known[] = {
+        {"mlx5_", "mlx5_core"}, {"mlx4_", "mlx4_core"}, {"rxe", "rdma_rxe"}, {"siw", "siw"},
+        {"vmw_pvrdma", "vmw_pvrdma"}, {"hfi1_", "hfi1"}, {"qib", "ib_qib"}, {"efa_", "efa"},
+        {"rdmap", "efa"}, {"irdma", "irdma"}, {"bnxt_re", "bnxt_re"}, {"qedr", "qedr"},
+        {"hns_", "hns_roce"}, {"erdma", "erdma"}, {"mana", "mana_ib"},
+    };
+    for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+        if (starts_with(name, known[i].prefix))
+            return known[i].driver;
+    return "unknown";
+}
+
+int facts_gather(struct facts *f, const struct facts_sources *src)
+{
+    memset(f, 0, sizeof(*f));
+    f->format_version = FACTS_FORMAT_VERSION;
+    if (src->facts_file)
+        return facts_load_json(f, src->facts_file);
+    bool live = !src->sysfs_root && !src->topology;
+    struct strvec from = {0};
+    if (src->topology)
+        sv_pushf(&from, "topology %s", src->topology);
+    if (src->sysfs_root)
+        sv_pushf(&from, "sysfs %s", src->sysfs_root);
+    f->source = from.n ? sv_join(&from, ", ") : xstrdup("this node");
+    sv_free(&from);
+
+    /* Devices first from sysfs (this node's or a recorded tree); an hwloc
+     * XML then adds placement, and devices of its own when sysfs has none. */
+    if (src->sysfs_root || !src->topology)
+        facts_read_sysfs(f, src->sysfs_root ? src->sysfs_root : "/sys");
+    int rc = facts_read_topology(f, src->topology);
+    if (rc)
+        return rc;
+    if (live) {
+        facts_read_verbs(f);
+        facts_read_host(f, "/");
+        char host[256];
+        if (gethostname(host, sizeof(host)) == 0) {
+            host[sizeof(host) - 1] = '\0';
+            f->hostname = xstrdup(host);
+        }
+    } else {
+        f->limits.memlock_soft = f->limits.memlock_hard = -2;
+        f->limits.hugepages_total = f->limits.hugepages_free = f->limits.hugepage_kb = -1;
+        f->limits.uverbs_devices = -1;
+    }
+    facts_read_ucx(f);
+    return 0;
+}
+
+static void free_port(struct rdma_port *p)
+{
+    for (size_t k = 0; k < p->ngids; k++) {
+        free(p->gids[k].gid);
+        free(p->gids[k].type);
+        free(p->gids[k].ndev);
+    }
+    free(p->gids);
+    free(p->state);
+    free(p->phys_state);
+    free(p->link_layer);
+    free(p->rate);
+}
+
+void facts_free(struct facts *f)
+{
+    for (size_t i = 0; i < f->ndevs; i++) {
+        struct rdma_device *d = &f->devs[i];
+        for (size_t j = 0; j < d->nports; j++)
+            free_port(&d->ports[j]);
+        free(d->ports);
+        free(d->name);
+        free(d->driver);
+        free(d->fw_ver);
+        free(d->node_guid);
+        free(d->board_id);
+        free(d->pci_busid);
+        free(d->local_cpus);
+        free(d->local_numa);
+        list_free(d->netdevs);
+        list_free(d->transports);
+    }
+    free(f->devs);
+    for (size_t i = 0; i < f->nnuma; i++) {
+        free(f->numa[i].cpus);
+        free(f->numa[i].distance);
+    }
+    free(f->numa);
+    for (size_t i = 0; i < f->ngpus; i++) {
+        free(f->gpus[i].name);
+        free(f->gpus[i].pci_busid);
+    }
+    free(f->gpus);
+    for (size_t i = 0; i < f->nnetifs; i++)
+        free(f->netifs[i].name);
+    free(f->netifs);
+    free(f->hostname);
+    free(f->source);
+    free(f->ucx_version);
+    memset(f, 0, sizeof(*f));
+}
+
+bool port_is_active(const struct rdma_port *p)
+{
+    return p->state && strcmp(p->state, "ACTIVE") == 0;
+}

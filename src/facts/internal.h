@@ -1,0 +1,18 @@
+/* Helpers shared by the fact sources. */
+#ifndef RDMARUN_FACTS_INTERNAL_H
+#define RDMARUN_FACTS_INTERNAL_H
+#include "../facts.h"
+
+/* First line of a file, trimmed; NULL if absent or empty. */
+char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The device named `name`, added (zeroed, numa_node -1) when new. */
+struct rdma_device *facts_device(struct facts *f, const char *name);
+void port_init(struct rdma_port *p, int num);
+/* Append to a NULL-terminated string list. */
+void list_add(char ***list, const char *s);
+size_t list_len(char *const *list);
+void list_free(char **list);
+/* Guess the kernel driver from a device name when nothing better says. */
+const char *driver_from_name(const char *name);
+
+#endif

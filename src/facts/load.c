@@ -1,0 +1,227 @@
+/* Reading saved facts (probe --json) back, with json-c. Anything missing is
+ * unknown; anything of the wrong type or a newer format is refused. */
+#include "internal.h"
+#include "../util/msg.h"
+#include "../util/xalloc.h"
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define FACTS_MAX_BYTES (64 * 1024 * 1024)
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static char *str(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v && json_object_is_type(v, json_type_string) ? xstrdup(json_object_get_string(v))
+                                                          : NULL;
+}
+
+static long long num(json_object *o, const char *key, long long unknown)
+{
+    json_object *v = get(o, key);
+    if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return json_object_get_int64(v);
+    if (v && json_object_is_type(v, json_type_string) &&
+        strcmp(json_object_get_string(v), "unlimited") == 0)
+        return -1;
+    return unknown;
+}
+
+static double dbl(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+           ? json_object_get_double(v) : 0;
+}
+
+static bool flag(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+static size_t array_len(json_object *a)
+{
+    return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static char **strings(json_object *o, const char *key)
+{
+    json_object *a = get(o, key);
+    char **list = NULL;
+    for (size_t i = 0; i < array_len(a); i++) {
+        json_object *s = json_object_array_get_idx(a, i);
+        if (json_object_is_type(s, json_type_string))
+            list_add(&list, json_object_get_string(s));
+    }
+    return list;
+}
+
+static void load_port(struct rdma_port *p, json_object *o)
+{
+    port_init(p, (int)num(o, "port", 1));
+    p->state = str(o, "state");
+    if (!p->state)
+        p->state = xstrdup("UNKNOWN");
+    p->phys_state = str(o, "phys_state");
+    p->link_layer = str(o, "link_layer");
+    if (!p->link_layer)
+        p->link_layer = xstrdup("InfiniBand");
+    p->rate = str(o, "rate");
+    p->rate_gbps = dbl(o, "rate_gbps");
+    p->active_mtu = (int)num(o, "active_mtu", 0);
+    p->max_mtu = (int)num(o, "max_mtu", 0);
+    p->lid = (int)num(o, "lid", -1);
+    p->sm_lid = (int)num(o, "sm_lid", -1);
+    json_object *c = get(o, "counters");
+    p->symbol_error = num(c, "symbol_error", -1);
+    p->link_downed = num(c, "link_downed", -1);
+    p->port_rcv_errors = num(c, "port_rcv_errors", -1);
+    p->port_xmit_discards = num(c, "port_xmit_discards", -1);
+    json_object *gids = get(o, "gids");
+    p->ngids = array_len(gids);
+    p->gids = xcalloc(p->ngids ? p->ngids : 1, sizeof(*p->gids));
+    for (size_t k = 0; k < p->ngids; k++) {
+        json_object *g = json_object_array_get_idx(gids, k);
+        p->gids[k].index = (int)num(g, "index", (long long)k);
+        p->gids[k].gid = str(g, "gid");
+        if (!p->gids[k].gid)
+            p->gids[k].gid = xstrdup("");
+        p->gids[k].type = str(g, "type");
+        p->gids[k].ndev = str(g, "ndev");
+    }
+}
+
+static void load_device(struct facts *f, json_object *o)
+{
+    char *name = str(o, "name");
+    if (!name)
+        return;
+    struct rdma_device *d = facts_device(f, name);
+    free(name);
+    d->driver = str(o, "driver");
+    if (!d->driver)
+        d->driver = xstrdup(driver_from_name(d->name));
+    d->fw_ver = str(o, "fw_ver");
+    d->node_guid = str(o, "node_guid");
+    d->board_id = str(o, "board_id");
+    d->pci_busid = str(o, "pci_busid");
+    d->numa_node = (int)num(o, "numa_node", -1);
+    d->local_numa = str(o, "local_numa");
+    d->local_cpus = str(o, "local_cpus");
+    json_object *pcie = get(o, "pcie");
+    d->pcie_speed_gts = dbl(pcie, "speed_gts");
+    d->pcie_width = (int)num(pcie, "width", 0);
+    d->pcie_max_speed_gts = dbl(pcie, "max_speed_gts");
+    d->pcie_max_width = (int)num(pcie, "max_width", 0);
+    d->pcie_gbytes = dbl(pcie, "gbytes");
+    d->netdevs = strings(o, "netdevs");
+    d->transports = strings(o, "transports");
+    json_object *ports = get(o, "ports");
+    d->nports = array_len(ports);
+    d->ports = xcalloc(d->nports ? d->nports : 1, sizeof(*d->ports));
+    for (size_t k = 0; k < d->nports; k++)
+        load_port(&d->ports[k], json_object_array_get_idx(ports, k));
+}
+
+int facts_load_json(struct facts *f, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        rr_error("cannot read facts %s: %s", path, strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    if (st.st_size > FACTS_MAX_BYTES) {
+        rr_error("facts file %s is %lld bytes, more than a probe writes (hint: is it really "
+                 "'rdmarun probe --json' output?)", path, (long long)st.st_size);
+        return RR_EX_DATAERR;
+    }
+    json_object *root = json_object_from_file(path);
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        rr_error("%s is not valid facts JSON: %s (hint: save facts with 'rdmarun probe --json "
+                 "> FILE')", path, root ? "not an object" : json_util_get_last_err());
+        json_object_put(root);
+        return RR_EX_DATAERR;
+    }
+    long long version = num(root, "rdmarun_facts", 0);
+    if (version < 1 || version > FACTS_FORMAT_VERSION) {
+        rr_error("%s: facts format %lld, this rdmarun reads format %d%s", path, version,
+                 FACTS_FORMAT_VERSION, version > FACTS_FORMAT_VERSION
+                 ? " (hint: it was saved by a newer rdmarun; probe again with this one)"
+                 : " (hint: the 'rdmarun_facts' field is missing: not a probe file)");
+        json_object_put(root);
+        return RR_EX_DATAERR;
+    }
+    f->format_version = (int)version;
+    f->hostname = str(root, "hostname");
+    f->source = xasprintf("facts %s", path);
+    f->ucx_version = str(root, "ucx_version");
+    json_object *host = get(root, "host");
+    f->npackages = (int)num(host, "packages", 0);
+    f->ncores = (int)num(host, "cores", 0);
+    f->npus = (int)num(host, "pus", 0);
+    json_object *numa = get(host, "numa_nodes");
+    f->nnuma = array_len(numa);
+    f->numa = xcalloc(f->nnuma ? f->nnuma : 1, sizeof(*f->numa));
+    for (size_t i = 0; i < f->nnuma; i++) {
+        json_object *n = json_object_array_get_idx(numa, i);
+        f->numa[i].os_index = (int)num(n, "os_index", (long long)i);
+        f->numa[i].cpus = str(n, "cpus");
+        f->numa[i].ncores = (int)num(n, "cores", 0);
+        f->numa[i].npus = (int)num(n, "pus", 0);
+        json_object *dist = get(n, "distances");
+        if (array_len(dist) == f->nnuma) {
+            f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
+            for (size_t k = 0; k < f->nnuma; k++)
+                f->numa[i].distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
+        }
+    }
+    json_object *devs = get(root, "devices");
+    for (size_t i = 0; i < array_len(devs); i++)
+        load_device(f, json_object_array_get_idx(devs, i));
+    json_object *gpus = get(root, "gpus");
+    f->ngpus = array_len(gpus);
+    f->gpus = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*f->gpus));
+    for (size_t i = 0; i < f->ngpus; i++) {
+        json_object *g = json_object_array_get_idx(gpus, i);
+        f->gpus[i].name = str(g, "name");
+        if (!f->gpus[i].name)
+            f->gpus[i].name = xstrdup("gpu");
+        f->gpus[i].pci_busid = str(g, "pci_busid");
+        f->gpus[i].numa_node = (int)num(g, "numa_node", -1);
+    }
+    json_object *netifs = get(root, "netifs");
+    f->nnetifs = array_len(netifs);
+    f->netifs = xcalloc(f->nnetifs ? f->nnetifs : 1, sizeof(*f->netifs));
+    for (size_t i = 0; i < f->nnetifs; i++) {
+        json_object *n = json_object_array_get_idx(netifs, i);
+        f->netifs[i].name = str(n, "name");
+        if (!f->netifs[i].name)
+            f->netifs[i].name = xstrdup("");
+        f->netifs[i].ipoib = flag(n, "ipoib");
+    }
+    json_object *lim = get(root, "limits");
+    struct host_limits *l = &f->limits;
+    l->memlock_soft = num(lim, "memlock_soft", -2);
+    l->memlock_hard = num(lim, "memlock_hard", -2);
+    l->hugepages_total = num(lim, "hugepages_total", -1);
+    l->hugepages_free = num(lim, "hugepages_free", -1);
+    l->hugepage_kb = num(lim, "hugepage_kb", -1);
+    l->uverbs_devices = (int)num(lim, "uverbs_devices", -1);
+    l->uverbs_accessible = flag(lim, "uverbs_accessible");
+    json_object *mods = get(lim, "modules");
+    l->modules_known = mods && json_object_is_type(mods, json_type_object);
+    l->mod_ib_uverbs = flag(mods, "ib_uverbs");
+    l->mod_nvidia_peermem = flag(mods, "nvidia_peermem");
+    l->mod_rdma_rxe = flag(mods, "rdma_rxe");
+    l->mod_vmw_pvrdma = flag(mods, "vmw_pvrdma");
+    json_object_put(root);
+    return 0;
+}

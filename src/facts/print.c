@@ -1,0 +1,142 @@
+/* 'rdmarun probe': the facts as people read them, one block per device and
+ * port, like ibstat and lstopo. */
+#include "internal.h"
+#include <string.h>
+
+static void port_text(const struct rdma_port *p, FILE *out)
+{
+    fprintf(out, "  port %d: %s", p->num, p->state);
+    if (p->phys_state)
+        fprintf(out, " (%s)", p->phys_state);
+    fprintf(out, ", %s", p->link_layer);
+    if (p->rate)
+        fprintf(out, ", %s", p->rate);
+    if (p->active_mtu)
+        fprintf(out, ", MTU %d (max %d)", p->active_mtu, p->max_mtu);
+    if (p->lid > 0)
+        fprintf(out, ", LID 0x%x", p->lid);
+    if (p->sm_lid > 0)
+        fprintf(out, ", SM LID 0x%x", p->sm_lid);
+    fputc('\n', out);
+    for (size_t k = 0; k < p->ngids; k++) {
+        const struct gid_entry *g = &p->gids[k];
+        fprintf(out, "    GID %-3d %s", g->index, g->gid);
+        if (g->type)
+            fprintf(out, "  %s", g->type);
+        if (g->ndev)
+            fprintf(out, "  %s", g->ndev);
+        fputc('\n', out);
+    }
+    if (p->symbol_error >= 0 || p->link_downed >= 0)
+        fprintf(out, "    counters: symbol_error %lld, link_downed %lld, port_rcv_errors %lld, "
+                "port_xmit_discards %lld\n", p->symbol_error, p->link_downed,
+                p->port_rcv_errors, p->port_xmit_discards);
+}
+
+static void device_text(const struct rdma_device *d, bool live, FILE *out)
+{
+    fprintf(out, "\n%s: driver %s", d->name, d->driver);
+    if (d->fw_ver)
+        fprintf(out, ", firmware %s", d->fw_ver);
+    if (d->node_guid)
+        fprintf(out, ", node GUID %s", d->node_guid);
+    if (d->board_id)
+        fprintf(out, ", board %s", d->board_id);
+    fputc('\n', out);
+    fprintf(out, "  PCI %s", d->pci_busid ? d->pci_busid : "none (software device)");
+    if (d->local_numa)
+        fprintf(out, ", NUMA %s (PUs %s)", d->local_numa, d->local_cpus ? d->local_cpus : "?");
+    else if (d->numa_node >= 0)
+        fprintf(out, ", NUMA %d (PUs %s)", d->numa_node, d->local_cpus ? d->local_cpus : "?");
+    if (d->pcie_speed_gts > 0)
+        fprintf(out, ", PCIe %.1f GT/s x%d (capable %.1f GT/s x%d)", d->pcie_speed_gts,
+                d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
+    else if (d->pcie_gbytes > 0)
+        fprintf(out, ", PCIe link %.2f GB/s", d->pcie_gbytes);
+    fputc('\n', out);
+    if (d->netdevs) {
+        fprintf(out, "  netdevs:");
+        for (size_t i = 0; d->netdevs[i]; i++)
+            fprintf(out, " %s", d->netdevs[i]);
+        fputc('\n', out);
+    }
+    if (d->transports) {
+        fprintf(out, "  UCX transports:");
+        for (size_t i = 0; d->transports[i]; i++)
+            fprintf(out, " %s", d->transports[i]);
+        fputc('\n', out);
+    } else if (live) {
+        fprintf(out, "  UCX transports: none (UCX on this node does not use this device)\n");
+    }
+    for (size_t j = 0; j < d->nports; j++)
+        port_text(&d->ports[j], out);
+}
+
+static void limits_text(const struct host_limits *l, FILE *out)
+{
+    fprintf(out, "\nlimits: memlock ");
+    if (l->memlock_soft == -1)
+        fprintf(out, "unlimited");
+    else if (l->memlock_soft >= 0)
+        fprintf(out, "%lld KiB", l->memlock_soft / 1024);
+    else
+        fprintf(out, "unknown");
+    if (l->hugepages_total >= 0)
+        fprintf(out, "; hugepages %lld free of %lld (%lld kB)", l->hugepages_free,
+                l->hugepages_total, l->hugepage_kb);
+    if (l->uverbs_devices >= 0)
+        fprintf(out, "; /dev/infiniband: %d uverbs device%s%s", l->uverbs_devices,
+                l->uverbs_devices == 1 ? "" : "s",
+                l->uverbs_devices && !l->uverbs_accessible ? " (not accessible)" : "");
+    fputc('\n', out);
+    if (l->modules_known)
+        fprintf(out, "modules: ib_uverbs %s, rdma_rxe %s, vmw_pvrdma %s, nvidia_peermem %s\n",
+                l->mod_ib_uverbs ? "loaded" : "no", l->mod_rdma_rxe ? "loaded" : "no",
+                l->mod_vmw_pvrdma ? "loaded" : "no", l->mod_nvidia_peermem ? "loaded" : "no");
+}
+
+void facts_print_text(const struct facts *f, FILE *out)
+{
+    fprintf(out, "host %s: %d package%s, %d cores, %d PUs, %zu NUMA node%s; UCX %s (%s)\n",
+            f->hostname ? f->hostname : "(name unknown)", f->npackages, f->npackages == 1 ? "" : "s",
+            f->ncores, f->npus, f->nnuma, f->nnuma == 1 ? "" : "s",
+            f->ucx_version ? f->ucx_version : "?", f->source);
+    for (size_t i = 0; i < f->nnuma; i++)
+        fprintf(out, "  NUMA %d: PUs %s (%d cores)\n", f->numa[i].os_index,
+                f->numa[i].cpus ? f->numa[i].cpus : "?", f->numa[i].ncores);
+    if (f->ndevs == 0)
+        fprintf(out, "\nno RDMA devices (nothing in /sys/class/infiniband)\n");
+    for (size_t i = 0; i < f->ndevs; i++)
+        device_text(&f->devs[i], strcmp(f->source, "this node") == 0, out);
+    if (f->ngpus) {
+        fprintf(out, "\nGPUs:");
+        for (size_t i = 0; i < f->ngpus; i++) {
+            fprintf(out, " %s (", f->gpus[i].name);
+            if (f->gpus[i].numa_node >= 0)
+                fprintf(out, "NUMA %d", f->gpus[i].numa_node);
+            else
+                fprintf(out, "NUMA ?");
+            fprintf(out, "%s%s)", f->gpus[i].pci_busid ? ", " : "",
+                    f->gpus[i].pci_busid ? f->gpus[i].pci_busid : "");
+        }
+        fputc('\n', out);
+    }
+    bool any_ipoib = false;
+    for (size_t i = 0; i < f->nnetifs; i++)
+        any_ipoib |= f->netifs[i].ipoib;
+    if (any_ipoib) {
+        fprintf(out, "IPoIB interfaces:");
+        for (size_t i = 0; i < f->nnetifs; i++)
+            if (f->netifs[i].ipoib)
+                fprintf(out, " %s", f->netifs[i].name);
+        fputc('\n', out);
+    }
+    limits_text(&f->limits, out);
+    struct strvec w = {0};
+    facts_warnings(f, &w);
+    if (w.n)
+        fprintf(out, "\nwarnings:\n");
+    for (size_t i = 0; i < w.n; i++)
+        fprintf(out, "  %s\n", w.v[i]);
+    sv_free(&w);
+}

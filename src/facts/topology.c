@@ -1,0 +1,248 @@
+/* Placement from hwloc: the host's packages, cores, NUMA nodes, and where
+ * each RDMA device, GPU and network interface sits. With an XML file (what
+ * 'lstopo -i' reads) this describes another machine, including its RDMA
+ * devices as hwloc recorded them. */
+#include "internal.h"
+#include "../util/msg.h"
+#include "../util/text.h"
+#include "../util/xalloc.h"
+#include <errno.h>
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *bitmap_list(hwloc_const_bitmap_t b)
+{
+    char *s = NULL;
+    if (hwloc_bitmap_list_asprintf(&s, b) < 0)
+        return xstrdup("");
+    char *out = xstrdup(s);
+    free(s);
+    return out;
+}
+
+/* "0,1" from a nodeset, as hwloc-calc prints NUMA OS indexes. */
+static char *nodes_list(hwloc_const_nodeset_t ns)
+{
+    struct strvec v = {0};
+    unsigned i;
+    hwloc_bitmap_foreach_begin(i, ns) {
+        sv_pushf(&v, "%u", i);
+    }
+    hwloc_bitmap_foreach_end();
+    char *out = sv_join(&v, ",");
+    sv_free(&v);
+    return out;
+}
+
+static const char *port_state_name(long v)
+{
+    static const char *const names[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+    return v >= 0 && v <= 5 ? names[v] : "UNKNOWN";
+}
+
+/* Ports of an OpenFabrics OS device as hwloc recorded them (Port1State,
+ * Port1LID, Port1GID0, ...). hwloc does not record the link layer: a LID
+ * means InfiniBand; EFA has neither. */
+static void ports_from_infos(struct rdma_device *d, hwloc_obj_t osdev)
+{
+    for (int num = 1; num < 64; num++) {
+        char key[64];
+        snprintf(key, sizeof(key), "Port%dState", num);
+        const char *state = hwloc_obj_get_info_by_name(osdev, key);
+        if (!state)
+            break;
+        d->ports = xrealloc(d->ports, (d->nports + 1) * sizeof(*d->ports));
+        struct rdma_port *p = &d->ports[d->nports++];
+        port_init(p, num);
+        p->state = xstrdup(port_state_name(strtol(state, NULL, 0)));
+        snprintf(key, sizeof(key), "Port%dLID", num);
+        const char *lid = hwloc_obj_get_info_by_name(osdev, key);
+        p->lid = lid ? (int)strtol(lid, NULL, 0) : -1;
+        p->link_layer = xstrdup(strcmp(d->driver, "efa") == 0 ? "Unspecified"
+                                : p->lid > 0 ? "InfiniBand" : "Ethernet");
+        size_t cap = 0;
+        for (int g = 0; g < 256; g++) {
+            snprintf(key, sizeof(key), "Port%dGID%d", num, g);
+            const char *gid = hwloc_obj_get_info_by_name(osdev, key);
+            if (!gid)
+                continue;
+            GROW(p->gids, cap, p->ngids + 1);
+            struct gid_entry *e = &p->gids[p->ngids++];
+            memset(e, 0, sizeof(*e));
+            e->index = g;
+            e->gid = xstrdup(gid);
+        }
+    }
+}
+
+static hwloc_obj_t pci_parent(hwloc_obj_t osdev)
+{
+    hwloc_obj_t o = osdev->parent;
+    while (o && o->type != HWLOC_OBJ_PCI_DEVICE && o->type == HWLOC_OBJ_OS_DEVICE)
+        o = o->parent;
+    return o && o->type == HWLOC_OBJ_PCI_DEVICE ? o : NULL;
+}
+
+static char *busid(hwloc_obj_t pci)
+{
+    return xasprintf("%04x:%02x:%02x.%01x", pci->attr->pcidev.domain, pci->attr->pcidev.bus,
+                     pci->attr->pcidev.dev, pci->attr->pcidev.func);
+}
+
+static void place_device(hwloc_topology_t t, struct rdma_device *d, hwloc_obj_t osdev)
+{
+    hwloc_obj_t pci = pci_parent(osdev);
+    if (pci && !d->pci_busid)
+        d->pci_busid = busid(pci);
+    if (pci && pci->attr->pcidev.linkspeed > 0)
+        d->pcie_gbytes = pci->attr->pcidev.linkspeed;
+    hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
+    if (!anc)
+        return;
+    free(d->local_numa);
+    d->local_numa = nodes_list(anc->nodeset);
+    if (hwloc_bitmap_weight(anc->nodeset) == 1)
+        d->numa_node = hwloc_bitmap_first(anc->nodeset);
+    free(d->local_cpus);
+    d->local_cpus = bitmap_list(anc->cpuset);
+}
+
+static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
+{
+    hwloc_obj_t pci = pci_parent(osdev);
+    char *bus = pci ? busid(pci) : NULL;
+    for (size_t i = 0; bus && i < f->ngpus; i++) {
+        if (f->gpus[i].pci_busid && strcmp(f->gpus[i].pci_busid, bus) == 0) {
+            free(bus);
+            return; /* the same GPU seen through another API (cuda0 and nvml0) */
+        }
+    }
+    f->gpus = xrealloc(f->gpus, (f->ngpus + 1) * sizeof(*f->gpus));
+    struct gpu *g = &f->gpus[f->ngpus++];
+    g->name = xstrdup(osdev->name);
+    g->pci_busid = bus;
+    hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
+    g->numa_node = anc && hwloc_bitmap_weight(anc->nodeset) == 1
+                 ? hwloc_bitmap_first(anc->nodeset) : -1;
+}
+
+static void add_netif(struct facts *f, hwloc_obj_t osdev)
+{
+    const char *addr = hwloc_obj_get_info_by_name(osdev, "Address");
+    f->netifs = xrealloc(f->netifs, (f->nnetifs + 1) * sizeof(*f->netifs));
+    struct netif *n = &f->netifs[f->nnetifs++];
+    n->name = xstrdup(osdev->name);
+    /* IPoIB hardware addresses are 20 bytes: 59 characters as text. */
+    n->ipoib = addr && strlen(addr) == 59;
+}
+
+int facts_read_topology(struct facts *f, const char *xml)
+{
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t) < 0) {
+        rr_error("hwloc could not start: %s", strerror(errno));
+        return RR_EX_SOFTWARE;
+    }
+    if (xml && access(xml, R_OK) != 0) {
+        rr_error("cannot read topology %s: %s", xml, strerror(errno));
+        hwloc_topology_destroy(t);
+        return RR_EX_NOINPUT;
+    }
+    if (xml && hwloc_topology_set_xml(t, xml) < 0) {
+        rr_error("%s is not an hwloc XML topology (hint: make one with 'lstopo --of xml FILE')",
+                 xml);
+        hwloc_topology_destroy(t);
+        return RR_EX_DATAERR;
+    }
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if (hwloc_topology_load(t) < 0) {
+        rr_error("hwloc could not load the topology%s%s: %s", xml ? " " : "", xml ? xml : "",
+                 strerror(errno));
+        hwloc_topology_destroy(t);
+        return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
+    }
+    f->npackages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+    f->ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+    f->npus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+    const char *host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "HostName");
+    if (xml && host && !f->hostname)
+        f->hostname = xstrdup(host);
+
+    int nnuma = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+    f->numa = xcalloc(nnuma > 0 ? (size_t)nnuma : 1, sizeof(*f->numa));
+    for (int i = 0; i < nnuma; i++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        struct numa_node *n = &f->numa[f->nnuma++];
+        n->os_index = (int)node->os_index;
+        n->cpus = bitmap_list(node->cpuset);
+        n->ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_CORE);
+        n->npus = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_PU);
+    }
+
+    /* NUMA distances (a latency matrix), where the machine reports them. */
+    struct hwloc_distances_s *dist[1];
+    unsigned ndist = 1;
+    if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &ndist, dist,
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && ndist == 1) {
+        for (size_t i = 0; i < f->nnuma; i++) {
+            f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
+            for (size_t k = 0; k < f->nnuma; k++) {
+                hwloc_obj_t a = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+                hwloc_obj_t b = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
+                hwloc_uint64_t ab = 0, ba = 0;
+                hwloc_distances_obj_pair_values(dist[0], a, b, &ab, &ba);
+                f->numa[i].distance[k] = (int)ab;
+            }
+        }
+        hwloc_distances_release(t, dist[0]);
+    }
+
+    /* Devices come from the XML only when sysfs gave none. */
+    bool devices_from_xml = xml && f->ndevs == 0;
+    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_osdev(t, o));) {
+        switch (o->attr->osdev.type) {
+        case HWLOC_OBJ_OSDEV_OPENFABRICS: {
+            struct rdma_device *d = NULL;
+            for (size_t i = 0; i < f->ndevs && !d; i++)
+                if (strcmp(f->devs[i].name, o->name) == 0)
+                    d = &f->devs[i];
+            if (!d && devices_from_xml) {
+                d = facts_device(f, o->name);
+                hwloc_obj_t pci = pci_parent(o);
+                d->driver = xstrdup(pci && pci->attr->pcidev.vendor_id == 0x1d0f
+                                    ? "efa" : driver_from_name(o->name));
+                const char *guid = hwloc_obj_get_info_by_name(o, "NodeGUID");
+                d->node_guid = guid ? xstrdup(guid) : NULL;
+                ports_from_infos(d, o);
+            }
+            if (d)
+                place_device(t, d, o);
+            break;
+        }
+        case HWLOC_OBJ_OSDEV_GPU:
+        case HWLOC_OBJ_OSDEV_COPROC:
+            if (starts_with(o->name, "cuda") || starts_with(o->name, "nvml") ||
+                starts_with(o->name, "rsmi"))
+                add_gpu(f, t, o);
+            break;
+        case HWLOC_OBJ_OSDEV_NETWORK:
+            add_netif(f, o);
+            break;
+        default:
+            break;
+        }
+    }
+    /* IPoIB netdevs hwloc saw under an RDMA device's PCI function. */
+    for (hwloc_obj_t o = NULL; devices_from_xml && (o = hwloc_get_next_osdev(t, o));) {
+        if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent)
+            continue;
+        for (hwloc_obj_t c = o->parent->io_first_child; c; c = c->next_sibling)
+            if (c->type == HWLOC_OBJ_OS_DEVICE &&
+                c->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS)
+                list_add(&facts_device(f, c->name)->netdevs, o->name);
+    }
+    hwloc_topology_destroy(t);
+    return 0;
+}

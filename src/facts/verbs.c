@@ -1,0 +1,43 @@
+/* What only the verbs API tells: MTUs, and the firmware version where sysfs
+ * has none. Only for this node's own devices. */
+#include "internal.h"
+#include "../util/xalloc.h"
+#include <infiniband/verbs.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int mtu_bytes(enum ibv_mtu m)
+{
+    return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
+}
+
+void facts_read_verbs(struct facts *f)
+{
+    int n = 0;
+    struct ibv_device **list = ibv_get_device_list(&n);
+    for (int i = 0; list && i < n; i++) {
+        const char *name = ibv_get_device_name(list[i]);
+        struct rdma_device *d = NULL;
+        for (size_t k = 0; k < f->ndevs && !d; k++)
+            if (strcmp(f->devs[k].name, name) == 0)
+                d = &f->devs[k];
+        if (!d)
+            continue;
+        struct ibv_context *ctx = ibv_open_device(list[i]);
+        if (!ctx)
+            continue;   /* no access to /dev/infiniband: the host facts say so */
+        struct ibv_device_attr attr;
+        if (ibv_query_device(ctx, &attr) == 0 && !d->fw_ver && attr.fw_ver[0])
+            d->fw_ver = xstrdup(attr.fw_ver);
+        for (size_t j = 0; j < d->nports; j++) {
+            struct ibv_port_attr pa;
+            if (ibv_query_port(ctx, (uint8_t)d->ports[j].num, &pa) != 0)
+                continue;
+            d->ports[j].active_mtu = mtu_bytes(pa.active_mtu);
+            d->ports[j].max_mtu = mtu_bytes(pa.max_mtu);
+        }
+        ibv_close_device(ctx);
+    }
+    if (list)
+        ibv_free_device_list(list);
+}

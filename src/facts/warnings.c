@@ -1,0 +1,65 @@
+/* What deserves a warning in a node's facts (pure: facts in, lines out). The
+ * 'check' command turns the same findings into failures. */
+#include "internal.h"
+#include "../util/text.h"
+#include <string.h>
+
+static bool is_gpu_nvidia(const struct gpu *g)
+{
+    return starts_with(g->name, "cuda") || starts_with(g->name, "nvml");
+}
+
+void facts_warnings(const struct facts *f, struct strvec *out)
+{
+    int mtu = 0;
+    const char *mtu_port = NULL;
+    for (size_t i = 0; i < f->ndevs; i++) {
+        const struct rdma_device *d = &f->devs[i];
+        for (size_t j = 0; j < d->nports; j++) {
+            const struct rdma_port *p = &d->ports[j];
+            bool link_up = !p->phys_state || strcmp(p->phys_state, "LinkUp") == 0;
+            if (!port_is_active(p) || !link_up)
+                sv_pushf(out, "%s port %d is %s%s%s (hint: check the cable, the switch port "
+                         "and the subnet manager; 'ibstat %s %d')", d->name, p->num, p->state,
+                         p->phys_state ? ", physical state " : "",
+                         p->phys_state ? p->phys_state : "", d->name, p->num);
+            if (port_is_active(p) && p->active_mtu) {
+                if (!mtu) {
+                    mtu = p->active_mtu;
+                    mtu_port = d->name;
+                } else if (p->active_mtu != mtu) {
+                    sv_pushf(out, "%s port %d has MTU %d but %s has %d: every node and port of "
+                             "a job should use the same MTU", d->name, p->num, p->active_mtu,
+                             mtu_port, mtu);
+                }
+            }
+        }
+        if ((d->pcie_max_speed_gts > 0 && d->pcie_speed_gts > 0 &&
+             d->pcie_speed_gts < d->pcie_max_speed_gts) ||
+            (d->pcie_max_width > 0 && d->pcie_width > 0 && d->pcie_width < d->pcie_max_width))
+            sv_pushf(out, "%s PCIe link trained at %.1f GT/s x%d, below its capability %.1f GT/s "
+                     "x%d (hint: reseat the card or check the slot and BIOS settings)", d->name,
+                     d->pcie_speed_gts, d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
+    }
+    const struct host_limits *l = &f->limits;
+    if (f->ndevs > 0 && l->memlock_soft >= 0)
+        sv_pushf(out, "memlock limit is %lld KiB, not unlimited: registering RDMA memory will "
+                 "fail for large buffers (hint: 'ulimit -l unlimited', or memlock in "
+                 "/etc/security/limits.conf)", l->memlock_soft / 1024);
+    if (f->ndevs > 0 && l->uverbs_devices == 0)
+        sv_push(out, "RDMA devices exist but /dev/infiniband has no uverbs device: in a "
+                "container, pass /dev/infiniband through (hint: --device=/dev/infiniband)");
+    else if (f->ndevs > 0 && l->uverbs_devices > 0 && !l->uverbs_accessible)
+        sv_push(out, "/dev/infiniband/uverbs* is not readable and writable by this user (hint: "
+                "check the rdma group or the udev rules)");
+    if (f->ndevs > 0 && l->modules_known && !l->mod_ib_uverbs)
+        sv_push(out, "kernel module ib_uverbs is not loaded: user space cannot use the RDMA "
+                "devices (hint: modprobe ib_uverbs)");
+    bool nvidia = false;
+    for (size_t i = 0; i < f->ngpus; i++)
+        nvidia |= is_gpu_nvidia(&f->gpus[i]);
+    if (nvidia && f->ndevs > 0 && l->modules_known && !l->mod_nvidia_peermem)
+        sv_push(out, "NVIDIA GPUs and RDMA devices but nvidia_peermem is not loaded: no "
+                "GPUDirect RDMA, GPU buffers are staged through host memory (hint: modprobe "
+                "nvidia_peermem)");
+}

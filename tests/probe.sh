@@ -1,0 +1,83 @@
+#!/bin/sh
+# rdmarun probe: this machine, recorded nodes, saved facts read back, and
+# every way a facts or topology file can be wrong.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+TOPO=$DATA/topology/2pkg-2numa.xml
+
+run "$RDMARUN" probe
+check "probe on this machine succeeds" 0 "host " "NUMA " "limits: memlock"
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+    has "$out" "no RDMA devices (nothing in /sys/class/infiniband)"
+    ok $? "no RDMA device here: said plainly, status 0"
+else
+    skip "no-device report" "this machine has RDMA devices"
+fi
+ncores=$(lstopo-no-graphics --only core 2>/dev/null | wc -l)
+[ "$ncores" -gt 0 ] && has "$out" ", $ncores cores," ; ok $? "core count agrees with lstopo ($ncores)"
+
+run "$RDMARUN" probe --json
+check "probe --json on this machine" 0 '"rdmarun_facts": 1'
+printf '%s' "$out" >"$TMP/here.json"
+python3 - "$TMP/here.json" <<'PY'
+import json, resource, sys
+f = json.load(open(sys.argv[1]))
+soft = resource.getrlimit(resource.RLIMIT_MEMLOCK)[0]
+want = "unlimited" if soft == resource.RLIM_INFINITY else soft
+assert f["limits"]["memlock_soft"] == want, (f["limits"]["memlock_soft"], want)
+for key in ("hostname", "ucx_version", "host", "devices", "gpus", "netifs", "limits", "warnings"):
+    assert key in f, key
+PY
+ok $? "probe --json has the stable fields, and memlock agrees with getrlimit"
+
+# Saved facts read back give the same facts.
+run "$RDMARUN" probe --json --topology "$TOPO" --sysfs "$DATA/sysfs/ib-mlx5"
+printf '%s\n' "$out" >"$TMP/ib.json"
+run "$RDMARUN" probe --json --facts "$TMP/ib.json"
+check "probe --facts reads saved facts" 0
+printf '%s\n' "$out" >"$TMP/ib2.json"
+python3 - "$TMP/ib.json" "$TMP/ib2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+a.pop("source"); b.pop("source")
+assert a == b, "facts differ after a round trip"
+PY
+ok $? "probe --json, then --facts, round-trips every field"
+run "$RDMARUN" --dry-run --mpirun mpirun --facts "$TMP/ib.json" -np 1 ./prog
+check "a plan from saved facts" 0 "UCX_NET_DEVICES=mlx5_0:1 " "nearest to NUMA 0"
+run "$RDMARUN" --dry-run --mpirun mpirun --topology "$TOPO" --sysfs "$DATA/sysfs/ib-mlx5" -np 1 ./prog
+first=$(printf '%s\n' "$out" | head -n 1)
+run "$RDMARUN" --dry-run --mpirun mpirun --facts "$TMP/ib.json" -np 1 ./prog
+[ "$first" = "$(printf '%s\n' "$out" | head -n 1)" ]; ok $? "the same command from live sources and from saved facts"
+
+# Bad facts and topology files.
+run "$RDMARUN" probe --facts "$TMP/missing.json"
+check "missing facts file" 66 "cannot read facts"
+printf '{"rdmarun_facts": 1, "devices": [' >"$TMP/cut.json"
+run "$RDMARUN" probe --facts "$TMP/cut.json"
+check "truncated facts file" 65 "is not valid facts JSON"
+sed 's/"rdmarun_facts": 1/"rdmarun_facts": 99/' "$TMP/ib.json" >"$TMP/new.json"
+run "$RDMARUN" probe --facts "$TMP/new.json"
+check "facts from a newer rdmarun" 65 "facts format 99" "saved by a newer rdmarun"
+echo '[1, 2]' >"$TMP/array.json"
+run "$RDMARUN" probe --facts "$TMP/array.json"
+check "facts that are not an object" 65 "not valid facts JSON"
+head -c 4096 /dev/urandom >"$TMP/binary.json"
+run "$RDMARUN" probe --facts "$TMP/binary.json"
+check "binary garbage as facts" 65 "not valid facts JSON"
+run "$RDMARUN" probe --topology "$TMP/missing.xml"
+check "missing topology file" 66 "cannot read topology"
+echo "not xml" >"$TMP/bad.xml"
+run "$RDMARUN" probe --topology "$TMP/bad.xml"
+check "a topology that is not hwloc XML" 65 "is not an hwloc XML topology"
+
+# Warnings a recorded node deserves.
+run "$RDMARUN" probe --topology "$TOPO" --sysfs "$DATA/sysfs/ib-mlx5"
+check "warnings: DOWN port and PCIe below capability" 0 \
+    "mlx5_0 port 2 is DOWN, physical state Polling" \
+    "mlx5_1 PCIe link trained at 8.0 GT/s x8, below its capability 16.0 GT/s x16"
+run "$RDMARUN" probe --facts "$DATA/facts/memlock-64k.json"
+check "warnings: memlock, /dev/infiniband, GPU without nvidia_peermem" 0 \
+    "memlock limit is 64 KiB, not unlimited" "no uverbs device" "nvidia_peermem is not loaded" \
+    "mlx5_1 port 1 has MTU 4096 but mlx5_0 has 1024"
+
+done_testing

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Facts and plans from hwloc XML topologies recorded on real machines
+# (../shared/topologies, or $RDMARUN_TOPOLOGIES): NUMA locality of every RDMA
+# device and GPU must agree with hwloc-calc on the same file, and the probe
+# report and the plan for 1, 2, 4 and 8 ranks are golden-tested.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+EXP=$SRC/tests/golden/expected/topologies
+if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
+    echo "1..0 # SKIP no recorded topologies in $DIR"
+    exit 0
+fi
+command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
+
+# PU list "0-2,5" -> "0,1,2,5" (hwloc-calc's --physical-output form)
+expand() {
+    printf '%s\n' "$1" | tr ',' '\n' | while IFS=- read a b; do
+        [ -n "$a" ] && seq "$a" "${b:-$a}"
+    done | paste -sd, -
+}
+
+for xml in "$DIR"/*.xml; do
+    name=$(basename "$xml" .xml)
+    run "$RDMARUN" probe --json --topology "$xml"
+    [ "$rc" = 0 ]; ok $? "$name: probe reads the topology"
+    printf '%s\n' "$out" >"$TMP/f.json"
+    python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))
+for d in f["devices"]:
+    print("dev", d["name"], d["local_numa"] or "-", d["local_cpus"] or "-")
+for g in f["gpus"]:
+    print("gpu", g["name"], g["numa_node"] if g["numa_node"] is not None else "-")
+' "$TMP/f.json" >"$TMP/objs"
+    while read kind obj numa cpus; do
+        want=$(hwloc-calc -i "$xml" "os=$obj" --intersect NUMAnode --physical-output 2>/dev/null)
+        if [ "$kind" = gpu ] && [ "$numa" = - ]; then
+            case "$want" in *,*) numa=$want ;; esac   # a GPU local to several NUMA nodes
+        fi
+        [ "$numa" = "$want" ]; ok $? "$name: $obj is local to NUMA $numa (hwloc-calc: $want)"
+        if [ "$kind" = dev ]; then
+            wantpu=$(hwloc-calc -i "$xml" "os=$obj" --intersect PU --physical-output 2>/dev/null |
+                tr ',' '\n' | sort -n | paste -sd, -)
+            [ "$(expand "$cpus")" = "$wantpu" ]; ok $? "$name: $obj's local PUs agree with hwloc-calc"
+        fi
+    done <"$TMP/objs"
+
+    # Golden report and plans.
+    {
+        "$RDMARUN" probe --topology "$xml" 2>&1
+        for np in 1 2 4 8; do
+            echo "== -np $np"
+            "$RDMARUN" --dry-run --mpirun mpirun --topology "$xml" -np $np ./app 2>&1 |
+                grep -E '^mpirun|why:|^note:|^error:'
+        done
+    } | sed -e "s|$DIR|@TOPOLOGIES@|g" -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' >"$TMP/got"
+    if [ -n "${RDMARUN_REGEN:-}" ]; then
+        mkdir -p "$EXP"
+        cp "$TMP/got" "$EXP/$name.txt"
+    fi
+    diff -u "$EXP/$name.txt" "$TMP/got" >"$TMP/diff" 2>&1
+    r=$?
+    [ $r = 0 ] || sed 's/^/# /' "$TMP/diff" | head -30
+    ok $r "$name: golden probe and plans"
+done
+
+done_testing

@@ -349,7 +349,7 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct sele
         const struct plan_item *have = plan_find(p, kind, name);
         if (!have) {
             add_item(p, kind, name, rule->value, xasprintf("rule:%s", rule->id),
-                     xstrdup(rule->reason));
+                     xasprintf("%s (%s)", rule->reason, rule->upstream));
         } else if (!have->value || strcmp(have->value, rule->value) != 0) {
             sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
                      rule->value, rule->reason, have->value ? have->value : "(unset)",

@@ -1,0 +1,38 @@
+# In the guest: Soft-RoCE on the virtio NIC. Sourced by guest scripts, after
+# tests/lib.sh. Sets RXE_GID (the RoCE v2 IPv4-mapped GID index).
+ip link set eth0 up
+ip addr add "${GUEST_IP:-10.0.2.15/24}" dev eth0
+rdma link add rxe0 type rxe netdev eth0
+RXE_GID=
+for i in $(seq 1 50); do
+    for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+        case $(cat "$g" 2>/dev/null) in 0000:0000:0000:0000:0000:ffff:*)
+            n=${g##*/}
+            [ "$(cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$n 2>/dev/null)" = "RoCE v2" ] &&
+                RXE_GID=$n ;;
+        esac
+    done
+    [ -n "$RXE_GID" ] && break
+    sleep 0.1
+done
+[ -n "$RXE_GID" ]; ok $? "rxe0 is up on eth0 with a RoCE v2 IPv4 GID (index $RXE_GID)"
+
+# rxe0's hardware counters, "name value" per line.
+rxe_counters() {
+    for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+        echo "${f##*/} $(cat "$f")"
+    done
+}
+counter_delta() {  # BEFORE AFTER NAME
+    b=$(awk -v n="$3" '$1 == n {print $2}' "$1")
+    a=$(awk -v n="$3" '$1 == n {print $2}' "$2")
+    echo $((a - b))
+}
+# Sample the kernel's QP table while a job runs: rdma res show qp lines.
+qp_sampler() {  # OUTFILE
+    while :; do
+        rdma res show qp 2>/dev/null
+        echo "--"
+        sleep 0.3
+    done >"$1"
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Runs inside one Soft-RoCE guest: rdmarun against a real kernel RDMA stack.
+# Output: TAP in $RR_SHARE/tap.txt (boot.sh brings it back).
+. "$RR_SHARE/env.sh"
+exec >"$RR_SHARE/tap.txt" 2>&1
+. "$RDMARUN_SRCDIR/tests/lib.sh"
+. "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
+PINGPONG=$RDMARUN_BUILDDIR/examples/mpi_pingpong
+MPI="--allow-run-as-root -np 2"
+
+# 1. probe agrees with ibv_devinfo -v and rdma link, field by field.
+"$RDMARUN" probe --json >"$TMP/probe.json"
+ok $? "rdmarun probe --json in the guest"
+ibv_devinfo -v -d rxe0 >"$TMP/devinfo.txt"
+rdma -j link show rxe0/1 >"$TMP/link.json"
+python3 - "$TMP/probe.json" "$TMP/devinfo.txt" "$TMP/link.json" >"$TMP/fields" 2>&1 <<'PY'
+import ipaddress, json, re, sys
+probe = json.load(open(sys.argv[1]))
+devinfo = open(sys.argv[2]).read()
+link = json.load(open(sys.argv[3]))[0]
+dev = next(d for d in probe["devices"] if d["name"] == "rxe0")
+port = dev["ports"][0]
+def field(name):
+    m = re.search(r"^\s*%s:\s*(.+)$" % name, devinfo, re.M)
+    return m.group(1).strip() if m else None
+checks = []
+def check(what, ours, theirs):
+    checks.append((what, ours == theirs, ours, theirs))
+check("state", port["state"], re.sub(r"PORT_(\w+).*", r"\1", field("state")))
+check("physical state", {"LinkUp": "LINK_UP"}.get(port["phys_state"], port["phys_state"]),
+      re.sub(r"\s*\(.*", "", field("phys_state")))
+check("link layer", port["link_layer"], field("link_layer"))
+check("active MTU", str(port["active_mtu"]), field("active_mtu").split()[0])
+check("max MTU", str(port["max_mtu"]), field("max_mtu").split()[0])
+width = int(re.match(r"(\d+)X", field("active_width")).group(1))
+speed = float(field("active_speed").split()[0])
+check("rate (Gb/s)", port["rate_gbps"], width * speed)
+check("node GUID", dev["node_guid"], field("node_guid"))
+gids_theirs = sorted((int(i), g, t) for i, g, t in
+                     re.findall(r"GID\[\s*(\d+)\]:\s*([0-9a-f:.]+), (.+)", devinfo))
+gids_ours = sorted((g["index"], str(ipaddress.IPv6Address(g["gid"].replace(":", "")
+                    and int(g["gid"].replace(":", ""), 16))), g["type"]) for g in port["gids"])
+gids_theirs = [(i, str(ipaddress.IPv6Address(g)), t) for i, g, t in gids_theirs]
+check("GID table (index, address, type)", gids_ours, gids_theirs)
+check("state (rdma link)", port["state"], link["state"])
+check("physical state (rdma link)", {"LinkUp": "LINK_UP"}.get(port["phys_state"]), link["physical_state"])
+check("netdev (rdma link)", dev["netdevs"], [link["netdev"]])
+for what, same, ours, theirs in checks:
+    print("%s\t%s\t%r\t%r" % ("same" if same else "DIFF", what, ours, theirs))
+PY
+ok $? "probe, ibv_devinfo and rdma link outputs parse"
+while IFS="$(printf '\t')" read -r verdict what ours theirs; do
+    [ "$verdict" = same ]; ok $? "probe agrees on $what: $ours"
+    [ "$verdict" = same ] || echo "#   ibv_devinfo/rdma link say $theirs"
+done <"$TMP/fields"
+
+# 2. An MPI job over rc_verbs/rxe0:1, launched by rdmarun: UCX's endpoint
+# lines, RC QPs in RTS seen by the kernel, rxe0's counters moving. Both ranks
+# share one guest, so -x UCX_TLS=rc,self leaves out shared memory: they talk
+# as ranks on two nodes would (the two-guest test covers real nodes).
+rdma_job() {  # LABEL, rdmarun options...
+    label=$1
+    shift
+    rxe_counters >"$TMP/$label.before"
+    qp_sampler "$TMP/$label.qps" &
+    sampler=$!
+    run "$RDMARUN" "$@" $MPI -x UCX_LOG_LEVEL=info "$PINGPONG" 200 8 1048576
+    kill $sampler
+    wait $sampler 2>/dev/null
+    rxe_counters >"$TMP/$label.after"
+}
+for profile in roce auto; do
+    rdma_job "$profile" -p "$profile" -x UCX_TLS=rc,self
+    check "$profile: 2-rank ping-pong through rdmarun" 0 "pingpong size=1048576"
+    printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tag(rc_verbs/rxe0:1'
+    ok $? "$profile: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
+    grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/$profile.qps"
+    ok $? "$profile: the ranks' RC QPs are in RTS in rdma res"
+    sent=$(counter_delta "$TMP/$profile.before" "$TMP/$profile.after" sent_pkts)
+    [ "$sent" -gt 1000 ]; ok $? "$profile: rxe0 sent $sent packets during the job"
+done
+has "$err" "rdmarun: profile roce (chosen by auto)"; ok $? "auto chose the roce profile for rxe0"
+
+# 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
+rdma_job tcp -p tcp
+check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"
+printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' &&
+    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'rc_verbs'
+ok $? "tcp: UCX's endpoint to the other rank is TCP, not rc_verbs"
+! grep -q "type RC.*comm mpi_pingpong" "$TMP/tcp.qps"
+ok $? "tcp: no RC QP of the job in rdma res"
+
+# 4. The UCX 1.13 UD defect on rxe is handled out of the box, with the reason.
+run "$RDMARUN" --dry-run $MPI "$PINGPONG"
+check "the plan for this node sets the UD DGID workaround, with its reason" 0 \
+    "-x UCX_UD_VERBS_ETH_DGID_CHECK=n" "rule:ucx-ud-eth-dgid-check" "fixed in UCX 1.19.0"
+# The control: without the workaround, UD wire-up fails (timeout shortened).
+run timeout 120 "$RDMARUN" -p roce --set ucx.UD_VERBS_ETH_DGID_CHECK=y $MPI \
+    -x UCX_TLS=rc,self -x UCX_UD_VERBS_TIMEOUT=5s "$PINGPONG" 20 8
+[ "$rc" -ne 0 ]; ok $? "without the workaround the same job fails (status $rc): the rule is needed"
+
+done_testing

@@ -10,10 +10,14 @@ case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/.."
 
 # Build tools, the libraries rdmarun links (hwloc, libibverbs, numa, inih,
-# ucx, json-c), Open MPI to launch with, and what the tests use.
+# ucx, json-c), Open MPI to launch with, and what the tests use: python3, and
+# for the Soft-RoCE VM suite qemu, Debian's kernel (it has rdma_rxe),
+# busybox-static for the guest's initramfs and the RDMA tools.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
-  libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3"
+  libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3
+  qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
+  perftest iproute2"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -41,11 +45,23 @@ if [ "$mode" = run ]; then
     exec ./rdmarun $root -np 2 examples/mpi_hello
 fi
 
+rm -f test-suite-main.log test-suite-vm.log
 status=0
 make check || status=$?
+cp test-suite.log test-suite-main.log 2>/dev/null || true
+if [ "$status" = 0 ]; then
+    make check-vm || status=$?
+    cp test-suite.log test-suite-vm.log 2>/dev/null || true
+fi
 [ "$status" = 0 ] && { make distcheck || status=$?; }
-# One closing line for whoever reads the log: the totals of make check.
-p=$(sed -n 's/^# PASS: *//p' test-suite.log); f=$(sed -n 's/^# FAIL: *//p' test-suite.log)
-e=$(sed -n 's/^# ERROR: *//p' test-suite.log); s=$(sed -n 's/^# SKIP: *//p' test-suite.log)
-echo "${p:-0} passed, $((${f:-0} + ${e:-0})) failed, ${s:-0} skipped"
+# One closing line for whoever reads the log: the totals of make check and
+# make check-vm.
+pass=0 fail=0 skip=0
+for log in test-suite-main.log test-suite-vm.log; do
+    [ -f "$log" ] || continue
+    p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
+    e=$(sed -n 's/^# ERROR: *//p' "$log"); s=$(sed -n 's/^# SKIP: *//p' "$log")
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0} + ${e:-0})); skip=$((skip + ${s:-0}))
+done
+echo "$pass passed, $fail failed, $skip skipped"
 exit "$status"

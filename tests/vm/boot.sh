@@ -5,7 +5,8 @@
 #   boot.sh SHARE_DIR GUEST_SCRIPT [ARG,ARG...]
 # Environment: RDMARUN_VM_TIMEOUT (s, default 600), RDMARUN_VM_MEM (MiB, 2048),
 # RDMARUN_VM_SMP (2), RDMARUN_VM_NETDEV (qemu -netdev, default user),
-# RDMARUN_VM_MAC, RDMARUN_VM_NAME, RDMARUN_VM_IP (guest address/prefix).
+# RDMARUN_VM_MAC, RDMARUN_VM_NAME, RDMARUN_VM_IP (guest address/prefix),
+# RDMARUN_VM_CONSOLE (qemu -serial; default a file in the share).
 set -uo pipefail
 share=$(cd "${1:?share dir}" && pwd)
 script=${2:?guest script}
@@ -17,7 +18,7 @@ timeout --foreground -k 5 "${RDMARUN_VM_TIMEOUT:-600}" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "${RDMARUN_VM_SMP:-2}" -m "${RDMARUN_VM_MEM:-2048}" \
     -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
     -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_args=$args GUEST_NAME=${RDMARUN_VM_NAME:-rxe-guest} GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
-    -display none -serial "file:$console" -monitor none -no-reboot \
+    -display none -serial "${RDMARUN_VM_CONSOLE:-file:$console}" -monitor none -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap" \
     -netdev "${RDMARUN_VM_NETDEV:-user,id=n0}" \

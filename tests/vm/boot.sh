@@ -12,21 +12,22 @@ share=$(cd "${1:?share dir}" && pwd)
 script=${2:?guest script}
 args=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-console=$share/console.log
-rm -f "$share/exit-status"
+name=${RDMARUN_VM_NAME:-rxe-guest}
+console=$share/console-$name.log
+rm -f "$share/exit-status-$name"
 timeout --foreground -k 5 "${RDMARUN_VM_TIMEOUT:-600}" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "${RDMARUN_VM_SMP:-2}" -m "${RDMARUN_VM_MEM:-2048}" \
     -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
-    -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_args=$args GUEST_NAME=${RDMARUN_VM_NAME:-rxe-guest} GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
+    -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_args=$args GUEST_NAME=$name GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
     -display none -serial "${RDMARUN_VM_CONSOLE:-file:$console}" -monitor none -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap" \
     -netdev "${RDMARUN_VM_NETDEV:-user,id=n0}" \
     -device "virtio-net-pci,netdev=n0,mac=${RDMARUN_VM_MAC:-52:54:00:12:34:01}" </dev/null
 qrc=$?
-if [ ! -f "$share/exit-status" ]; then
-    echo "# the guest did not finish (qemu status $qrc$([ $qrc = 124 ] && echo ': timed out')); console:"
+if [ ! -f "$share/exit-status-$name" ]; then
+    echo "# guest $name did not finish (qemu status $qrc$([ $qrc = 124 ] && echo ': timed out')); console:"
     tail -n 40 "$console" | sed 's/^/#   /'
     exit 1
 fi
-exit "$(cat "$share/exit-status")"
+exit "$(cat "$share/exit-status-$name")"

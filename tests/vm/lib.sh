@@ -57,7 +57,7 @@ vm_run() {
     if ! grep -q '^1\.\.' "$share/tap.txt" 2>/dev/null; then
         echo "not ok 1 - the guest produced no TAP plan"
         echo "1..1"
-        tail -n 30 "$share/console.log" | sed 's/^/#   /'
+        tail -n 30 "$share"/console-*.log | sed 's/^/#   /'
         return 1
     fi
     return $status

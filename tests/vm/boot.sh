@@ -13,14 +13,25 @@ script=${2:?guest script}
 args=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 name=${RDMARUN_VM_NAME:-rxe-guest}
+src=$(cd "${RDMARUN_SRCDIR:?}" && pwd -P)
+build=$(cd "${RDMARUN_BUILDDIR:?}" && pwd -P)
+# The guest sees the host's root, but mounts tmpfs on /tmp, /root and /run:
+# the source and build trees are shared again on their own.
+trees=(-virtfs "local,path=$src,mount_tag=src,security_model=none,readonly=on,multidevs=remap")
+build_arg=
+if [ "$build" != "$src" ]; then
+    trees+=(-virtfs "local,path=$build,mount_tag=build,security_model=none,readonly=on,multidevs=remap")
+    build_arg="rr_build=$build"
+fi
 console=$share/console-$name.log
 rm -f "$share/exit-status-$name"
 timeout --foreground -k 5 "${RDMARUN_VM_TIMEOUT:-600}" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "${RDMARUN_VM_SMP:-2}" -m "${RDMARUN_VM_MEM:-2048}" \
     -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
-    -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_args=$args GUEST_NAME=$name GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
+    -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_src=$src $build_arg rr_args=$args GUEST_NAME=$name GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
     -display none -serial "${RDMARUN_VM_CONSOLE:-file:$console}" -monitor none -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+    "${trees[@]}" \
     -virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap" \
     -netdev "${RDMARUN_VM_NETDEV:-user,id=n0}" \
     -device "virtio-net-pci,netdev=n0,mac=${RDMARUN_VM_MAC:-52:54:00:12:34:01}" </dev/null

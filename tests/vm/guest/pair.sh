@@ -1,0 +1,69 @@
+#!/bin/bash
+# Runs inside each of two guests joined by a qemu socket link: node a
+# launches a 2-rank job through rdmarun with one rank per node (mpirun over
+# ssh, keys made for the test), node b serves. Argument: a or b.
+# Output: TAP from node a in $RR_SHARE/tap.txt; node b's QP samples and
+# counters in $RR_SHARE/b.*.
+role=${1:?a or b}
+. "$RR_SHARE/env.sh"
+exec >"$RR_SHARE/$role.log" 2>&1
+. "$RDMARUN_SRCDIR/tests/lib.sh"
+[ "$role" = a ] && exec >"$RR_SHARE/tap.txt" 2>&1
+. "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
+A=192.168.77.1 B=192.168.77.2
+S=$RR_SHARE
+
+# sshd on both nodes, with the test's keys; root's home is a tmpfs.
+mkdir -p /root/.ssh /run/sshd
+cp "$S/id" /root/.ssh/id_ed25519
+cp "$S/id.pub" /root/.ssh/authorized_keys
+chmod 600 /root/.ssh/id_ed25519
+cat >/root/.ssh/config <<CFG
+Host *
+    StrictHostKeyChecking no
+    UserKnownHostsFile /dev/null
+    LogLevel ERROR
+CFG
+/usr/sbin/sshd -o HostKey="$S/hostkey" -o PermitRootLogin=prohibit-password \
+    -o UsePAM=no -o StrictModes=no -o PidFile=/run/sshd.pid
+ok $? "sshd started on node $role"
+
+rxe_counters >"$TMP/before"
+qp_sampler "$TMP/qps" &
+sampler=$!
+
+if [ "$role" = b ]; then
+    # Serve until node a is done (or 500 s).
+    for i in $(seq 1 1000); do [ -f "$S/a-done" ] && break; sleep 0.5; done
+else
+    for i in $(seq 1 120); do busybox ping -c1 -W1 $B >/dev/null 2>&1 && break; sleep 0.5; done
+    for i in $(seq 1 120); do ssh -o ConnectTimeout=2 $B true 2>/dev/null && break; sleep 0.5; done
+    ssh $B true; ok $? "node a reaches node b over ssh"
+    # Both Open MPI's runtime and the ranks' TCP bootstrap stay on eth0.
+    run timeout 300 "$RDMARUN" --allow-run-as-root -H $A,$B -np 2 \
+        --mca oob_tcp_if_include eth0 -x UCX_LOG_LEVEL=info \
+        "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
+    check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
+        "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
+    printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | sed 's/^/# /'
+    n=$(printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -c 'tag(rc_verbs/rxe0:1')
+    [ "$n" = 2 ]; ok $? "both ranks' endpoints to the other node send on rc_verbs/rxe0:1"
+    printf '%s\n' "$out$err" | grep -q 'rxe-guest-b.*ep_cfg\[1\]'
+    ok $? "UCX's report from the rank on node b came back"
+    touch "$S/a-done"
+fi
+kill $sampler
+wait $sampler 2>/dev/null
+rxe_counters >"$TMP/after"
+grep -c "type RC state RTS.*comm mpi_pingpong" "$TMP/qps" >"$S/$role.rts"
+counter_delta "$TMP/before" "$TMP/after" sent_pkts >"$S/$role.sent"
+if [ "$role" = a ]; then
+    for i in $(seq 1 120); do [ -f "$S/b.sent" ] && break; sleep 0.5; done
+    for node in a b; do
+        [ "$(cat "$S/$node.rts" 2>/dev/null || echo 0)" -gt 0 ]
+        ok $? "node $node: the job's rank had RC QPs in RTS in rdma res"
+        sent=$(cat "$S/$node.sent" 2>/dev/null || echo 0)
+        [ "$sent" -gt 100 ]; ok $? "node $node: rxe0 sent $sent packets during the job"
+    done
+    done_testing
+fi

@@ -26,6 +26,7 @@ void cli_usage(FILE *out)
         "Usage: rdmarun [RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]\n"
         "       rdmarun profiles [show NAME]\n"
         "       rdmarun probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]\n"
+        "       rdmarun verify [--json] LOG_FILE_OR_DIR...\n"
         "\n"
         "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
         "and shows where every setting came from.\n"
@@ -36,6 +37,10 @@ void cli_usage(FILE *out)
         "      --dry-run            print the command and the plan, run nothing\n"
         "      --json               with --dry-run, probe or profiles: machine-readable output\n"
         "      --mpirun PATH        the mpirun to use (default: $RDMARUN_MPIRUN, then PATH)\n"
+        "      --verify off|warn|strict  check the transports the job used (default: the\n"
+        "                           profile's, else warn); strict stops a job on TCP\n"
+        "      --evidence-dir DIR   where ranks write transport logs (default:\n"
+        "                           ./rdmarun-evidence/HOST.PID.TIME)\n"
         "      --sysfs DIR          read RDMA devices from a recorded sysfs tree\n"
         "      --topology FILE.xml  take the node's topology from an hwloc XML file\n"
         "      --facts FILE.json    use saved facts ('rdmarun probe --json > FILE')\n"
@@ -103,6 +108,8 @@ static void note_override(struct cmdline *cl, const char *name, char **argv, int
     }
     if (strcmp(name, "map-by") == 0) {
         free(cl->map_by);
+    free(cl->verify);
+    free(cl->evidence_dir);
         cl->map_by = xstrdup(argv[i + 1]);
     }
     if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
@@ -121,6 +128,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     } else if (i < argc && strcmp(argv[i], "probe") == 0) {
         cl->command = CMD_PROBE;
         i++;
+    } else if (i < argc && strcmp(argv[i], "verify") == 0) {
+        cl->command = CMD_VERIFY;
+        i++;
     }
     for (; i < argc && rc == 0; i++) {
         const char *a = argv[i];
@@ -129,9 +139,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
-            if (cl->command != CMD_PROFILES)
+            if (cl->command != CMD_PROFILES && cl->command != CMD_VERIFY)
                 break;
-            sv_push(&cl->program, a);   /* 'profiles' words, options may follow */
+            sv_push(&cl->program, a);   /* 'profiles' words, 'verify' paths */
             continue;
         }
         char *set = NULL;
@@ -155,7 +165,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             own_value(a, "mpirun", NULL, argc, argv, &i, &cl->mpirun, &rc) ||
             own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc) ||
             own_value(a, "topology", NULL, argc, argv, &i, &cl->topology, &rc) ||
-            own_value(a, "facts", NULL, argc, argv, &i, &cl->facts, &rc))
+            own_value(a, "facts", NULL, argc, argv, &i, &cl->facts, &rc) ||
+            own_value(a, "verify", NULL, argc, argv, &i, &cl->verify, &rc) ||
+            own_value(a, "evidence-dir", NULL, argc, argv, &i, &cl->evidence_dir, &rc))
             continue;
         if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
             if (set)
@@ -165,7 +177,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (cl->command != CMD_RUN) {
             rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
-                     cl->command == CMD_PROBE ? "probe" : "profiles");
+                     cl->command == CMD_PROBE ? "probe"
+                     : cl->command == CMD_VERIFY ? "verify" : "profiles");
             return RR_EX_USAGE;
         }
         /* An mpirun option: kept verbatim with its arguments. */
@@ -197,7 +210,17 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;
     }
-    if (cl->command != CMD_RUN && cl->program.n > 0) {
+    if (cl->command == CMD_VERIFY && cl->program.n == 0) {
+        rr_error("'verify' needs log files or directories (hint: rdmarun verify "
+                 "rdmarun-evidence/JOB)");
+        return RR_EX_USAGE;
+    }
+    if (cl->verify && strcmp(cl->verify, "off") != 0 && strcmp(cl->verify, "warn") != 0 &&
+        strcmp(cl->verify, "strict") != 0) {
+        rr_error("--verify %s: expected off, warn or strict", cl->verify);
+        return RR_EX_USAGE;
+    }
+    if (cl->command != CMD_RUN && cl->command != CMD_VERIFY && cl->program.n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", cl->program.v[0]);
         return RR_EX_USAGE;
     }
@@ -212,6 +235,8 @@ void cli_free(struct cmdline *cl)
     free(cl->topology);
     free(cl->facts);
     free(cl->map_by);
+    free(cl->verify);
+    free(cl->evidence_dir);
     free(cl->show_name);
     sv_free(&cl->sets);
     sv_free(&cl->mpirun_args);

@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum command { CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_HELP, CMD_VERSION };
+enum command {
+    CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_HELP, CMD_VERSION
+};
 
 struct cmdline {
     enum command command;
@@ -18,6 +20,8 @@ struct cmdline {
     char *sysfs;             /* --sysfs DIR (recorded tree instead of /sys) */
     char *topology;          /* --topology FILE.xml (hwloc XML instead of this node) */
     char *facts;             /* --facts FILE.json (saved probe --json) */
+    char *verify;            /* --verify off|warn|strict, or NULL: the profile's */
+    char *evidence_dir;      /* --evidence-dir DIR */
     char *show_name;         /* profiles show NAME */
 
     struct strvec mpirun_args;  /* mpirun options exactly as given */

@@ -1,6 +1,7 @@
 /* rdmarun: subcommand dispatch. Each command is a slice of the pipeline
  * profile -> facts -> plan -> launch (see docs/DESIGN.md). */
 #include "cli.h"
+#include "evidence/evidence.h"
 #include "facts.h"
 #include "launch.h"
 #include "plan.h"
@@ -124,6 +125,28 @@ static int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs
     return 0;
 }
 
+static int cmd_verify(const struct cmdline *cl)
+{
+    struct evidence ev = {0};
+    int rc = 0;
+    for (size_t i = 0; i < cl->program.n && !rc; i++)
+        rc = evidence_read(&ev, cl->program.v[i]);
+    if (!rc) {
+        enum verdict v = evidence_verdict(&ev);
+        if (cl->json) {
+            evidence_print_json(&ev, v, stdout);
+        } else {
+            char *summary = verdict_summary(&ev, v);
+            printf("rdmarun: %s\n", summary);
+            free(summary);
+        }
+        static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
+        rc = status[v];
+    }
+    evidence_free(&ev);
+    return rc;
+}
+
 static int cmd_probe(const struct cmdline *cl)
 {
     struct facts f;
@@ -241,6 +264,9 @@ int main(int argc, char **argv)
         break;
     case CMD_PROFILES_SHOW:
         rc = cmd_profiles_show(&cl, &dirs);
+        break;
+    case CMD_VERIFY:
+        rc = cmd_verify(&cl);
         break;
     case CMD_PROBE:
         rc = cmd_probe(&cl);

@@ -11,6 +11,9 @@ enum rr_exit {
     RR_EX_SOFTWARE = 70,    /* internal error */
     RR_EX_OSERR = 71,       /* fork, exec or another system call failed */
     RR_EX_CONFIG = 78,      /* invalid profile or configuration */
+    RR_EX_FALLBACK = 80,    /* evidence shows traffic on TCP where RDMA was expected */
+    RR_EX_LOCAL = 81,       /* verify: only shared memory and self paths seen */
+    RR_EX_NO_EVIDENCE = 82, /* no usable transport evidence (where RDMA was expected) */
     RR_EX_NOTFOUND = 127,   /* the launcher (mpirun) was not found */
 };
 

@@ -1,0 +1,55 @@
+/* Evidence: what actually carried a job's traffic, read from the logs the
+ * ranks wrote (UCX, NCCL), one parser per log family. The verdict is a pure
+ * function of the evidence. */
+#ifndef RDMARUN_EVIDENCE_H
+#define RDMARUN_EVIDENCE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum path_kind { PATH_SELF, PATH_LOCAL, PATH_RDMA, PATH_TCP, PATH_UNKNOWN };
+enum path_scope { SCOPE_UNKNOWN, SCOPE_SELF, SCOPE_INTRA, SCOPE_INTER };
+
+/* One transport configuration a process reported: a UCX endpoint
+ * configuration, or NCCL's choice of network / a channel's transport. */
+struct observation {
+    char *family;            /* "ucx" or "nccl" */
+    char *host;              /* NULL when the line does not say */
+    long pid;                /* -1 when unknown */
+    enum path_scope scope;
+    enum path_kind kind;
+    char *transports;        /* data lanes, "rc_verbs/rxe0:1 tcp/eth0" */
+    char *line;              /* the line it came from, trimmed */
+    char *where;             /* file:line */
+    unsigned count;          /* times seen */
+};
+
+struct evidence {
+    struct observation *obs;
+    size_t n, cap;
+    unsigned long long lines;   /* lines read */
+    unsigned files;             /* files read */
+    bool nccl_no_device;        /* "NET/IB : No device found" */
+};
+
+/* Parse one log line (any family); `host`/`pid` are defaults from the file
+ * name, used when the line has no prefix. Returns whether it was evidence. */
+bool evidence_parse_line(struct evidence *ev, const char *line, const char *where,
+                         const char *host, long pid);
+/* Read a file or every file under a directory, streaming line by line (any
+ * size, bounded memory: identical observations are counted, not stored
+ * again). Returns 0 or an RR_EX_* status. */
+int evidence_read(struct evidence *ev, const char *path);
+void evidence_free(struct evidence *ev);
+
+enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN };
+const char *verdict_name(enum verdict v);   /* "rdma", "fallback", "local", "unknown" */
+enum verdict evidence_verdict(const struct evidence *ev);
+const char *path_kind_name(enum path_kind k);
+const char *path_scope_name(enum path_scope s);
+
+/* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
+char *verdict_summary(const struct evidence *ev, enum verdict v);
+void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out);
+
+#endif

@@ -1,0 +1,24 @@
+/* Shared by the log parsers. */
+#ifndef RDMARUN_EVIDENCE_INTERNAL_H
+#define RDMARUN_EVIDENCE_INTERNAL_H
+#include "evidence.h"
+#include "../util/strvec.h"
+
+/* Host and pid from a line's own prefix ("[ts] [host:pid:tid]" for UCX,
+ * "host:pid:tid [rank] NCCL" for NCCL), else the defaults. */
+struct line_origin {
+    char *host;
+    long pid;
+};
+void line_origin(const char *line, const char *host, long pid, struct line_origin *o);
+/* Record an observation, or count it again when the same process already
+ * reported the same thing. */
+void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
+                  enum path_scope scope, enum path_kind kind, const char *transports,
+                  const char *line, const char *where);
+bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                    long pid);
+bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid);
+
+#endif

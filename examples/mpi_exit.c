@@ -1,5 +1,6 @@
 /* Exits with the status given as its first argument (after MPI_Finalize), or
- * sleeps for the number of seconds given with "sleep N": used to check that
+ * talks to the other ranks and then sleeps for the number of seconds given
+ * with "sleep N": used to check that
  * rdmarun passes exit statuses and signals through. */
 #include <mpi.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
+        /* Talk first, so that the transports are chosen (and logged). */
+        MPI_Barrier(MPI_COMM_WORLD);
         printf("rank %d pid %d sleeping\n", rank, (int)getpid());
         fflush(stdout);
         sleep((unsigned)atoi(argv[2]));

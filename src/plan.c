@@ -398,6 +398,47 @@ static void check_tls_devices(struct plan *p, const struct selected *ports, size
     sv_free(&items);
 }
 
+/* What the verdict should be for this profile, unless it says otherwise. */
+static const char *expected_from_fabric(const char *fabric)
+{
+    if (strcmp(fabric, "tcp") == 0)
+        return "tcp";
+    if (strcmp(fabric, "shm") == 0)
+        return "local";
+    if (strcmp(fabric, "none") == 0 || strcmp(fabric, "auto") == 0)
+        return "any";
+    return "rdma";
+}
+
+/* Evidence: each rank logs its transports into the evidence directory,
+ * leaving the job's own output alone. A user's own log settings are kept,
+ * with a note when they hide the evidence. */
+static void plan_evidence(struct plan *p, const char *dir)
+{
+    static const struct { const char *name, *value, *weak; } vars[] = {
+        {"UCX_LOG_LEVEL", "info", "warn error fatal"},
+        {"UCX_LOG_FILE", "ucx.%h.%p.log", NULL},
+        {"NCCL_DEBUG", "INFO", "VERSION WARN"},
+        {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL},
+        {"NCCL_DEBUG_FILE", "nccl.%h.%p.log", NULL},
+    };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+        const struct plan_item *have = plan_find(p, ITEM_ENV, vars[i].name);
+        bool file = strstr(vars[i].value, "%p") != NULL;
+        char *value = file ? xasprintf("%s/%s", dir, vars[i].value) : xstrdup(vars[i].value);
+        if (!have) {
+            add_item(p, ITEM_ENV, vars[i].name, value, xstrdup("evidence"),
+                     xasprintf("rdmarun reads the ranks' transport reports from %s", dir));
+        } else if (file || (vars[i].weak && have->value &&
+                            strstr(vars[i].weak, have->value) != NULL)) {
+            sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
+                     "(it would set %s)", vars[i].name, have->value ? have->value : "",
+                     have->origin, value);
+        }
+        free(value);
+    }
+}
+
 static void mark_overrides(struct plan *p, const struct cmdline *cmd)
 {
     for (size_t i = 0; i < p->n; i++) {
@@ -539,6 +580,14 @@ void plan_build(const struct plan_input *in, struct plan *out)
             sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
                      ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
     apply_rules(out, in->facts, ports, nports);
+    const char *policy = in->cmd->verify ? in->cmd->verify : profile_value(prof, "profile", "verify");
+    const char *expect = profile_value(prof, "profile", "expect");
+    out->policy = xstrdup(policy ? policy : "warn");
+    out->expect = xstrdup(expect ? expect : expected_from_fabric(fabric));
+    if (strcmp(out->policy, "off") != 0 && in->evidence_dir) {
+        out->evidence_dir = xstrdup(in->evidence_dir);
+        plan_evidence(out, in->evidence_dir);
+    }
     mark_overrides(out, in->cmd);
     check_tls_devices(out, ports, nports);
     build_argv(out, in);
@@ -556,6 +605,9 @@ void plan_free(struct plan *p)
     free(p->profile);
     free(p->chosen);
     free(p->fabric);
+    free(p->policy);
+    free(p->expect);
+    free(p->evidence_dir);
     sv_free(&p->files);
     sv_free(&p->notes);
     sv_free(&p->errors);

@@ -27,12 +27,16 @@ struct plan_input {
     const struct facts *facts;
     const struct cmdline *cmd;
     const char *mpirun;                 /* launcher path */
+    const char *evidence_dir;           /* where ranks log their transports */
 };
 
 struct plan {
     char *profile;       /* name asked for */
     char *chosen;        /* the profile whose values are used (differs for auto) */
     char *fabric;
+    char *policy;        /* verify: off, warn, strict */
+    char *expect;        /* what the job should run on: rdma, tcp, local, any */
+    char *evidence_dir;  /* NULL when policy is off */
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;
     size_t n, cap;

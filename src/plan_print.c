@@ -32,6 +32,8 @@ void plan_print_text(const struct plan *p, FILE *out)
         fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
     for (size_t i = 0; i < p->files.n; i++)
         fprintf(out, "  file: %s\n", p->files.v[i]);
+    fprintf(out, "verify: %s (expect %s)%s%s\n", p->policy, p->expect,
+            p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
     fprintf(out, "\n%-6s %-28s %-24s %s\n", "KIND", "NAME", "VALUE", "ORIGIN");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
@@ -55,6 +57,9 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "profile", p->profile);
     json_string(&j, "chosen", p->chosen);
     json_string(&j, "fabric", p->fabric);
+    json_string(&j, "verify", p->policy);
+    json_string(&j, "expect", p->expect);
+    json_string(&j, "evidence_dir", p->evidence_dir);
     json_begin_array(&j, "files");
     for (size_t i = 0; i < p->files.n; i++)
         json_string(&j, NULL, p->files.v[i]);

@@ -7,6 +7,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "schema.h"
+#include "supervise.h"
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -170,11 +173,31 @@ static void print_summary(const struct plan *p)
         fprintf(stderr, " (chosen by %s)", p->profile);
     fprintf(stderr, ", fabric %s:", p->fabric);
     for (size_t i = 0; i < p->n; i++)
-        if (!p->items[i].overridden && p->items[i].value)
+        if (!p->items[i].overridden && p->items[i].value &&
+            strcmp(p->items[i].origin, "evidence") != 0)
             fprintf(stderr, " %s=%s", p->items[i].name, p->items[i].value);
+    if (p->evidence_dir)
+        fprintf(stderr, "; verify %s, evidence in %s", p->policy, p->evidence_dir);
     fputc('\n', stderr);
     for (size_t i = 0; i < p->notes.n; i++)
         fprintf(stderr, "rdmarun: %s\n", p->notes.v[i]);
+}
+
+/* Each job its own evidence directory, under the working directory by
+ * default (on clusters a shared file system, so every node's ranks write
+ * where the launch node reads). */
+static char *evidence_dir(const struct cmdline *cl)
+{
+    const char *base = cl->evidence_dir ? cl->evidence_dir : getenv("RDMARUN_EVIDENCE_DIR");
+    if (base && *base && cl->evidence_dir)
+        return xstrdup(base);   /* --evidence-dir names the job's own directory */
+    char host[64] = "host", cwd[4096];
+    gethostname(host, sizeof(host) - 1);
+    host[sizeof(host) - 1] = '\0';
+    if (!base || !*base)
+        base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+    return xasprintf("%s%srdmarun-evidence/%s.%ld.%ld", base, base[strlen(base) - 1] == '/' ? "" : "/",
+                     host, (long)getpid(), (long)time(NULL));
 }
 
 static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
@@ -212,9 +235,10 @@ static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
         rc = RR_EX_NOTFOUND;
         goto out_facts;
     }
+    char *evdir = evidence_dir(cl);
     struct plan_input in = {
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .cmd = cl, .mpirun = mpirun ? mpirun : "mpirun",
+        .cmd = cl, .mpirun = mpirun ? mpirun : "mpirun", .evidence_dir = evdir,
     };
     plan_build(&in, &plan);
     if (cl->dry_run) {
@@ -229,9 +253,10 @@ static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
         rc = plan.status;
     } else {
         print_summary(&plan);
-        rc = launch_exec(&plan.argv);
+        rc = plan.evidence_dir ? supervise(&plan, &facts) : launch_exec(&plan.argv);
     }
     plan_free(&plan);
+    free(evdir);
     free(mpirun);
 out_facts:
     facts_free(&facts);

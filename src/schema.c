@@ -15,6 +15,8 @@ static const struct keydef profile_keys[] = {
      "'auto' picks a profile from the node"},
     {"launcher", VT_ENUM, "mpirun|srun", "how ranks are started"},
     {"verify", VT_ENUM, "off|warn|strict", "what a transport fallback does to the run"},
+    {"expect", VT_ENUM, "rdma|tcp|local|any",
+     "what the job should run on (default: from fabric); a different verdict is a fallback"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -42,11 +42,11 @@ a.pop("source"); b.pop("source")
 assert a == b, "facts differ after a round trip"
 PY
 ok $? "probe --json, then --facts, round-trips every field"
-run "$RDMARUN" --dry-run --mpirun mpirun --facts "$TMP/ib.json" -np 1 ./prog
+run "$RDMARUN" --dry-run --mpirun mpirun --evidence-dir /EV --facts "$TMP/ib.json" -np 1 ./prog
 check "a plan from saved facts" 0 "UCX_NET_DEVICES=mlx5_0:1 " "nearest to NUMA 0"
-run "$RDMARUN" --dry-run --mpirun mpirun --topology "$TOPO" --sysfs "$DATA/sysfs/ib-mlx5" -np 1 ./prog
+run "$RDMARUN" --dry-run --mpirun mpirun --evidence-dir /EV --topology "$TOPO" --sysfs "$DATA/sysfs/ib-mlx5" -np 1 ./prog
 first=$(printf '%s\n' "$out" | head -n 1)
-run "$RDMARUN" --dry-run --mpirun mpirun --facts "$TMP/ib.json" -np 1 ./prog
+run "$RDMARUN" --dry-run --mpirun mpirun --evidence-dir /EV --facts "$TMP/ib.json" -np 1 ./prog
 [ "$first" = "$(printf '%s\n' "$out" | head -n 1)" ]; ok $? "the same command from live sources and from saved facts"
 
 # Bad facts and topology files.

@@ -50,7 +50,7 @@ for g in f["gpus"]:
         "$RDMARUN" probe --topology "$xml" 2>&1
         for np in 1 2 4 8; do
             echo "== -np $np"
-            "$RDMARUN" --dry-run --mpirun mpirun --topology "$xml" -np $np ./app 2>&1 |
+            "$RDMARUN" --dry-run --mpirun mpirun --evidence-dir /EVIDENCE --topology "$xml" -np $np ./app 2>&1 |
                 grep -E '^mpirun|why:|^note:|^error:'
         done
     } | sed -e "s|$DIR|@TOPOLOGIES@|g" -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' >"$TMP/got"

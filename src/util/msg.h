@@ -10,6 +10,7 @@ enum rr_exit {
     RR_EX_UNAVAILABLE = 69, /* required device, port or value not available on this node */
     RR_EX_SOFTWARE = 70,    /* internal error */
     RR_EX_OSERR = 71,       /* fork, exec or another system call failed */
+    RR_EX_CANTCREAT = 73,   /* the evidence directory cannot be written */
     RR_EX_CONFIG = 78,      /* invalid profile or configuration */
     RR_EX_FALLBACK = 80,    /* evidence shows traffic on TCP where RDMA was expected */
     RR_EX_LOCAL = 81,       /* verify: only shared memory and self paths seen */

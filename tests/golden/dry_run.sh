@@ -30,10 +30,10 @@ for tree in "$DATA"/sysfs/*/; do
     tree=${tree%/}
     node=${tree##*/}
     for profile in auto ib roce pvrdma nccl-ib tcp shm; do
-        golden "$profile@$node.txt" --dry-run --mpirun mpirun --topology "$TOPO" \
+        golden "$profile@$node.txt" --dry-run --mpirun mpirun --evidence-dir /EVIDENCE --topology "$TOPO" \
             --sysfs "$tree" -p "$profile" -np 2 ./mpi_hello
     done
-    golden "auto@$node.json" --dry-run --json --mpirun mpirun --topology "$TOPO" \
+    golden "auto@$node.json" --dry-run --json --mpirun mpirun --evidence-dir /EVIDENCE --topology "$TOPO" \
         --sysfs "$tree" -np 4 ./mpi_hello
     golden "probe@$node.txt" probe --topology "$TOPO" --sysfs "$tree"
     golden "probe@$node.json" probe --json --topology "$TOPO" --sysfs "$tree"

@@ -12,24 +12,24 @@ check "a 2-rank job through rdmarun with the default profile" 0 \
 [ "$(printf '%s\n' "$out" | grep -c 'token 42')" = 2 ]; ok $? "both ranks passed the token"
 
 # The profile's transports are the ones UCX uses (its own report, per endpoint).
-run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
+run "$RDMARUN" -p tcp --verify off $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
 check "tcp profile job" 0 "rank 0 of 2" "ep_cfg["
 printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' && \
     ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix|cma'
 ok $? "with tcp, UCX's endpoint to the other rank uses TCP and no shared memory"
 has "$out$err" "UCX_TLS=tcp,self"; ok $? "UCX reports UCX_TLS=tcp,self from the plan"
 
-run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
+run "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
 check "shm profile job" 0 "rank 1 of 2"
 printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix' && \
     ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/'
 ok $? "with shm, UCX's endpoint to the other rank uses shared memory and no TCP"
 
 # Exit status and signals are mpirun's own: rdmarun execs it.
-run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$EXIT" 7
+run "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 "$EXIT" 7
 check "the program exits 7, rdmarun exits 7" 7
 
-"$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sleep.out" 2>&1 &
+"$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sleep.out" 2>&1 &
 pid=$!
 i=0
 while [ "$(grep -c sleeping "$TMP/sleep.out")" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

@@ -40,16 +40,20 @@ else
     for i in $(seq 1 120); do ssh -o ConnectTimeout=2 $B true 2>/dev/null && break; sleep 0.5; done
     ssh $B true; ok $? "node a reaches node b over ssh"
     # Both Open MPI's runtime and the ranks' TCP bootstrap stay on eth0.
+    # The evidence directory is on the share both guests mount: the "shared
+    # file system" of this two-node cluster.
     run timeout 300 "$RDMARUN" --allow-run-as-root -H $A,$B -np 2 \
-        --mca oob_tcp_if_include eth0 -x UCX_LOG_LEVEL=info \
+        --mca oob_tcp_if_include eth0 --evidence-dir "$S/evidence" \
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
         "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
-    printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | sed 's/^/# /'
-    n=$(printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -c 'tag(rc_verbs/rxe0:1')
+    cat "$S"/evidence/ucx.*.log | grep 'ep_cfg\[1\]' | sed 's/^/# /'
+    n=$(cat "$S"/evidence/ucx.*.log | grep 'ep_cfg\[1\]' | grep -c 'tag(rc_verbs/rxe0:1')
     [ "$n" = 2 ]; ok $? "both ranks' endpoints to the other node send on rc_verbs/rxe0:1"
-    printf '%s\n' "$out$err" | grep -q 'rxe-guest-b.*ep_cfg\[1\]'
-    ok $? "UCX's report from the rank on node b came back"
+    ls "$S"/evidence/ucx.rxe-guest-b.*.log >/dev/null 2>&1
+    ok $? "node b's rank wrote its UCX report into the shared evidence directory"
+    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+    ok $? "rdmarun's verdict across the two nodes is RDMA"
     touch "$S/a-done"
 fi
 kill $sampler

@@ -64,7 +64,8 @@ rdma_job() {  # LABEL, rdmarun options...
     rxe_counters >"$TMP/$label.before"
     qp_sampler "$TMP/$label.qps" &
     sampler=$!
-    run "$RDMARUN" "$@" $MPI -x UCX_LOG_LEVEL=info "$PINGPONG" 200 8 1048576
+    run "$RDMARUN" "$@" --evidence-dir "$TMP/ev-$label" $MPI "$PINGPONG" 200 8 1048576
+    ucx_lines=$(cat "$TMP/ev-$label"/ucx.*.log 2>/dev/null)
     kill $sampler
     wait $sampler 2>/dev/null
     rxe_counters >"$TMP/$label.after"
@@ -72,8 +73,10 @@ rdma_job() {  # LABEL, rdmarun options...
 for profile in roce auto; do
     rdma_job "$profile" -p "$profile" -x UCX_TLS=rc,self
     check "$profile: 2-rank ping-pong through rdmarun" 0 "pingpong size=1048576"
-    printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tag(rc_verbs/rxe0:1'
+    printf '%s\n' "$ucx_lines" | grep 'ep_cfg\[1\]' | grep -q 'tag(rc_verbs/rxe0:1'
     ok $? "$profile: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
+    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
+    ok $? "$profile: rdmarun's verdict is RDMA, with rxe0's packet count"
     grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/$profile.qps"
     ok $? "$profile: the ranks' RC QPs are in RTS in rdma res"
     sent=$(counter_delta "$TMP/$profile.before" "$TMP/$profile.after" sent_pkts)
@@ -84,9 +87,14 @@ has "$err" "rdmarun: profile roce (chosen by auto)"; ok $? "auto chose the roce 
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp
 check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"
-printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' &&
-    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'rc_verbs'
+printf '%s\n' "$ucx_lines" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' &&
+    ! printf '%s\n' "$ucx_lines" | grep 'ep_cfg\[1\]' | grep -q 'rc_verbs'
 ok $? "tcp: UCX's endpoint to the other rank is TCP, not rc_verbs"
+has "$err" "rdmarun: TCP, as the profile intends"; ok $? "tcp: rdmarun's verdict says TCP"
+# RDMA expected, TCP used, verify strict: the documented status.
+printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
+run "$RDMARUN" -p "$TMP/wants-rdma.ini" --verify strict $MPI "$PINGPONG" 20 8
+check "strict: a TCP job where RDMA was expected ends with status 80" 80 "FALLBACK"
 ! grep -q "type RC.*comm mpi_pingpong" "$TMP/tcp.qps"
 ok $? "tcp: no RC QP of the job in rdma res"
 

@@ -27,6 +27,7 @@ void cli_usage(FILE *out)
         "       rdmarun profiles [show NAME]\n"
         "       rdmarun probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]\n"
         "       rdmarun verify [--json] LOG_FILE_OR_DIR...\n"
+        "       rdmarun check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
         "\n"
         "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
         "and shows where every setting came from.\n"
@@ -110,6 +111,8 @@ static void note_override(struct cmdline *cl, const char *name, char **argv, int
         free(cl->map_by);
     free(cl->verify);
     free(cl->evidence_dir);
+    free(cl->device);
+    free(cl->gid_index);
         cl->map_by = xstrdup(argv[i + 1]);
     }
     if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
@@ -130,6 +133,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         i++;
     } else if (i < argc && strcmp(argv[i], "verify") == 0) {
         cl->command = CMD_VERIFY;
+        i++;
+    } else if (i < argc && strcmp(argv[i], "check") == 0) {
+        cl->command = CMD_CHECK;
         i++;
     }
     for (; i < argc && rc == 0; i++) {
@@ -161,13 +167,19 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             cl->json = true;
             continue;
         }
+        if (strcmp(a, "--qp-test") == 0 && cl->command == CMD_CHECK) {
+            cl->qp_test = true;
+            continue;
+        }
         if (own_value(a, "profile", "-p", argc, argv, &i, &cl->profile, &rc) ||
             own_value(a, "mpirun", NULL, argc, argv, &i, &cl->mpirun, &rc) ||
             own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc) ||
             own_value(a, "topology", NULL, argc, argv, &i, &cl->topology, &rc) ||
             own_value(a, "facts", NULL, argc, argv, &i, &cl->facts, &rc) ||
             own_value(a, "verify", NULL, argc, argv, &i, &cl->verify, &rc) ||
-            own_value(a, "evidence-dir", NULL, argc, argv, &i, &cl->evidence_dir, &rc))
+            own_value(a, "evidence-dir", NULL, argc, argv, &i, &cl->evidence_dir, &rc) ||
+            own_value(a, "device", NULL, argc, argv, &i, &cl->device, &rc) ||
+            own_value(a, "gid-index", NULL, argc, argv, &i, &cl->gid_index, &rc))
             continue;
         if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
             if (set)
@@ -177,7 +189,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (cl->command != CMD_RUN) {
             rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
-                     cl->command == CMD_PROBE ? "probe"
+                     cl->command == CMD_PROBE ? "probe" : cl->command == CMD_CHECK ? "check"
                      : cl->command == CMD_VERIFY ? "verify" : "profiles");
             return RR_EX_USAGE;
         }
@@ -237,6 +249,8 @@ void cli_free(struct cmdline *cl)
     free(cl->map_by);
     free(cl->verify);
     free(cl->evidence_dir);
+    free(cl->device);
+    free(cl->gid_index);
     free(cl->show_name);
     sv_free(&cl->sets);
     sv_free(&cl->mpirun_args);

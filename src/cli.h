@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 enum command {
-    CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_HELP, CMD_VERSION
+    CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_CHECK, CMD_HELP,
+    CMD_VERSION
 };
 
 struct cmdline {
@@ -22,6 +23,9 @@ struct cmdline {
     char *facts;             /* --facts FILE.json (saved probe --json) */
     char *verify;            /* --verify off|warn|strict, or NULL: the profile's */
     char *evidence_dir;      /* --evidence-dir DIR */
+    bool qp_test;            /* check --qp-test */
+    char *device;            /* check --device DEV[:PORT] */
+    char *gid_index;         /* check --gid-index N */
     char *show_name;         /* profiles show NAME */
 
     struct strvec mpirun_args;  /* mpirun options exactly as given */

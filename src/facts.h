@@ -109,6 +109,10 @@ int facts_gather(struct facts *f, const struct facts_sources *src);
 void facts_free(struct facts *f);
 
 bool port_is_active(const struct rdma_port *p);
+/* The RoCE v2 GID bound to a routable address: IPv4-mapped first, else a
+ * non-link-local IPv6 one; NULL when none fits. */
+const struct gid_entry *port_best_gid(const struct rdma_port *p);
+bool gid_is_ipv4(const struct gid_entry *g);
 
 /* Sources (the files under facts/), each filling in what it knows. */
 void facts_read_sysfs(struct facts *f, const char *root);

@@ -214,32 +214,6 @@ static char *join_ports(const struct selected *s, size_t n, const char *prefix)
     return out;
 }
 
-enum gid_kind { GID_NONE, GID_V6_GLOBAL, GID_V4 };
-
-static enum gid_kind gid_kind(const struct gid_entry *g)
-{
-    if (!g->type || strcmp(g->type, "RoCE v2") != 0)
-        return GID_NONE;
-    if (starts_with(g->gid, "0000:0000:0000:0000:0000:ffff:"))
-        return starts_with(g->gid + 30, "a9fe") ? GID_NONE : GID_V4; /* 169.254/16 */
-    if (starts_with(g->gid, "fe80:"))
-        return GID_NONE;
-    return GID_V6_GLOBAL;
-}
-
-/* The RoCE v2 GID bound to a routable address: IPv4-mapped first, else a
- * non-link-local IPv6 one. */
-static const struct gid_entry *best_gid(const struct rdma_port *port)
-{
-    const struct gid_entry *best = NULL;
-    for (size_t i = 0; i < port->ngids; i++) {
-        const struct gid_entry *g = &port->gids[i];
-        if (gid_kind(g) != GID_NONE && (!best || gid_kind(g) > gid_kind(best)))
-            best = g;
-    }
-    return best;
-}
-
 static void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
                          const char *key, const struct selected *ports, size_t nports,
                          const char *where)
@@ -266,7 +240,7 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
                              : "unset: InfiniBand ports need no GID index");
         return;
     }
-    const struct gid_entry *g = best_gid(ports[0].port);
+    const struct gid_entry *g = port_best_gid(ports[0].port);
     if (!g) {
         it->reason = xasprintf("unresolved: %s port %d has no RoCE v2 GID bound to a routable "
                                "address", ports[0].dev->name, ports[0].port->num);
@@ -289,9 +263,9 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     }
     it->value = xasprintf("%d", g->index);
     it->reason = xasprintf("RoCE v2 GID of %s:%d bound to %s address", ports[0].dev->name,
-                           ports[0].port->num, gid_kind(g) == GID_V4 ? "an IPv4" : "a global IPv6");
+                           ports[0].port->num, gid_is_ipv4(g) ? "an IPv4" : "a global IPv6");
     for (size_t i = 1; i < nports; i++) {
-        const struct gid_entry *o = best_gid(ports[i].port);
+        const struct gid_entry *o = port_best_gid(ports[i].port);
         if (o && o->index != g->index)
             sv_pushf(&p->notes, "%s:%d would need GID index %d, not %d; %s applies to every "
                      "port (hint: set UCX_NET_DEVICES to ports that agree)", ports[i].dev->name,

@@ -1,5 +1,6 @@
 /* rdmarun: subcommand dispatch. Each command is a slice of the pipeline
  * profile -> facts -> plan -> launch (see docs/DESIGN.md). */
+#include "check.h"
 #include "cli.h"
 #include "evidence/evidence.h"
 #include "facts.h"
@@ -128,6 +129,21 @@ static int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs
     return 0;
 }
 
+static int cmd_check(const struct cmdline *cl)
+{
+    if (!cl->qp_test) {
+        rr_error("'check' needs --qp-test (the only check so far)");
+        return RR_EX_USAGE;
+    }
+    struct facts f;
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    int rc = facts_gather(&f, &src);
+    if (!rc)
+        rc = check_qp_ports(&f, cl->device, cl->gid_index, false);
+    facts_free(&f);
+    return rc;
+}
+
 static int cmd_verify(const struct cmdline *cl)
 {
     struct evidence ev = {0};
@@ -181,6 +197,29 @@ static void print_summary(const struct plan *p)
     fputc('\n', stderr);
     for (size_t i = 0; i < p->notes.n; i++)
         fprintf(stderr, "rdmarun: %s\n", p->notes.v[i]);
+}
+
+/* Before an RDMA job, with verify on: the QP test on the ports the plan
+ * chose. strict refuses to launch on a failure, warn says so and goes on. */
+static int preflight(const struct plan *p, const struct facts *f)
+{
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *gid = plan_find(p, ITEM_ENV, "UCX_IB_GID_INDEX");
+    if (strcmp(p->policy, "off") == 0 || strcmp(p->expect, "rdma") != 0 || !dev || !dev->value)
+        return 0;
+    struct strvec ports = {0};
+    sv_split(&ports, dev->value, ",");
+    int rc = 0;
+    for (size_t i = 0; i < ports.n && !rc; i++)
+        rc = check_qp_ports(f, ports.v[i], gid ? gid->value : NULL, true);
+    sv_free(&ports);
+    if (rc && strcmp(p->policy, "strict") == 0) {
+        rr_error("preflight QP test failed: not starting the job (verify = strict)");
+        return rc;
+    }
+    if (rc)
+        rr_warn("preflight QP test failed; starting the job anyway (verify = warn)");
+    return 0;
 }
 
 /* Each job its own evidence directory, under the working directory by
@@ -253,7 +292,9 @@ static int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
         rc = plan.status;
     } else {
         print_summary(&plan);
-        rc = plan.evidence_dir ? supervise(&plan, &facts) : launch_exec(&plan.argv);
+        rc = preflight(&plan, &facts);
+        if (!rc)
+            rc = plan.evidence_dir ? supervise(&plan, &facts) : launch_exec(&plan.argv);
     }
     plan_free(&plan);
     free(evdir);
@@ -289,6 +330,9 @@ int main(int argc, char **argv)
         break;
     case CMD_PROFILES_SHOW:
         rc = cmd_profiles_show(&cl, &dirs);
+        break;
+    case CMD_CHECK:
+        rc = cmd_check(&cl);
         break;
     case CMD_VERIFY:
         rc = cmd_verify(&cl);

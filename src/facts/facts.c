@@ -187,3 +187,29 @@ bool port_is_active(const struct rdma_port *p)
 {
     return p->state && strcmp(p->state, "ACTIVE") == 0;
 }
+
+enum gid_kind { GID_NONE, GID_V6_GLOBAL, GID_V4 };
+
+static enum gid_kind gid_kind(const struct gid_entry *g)
+{
+    if (!g->type || strcmp(g->type, "RoCE v2") != 0)
+        return GID_NONE;
+    if (starts_with(g->gid, "0000:0000:0000:0000:0000:ffff:"))
+        return starts_with(g->gid + 30, "a9fe") ? GID_NONE : GID_V4; /* 169.254/16 */
+    if (starts_with(g->gid, "fe80:"))
+        return GID_NONE;
+    return GID_V6_GLOBAL;
+}
+
+bool gid_is_ipv4(const struct gid_entry *g) { return gid_kind(g) == GID_V4; }
+
+const struct gid_entry *port_best_gid(const struct rdma_port *p)
+{
+    const struct gid_entry *best = NULL;
+    for (size_t i = 0; i < p->ngids; i++) {
+        const struct gid_entry *g = &p->gids[i];
+        if (gid_kind(g) != GID_NONE && (!best || gid_kind(g) > gid_kind(best)))
+            best = g;
+    }
+    return best;
+}

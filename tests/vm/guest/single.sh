@@ -5,6 +5,7 @@
 exec >"$RR_SHARE/tap.txt" 2>&1
 . "$RDMARUN_SRCDIR/tests/lib.sh"
 . "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
+cd "$TMP"   # evidence directories go under the working directory; / is read-only
 PINGPONG=$RDMARUN_BUILDDIR/examples/mpi_pingpong
 MPI="--allow-run-as-root -np 2"
 
@@ -53,6 +54,17 @@ while IFS="$(printf '\t')" read -r verdict what ours theirs; do
     [ "$verdict" = same ]; ok $? "probe agrees on $what: $ours"
     [ "$verdict" = same ] || echo "#   ibv_devinfo/rdma link say $theirs"
 done <"$TMP/fields"
+
+# 1b. The preflight QP test: a live RC loopback on rxe0:1, and its failures.
+run "$RDMARUN" check --qp-test
+check "check --qp-test passes on rxe0" 0 "rxe0:1 QP test passed: RC QPs" \
+    "RDMA WRITE, RDMA READ and SEND/RECV verified; latency"
+run "$RDMARUN" check --qp-test --device rxe0:1 --gid-index 77
+check "a GID index that does not exist fails, naming the step" 69 "rxe0:1 QP test:" "GID index 77"
+run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+    sh -c 'ulimit -l 64 && exec "$0" check --qp-test' "$RDMARUN"
+check "memlock 64 KiB for an ordinary user: ibv_reg_mr fails with the hint" 69 \
+    "ibv_reg_mr failed: Cannot allocate memory" "memlock limit is 64 KiB"
 
 # 2. An MPI job over rc_verbs/rxe0:1, launched by rdmarun: UCX's endpoint
 # lines, RC QPs in RTS seen by the kernel, rxe0's counters moving. Both ranks

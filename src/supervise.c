@@ -153,7 +153,7 @@ int supervise(const struct plan *p, const struct facts *f)
     for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
         sigaction(forwarded[i], &sa, NULL);
 
-    int status = 0;
+    int status = 0, max_rts = -1;
     bool stopped = false;
     time_t stop_time = 0;
     for (long tick = 0;; tick++) {
@@ -177,6 +177,14 @@ int supervise(const struct plan *p, const struct facts *f)
             }
             evidence_free(&ev);
         }
+        /* The kernel's QP table, every 2 s while RDMA is expected. */
+        if (want_rdma && tick % 4 == 3) {
+            long pids[256];
+            size_t npids = evidence_dir_pids(p->evidence_dir, pids, 256);
+            int rts = npids ? rdma_res_count_rts(pids, npids) : -1;
+            if (rts > max_rts)
+                max_rts = rts;
+        }
         if (stopped && time(NULL) - stop_time > KILL_GRACE_S)
             kill(pid, SIGKILL);
         struct timespec ts = {0, WATCH_INTERVAL_MS * 1000000L};
@@ -193,6 +201,12 @@ int supervise(const struct plan *p, const struct facts *f)
         summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");
     }
     char *moved = counter_summary(f, before, after);
+    if (max_rts >= 0) {
+        char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
+                               moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");
+        free(moved);
+        moved = with;
+    }
     bool expected = as_expected(v, p->expect);
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
             moved ? "; " : "", moved ? moved : "", expected ? "" : "; the profile expects ",

@@ -326,3 +326,22 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     json_end_object(&j);
     json_finish(&j);
 }
+
+size_t evidence_dir_pids(const char *dir, long *pids, size_t max)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, not_dot, alphasort);
+    size_t count = 0;
+    for (int i = 0; i < n; i++) {
+        char *host;
+        long pid;
+        origin_from_name(names[i]->d_name, &host, &pid);
+        if (host && pid > 0 && count < max)
+            pids[count++] = pid;
+        free(host);
+        free(names[i]);
+    }
+    if (n >= 0)
+        free(names);
+    return count;
+}

@@ -48,6 +48,13 @@ enum verdict evidence_verdict(const struct evidence *ev);
 const char *path_kind_name(enum path_kind k);
 const char *path_scope_name(enum path_scope s);
 
+/* RC QPs in RTS owned by these processes, as the kernel lists them
+ * ('rdma -j res show qp'); -1 when that cannot be asked. */
+int rdma_res_count_rts(const long *pids, size_t npids);
+/* The pids of the ranks that made logs in an evidence directory so far
+ * (ucx.HOST.PID.log, nccl.HOST.PID.log); returns how many, at most max. */
+size_t evidence_dir_pids(const char *dir, long *pids, size_t max);
+
 /* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
 char *verdict_summary(const struct evidence *ev, enum verdict v);
 void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out);

@@ -89,6 +89,8 @@ for profile in roce auto; do
     ok $? "$profile: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
     has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
     ok $? "$profile: rdmarun's verdict is RDMA, with rxe0's packet count"
+    rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
+    [ "${rts:-0}" -gt 0 ]; ok $? "$profile: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
     grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/$profile.qps"
     ok $? "$profile: the ranks' RC QPs are in RTS in rdma res"
     sent=$(counter_delta "$TMP/$profile.before" "$TMP/$profile.after" sent_pkts)

@@ -196,6 +196,13 @@ int supervise(const struct plan *p, const struct facts *f)
     struct evidence ev;
     enum verdict v = read_verdict(p->evidence_dir, &ev);
     char *summary = verdict_summary(&ev, v);
+    const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+    if (v == VERDICT_UNKNOWN && (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
+        char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
+                               "have used ob1, which reports no transport", summary);
+        free(summary);
+        summary = more;
+    }
     if (v == VERDICT_FALLBACK && strcmp(p->expect, "tcp") == 0) {
         free(summary);
         summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");

@@ -57,3 +57,25 @@ check() {
 }
 
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
+
+# wait_lines FILE PATTERN COUNT: until FILE has COUNT lines matching (10 s at most).
+wait_lines() {
+    _i=0
+    while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ] && [ $_i -lt 100 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+}
+
+# gone PID...: whether every process has ended (waiting up to 10 s).
+gone() {
+    _i=0
+    while [ $_i -lt 100 ]; do
+        _alive=0
+        for _p in "$@"; do kill -0 "$_p" 2>/dev/null && _alive=1; done
+        [ $_alive = 0 ] && return 0
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    return 1
+}

@@ -11,12 +11,9 @@
 char *read_first_line(const char *fmt, ...)
 {
     va_list ap;
-    char *path = NULL;
     va_start(ap, fmt);
-    int r = vasprintf(&path, fmt, ap);
+    char *path = xvasprintf(fmt, ap);
     va_end(ap);
-    if (r < 0)
-        return NULL;
     FILE *f = fopen(path, "r");
     free(path);
     if (!f)

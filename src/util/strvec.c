@@ -18,13 +18,9 @@ void sv_push(struct strvec *sv, const char *s) { push_owned(sv, xstrdup(s)); }
 void sv_pushf(struct strvec *sv, const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    push_owned(sv, xvasprintf(fmt, ap));
     va_end(ap);
-    if (r < 0)
-        s = xstrdup("");
-    push_owned(sv, s);
 }
 
 void sv_append(struct strvec *sv, const struct strvec *other)

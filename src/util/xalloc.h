@@ -2,6 +2,7 @@
  * without memory, so it stops with a message instead of crashing later. */
 #ifndef RDMARUN_XALLOC_H
 #define RDMARUN_XALLOC_H
+#include <stdarg.h>
 #include <stddef.h>
 
 void *xmalloc(size_t n);
@@ -10,6 +11,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Grow *v (of *cap elements of size `size`) so that it holds at least need. */
 void grow(void **v, size_t *cap, size_t need, size_t size);

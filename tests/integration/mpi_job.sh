@@ -31,8 +31,7 @@ check "the program exits 7, rdmarun exits 7" 7
 
 "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sleep.out" 2>&1 &
 pid=$!
-i=0
-while [ "$(grep -c sleeping "$TMP/sleep.out")" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_lines "$TMP/sleep.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sleep.out")
 [ "$(echo $ranks | wc -w)" = 2 ]; ok $? "both ranks started and reported their pids"
 [ "$(cat /proc/$pid/comm 2>/dev/null)" = mpirun ]; ok $? "rdmarun became mpirun (exec, no process left between)"
@@ -40,16 +39,8 @@ kill -TERM $pid
 wait $pid
 status=$?
 [ "$status" -ne 0 ]; ok $? "SIGTERM to rdmarun ends the job with a failure status ($status)"
-# mpirun forwards the signal and reaps the ranks; give it a few seconds.
-i=0
-while [ $i -lt 100 ]; do
-    alive=0
-    for r in $ranks; do kill -0 "$r" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
-ok $alive "SIGTERM reached the ranks: none is left running"
+gone $ranks
+ok $? "SIGTERM reached the ranks: none is left running"
 
 # Launcher problems.
 run "$RDMARUN" --mpirun /nonexistent/mpirun -p shm -np 1 "$HELLO"

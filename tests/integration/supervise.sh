@@ -45,23 +45,15 @@ run "$RDMARUN" -p shm --evidence-dir "$EV/exit7" $MPIRUN_ROOT -np 2 "$EXIT" 7
 check "the program exits 7, the supervised rdmarun exits 7" 7 "local only"
 "$RDMARUN" -p shm --evidence-dir "$EV/term" $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/term.out" 2>&1 &
 pid=$!
-i=0
-while [ "$(grep -c sleeping "$TMP/term.out")" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_lines "$TMP/term.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/term.out")
 [ "$(cat /proc/$pid/comm 2>/dev/null)" = rdmarun ]; ok $? "rdmarun supervises (stays the parent of mpirun)"
 kill -TERM $pid
 wait $pid
 status=$?
 [ "$status" -ne 0 ]; ok $? "SIGTERM to the supervising rdmarun ends the job (status $status)"
-i=0
-while [ $i -lt 100 ]; do
-    alive=0
-    for r in $ranks; do kill -0 "$r" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
-ok $alive "the forwarded SIGTERM reached the ranks"
+gone $ranks
+ok $? "the forwarded SIGTERM reached the ranks"
 
 # verify off: no evidence, and rdmarun execs mpirun.
 run "$RDMARUN" -p shm --verify off --evidence-dir "$EV/off" $MPIRUN_ROOT -np 2 "$HELLO"

@@ -1,0 +1,19 @@
+/* The subcommands, each a slice of the pipeline. Every one returns rdmarun's
+ * exit status. */
+#ifndef RDMARUN_COMMANDS_H
+#define RDMARUN_COMMANDS_H
+#include "cli.h"
+#include "profile.h"
+
+/* Load a profile, apply the environment and --set, validate. */
+int load_profile(const char *name, const struct cmdline *cl, const struct strvec *dirs,
+                 struct profile *p);
+
+int cmd_profiles(const struct cmdline *cl, const struct strvec *dirs);
+int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs);
+int cmd_probe(const struct cmdline *cl);
+int cmd_verify(const struct cmdline *cl);
+int cmd_check(const struct cmdline *cl);
+int cmd_run(const struct cmdline *cl, const struct strvec *dirs);
+
+#endif

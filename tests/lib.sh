@@ -7,6 +7,8 @@ BUILD=$RDMARUN_BUILDDIR
 DATA=$SRC/tests/data
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmarun-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# Jobs leave their evidence under the working directory: keep it out of the tree.
+cd "$TMP" || exit 1
 _n=0
 _failed=0
 mkdir -p "$HOME"

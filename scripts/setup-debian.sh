@@ -3,7 +3,8 @@
 # example job (run) or the whole test suite (check). Installs only what is
 # missing; needs root (or sudo) for that.
 #   scripts/setup-debian.sh run     # build, then a 2-rank MPI job through rdmarun
-#   scripts/setup-debian.sh check   # build, then make check and make distcheck
+#   scripts/setup-debian.sh check   # build, then make check, check-vm, distcheck with
+#                                   # sanitizers, check-valgrind and fuzz
 set -eu
 mode=${1:-run}
 case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
@@ -17,7 +18,7 @@ packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
-  perftest iproute2 openssh-server openssh-client"
+  perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -53,7 +54,10 @@ if [ "$status" = 0 ]; then
     make check-vm || status=$?
     cp test-suite.log test-suite-vm.log 2>/dev/null || true
 fi
-[ "$status" = 0 ] && { make distcheck || status=$?; }
+# The distribution, built and tested again with ASan and UBSan.
+[ "$status" = 0 ] && { make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers || status=$?; }
+[ "$status" = 0 ] && { make check-valgrind || status=$?; }
+[ "$status" = 0 ] && { make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}" || status=$?; }
 # One closing line for whoever reads the log: the totals of make check and
 # make check-vm.
 pass=0 fail=0 skip=0

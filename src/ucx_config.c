@@ -4,6 +4,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,15 @@ static const char *const tl_aliases[] = {
     "all", "mm", "sm", "shm", "ib", "ud_v", "ud_x", "ud", "rc_v", "rc_x", "rc",
     "dc", "dc_x", "ugni", "cuda", "rocm",
 };
+
+/* Walk UCX's list of configuration tables. (UCX's ucs_list_for_each macro
+ * computes a member address through a null pointer, which UBSan reports.) */
+#define FOR_EACH_CONFIG_TABLE(entry)                                                          \
+    for (ucs_list_link_t *l_ = ucs_config_global_list.next;                                    \
+         l_ != &ucs_config_global_list &&                                                      \
+         ((entry) = (ucs_config_global_list_entry_t *)(void *)((char *)l_ -                    \
+                    offsetof(ucs_config_global_list_entry_t, list)), 1);                       \
+         l_ = l_->next)
 
 static struct {
     bool loaded;
@@ -95,7 +105,7 @@ static void load(void)
     free(buf);
 
     ucs_config_global_list_entry_t *entry;
-    ucs_list_for_each(entry, &ucs_config_global_list, list) {
+    FOR_EACH_CONFIG_TABLE(entry) {
         const char *suffix = " transport";
         size_t n = entry->name ? strlen(entry->name) : 0;
         if (n > strlen(suffix) && strcmp(entry->name + n - strlen(suffix), suffix) == 0)
@@ -217,7 +227,7 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
 static ucs_status_t set_in_owner(const char *name, const char *value)
 {
     ucs_config_global_list_entry_t *entry;
-    ucs_list_for_each(entry, &ucs_config_global_list, list) {
+    FOR_EACH_CONFIG_TABLE(entry) {
         const char *prefix = entry->prefix ? entry->prefix : "";
         if (!entry->table || !entry->size || !starts_with(name, prefix))
             continue;

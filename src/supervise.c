@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -143,6 +144,11 @@ int supervise(const struct plan *p, const struct facts *f)
         return RR_EX_OSERR;
     }
     if (pid == 0) {
+        /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
+         * unsupervised: it gets SIGTERM and takes the ranks down with it. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() == 1)
+            _exit(RR_EX_OSERR);
         execv(p->argv.v[0], p->argv.v);
         rr_error("cannot run %s: %s", p->argv.v[0], strerror(errno));
         _exit(errno == ENOENT || errno == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR);

@@ -66,4 +66,15 @@ line=$(printf '%s\n' "$out" | head -n 1)
 case "$line" in *" -weird-prog") r=0 ;; *) r=1 ;; esac
 ok $r "the program after -- is passed as the program"
 
+# A node whose only port is DOWN: an RDMA profile refuses, auto says so.
+run "$RDMARUN" --dry-run --mpirun mpirun --sysfs "$DATA/sysfs/ib-down" -p ib -np 2 ./prog
+check "an RDMA profile on a node whose port is DOWN: status 69" 69 \
+    "profile 'ib' is for InfiniBand but this node has no ACTIVE InfiniBand port (1 RDMA device found)"
+run "$RDMARUN" probe --sysfs "$DATA/sysfs/ib-down"
+check "probe names the DOWN port" 0 "mlx5_0 port 1 is DOWN, physical state Disabled"
+
+# Output into a closed pipe ends rdmarun quietly, as with any Unix tool.
+"$RDMARUN" profiles show nccl-ib 2>"$TMP/pipe.err" | head -n 1 >/dev/null
+[ ! -s "$TMP/pipe.err" ]; ok $? "SIGPIPE on output: no error message"
+
 done_testing

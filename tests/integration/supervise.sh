@@ -55,6 +55,26 @@ status=$?
 gone $ranks
 ok $? "the forwarded SIGTERM reached the ranks"
 
+# rdmarun killed outright: mpirun and the ranks must not run on without it.
+"$RDMARUN" -p shm --evidence-dir "$EV/kill" $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/kill.out" 2>&1 &
+pid=$!
+wait_lines "$TMP/kill.out" sleeping 2
+ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/kill.out")
+mpirun_pid=$(pgrep -P $pid mpirun)
+kill -KILL $pid
+wait $pid 2>/dev/null
+gone $mpirun_pid $ranks
+ok $? "SIGKILL to rdmarun: mpirun ($mpirun_pid) and the ranks end too, no orphans"
+
+# mpirun killed by a signal: rdmarun exits 128+N, as a shell would report it.
+"$RDMARUN" -p shm --evidence-dir "$EV/sig" $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sig.out" 2>&1 &
+pid=$!
+wait_lines "$TMP/sig.out" sleeping 2
+kill -KILL "$(pgrep -P $pid mpirun)"
+wait $pid
+status=$?
+[ "$status" = 137 ]; ok $? "mpirun killed by SIGKILL: rdmarun exits 137 (got $status)"
+
 # verify off: no evidence, and rdmarun execs mpirun.
 run "$RDMARUN" -p shm --verify off --evidence-dir "$EV/off" $MPIRUN_ROOT -np 2 "$HELLO"
 check "verify off runs the job" 0 "rank 1 of 2"

@@ -15,6 +15,7 @@
 
 #define WATCH_INTERVAL_MS 500
 #define KILL_GRACE_S 10
+#define MAX_COUNTERS 256
 
 static volatile sig_atomic_t child_pid;
 
@@ -69,29 +70,30 @@ static unsigned long long port_counter(const struct rdma_device *d, int port, bo
     return *packets ? v : v * 4;
 }
 
-static void counters(const struct facts *f, unsigned long long *out, size_t max)
+struct port_count {
+    unsigned long long value;
+    bool packets;
+};
+
+static void counters(const struct facts *f, struct port_count *out, size_t max)
 {
     size_t k = 0;
     for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports && k < max; j++) {
-            bool packets;
-            out[k++] = port_counter(&f->devs[i], f->devs[i].ports[j].num, &packets);
-        }
+        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++)
+            out[k].value = port_counter(&f->devs[i], f->devs[i].ports[j].num, &out[k].packets);
 }
 
-static char *counter_summary(const struct facts *f, const unsigned long long *before,
-                             const unsigned long long *after)
+static char *counter_summary(const struct facts *f, const struct port_count *before,
+                             const struct port_count *after, size_t max)
 {
     struct strvec v = {0};
     size_t k = 0;
     for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports; j++, k++) {
-            bool packets;
-            port_counter(&f->devs[i], f->devs[i].ports[j].num, &packets);
-            unsigned long long d = after[k] - before[k];
+        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++) {
+            unsigned long long d = after[k].value - before[k].value;
             if (!d)
                 continue;
-            if (packets)
+            if (after[k].packets)
                 sv_pushf(&v, "%s/%d sent %llu packets", f->devs[i].name,
                          f->devs[i].ports[j].num, d);
             else
@@ -122,8 +124,6 @@ static enum verdict read_verdict(const char *dir, struct evidence *ev)
     return evidence_verdict(ev);
 }
 
-#define MAX_COUNTERS 256
-
 int supervise(const struct plan *p, const struct facts *f)
 {
     if (make_dirs(p->evidence_dir) != 0 || access(p->evidence_dir, W_OK) != 0) {
@@ -131,7 +131,7 @@ int supervise(const struct plan *p, const struct facts *f)
                  "--verify off to run without verification)", p->evidence_dir, strerror(errno));
         return RR_EX_CANTCREAT;
     }
-    unsigned long long before[MAX_COUNTERS] = {0}, after[MAX_COUNTERS] = {0};
+    struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
     counters(f, before, MAX_COUNTERS);
     bool strict = strcmp(p->policy, "strict") == 0;
     bool want_rdma = strcmp(p->expect, "rdma") == 0;
@@ -213,7 +213,7 @@ int supervise(const struct plan *p, const struct facts *f)
         free(summary);
         summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");
     }
-    char *moved = counter_summary(f, before, after);
+    char *moved = counter_summary(f, before, after, MAX_COUNTERS);
     if (max_rts >= 0) {
         char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
                                moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");

@@ -72,18 +72,15 @@ static void read_gids(struct rdma_port *port, const char *portdir)
 
 static void read_counters(struct rdma_port *p, const char *portdir)
 {
-    char *path = xasprintf("%s/counters/symbol_error", portdir);
-    p->symbol_error = read_number(path);
-    free(path);
-    path = xasprintf("%s/counters/link_downed", portdir);
-    p->link_downed = read_number(path);
-    free(path);
-    path = xasprintf("%s/counters/port_rcv_errors", portdir);
-    p->port_rcv_errors = read_number(path);
-    free(path);
-    path = xasprintf("%s/counters/port_xmit_discards", portdir);
-    p->port_xmit_discards = read_number(path);
-    free(path);
+    struct { const char *name; long long *value; } counters[] = {
+        {"symbol_error", &p->symbol_error}, {"link_downed", &p->link_downed},
+        {"port_rcv_errors", &p->port_rcv_errors}, {"port_xmit_discards", &p->port_xmit_discards},
+    };
+    for (size_t i = 0; i < sizeof(counters) / sizeof(*counters); i++) {
+        char *path = xasprintf("%s/counters/%s", portdir, counters[i].name);
+        *counters[i].value = read_number(path);
+        free(path);
+    }
 }
 
 static void read_port(struct rdma_port *p, const char *portdir)

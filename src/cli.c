@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "placement.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -28,6 +29,7 @@ void cli_usage(FILE *out)
         "       rdmarun probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]\n"
         "       rdmarun verify [--json] LOG_FILE_OR_DIR...\n"
         "       rdmarun check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
+        "       rdmarun rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)\n"
         "\n"
         "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
         "and shows where every setting came from.\n"
@@ -40,6 +42,11 @@ void cli_usage(FILE *out)
         "      --mpirun PATH        the mpirun to use (default: $RDMARUN_MPIRUN, then PATH)\n"
         "      --verify off|warn|strict  check the transports the job used (default: the\n"
         "                           profile's, else warn); strict stops a job on TCP\n"
+        "      --bind-policy none|numa|nic-local|gpu-local  place each rank on cores,\n"
+        "                           memory, NIC and GPU that belong together (default: the\n"
+        "                           profile's [bind] policy, else none: Open MPI binds)\n"
+        "      --report             print each rank's placement (with --dry-run: the table\n"
+        "                           for the node's local ranks; -N or -np sets how many)\n"
         "      --evidence-dir DIR   where ranks write transport logs (default:\n"
         "                           ./rdmarun-evidence/HOST.PID.TIME)\n"
         "      --sysfs DIR          read RDMA devices from a recorded sysfs tree\n"
@@ -94,6 +101,31 @@ static bool own_value(const char *arg, const char *longname, const char *shortna
     return true;
 }
 
+/* The helper's flags (rdmarun rank). */
+static bool rank_flag(const char *a, struct cmdline *cl)
+{
+    bool *flag = strcmp(a, "--net-devices") == 0 ? &cl->net_devices
+               : strcmp(a, "--nccl-hca") == 0 ? &cl->nccl_hca
+               : strcmp(a, "--keep-cpus") == 0 ? &cl->keep_cpus : NULL;
+    if (flag)
+        *flag = true;
+    return flag != NULL;
+}
+
+/* VALUE must be one of "a|b|c". */
+static bool one_of(const char *opt, const char *value, const char *choices)
+{
+    if (!value)
+        return true;
+    size_t n = strlen(value);
+    for (const char *c = choices; *c; c += strcspn(c, "|"), c += *c == '|') {
+        if (strncmp(c, value, n) == 0 && (c[n] == '|' || c[n] == '\0'))
+            return true;
+    }
+    rr_error("%s %s: expected %s", opt, value, choices);
+    return false;
+}
+
 static void note_override(struct cmdline *cl, const char *name, char **argv, int i)
 {
     if (strcmp(name, "x") == 0) {
@@ -109,10 +141,6 @@ static void note_override(struct cmdline *cl, const char *name, char **argv, int
     }
     if (strcmp(name, "map-by") == 0) {
         free(cl->map_by);
-    free(cl->verify);
-    free(cl->evidence_dir);
-    free(cl->device);
-    free(cl->gid_index);
         cl->map_by = xstrdup(argv[i + 1]);
     }
     if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
@@ -136,6 +164,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         i++;
     } else if (i < argc && strcmp(argv[i], "check") == 0) {
         cl->command = CMD_CHECK;
+        i++;
+    } else if (i < argc && strcmp(argv[i], "rank") == 0) {
+        cl->command = CMD_RANK;
         i++;
     }
     for (; i < argc && rc == 0; i++) {
@@ -171,6 +202,17 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             cl->qp_test = true;
             continue;
         }
+        if (strcmp(a, "--report") == 0 && (cl->command == CMD_RUN || cl->command == CMD_RANK)) {
+            cl->report = true;
+            continue;
+        }
+        if (cl->command == CMD_RANK && rank_flag(a, cl))
+            continue;
+        if (cl->command == CMD_RANK &&
+            (own_value(a, "memory", NULL, argc, argv, &i, &cl->memory, &rc) ||
+             own_value(a, "nics", NULL, argc, argv, &i, &cl->nics, &rc) ||
+             own_value(a, "fabric", NULL, argc, argv, &i, &cl->fabric, &rc)))
+            continue;
         if (own_value(a, "profile", "-p", argc, argv, &i, &cl->profile, &rc) ||
             own_value(a, "mpirun", NULL, argc, argv, &i, &cl->mpirun, &rc) ||
             own_value(a, "sysfs", NULL, argc, argv, &i, &cl->sysfs, &rc) ||
@@ -179,7 +221,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             own_value(a, "verify", NULL, argc, argv, &i, &cl->verify, &rc) ||
             own_value(a, "evidence-dir", NULL, argc, argv, &i, &cl->evidence_dir, &rc) ||
             own_value(a, "device", NULL, argc, argv, &i, &cl->device, &rc) ||
-            own_value(a, "gid-index", NULL, argc, argv, &i, &cl->gid_index, &rc))
+            own_value(a, "gid-index", NULL, argc, argv, &i, &cl->gid_index, &rc) ||
+            own_value(a, "bind-policy", NULL, argc, argv, &i, &cl->bind_policy, &rc))
             continue;
         if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
             if (set)
@@ -190,6 +233,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         if (cl->command != CMD_RUN) {
             rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
                      cl->command == CMD_PROBE ? "probe" : cl->command == CMD_CHECK ? "check"
+                     : cl->command == CMD_RANK ? "rank"
                      : cl->command == CMD_VERIFY ? "verify" : "profiles");
             return RR_EX_USAGE;
         }
@@ -218,7 +262,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         cl->show_name = xstrdup(cl->program.v[1]);
         sv_free(&cl->program);
     }
-    if (cl->command == CMD_RUN && cl->program.n == 0) {
+    if ((cl->command == CMD_RUN || cl->command == CMD_RANK) && cl->program.n == 0) {
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;
     }
@@ -227,12 +271,14 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
                  "rdmarun-evidence/JOB)");
         return RR_EX_USAGE;
     }
-    if (cl->verify && strcmp(cl->verify, "off") != 0 && strcmp(cl->verify, "warn") != 0 &&
-        strcmp(cl->verify, "strict") != 0) {
-        rr_error("--verify %s: expected off, warn or strict", cl->verify);
+    if (!one_of("--verify", cl->verify, "off|warn|strict") ||
+        !one_of("--bind-policy", cl->bind_policy, BIND_POLICIES) ||
+        !one_of("--memory", cl->memory, "prefer|bind|none") ||
+        !one_of("--nics", cl->nics, "one|nearest") ||
+        !one_of("--fabric", cl->fabric, "ib|roce|pvrdma|rdma"))
         return RR_EX_USAGE;
-    }
-    if (cl->command != CMD_RUN && cl->command != CMD_VERIFY && cl->program.n > 0) {
+    if (cl->command != CMD_RUN && cl->command != CMD_VERIFY && cl->command != CMD_RANK &&
+        cl->program.n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", cl->program.v[0]);
         return RR_EX_USAGE;
     }
@@ -252,6 +298,10 @@ void cli_free(struct cmdline *cl)
     free(cl->device);
     free(cl->gid_index);
     free(cl->show_name);
+    free(cl->bind_policy);
+    free(cl->memory);
+    free(cl->nics);
+    free(cl->fabric);
     sv_free(&cl->sets);
     sv_free(&cl->mpirun_args);
     sv_free(&cl->user_env);

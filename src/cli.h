@@ -9,7 +9,7 @@
 
 enum command {
     CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_CHECK, CMD_HELP,
-    CMD_VERSION
+    CMD_VERSION, CMD_RANK
 };
 
 struct cmdline {
@@ -27,6 +27,12 @@ struct cmdline {
     char *device;            /* check --device DEV[:PORT] */
     char *gid_index;         /* check --gid-index N */
     char *show_name;         /* profiles show NAME */
+    char *bind_policy;       /* --bind-policy, or NULL: the profile's */
+    bool report;             /* --report: the placement of each rank */
+    /* rdmarun rank (the per-rank helper), as the plan writes its command */
+    char *memory, *nics, *fabric;   /* --memory, --nics, --fabric */
+    bool net_devices, nccl_hca;     /* --net-devices, --nccl-hca: set them per rank */
+    bool keep_cpus;                 /* --keep-cpus: Open MPI binds, cores are left alone */
 
     struct strvec mpirun_args;  /* mpirun options exactly as given */
     struct strvec user_env;     /* names given with -x */

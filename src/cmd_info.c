@@ -128,7 +128,7 @@ int cmd_check(const struct cmdline *cl)
         return RR_EX_USAGE;
     }
     struct facts f;
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     int rc = facts_gather(&f, &src);
     if (!rc)
         rc = check_qp_ports(&f, cl->device, cl->gid_index, false);
@@ -161,7 +161,7 @@ int cmd_verify(const struct cmdline *cl)
 int cmd_probe(const struct cmdline *cl)
 {
     struct facts f;
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     int rc = facts_gather(&f, &src);
     if (!rc) {
         if (cl->json)

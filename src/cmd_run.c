@@ -63,6 +63,20 @@ static int preflight(const struct plan *p, const struct facts *f)
     return 0;
 }
 
+/* --dry-run --report: the placement each local rank would get. */
+static void report_placement(const struct plan *p, const struct facts *f)
+{
+    putchar('\n');
+    if (p->placement)
+        placement_print_table(p->placement, f->hostname, stdout);
+    else if (strcmp(p->bind_policy, "none") == 0)
+        printf("placement: policy none: Open MPI binds the ranks (--report-bindings shows how); "
+               "--bind-policy numa|nic-local|gpu-local lets rdmarun place them\n");
+    else
+        printf("placement: policy %s: give the ranks per node (-N N, or -np N for one node) to "
+               "see each rank's placement\n", p->bind_policy);
+}
+
 /* Each job its own evidence directory, under the working directory by
  * default (on clusters a shared file system, so every node's ranks write
  * where the launch node reads). */
@@ -104,7 +118,7 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
     if (rc)
         goto out_profiles;
 
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     rc = facts_gather(&facts, &src);
     if (rc)
         goto out_facts;
@@ -116,9 +130,10 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
         goto out_facts;
     }
     char *evdir = evidence_dir(cl);
+    char *self = realpath("/proc/self/exe", NULL);
     struct plan_input in = {
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .cmd = cl, .mpirun = mpirun ? mpirun : "mpirun", .evidence_dir = evdir,
+        .cmd = cl, .mpirun = mpirun ? mpirun : "mpirun", .evidence_dir = evdir, .self = self,
     };
     plan_build(&in, &plan);
     if (cl->dry_run) {
@@ -126,6 +141,8 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
             plan_print_json(&plan, stdout);
         else
             plan_print_text(&plan, stdout);
+        if (cl->report && !cl->json)
+            report_placement(&plan, &facts);
         rc = plan.status;
     } else if (plan.status) {
         for (size_t i = 0; i < plan.errors.n; i++)
@@ -138,6 +155,7 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
             rc = plan.evidence_dir ? supervise(&plan, &facts) : launch_exec(&plan.argv);
     }
     plan_free(&plan);
+    free(self);
     free(evdir);
     free(mpirun);
 out_facts:

@@ -55,6 +55,8 @@ struct numa_node {
     int os_index;
     char *cpus;         /* PU OS indexes, "0-23,48-71" */
     int ncores, npus;
+    char **core_pus;    /* the PUs of each core, "0,48"; NULL-terminated (a PU each
+                           when hwloc knows no cores) */
     int *distance;      /* hwloc's relative latency to each NUMA node (same order), or NULL */
 };
 
@@ -100,6 +102,8 @@ struct facts_sources {
     const char *sysfs_root;   /* recorded sysfs tree instead of /sys */
     const char *topology;     /* hwloc XML file instead of this node's topology */
     const char *facts_file;   /* saved probe --json: everything from it */
+    bool placement_only;      /* devices, ports and topology only (the per-rank helper:
+                                 no verbs, UCX or host limits, so it starts fast) */
 };
 
 /* Gather facts. Returns 0 or an RR_EX_* status after printing why (an

@@ -1,4 +1,5 @@
 #include "plan.h"
+#include "ports.h"
 #include "rules.h"
 #include "schema.h"
 #include "util/msg.h"
@@ -37,64 +38,19 @@ static void fail(struct plan *p, int status, char *msg)
         p->status = status;
 }
 
-/* ---- which ports a fabric uses ---- */
-
-static bool port_fits(const struct rdma_device *d, const struct rdma_port *port, const char *fabric)
-{
-    if (!port_is_active(port))
-        return false;
-    if (strcmp(fabric, "ib") == 0)
-        return strcmp(port->link_layer, "InfiniBand") == 0;
-    if (strcmp(fabric, "pvrdma") == 0)
-        return strcmp(d->driver, "vmw_pvrdma") == 0;
-    if (strcmp(fabric, "roce") == 0)
-        return strcmp(port->link_layer, "Ethernet") == 0;
-    return false;
-}
-
-struct selected {
-    const struct rdma_device *dev;
-    const struct rdma_port *port;
-};
-
-static size_t select_ports(const struct facts *f, const char *fabric, struct selected *out,
-                           size_t max)
-{
-    /* "rdma": whatever RDMA the node has, InfiniBand first. */
-    if (strcmp(fabric, "rdma") == 0) {
-        size_t n = select_ports(f, "ib", out, max);
-        return n ? n : select_ports(f, "roce", out, max);
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports; j++)
-            if (n < max && port_fits(&f->devs[i], &f->devs[i].ports[j], fabric))
-                out[n++] = (struct selected){&f->devs[i], &f->devs[i].ports[j]};
-    return n;
-}
-
-static const char *fabric_label(const char *fabric)
-{
-    return strcmp(fabric, "ib") == 0 ? "InfiniBand"
-         : strcmp(fabric, "roce") == 0 ? "RoCE"
-         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA"
-         : strcmp(fabric, "rdma") == 0 ? "RDMA (InfiniBand or RoCE)" : fabric;
-}
-
 /* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
 static const char *fabric_from_facts(const struct facts *f)
 {
     static const char *const order[] = {"pvrdma", "ib", "roce"};
-    struct selected s[1];
+    struct port_ref s[1];
     for (size_t i = 0; i < 3; i++)
-        if (select_ports(f, order[i], s, 1))
+        if (ports_select(f, order[i], s, 1))
             return order[i];
     return NULL;
 }
 
 /* ---- where the ranks run, and the ports nearest to them ---- */
 
-#define MAX_PORTS 64
 #define MAX_NUMA 256
 
 /* The NUMA nodes (indexes into f->numa) this node's ranks occupy, following
@@ -149,24 +105,10 @@ static size_t rank_numa(const struct facts *f, long ranks, const char *map_by, b
     return count;
 }
 
-static bool local_to(const struct rdma_device *d, int numa_os)
-{
-    if (!d->local_numa)
-        return d->numa_node < 0 || d->numa_node == numa_os;   /* unknown: anywhere */
-    struct strvec v = {0};
-    sv_split(&v, d->local_numa, ",");
-    char buf[16];
-    snprintf(buf, sizeof(buf), "%d", numa_os);
-    bool yes = sv_find(&v, buf) >= 0;
-    sv_free(&v);
-    return yes;
-}
-
-/* Of `all` ports, those nearest to the NUMA nodes in `used`: local ones
- * first; for a NUMA node with none, those of the nearest NUMA node (hwloc
- * distance) that has some; else all. */
-static size_t nearest_ports(const struct facts *f, const bool *used, const struct selected *all,
-                            size_t nall, struct selected *out, struct strvec *remote)
+/* Of `all` ports, those nearest to the NUMA nodes in `used` (in `all`'s
+ * order); the NUMA nodes with no local port go into `remote`. */
+static size_t nearest_ports(const struct facts *f, const bool *used, const struct port_ref *all,
+                            size_t nall, struct port_ref *out, struct strvec *remote)
 {
     bool pick[MAX_PORTS] = {false};
     size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
@@ -175,25 +117,14 @@ static size_t nearest_ports(const struct facts *f, const bool *used, const struc
     for (size_t n = 0; n < nn; n++) {
         if (!used[n])
             continue;
-        bool found = false;
-        for (size_t i = 0; i < nall; i++)
-            if (local_to(all[i].dev, f->numa[n].os_index))
-                found = pick[i] = true;
-        if (found)
-            continue;
-        /* Nearest other NUMA node with a port, by distance. */
-        int best = -1;
-        for (size_t k = 0; f->numa[n].distance && k < nn; k++) {
-            bool has = false;
+        struct port_ref near[MAX_PORTS];
+        bool local;
+        size_t nnear = ports_nearest(f, n, all, nall, near, &local);
+        for (size_t k = 0; k < nnear; k++)
             for (size_t i = 0; i < nall; i++)
-                has |= local_to(all[i].dev, f->numa[k].os_index);
-            if (has && (best < 0 || f->numa[n].distance[k] < f->numa[n].distance[best]))
-                best = (int)k;
-        }
-        for (size_t i = 0; i < nall; i++)
-            if (best < 0 || local_to(all[i].dev, f->numa[best].os_index))
-                pick[i] = true;
-        sv_pushf(remote, "%d", f->numa[n].os_index);
+                pick[i] |= all[i].port == near[k].port;
+        if (!local)
+            sv_pushf(remote, "%d", f->numa[n].os_index);
     }
     size_t n = 0;
     for (size_t i = 0; i < nall; i++)
@@ -204,7 +135,7 @@ static size_t nearest_ports(const struct facts *f, const bool *used, const struc
 
 /* ---- auto values ---- */
 
-static char *join_ports(const struct selected *s, size_t n, const char *prefix)
+static char *join_ports(const struct port_ref *s, size_t n, const char *prefix)
 {
     struct strvec v = {0};
     for (size_t i = 0; i < n; i++)
@@ -215,7 +146,7 @@ static char *join_ports(const struct selected *s, size_t n, const char *prefix)
 }
 
 static void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
-                         const char *key, const struct selected *ports, size_t nports,
+                         const char *key, const struct port_ref *ports, size_t nports,
                          const char *where)
 {
     free(it->value);
@@ -275,6 +206,13 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
 
 /* ---- the profile's values as items ---- */
 
+/* [bind] keys for rdmarun's own placement, not mpirun options. */
+static bool placement_key(const char *key)
+{
+    return strcmp(key, "policy") == 0 || strcmp(key, "memory") == 0 ||
+           strcmp(key, "nics") == 0;
+}
+
 static void items_from_profile(struct plan *p, const struct profile *prof)
 {
     for (size_t i = 0; i < prof->n; i++) {
@@ -288,7 +226,7 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
             add_item(p, ITEM_ENV, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "mpi") == 0) {
             add_item(p, ITEM_MCA, e->key, e->value, entry_origin(e), NULL);
-        } else if (strcmp(s, "bind") == 0) {
+        } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
             char *name = xasprintf("--%s", e->key);
             add_item(p, ITEM_OPTION, name, e->value, entry_origin(e), NULL);
             free(name);
@@ -296,7 +234,7 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
     }
 }
 
-static void apply_rules(struct plan *p, const struct facts *f, const struct selected *ports,
+static void apply_rules(struct plan *p, const struct facts *f, const struct port_ref *ports,
                         size_t nports)
 {
     const char *names[MAX_PORTS + 1];
@@ -348,7 +286,7 @@ static bool mlx5_only(const char *tl)
 
 /* A profile asking for rc_x on a vmw_pvrdma or rxe device would make UCX find
  * no RDMA transport and fall back; refuse it with the reason instead. */
-static void check_tls_devices(struct plan *p, const struct selected *ports, size_t nports)
+static void check_tls_devices(struct plan *p, const struct port_ref *ports, size_t nports)
 {
     const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
     if (!tls || !tls->value || tls->overridden || tls->value[0] == '^' || nports == 0)
@@ -424,7 +362,116 @@ static void mark_overrides(struct plan *p, const struct cmdline *cmd)
     }
 }
 
-static void build_argv(struct plan *p, const struct plan_input *in)
+/* A value from --OPTION or the profile, with where it came from. */
+static const char *bind_value(const struct profile *prof, const char *key, const char *given,
+                              const char *option, const char *dflt, char **origin)
+{
+    const struct entry *e = profile_get(prof, "bind", key);
+    *origin = given ? xstrdup(option) : e ? entry_origin(e) : xstrdup("default");
+    return given ? given : e ? e->value : dflt;
+}
+
+/* [bind] policy other than none: `rdmarun rank` starts each rank and binds
+ * it, so Open MPI must not bind it elsewhere first (--bind-to none), unless
+ * the command line says --bind-to: then Open MPI binds and the helper only
+ * chooses NICs and GPUs. The placement the helper would choose is computed
+ * here too, for the ranks per node the command line gives. */
+static void plan_placement(struct plan *p, const struct plan_input *in,
+                           const struct profile *prof)
+{
+    char *origin;
+    const char *policy = bind_value(prof, "policy", in->cmd->bind_policy, "--bind-policy",
+                                    "none", &origin);
+    p->bind_policy = xstrdup(policy);
+    if (strcmp(policy, "none") == 0) {
+        free(origin);
+        if (in->cmd->report && sv_find(&in->cmd->user_opts, "report-bindings") < 0 &&
+            !plan_find(p, ITEM_OPTION, "--report-bindings"))
+            add_item(p, ITEM_OPTION, "--report-bindings", "true", xstrdup("--report"),
+                     xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
+        return;
+    }
+    struct plan_item *bind_to = (struct plan_item *)plan_find(p, ITEM_OPTION, "--bind-to");
+    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0) {
+        sv_pushf(&p->notes, "--bind-to on the command line: Open MPI binds the ranks; "
+                 "bind policy %s only chooses their NICs and GPUs", policy);
+    } else if (bind_to) {
+        sv_pushf(&p->notes, "bind policy %s (%s) places the ranks: --bind-to %s from %s is "
+                 "replaced by none", policy, origin, bind_to->value, bind_to->origin);
+        free(bind_to->value);
+        free(bind_to->origin);
+        free(bind_to->reason);
+        bind_to->value = xstrdup("none");
+        bind_to->origin = xstrdup(origin);
+        bind_to->reason = xasprintf("rdmarun rank binds each rank (policy %s)", policy);
+    } else {
+        add_item(p, ITEM_OPTION, "--bind-to", "none", xstrdup(origin),
+                 xasprintf("rdmarun rank binds each rank (policy %s)", policy));
+    }
+    free(origin);
+    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
+    if (ranks <= 0)
+        return;
+    char *o1, *o2;
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
+    struct placement_request rq = {
+        .policy = policy, .fabric = p->fabric,
+        .memory = bind_value(prof, "memory", NULL, NULL, "prefer", &o1),
+        .nics = bind_value(prof, "nics", NULL, NULL, "one", &o2),
+        .set_ucx = dev && !dev->overridden && strcmp(dev->origin, "auto") == 0,
+        .set_nccl = hca && !hca->overridden && strcmp(hca->origin, "auto") == 0,
+        .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
+    };
+    p->placement = xcalloc(1, sizeof(*p->placement));
+    placement_build(in->facts, &rq, p->placement);
+    free(o1);
+    free(o2);
+}
+
+/* `rdmarun rank OPTIONS --` before the program: the helper in front of
+ * each rank, told what the plan decided. */
+static void helper_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
+{
+    if (!p->bind_policy || strcmp(p->bind_policy, "none") == 0)
+        return;
+    char *origin;
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
+    sv_push(&p->argv, in->self ? in->self : "rdmarun");
+    sv_push(&p->argv, "rank");
+    sv_push(&p->argv, "--bind-policy");
+    sv_push(&p->argv, p->bind_policy);
+    sv_push(&p->argv, "--memory");
+    sv_push(&p->argv, bind_value(prof, "memory", NULL, NULL, "prefer", &origin));
+    free(origin);
+    sv_push(&p->argv, "--nics");
+    sv_push(&p->argv, bind_value(prof, "nics", NULL, NULL, "one", &origin));
+    free(origin);
+    if (fabric_is_rdma(p->fabric)) {
+        sv_push(&p->argv, "--fabric");
+        sv_push(&p->argv, p->fabric);
+    }
+    if (dev && !dev->overridden && strcmp(dev->origin, "auto") == 0)
+        sv_push(&p->argv, "--net-devices");
+    if (hca && !hca->overridden && strcmp(hca->origin, "auto") == 0)
+        sv_push(&p->argv, "--nccl-hca");
+    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0)
+        sv_push(&p->argv, "--keep-cpus");
+    if (in->cmd->report)
+        sv_push(&p->argv, "--report");
+    if (in->cmd->sysfs) {
+        sv_push(&p->argv, "--sysfs");
+        sv_push(&p->argv, in->cmd->sysfs);
+    }
+    if (p->evidence_dir) {
+        sv_push(&p->argv, "--evidence-dir");
+        sv_push(&p->argv, p->evidence_dir);
+    }
+    sv_push(&p->argv, "--");
+}
+
+static void build_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
 {
     sv_push(&p->argv, in->mpirun);
     sv_append(&p->argv, &in->cmd->mpirun_args);
@@ -454,6 +501,7 @@ static void build_argv(struct plan *p, const struct plan_input *in)
             break;
         }
     }
+    helper_argv(p, in, prof);
     sv_append(&p->argv, &in->cmd->program);
 }
 
@@ -502,8 +550,8 @@ void plan_build(const struct plan_input *in, struct plan *out)
         fail(out, RR_EX_CONFIG, xasprintf("launcher '%s' is not supported yet; use launcher = "
              "mpirun", launcher));
 
-    struct selected all[MAX_PORTS], ports[MAX_PORTS];
-    size_t nall = select_ports(in->facts, fabric, all, MAX_PORTS);
+    struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
+    size_t nall = ports_select(in->facts, fabric, all, MAX_PORTS);
     bool used[MAX_NUMA];
     char *how = NULL;
     long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
@@ -527,9 +575,7 @@ void plan_build(const struct plan_input *in, struct plan *out)
     free(how);
     sv_free(&remote);
     sv_free(&local);
-    bool rdma = strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
-                strcmp(fabric, "pvrdma") == 0 || strcmp(fabric, "rdma") == 0;
-    if (rdma && nall == 0)
+    if (fabric_is_rdma(fabric) && nall == 0)
         fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
                        "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
@@ -563,8 +609,9 @@ void plan_build(const struct plan_input *in, struct plan *out)
         plan_evidence(out, in->evidence_dir);
     }
     mark_overrides(out, in->cmd);
+    plan_placement(out, in, prof);
     check_tls_devices(out, ports, nports);
-    build_argv(out, in);
+    build_argv(out, in, prof);
 }
 
 void plan_free(struct plan *p)
@@ -586,5 +633,9 @@ void plan_free(struct plan *p)
     sv_free(&p->notes);
     sv_free(&p->errors);
     sv_free(&p->argv);
+    free(p->bind_policy);
+    if (p->placement)
+        placement_free(p->placement);
+    free(p->placement);
     memset(p, 0, sizeof(*p));
 }

@@ -6,6 +6,7 @@
 #define RDMARUN_PLAN_H
 #include "cli.h"
 #include "facts.h"
+#include "placement.h"
 #include "profile.h"
 
 enum item_kind { ITEM_ENV, ITEM_MCA, ITEM_OPTION };
@@ -28,6 +29,7 @@ struct plan_input {
     const struct cmdline *cmd;
     const char *mpirun;                 /* launcher path */
     const char *evidence_dir;           /* where ranks log their transports */
+    const char *self;                   /* rdmarun's path, for the per-rank helper */
 };
 
 struct plan {
@@ -44,6 +46,9 @@ struct plan {
     struct strvec errors;    /* reasons the plan cannot run */
     int status;              /* RR_EX_* for the first error, 0 if none */
     struct strvec argv;      /* the command to exec */
+    char *bind_policy;       /* none, or how the per-rank helper places ranks */
+    struct placement *placement;  /* the helper's choice on this node's facts, for
+                                     the ranks per node given (-N, else -np); or NULL */
 };
 
 void plan_build(const struct plan_input *in, struct plan *out);

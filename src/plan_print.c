@@ -93,6 +93,9 @@ void plan_print_json(const struct plan *p, FILE *out)
         json_string(&j, NULL, p->errors.v[i]);
     json_end_array(&j);
     json_int(&j, "status", p->status);
+    json_string(&j, "bind_policy", p->bind_policy);
+    if (p->placement)
+        placement_json(p->placement, &j);
     json_end_object(&j);
     json_finish(&j);
 }

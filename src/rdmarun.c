@@ -39,6 +39,9 @@ int main(int argc, char **argv)
     case CMD_PROBE:
         rc = cmd_probe(&cl);
         break;
+    case CMD_RANK:
+        rc = cmd_rank(&cl);
+        break;
     case CMD_RUN:
         rc = cmd_run(&cl, &dirs);
         break;

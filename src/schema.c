@@ -1,4 +1,5 @@
 #include "schema.h"
+#include "placement.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -21,6 +22,10 @@ static const struct keydef profile_keys[] = {
 };
 
 static const struct keydef bind_keys[] = {
+    {"policy", VT_ENUM, BIND_POLICIES,
+     "where rdmarun places each rank (none: Open MPI binds)"},
+    {"memory", VT_ENUM, "prefer|bind|none", "memory policy of a placed rank's NUMA node"},
+    {"nics", VT_ENUM, "one|nearest", "a placed rank's ports: one (spread) or every nearest one"},
     {"map-by", VT_STRING, NULL, "mpirun --map-by"},
     {"bind-to", VT_ENUM, "none|hwthread|core|l1cache|l2cache|l3cache|socket|numa|board|package",
      "mpirun --bind-to"},

@@ -111,7 +111,7 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
     int rc = facts_read_topology(f, src->topology);
     if (rc)
         return rc;
-    if (live) {
+    if (live && !src->placement_only) {
         facts_read_verbs(f);
         facts_read_host(f, "/");
         char host[256];
@@ -124,7 +124,8 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
         f->limits.hugepages_total = f->limits.hugepages_free = f->limits.hugepage_kb = -1;
         f->limits.uverbs_devices = -1;
     }
-    facts_read_ucx(f);
+    if (!src->placement_only)
+        facts_read_ucx(f);
     return 0;
 }
 
@@ -163,6 +164,7 @@ void facts_free(struct facts *f)
     free(f->devs);
     for (size_t i = 0; i < f->nnuma; i++) {
         free(f->numa[i].cpus);
+        list_free(f->numa[i].core_pus);
         free(f->numa[i].distance);
     }
     free(f->numa);

@@ -4,6 +4,8 @@
 #include "../util/msg.h"
 #include "../util/xalloc.h"
 #include <errno.h>
+#include <hwloc.h>
+#include <stdio.h>
 #include <json-c/json.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,6 +63,24 @@ static char **strings(json_object *o, const char *key)
         if (json_object_is_type(s, json_type_string))
             list_add(&list, json_object_get_string(s));
     }
+    return list;
+}
+
+/* Facts saved before core_pus was recorded: a PU each. */
+static char **pus_each(const char *cpus)
+{
+    char **list = NULL;
+    hwloc_bitmap_t b = hwloc_bitmap_alloc();
+    if (b && hwloc_bitmap_list_sscanf(b, cpus) == 0 && hwloc_bitmap_weight(b) > 0) {
+        unsigned pu;
+        hwloc_bitmap_foreach_begin(pu, b) {
+            char s[16];
+            snprintf(s, sizeof(s), "%u", pu);
+            list_add(&list, s);
+        }
+        hwloc_bitmap_foreach_end();
+    }
+    hwloc_bitmap_free(b);
     return list;
 }
 
@@ -176,6 +196,9 @@ int facts_load_json(struct facts *f, const char *path)
         f->numa[i].cpus = str(n, "cpus");
         f->numa[i].ncores = (int)num(n, "cores", 0);
         f->numa[i].npus = (int)num(n, "pus", 0);
+        f->numa[i].core_pus = strings(n, "core_pus");
+        if (!f->numa[i].core_pus && f->numa[i].cpus)
+            f->numa[i].core_pus = pus_each(f->numa[i].cpus);
         json_object *dist = get(n, "distances");
         if (array_len(dist) == f->nnuma) {
             f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));

@@ -115,6 +115,10 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_string(&j, "cpus", f->numa[i].cpus);
         json_int(&j, "cores", f->numa[i].ncores);
         json_int(&j, "pus", f->numa[i].npus);
+        json_begin_array(&j, "core_pus");
+        for (size_t k = 0; f->numa[i].core_pus && f->numa[i].core_pus[k]; k++)
+            json_string(&j, NULL, f->numa[i].core_pus[k]);
+        json_end_array(&j);
         json_begin_array(&j, "distances");
         for (size_t k = 0; f->numa[i].distance && k < f->nnuma; k++)
             json_int(&j, NULL, f->numa[i].distance[k]);

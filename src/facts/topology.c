@@ -179,6 +179,14 @@ int facts_read_topology(struct facts *f, const char *xml)
         n->cpus = bitmap_list(node->cpuset);
         n->ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_CORE);
         n->npus = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_PU);
+        /* Each core's PUs, so that ranks can be given whole cores. */
+        hwloc_obj_type_t unit = n->ncores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+        for (hwloc_obj_t c = NULL;
+             (c = hwloc_get_next_obj_inside_cpuset_by_type(t, node->cpuset, unit, c));) {
+            char *pus = bitmap_list(c->cpuset);
+            list_add(&n->core_pus, pus);
+            free(pus);
+        }
     }
 
     /* NUMA distances (a latency matrix), where the machine reports them. */

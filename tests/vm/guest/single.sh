@@ -98,6 +98,16 @@ for profile in roce auto; do
 done
 has "$err" "rdmarun: profile roce (chosen by auto)"; ok $? "auto chose the roce profile for rxe0"
 
+# 2b. The same job placed by the per-rank helper (issue 6): each rank gets
+# its cores and UCX_NET_DEVICES=rxe0:1 from `rdmarun rank`, and is verified.
+rdma_job placed -p roce --bind-policy nic-local --report -x UCX_TLS=rc,self
+check "placed: 2-rank ping-pong through rdmarun rank" 0 "pingpong size=1048576" \
+    "rank 0 (local 0 of 2)" "rank 1 (local 1 of 2)" "--bind-to=none"
+[ "$(grep -c 'NIC rxe0:1 (local)' "$TMP/ev-placed/placement.txt")" = 2 ]
+ok $? "placed: both ranks got rxe0:1 from the helper (placement.txt)"
+has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+ok $? "placed: rdmarun's verdict is RDMA"
+
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp
 check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"

@@ -1,0 +1,123 @@
+#!/bin/sh
+# The per-rank helper (rdmarun rank) on this host: alone, with the local rank
+# from each launcher's variables; then in real Open MPI jobs, where every rank
+# prints its own affinity, memory policy and environment (examples/mpi_placement),
+# checked against rdmarun's report and against Open MPI's --report-bindings.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+PLACE=$BUILD/examples/mpi_placement
+command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
+npus=$(hwloc-calc --number-of pu all)
+
+# ---- the helper alone ----
+status_of() { sed -n "s/^$1:[[:space:]]*//p" "$TMP/status"; }
+helper() {  # helper ENV... -- runs `rdmarun rank` in front of a program that saves its status
+    env "$@" "$RDMARUN" rank --bind-policy numa --memory prefer -- \
+        sh -c 'cat /proc/self/status >"$0"; env >"$0.env"' "$TMP/status" 2>"$TMP/err"
+}
+helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE="$npus"
+[ $? = 0 ] && [ "$(status_of Cpus_allowed_list)" = 1 ]
+ok $? "local rank 1 of $npus is bound to PU 1 (Cpus_allowed_list: $(status_of Cpus_allowed_list))"
+helper OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 OMPI_COMM_WORLD_RANK=6
+[ "$(status_of Cpus_allowed_list)" = 0 ]; ok $? "Open MPI's local rank variables are read"
+helper SLURM_LOCALID=1 SLURM_NODEID=2 SLURM_STEP_TASKS_PER_NODE='4(x2),2' SLURM_PROCID=9
+[ "$(status_of Cpus_allowed_list)" = 1 ]
+ok $? "Slurm's SLURM_LOCALID and tasks per node ('4(x2),2', node 2: 2 ranks) are read"
+helper MPI_LOCALRANKID=1 MPI_LOCALNRANKS=1
+grep -q "local rank 1 of 1" "$TMP/err"; ok $? "an impossible local rank is refused with the variable named"
+
+run env -u OMPI_COMM_WORLD_LOCAL_RANK "$RDMARUN" rank -- true
+check "the helper outside a launcher says what it needs" 64 \
+    "cannot tell this rank's local rank" "OMPI_COMM_WORLD_LOCAL_RANK"
+run env RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=1 "$RDMARUN" rank -- /nonexistent/prog
+check "a program that does not exist: 127 and the reason" 127 "cannot run /nonexistent/prog"
+run "$RDMARUN" rank --bind-policy sideways -- true
+check "a bad policy is refused" 64 "--bind-policy sideways: expected none|numa|nic-local|gpu-local"
+
+# NIC per rank from a recorded Soft-RoCE node (rxe0 port 1, ACTIVE).
+run env RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=1 "$RDMARUN" rank --fabric roce --net-devices \
+    --nccl-hca --sysfs "$DATA/sysfs/rxe" --report -- env
+check "the helper sets the rank's NIC" 0 "UCX_NET_DEVICES=rxe0:1" "NCCL_IB_HCA==rxe0:1" \
+    "NIC rxe0:1"
+run env RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=1 UCX_NET_DEVICES=mine "$RDMARUN" rank \
+    --fabric roce --sysfs "$DATA/sysfs/rxe" -- env
+check "without --net-devices the rank's UCX_NET_DEVICES is left alone" 0 "UCX_NET_DEVICES=mine"
+
+# ---- real jobs ----
+# ranks FILE: "rank cpus mem dev" per rank from mpi_placement's lines, sorted by rank
+ranks() { sed -n 's/^placement rank=\([0-9]*\) local=[^ ]* cpus=\([^ ]*\) mem=\([^ ]*\) UCX_NET_DEVICES=\([^ ]*\).*/\1 \2 \3 \4/p' "$1" | sort -n; }
+
+ev=$TMP/ev-numa
+run "$RDMARUN" -p shm --bind-policy numa --report --evidence-dir "$ev" $MPIRUN_ROOT -np 2 "$PLACE"
+check "a 2-rank job placed by rdmarun" 0 "rank 0 (local 0 of 2)" "rank 1 (local 1 of 2)"
+printf '%s\n' "$out" >"$TMP/numa.out"
+ranks "$TMP/numa.out" >"$TMP/numa.ranks"
+[ "$(cat "$TMP/numa.ranks")" = "0 0 prefer:0 -
+1 1 prefer:0 -" ]
+ok $? "each rank runs on its own core with memory preferred on NUMA 0 (sched_getaffinity, get_mempolicy)"
+[ $? = 0 ] || sed 's/^/#   /' "$TMP/numa.ranks"
+for r in 0 1; do
+    reported=$(printf '%s\n' "$err" | sed -n "s/.*rank $r (local $r of 2) on [^:]*: PUs \([^ ]*\) .*/\1/p")
+    kernel=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    [ -n "$reported" ] && [ "$reported" = "$kernel" ]
+    ok $? "rank $r: rdmarun's report (PUs $reported) is what the kernel says ($kernel)"
+done
+[ "$(grep -c '^rank ' "$ev/placement.txt")" = 2 ]
+ok $? "the placement of both ranks is in the evidence directory"
+# ompi_core R: the core Open MPI's --report-bindings shows rank R on ("[./B]": core 1).
+ompi_core() {
+    printf '%s\n' "$err" | sed -n "s/.*MCW rank $1 bound to .*: \[\(.*\)\]$/\1/p" |
+        awk -F/ '{for (i = 1; i <= NF; i++) if ($i ~ /B/) print i - 1}'
+}
+core_of() { hwloc-calc --physical-input "pu:$1" --intersect core; }
+# Open MPI's own report (printed by each rank at MPI_Init from its real
+# affinity) shows the ranks where the helper put them; mpirun was told
+# --bind-to none so that it does not bind them elsewhere first.
+run "$RDMARUN" -p shm --bind-policy numa $MPIRUN_ROOT --report-bindings -np 2 "$PLACE"
+check "a placed job with Open MPI's --report-bindings" 0 "--bind-to=none" "MCW rank 1 bound to"
+for r in 0 1; do
+    ours=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    [ -n "$(ompi_core $r)" ] && [ "$(ompi_core $r)" = "$(core_of "$ours")" ]
+    ok $? "rank $r: Open MPI reports it on core $(ompi_core $r), where rdmarun placed it (PUs $ours)"
+done
+
+# The dry run on this node's facts predicts exactly that.
+run "$RDMARUN" -p shm --bind-policy numa --report --dry-run -np 2 "$PLACE"
+for r in 0 1; do
+    pred=$(printf '%s\n' "$out" | awk -v r=$r '$1 == r && NF >= 4 {print $4}')
+    kernel=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    [ "$pred" = "$kernel" ]; ok $? "rank $r: the dry run's placement (PUs $pred) is what ran ($kernel)"
+done
+
+# Against Open MPI's own binding: with policy none, Open MPI binds 2 ranks by
+# core and reports it; rdmarun's choice for the same ranks is the same core.
+run "$RDMARUN" -p shm --report $MPIRUN_ROOT -np 2 "$PLACE"
+check "policy none: Open MPI binds and reports (--report adds --report-bindings)" 0 "MCW rank 0 bound to"
+ranks "$(printf '%s\n' "$out" >"$TMP/none.out"; echo "$TMP/none.out")" >"$TMP/none.ranks"
+for r in 0 1; do
+    ours=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    kernel=$(awk -v r=$r '$1 == r {print $2}' "$TMP/none.ranks")
+    [ -n "$(ompi_core $r)" ] && [ "$(ompi_core $r)" = "$(core_of "$ours")" ] &&
+        [ "$(core_of "$kernel")" = "$(ompi_core $r)" ]
+    ok $? "rank $r: Open MPI by itself binds it to core $(ompi_core $r), as rdmarun does"
+done
+
+# --bind-to on the command line wins: Open MPI binds, the helper leaves cores alone.
+run "$RDMARUN" -p shm --bind-policy numa --dry-run $MPIRUN_ROOT --bind-to core -np 2 "$PLACE"
+check "--bind-to on the command line keeps Open MPI's binding" 0 "--keep-cpus" \
+    "Open MPI binds the ranks; bind policy numa only chooses their NICs and GPUs"
+# A profile's bind-to is replaced, and says so.
+cat >"$TMP/placed.ini" <<'INI'
+[profile]
+inherit = shm
+[bind]
+bind-to = core
+policy = numa
+memory = bind
+INI
+run "$RDMARUN" -p "$TMP/placed.ini" $MPIRUN_ROOT -np 2 "$PLACE"
+printf '%s\n' "$out" >"$TMP/bind.out"
+check "a profile with [bind] policy = numa and memory = bind" 0 "--bind-to core from" "replaced by none"
+[ "$(ranks "$TMP/bind.out" | awk '{print $3}' | sort -u)" = bind:0 ]
+ok $? "memory = bind gives every rank the bind policy on its NUMA node"
+
+done_testing

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Placement from hwloc XML topologies recorded on real machines
+# (../shared/topologies, or $RDMARUN_TOPOLOGIES), for 1, 2, 4, 8 and "all
+# cores" ranks per node: every rank's PUs, core count, NUMA node and the
+# locality of its NIC and GPU must agree with hwloc-calc on the same file;
+# the tables are golden files.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+EXP=$SRC/tests/golden/expected/placement
+if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
+    echo "1..0 # SKIP no recorded topologies in $DIR"
+    exit 0
+fi
+command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
+
+# rank lines from a dry run's JSON: local numa pus cores nic nic_local gpu gpu_local shared
+ranks() {
+    python3 -c '
+import json, sys
+p = json.load(sys.stdin).get("placement")
+for r in p["ranks"] if p else []:
+    print(r["local_rank"], r["numa"], r["pus"], r["cores"], r["nic"] or "-",
+          int(r["nic_local"]), r["gpu"] or "-", int(r["gpu_local"]), int(r["cores_shared"]))
+'
+}
+
+# NUMA nodes (physical) an object or PU list is local to, per hwloc-calc.
+numa_of() { hwloc-calc -i "$xml" "$@" --intersect NUMAnode --physical-output 2>/dev/null; }
+
+for xml in "$DIR"/*.xml; do
+    name=$(basename "$xml" .xml)
+    cores=$(hwloc-calc -i "$xml" --number-of core all)
+    policies=nic-local
+    hwloc-ls -i "$xml" 2>/dev/null | grep -Eq '"(cuda|nvml|rsmi)[0-9]' && policies="$policies gpu-local"
+    : >"$TMP/got"
+    for policy in $policies; do
+        for n in 1 2 4 8 "$cores"; do
+            args="--dry-run --mpirun mpirun --evidence-dir /EVIDENCE --topology $xml --bind-policy $policy -N $n"
+            "$RDMARUN" $args --json ./app 2>/dev/null | ranks >"$TMP/ranks"
+            [ "$(wc -l <"$TMP/ranks")" = "$n" ]
+            ok $? "$name: $policy, $n ranks: a placement for every local rank"
+            bad=0 sum=0 shared=0 all=
+            [ -s "$TMP/ranks" ] || bad=1
+            while read local numa pus nc nic nlocal gpu glocal sh; do
+                locs="pu:$(printf '%s' "$pus" | sed 's/,/ pu:/g')"   # hwloc-calc: one range per location
+                want=$(numa_of --physical-input $locs)
+                [ "$want" = "$numa" ] || { bad=1; echo "# rank $local: PUs $pus are on NUMA $want, not $numa"; }
+                got=$(hwloc-calc -i "$xml" --physical-input $locs --number-of core)
+                [ "$got" = "$nc" ] || { bad=1; echo "# rank $local: PUs $pus hold $got cores, not $nc"; }
+                for o in "$nic:$nlocal" "$gpu:$glocal"; do
+                    dev=${o%%:*} loc=${o##*:}
+                    [ "$dev" = - ] && continue
+                    case ",$(numa_of "os=$dev")," in *",$numa,"*) l=1 ;; *) l=0 ;; esac
+                    [ "$l" = "$loc" ] || { bad=1; echo "# rank $local: $dev local=$loc, hwloc-calc says $l"; }
+                done
+                sum=$((sum + nc)) shared=$((shared + sh)) all="$all $locs"
+            done <"$TMP/ranks"
+            ok $bad "$name: $policy, $n ranks: PUs, cores, NUMA node, NIC and GPU locality agree with hwloc-calc"
+            if [ "$shared" = 0 ] && [ -n "$all" ]; then
+                # Ranks that do not share cores hold disjoint sets.
+                union=$(hwloc-calc -i "$xml" --physical-input $all --number-of core)
+                [ "$union" = "$sum" ]
+                ok $? "$name: $policy, $n ranks: no two ranks share a core ($sum cores, union $union)"
+            fi
+            { echo "== $policy -N $n"
+              "$RDMARUN" $args --report ./app 2>&1 | sed -n '/^placement:/,$p'
+            } >>"$TMP/got"
+        done
+    done
+    sed -i "s|$DIR|@TOPOLOGIES@|g" "$TMP/got"
+    if [ -n "${RDMARUN_REGEN:-}" ]; then
+        mkdir -p "$EXP"
+        cp "$TMP/got" "$EXP/$name.txt"
+    fi
+    diff -u "$EXP/$name.txt" "$TMP/got" >"$TMP/diff" 2>&1
+    r=$?
+    [ $r = 0 ] || sed 's/^/# /' "$TMP/diff" | head -30
+    ok $r "$name: golden placement tables"
+done
+
+done_testing

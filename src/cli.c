@@ -30,6 +30,10 @@ void cli_usage(FILE *out)
         "       rdmarun verify [--json] LOG_FILE_OR_DIR...\n"
         "       rdmarun check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
         "       rdmarun rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)\n"
+        "       rdmarun compare -p PROFILE[,PROFILE...] --np N[,N...] [--repeat R] [--warmup W]\n"
+        "               [--metric REGEX] [--baseline PROFILE] [-o DIR] [MPIRUN OPTIONS]\n"
+        "               -- PROGRAM [ARGS...]\n"
+        "       rdmarun compare --resume DIR\n"
         "\n"
         "Runs PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
         "and shows where every setting came from.\n"
@@ -168,6 +172,9 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     } else if (i < argc && strcmp(argv[i], "rank") == 0) {
         cl->command = CMD_RANK;
         i++;
+    } else if (i < argc && strcmp(argv[i], "compare") == 0) {
+        cl->command = CMD_COMPARE;
+        i++;
     }
     for (; i < argc && rc == 0; i++) {
         const char *a = argv[i];
@@ -208,6 +215,15 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (cl->command == CMD_RANK && rank_flag(a, cl))
             continue;
+        if (cl->command == CMD_COMPARE &&
+            (own_value(a, "np", "-np", argc, argv, &i, &cl->np_list, &rc) ||
+             own_value(a, "repeat", NULL, argc, argv, &i, &cl->repeat, &rc) ||
+             own_value(a, "warmup", NULL, argc, argv, &i, &cl->warmup, &rc) ||
+             own_value(a, "metric", NULL, argc, argv, &i, &cl->metric, &rc) ||
+             own_value(a, "baseline", NULL, argc, argv, &i, &cl->baseline, &rc) ||
+             own_value(a, "output", "-o", argc, argv, &i, &cl->output, &rc) ||
+             own_value(a, "resume", NULL, argc, argv, &i, &cl->resume, &rc)))
+            continue;
         if (cl->command == CMD_RANK &&
             (own_value(a, "memory", NULL, argc, argv, &i, &cl->memory, &rc) ||
              own_value(a, "nics", NULL, argc, argv, &i, &cl->nics, &rc) ||
@@ -230,7 +246,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             free(set);
             continue;
         }
-        if (cl->command != CMD_RUN) {
+        if (cl->command != CMD_RUN && cl->command != CMD_COMPARE) {
             rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
                      cl->command == CMD_PROBE ? "probe" : cl->command == CMD_CHECK ? "check"
                      : cl->command == CMD_RANK ? "rank"
@@ -262,7 +278,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         cl->show_name = xstrdup(cl->program.v[1]);
         sv_free(&cl->program);
     }
-    if ((cl->command == CMD_RUN || cl->command == CMD_RANK) && cl->program.n == 0) {
+    if ((cl->command == CMD_RUN || cl->command == CMD_RANK ||
+         (cl->command == CMD_COMPARE && !cl->resume)) && cl->program.n == 0) {
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;
     }
@@ -278,7 +295,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         !one_of("--fabric", cl->fabric, "ib|roce|pvrdma|rdma"))
         return RR_EX_USAGE;
     if (cl->command != CMD_RUN && cl->command != CMD_VERIFY && cl->command != CMD_RANK &&
-        cl->program.n > 0) {
+        cl->command != CMD_COMPARE && cl->program.n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", cl->program.v[0]);
         return RR_EX_USAGE;
     }
@@ -302,6 +319,13 @@ void cli_free(struct cmdline *cl)
     free(cl->memory);
     free(cl->nics);
     free(cl->fabric);
+    free(cl->np_list);
+    free(cl->repeat);
+    free(cl->warmup);
+    free(cl->metric);
+    free(cl->baseline);
+    free(cl->output);
+    free(cl->resume);
     sv_free(&cl->sets);
     sv_free(&cl->mpirun_args);
     sv_free(&cl->user_env);

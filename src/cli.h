@@ -9,7 +9,7 @@
 
 enum command {
     CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_CHECK, CMD_HELP,
-    CMD_VERSION, CMD_RANK
+    CMD_VERSION, CMD_RANK, CMD_COMPARE
 };
 
 struct cmdline {
@@ -33,6 +33,8 @@ struct cmdline {
     char *memory, *nics, *fabric;   /* --memory, --nics, --fabric */
     bool net_devices, nccl_hca;     /* --net-devices, --nccl-hca: set them per rank */
     bool keep_cpus;                 /* --keep-cpus: Open MPI binds, cores are left alone */
+    /* rdmarun compare */
+    char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
 
     struct strvec mpirun_args;  /* mpirun options exactly as given */
     struct strvec user_env;     /* names given with -x */

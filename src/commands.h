@@ -15,6 +15,7 @@ int cmd_probe(const struct cmdline *cl);
 int cmd_verify(const struct cmdline *cl);
 int cmd_check(const struct cmdline *cl);
 int cmd_rank(const struct cmdline *cl);
+int cmd_compare(const struct cmdline *cl);
 int cmd_run(const struct cmdline *cl, const struct strvec *dirs);
 
 #endif

@@ -39,6 +39,9 @@ int main(int argc, char **argv)
     case CMD_PROBE:
         rc = cmd_probe(&cl);
         break;
+    case CMD_COMPARE:
+        rc = cmd_compare(&cl);
+        break;
     case CMD_RANK:
         rc = cmd_rank(&cl);
         break;

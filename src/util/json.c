@@ -90,7 +90,7 @@ void json_int(struct json *j, const char *key, int64_t value)
 void json_double(struct json *j, const char *key, double value)
 {
     lead(j, key);
-    fprintf(j->f, "%.6g", value);
+    fprintf(j->f, "%.10g", value);
 }
 
 void json_bool(struct json *j, const char *key, bool value)

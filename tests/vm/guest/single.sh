@@ -108,6 +108,28 @@ ok $? "placed: both ranks got rxe0:1 from the helper (placement.txt)"
 has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
 ok $? "placed: rdmarun's verdict is RDMA"
 
+# 2c. compare (issue 7): rc_verbs against TCP with the stencil, each run's
+# verdict recorded. Both ranks share the guest, so the RDMA profile leaves
+# out shared memory (as above). The results stay in the share for the README.
+cat >"$TMP/rc.ini" <<'INI'
+[profile]
+description = roce without shared memory, so that ranks in one guest use rc_verbs
+inherit = roce
+[ucx]
+TLS = rc,self
+INI
+STENCIL=$RDMARUN_BUILDDIR/examples/mpi_stencil
+run "$RDMARUN" compare -p "$TMP/rc.ini",tcp --np 1,2 --repeat 3 --warmup 1 \
+    --metric 'time_per_iter_us=([0-9.]+)' -o "$RR_SHARE/compare" --allow-run-as-root \
+    -- "$STENCIL" 512 50
+printf '%s\n' "$out" >"$RR_SHARE/compare/table.txt"
+check "compare: rc_verbs against tcp in the guest" 0 "speedup" "efficiency"
+csv=$RR_SHARE/compare/runs.csv
+[ "$(awk -F, '$4 ~ /rc.ini$/ && $5 == 2 {print $8}' "$csv" | sort -u)" = rdma ]
+ok $? "compare: every 2-rank run of the rc profile has the verdict rdma"
+[ "$(awk -F, '$4 == "tcp" && $5 == 2 {print $8 "/" $11}' "$csv" | sort -u)" = fallback/1 ]
+ok $? "compare: every 2-rank tcp run is TCP (fallback), as intended, and counted"
+
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp
 check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"

@@ -1,0 +1,843 @@
+/* rdmarun compare: run a program under several profiles and rank counts,
+ * repeatedly and interleaved, and report parallel efficiency with honest
+ * statistics. Every run is rdmarun itself (so it is planned, verified and
+ * recorded like any job); a run that failed or fell back to TCP is flagged
+ * and left out of the statistics. Results are appended run by run to
+ * DIR/runs.csv, so an interrupted comparison resumes where it stopped. */
+#include "commands.h"
+#include "compare/plan_file.h"
+#include "compare/stats.h"
+#include "evidence/evidence.h"
+#include "util/msg.h"
+#include "util/json.h"
+#include "util/strvec.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NP 32
+
+struct compare {
+    char *dir;
+    struct strvec profiles;  /* as given: names or paths */
+    struct strvec labels;    /* what results call them: the name, without folder or .ini */
+    long np[MAX_NP];
+    size_t nnp;
+    int repeat, warmup;
+    char *metric;            /* regex, or NULL: the value is the wall time */
+    regex_t re;
+    char *baseline;
+    struct strvec args;      /* mpirun options */
+    struct strvec program;
+    char **expect;           /* per combination, from its plan */
+};
+
+/* One recorded run (a row of runs.csv). */
+struct run {
+    int index, round;
+    bool warmup;
+    char profile[128];
+    long np;
+    double wall, metric;     /* metric: NAN when none */
+    int status;
+    char verdict[16], expect[16];
+    bool included;
+};
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t child;
+
+static void on_signal(int sig)
+{
+    interrupted = 1;
+    if (child > 0)
+        kill(child, sig);
+}
+
+static size_t ncombos(const struct compare *c)
+{
+    return c->profiles.n * c->nnp;
+}
+
+/* Run i: its round and combination. Each round starts one combination
+ * later than the one before, so no profile always runs first or last. */
+static void run_slot(const struct compare *c, int i, int *round, size_t *combo)
+{
+    size_t n = ncombos(c);
+    *round = i / (int)n;
+    *combo = ((size_t)i + (size_t)*round) % n;
+}
+
+static const char *combo_profile(const struct compare *c, size_t k)
+{
+    return c->profiles.v[k / c->nnp];
+}
+
+static const char *combo_label(const struct compare *c, size_t k)
+{
+    return c->labels.v[k / c->nnp];
+}
+
+/* Labels for the profiles, and the baseline as a label. */
+static int make_labels(struct compare *c)
+{
+    for (size_t i = 0; i < c->profiles.n; i++) {
+        const char *p = c->profiles.v[i], *base = strrchr(p, '/');
+        base = base ? base + 1 : p;
+        size_t len = strlen(base);
+        if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+            len -= 4;
+        char *label = xstrndup(base, len);
+        if (!*label || sv_find(&c->labels, label) >= 0) {
+            rr_error("compare: profile '%s' %s (hint: give each profile a different name)", p,
+                     *label ? "has the same name as another one compared" : "has no name");
+            free(label);
+            return RR_EX_USAGE;
+        }
+        sv_push(&c->labels, label);
+        free(label);
+    }
+    int k = sv_find(&c->profiles, c->baseline);
+    if (k >= 0) {
+        free(c->baseline);
+        c->baseline = xstrdup(c->labels.v[k]);
+    } else if (sv_find(&c->labels, c->baseline) < 0) {
+        rr_error("compare: --baseline %s is not one of the profiles compared", c->baseline);
+        return RR_EX_USAGE;
+    }
+    return 0;
+}
+
+static long combo_np(const struct compare *c, size_t k)
+{
+    return c->np[k % c->nnp];
+}
+
+/* ---- the comparison's settings, kept in DIR/compare.conf for --resume ---- */
+
+static bool parse_count(const char *what, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : -1;
+    if (!s || errno || *end || end == s || v < lo || v > hi) {
+        rr_error("compare: %s '%s': expected a whole number from %ld to %ld", what,
+                 s ? s : "", lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static int settings_from(struct compare *c, const struct cmdline *cl)
+{
+    long v;
+    if (!cl->profile || !cl->np_list) {
+        rr_error("compare needs -p PROFILE[,PROFILE...] and --np N[,N...] (hint: rdmarun "
+                 "compare -p shm,tcp --np 1,2 -- ./app)");
+        return RR_EX_USAGE;
+    }
+    if (cl->np > 0 || cl->ppn > 0) {
+        rr_error("compare: give rank counts with --np N[,N...], not as mpirun options");
+        return RR_EX_USAGE;
+    }
+    sv_split(&c->profiles, cl->profile, ",");
+    struct strvec nps = {0};
+    sv_split(&nps, cl->np_list, ",");
+    bool good = nps.n > 0 && nps.n <= MAX_NP;
+    for (size_t i = 0; good && i < nps.n; i++) {
+        good = parse_count("--np", nps.v[i], 1, 1 << 20, &v);
+        c->np[c->nnp++] = v;
+    }
+    sv_free(&nps);
+    if (!good)
+        return RR_EX_USAGE;
+    if (!parse_count("--repeat", cl->repeat ? cl->repeat : "5", 1, 10000, &v))
+        return RR_EX_USAGE;
+    c->repeat = (int)v;
+    if (!parse_count("--warmup", cl->warmup ? cl->warmup : "1", 0, 10000, &v))
+        return RR_EX_USAGE;
+    c->warmup = (int)v;
+    c->metric = cl->metric ? xstrdup(cl->metric) : NULL;
+    c->baseline = xstrdup(cl->baseline ? cl->baseline : c->profiles.v[0]);
+    sv_append(&c->args, &cl->mpirun_args);
+    sv_append(&c->program, &cl->program);
+    for (size_t i = 0; i < c->args.n + c->program.n; i++) {
+        const char *a = i < c->args.n ? c->args.v[i] : c->program.v[i - c->args.n];
+        if (strchr(a, '\n')) {
+            rr_error("compare: an argument holds a newline, which compare.conf cannot keep");
+            return RR_EX_USAGE;
+        }
+    }
+    return 0;
+}
+
+static int save_settings(const struct compare *c)
+{
+    char *path = xasprintf("%s/compare.conf", c->dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        rr_error("compare: cannot write %s: %s", path, strerror(errno));
+        free(path);
+        return RR_EX_CANTCREAT;
+    }
+    fprintf(f, "# rdmarun compare settings; 'rdmarun compare --resume DIR' reads them\n");
+    for (size_t i = 0; i < c->profiles.n; i++)
+        fprintf(f, "profile=%s\n", c->profiles.v[i]);
+    for (size_t i = 0; i < c->nnp; i++)
+        fprintf(f, "np=%ld\n", c->np[i]);
+    fprintf(f, "repeat=%d\nwarmup=%d\nbaseline=%s\n", c->repeat, c->warmup, c->baseline);
+    if (c->metric)
+        fprintf(f, "metric=%s\n", c->metric);
+    for (size_t i = 0; i < c->args.n; i++)
+        fprintf(f, "arg=%s\n", c->args.v[i]);
+    for (size_t i = 0; i < c->program.n; i++)
+        fprintf(f, "program=%s\n", c->program.v[i]);
+    int rc = fclose(f) == 0 ? 0 : RR_EX_CANTCREAT;
+    free(path);
+    return rc;
+}
+
+static int load_settings(struct compare *c)
+{
+    char *path = xasprintf("%s/compare.conf", c->dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        rr_error("compare --resume: cannot read %s: %s (hint: the directory of an earlier "
+                 "'rdmarun compare -o DIR')", path, strerror(errno));
+        free(path);
+        return RR_EX_NOINPUT;
+    }
+    char line[8192];
+    int rc = 0, lineno = 0;
+    long v;
+    while (!rc && fgets(line, sizeof(line), f)) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (line[0] == '#' || !eq)
+            continue;
+        *eq = '\0';
+        const char *val = eq + 1;
+        if (strcmp(line, "profile") == 0)
+            sv_push(&c->profiles, val);
+        else if (strcmp(line, "np") == 0 && c->nnp < MAX_NP && parse_count("np", val, 1, 1 << 20, &v))
+            c->np[c->nnp++] = v;
+        else if (strcmp(line, "repeat") == 0 && parse_count("repeat", val, 1, 10000, &v))
+            c->repeat = (int)v;
+        else if (strcmp(line, "warmup") == 0 && parse_count("warmup", val, 0, 10000, &v))
+            c->warmup = (int)v;
+        else if (strcmp(line, "baseline") == 0)
+            c->baseline = xstrdup(val);
+        else if (strcmp(line, "metric") == 0)
+            c->metric = xstrdup(val);
+        else if (strcmp(line, "arg") == 0)
+            sv_push(&c->args, val);
+        else if (strcmp(line, "program") == 0)
+            sv_push(&c->program, val);
+        else {
+            rr_error("%s:%d: unknown or bad setting '%s' (hint: the file is written by "
+                     "rdmarun compare; do not edit it)", path, lineno, line);
+            rc = RR_EX_DATAERR;
+        }
+    }
+    fclose(f);
+    if (!rc && (!c->profiles.n || !c->nnp || !c->program.n || !c->repeat || !c->baseline)) {
+        rr_error("%s is incomplete (hint: start the comparison again)", path);
+        rc = RR_EX_DATAERR;
+    }
+    free(path);
+    return rc;
+}
+
+/* ---- runs ---- */
+
+/* Run rdmarun itself with argv, output to `log`; returns its wait status. */
+static int run_child(char *const *argv, const char *log, double *seconds)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        execv(argv[0], argv);
+        _exit(RR_EX_NOTFOUND);
+    }
+    child = pid;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    child = 0;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    return status;
+}
+
+static void base_argv(struct strvec *argv, const char *self, const char *profile)
+{
+    sv_push(argv, self);
+    sv_push(argv, "-p");
+    sv_push(argv, profile);
+}
+
+static void job_argv(const struct compare *c, struct strvec *argv, long np)
+{
+    sv_append(argv, &c->args);
+    sv_push(argv, "-np");
+    sv_pushf(argv, "%ld", np);
+    sv_push(argv, "--");
+    sv_append(argv, &c->program);
+}
+
+/* The plan of each combination, saved (the environment the runs get), and
+ * the verdict it expects. */
+static int save_plans(struct compare *c, const char *self)
+{
+    char *dir = xasprintf("%s/plans", c->dir);
+    mkdir(dir, 0755);
+    c->expect = xcalloc(ncombos(c), sizeof(*c->expect));
+    int rc = 0;
+    for (size_t k = 0; k < ncombos(c) && !rc; k++) {
+        struct strvec argv = {0};
+        base_argv(&argv, self, combo_profile(c, k));
+        sv_push(&argv, "--dry-run");
+        sv_push(&argv, "--json");
+        job_argv(c, &argv, combo_np(c, k));
+        char *path = xasprintf("%s/%s.np%ld.json", dir, combo_label(c, k), combo_np(c, k));
+        double t;
+        int st = run_child(argv.v, path, &t);
+        c->expect[k] = plan_file_string(path, "expect");
+        if (st != 0 || !c->expect[k]) {
+            rr_error("compare: the plan for profile %s with %ld ranks cannot run (see %s)",
+                     combo_profile(c, k), combo_np(c, k), path);
+            rc = RR_EX_CONFIG;
+        }
+        free(path);
+        sv_free(&argv);
+    }
+    free(dir);
+    return rc;
+}
+
+/* The last match of the metric regex in a run's output (its first group,
+ * else the whole match); NAN when none. */
+static double read_metric(const struct compare *c, const char *log)
+{
+    FILE *f = fopen(log, "r");
+    double value = NAN;
+    char line[4096];
+    while (f && fgets(line, sizeof(line), f)) {
+        regmatch_t m[2];
+        if (regexec(&c->re, line, 2, m, 0) != 0)
+            continue;
+        regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
+        char num[64];
+        snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+        char *end;
+        double v = strtod(num, &end);
+        if (end != num)
+            value = v;
+    }
+    if (f)
+        fclose(f);
+    return value;
+}
+
+static bool verdict_fine(const char *verdict, const char *expect)
+{
+    /* A fallback is what a tcp profile intends, and a problem for any other. */
+    return strcmp(verdict, "fallback") != 0 || strcmp(expect, "tcp") == 0 ||
+           strcmp(expect, "any") == 0;
+}
+
+static void append_row(FILE *csv, const struct run *r)
+{
+    fprintf(csv, "%d,%d,%s,%s,%ld,%.6f,%d,%s,%s,", r->index, r->round,
+            r->warmup ? "warmup" : "measure", r->profile, r->np, r->wall, r->status, r->verdict,
+            r->expect);
+    if (!isnan(r->metric))
+        fprintf(csv, "%.9g", r->metric);
+    fprintf(csv, ",%d\n", r->included);
+    fflush(csv);
+}
+
+#define RUNS_HEADER "run,round,phase,profile,np,wall_s,status,verdict,expect,metric,included\n"
+
+/* Rows of runs.csv; a last line cut short by an interruption is dropped. */
+static size_t read_runs(const char *path, struct run **out)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = 0, cap = 0;
+    char line[1024];
+    *out = NULL;
+    while (f && fgets(line, sizeof(line), f)) {
+        if (!strchr(line, '\n') || strncmp(line, "run,", 4) == 0)
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *field[11], *s = line;
+        size_t nf = 0;
+        for (char *tok; nf < 11 && (tok = strsep(&s, ",")) != NULL;)
+            field[nf++] = tok;
+        if (nf != 11)
+            continue;
+        struct run r;
+        memset(&r, 0, sizeof(r));
+        r.index = atoi(field[0]);
+        r.round = atoi(field[1]);
+        r.warmup = strcmp(field[2], "warmup") == 0;
+        snprintf(r.profile, sizeof(r.profile), "%s", field[3]);
+        r.np = atol(field[4]);
+        r.wall = strtod(field[5], NULL);
+        r.status = atoi(field[6]);
+        snprintf(r.verdict, sizeof(r.verdict), "%s", field[7]);
+        snprintf(r.expect, sizeof(r.expect), "%s", field[8]);
+        r.metric = field[9][0] ? strtod(field[9], NULL) : NAN;
+        r.included = atoi(field[10]) != 0;
+        GROW(*out, cap, n + 1);
+        (*out)[n++] = r;
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static void progress(int done, int total, const struct run *r, double elapsed)
+{
+    if (!isatty(STDERR_FILENO))
+        return;
+    double left = done ? elapsed / done * (total - done) : 0;
+    fprintf(stderr, "\rcompare: run %d/%d: %s, %ld rank%s%s; %.0f s elapsed, about %.0f s "
+            "left   ", done + 1, total, r->profile, r->np, r->np == 1 ? "" : "s",
+            r->warmup ? " (warm-up)" : "", elapsed, left);
+    fflush(stderr);
+}
+
+static int do_runs(struct compare *c, const char *self)
+{
+    /* What is recorded stays (a line cut short by an interruption goes);
+     * new runs are appended one line each. */
+    char *csv_path = xasprintf("%s/runs.csv", c->dir);
+    struct run *rows;
+    size_t done = read_runs(csv_path, &rows);
+    FILE *csv = fopen(csv_path, "w");
+    if (!csv) {
+        rr_error("compare: cannot write %s: %s", csv_path, strerror(errno));
+        free(rows);
+        free(csv_path);
+        return RR_EX_CANTCREAT;
+    }
+    fputs(RUNS_HEADER, csv);
+    for (size_t i = 0; i < done; i++)
+        append_row(csv, &rows[i]);
+    free(rows);
+    int total = (c->warmup + c->repeat) * (int)ncombos(c);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = 0, started = (int)done;
+    if (done)
+        fprintf(stderr, "rdmarun: compare: %zu of %d runs already recorded in %s; continuing\n",
+                done, total, c->dir);
+    for (int i = (int)done; i < total && !interrupted; i++) {
+        struct run r;
+        memset(&r, 0, sizeof(r));
+        size_t k;
+        run_slot(c, i, &r.round, &k);
+        r.index = i;
+        r.warmup = r.round < c->warmup;
+        snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
+        r.np = combo_np(c, k);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        progress(i - started, total - started, &r,
+                 (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+        char *evdir = xasprintf("%s/runs/%04d", c->dir, i);
+        char *log = xasprintf("%s/runs/%04d.out", c->dir, i);
+        struct strvec argv = {0};
+        base_argv(&argv, self, combo_profile(c, k));
+        sv_push(&argv, "--evidence-dir");
+        sv_push(&argv, evdir);
+        job_argv(c, &argv, r.np);
+        int st = run_child(argv.v, log, &r.wall);
+        sv_free(&argv);
+        if (!interrupted) {
+            r.status = st < 0 ? -1 : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+            struct evidence ev;
+            memset(&ev, 0, sizeof(ev));
+            evidence_read(&ev, evdir);
+            snprintf(r.verdict, sizeof(r.verdict), "%s", verdict_name(evidence_verdict(&ev)));
+            evidence_free(&ev);
+            snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
+            r.metric = c->metric ? read_metric(c, log) : NAN;
+            r.included = r.status == 0 && verdict_fine(r.verdict, r.expect) &&
+                         (!c->metric || !isnan(r.metric));
+            append_row(csv, &r);
+            if (!r.included)
+                rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
+                        i, r.profile, r.np, r.status ? "failed" : !verdict_fine(r.verdict, r.expect)
+                        ? "fell back to TCP" : "printed no metric", log);
+        }
+        free(evdir);
+        free(log);
+    }
+    if (isatty(STDERR_FILENO))
+        fputc('\n', stderr);
+    if (interrupted) {
+        rr_error("compare: interrupted; the runs finished so far are in %s (continue with: "
+                 "rdmarun compare --resume %s)", csv_path, c->dir);
+        rc = 130;
+    }
+    fclose(csv);
+    free(csv_path);
+    return rc;
+}
+
+/* ---- results ---- */
+
+struct result {
+    const char *profile;
+    long np;
+    size_t runs, excluded;
+    struct sample_stats s;
+    double speedup, efficiency, ratio;   /* NAN when not defined */
+};
+
+static size_t summarize(const struct compare *c, const struct run *runs, size_t nruns,
+                        struct result *res)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < c->profiles.n; p++) {
+        for (size_t j = 0; j < c->nnp; j++) {
+            struct result *r = &res[n++];
+            memset(r, 0, sizeof(*r));
+            r->profile = c->labels.v[p];
+            r->np = c->np[j];
+            double *v = xcalloc(nruns + 1, sizeof(double));
+            size_t nv = 0;
+            for (size_t i = 0; i < nruns; i++) {
+                const struct run *x = &runs[i];
+                if (x->warmup || x->np != r->np || strcmp(x->profile, r->profile) != 0)
+                    continue;
+                r->runs++;
+                if (!x->included)
+                    r->excluded++;
+                else
+                    v[nv++] = c->metric ? x->metric : x->wall;
+            }
+            stats_of(v, nv, &r->s);
+            free(v);
+        }
+    }
+    /* Speedup from each profile's smallest rank count with data; ratio to
+     * the baseline at the same rank count (above 1: faster). */
+    for (size_t i = 0; i < n; i++) {
+        struct result *r = &res[i];
+        const struct result *base = NULL, *ref = NULL;
+        for (size_t k = 0; k < n; k++) {
+            if (strcmp(res[k].profile, r->profile) == 0 && res[k].s.n &&
+                (!base || res[k].np < base->np))
+                base = &res[k];
+            if (strcmp(res[k].profile, c->baseline) == 0 && res[k].np == r->np && res[k].s.n)
+                ref = &res[k];
+        }
+        r->speedup = r->efficiency = r->ratio = NAN;
+        if (r->s.n && base) {
+            r->speedup = speedup(base->s.median, r->s.median);
+            r->efficiency = efficiency(base->s.median, base->np, r->s.median, r->np);
+        }
+        if (r->s.n && ref)
+            r->ratio = speedup(ref->s.median, r->s.median);
+    }
+    return n;
+}
+
+static void print_num(FILE *f, const char *fmt, double v, bool csv)
+{
+    if (isnan(v))
+        fputs(csv ? "" : "-", f);
+    else
+        fprintf(f, fmt, v);
+}
+
+static int write_results(const struct compare *c, const struct result *res, size_t n,
+                         const struct run *runs, size_t nruns)
+{
+    const char *value = c->metric ? "metric" : "wall_s";
+    /* The table. */
+    printf("compare: %s per run (median of measured runs; %s)\n", value,
+           c->metric ? c->metric : "seconds, as the job script sees it");
+    printf("%-16s %6s %5s %5s %12s %12s %12s %7s %8s %10s %9s\n", "profile", "np", "runs",
+           "excl", "median", "min", "max", "cv%", "speedup", "efficiency", "vs base");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        printf("%-16s %6ld %5zu %5zu ", r->profile, r->np, r->runs, r->excluded);
+        if (!r->s.n) {
+            printf("%12s %12s %12s %7s %8s %10s %9s\n", "-", "-", "-", "-", "-", "-", "-");
+            continue;
+        }
+        printf("%12.6g %12.6g %12.6g %7.1f ", r->s.median, r->s.min, r->s.max, r->s.cv * 100);
+        print_num(stdout, "%8.3f ", r->speedup, false);
+        print_num(stdout, "%9.1f%% ", r->efficiency * 100, false);
+        print_num(stdout, "%9.3f", r->ratio, false);
+        putchar('\n');
+    }
+    printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
+           "in %s\n", c->baseline, c->dir);
+
+    /* CSV and JSON. */
+    char *path = xasprintf("%s/summary.csv", c->dir);
+    FILE *f = fopen(path, "w");
+    free(path);
+    if (!f)
+        return RR_EX_CANTCREAT;
+    fprintf(f, "profile,np,runs,excluded,value,median,min,max,cv,speedup,efficiency,ratio_to_baseline\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        fprintf(f, "%s,%ld,%zu,%zu,%s,", r->profile, r->np, r->runs, r->excluded, value);
+        if (r->s.n)
+            fprintf(f, "%.9g,%.9g,%.9g,%.9g,", r->s.median, r->s.min, r->s.max, r->s.cv);
+        else
+            fputs(",,,,", f);
+        print_num(f, "%.9g", r->speedup, true);
+        fputc(',', f);
+        print_num(f, "%.9g", r->efficiency, true);
+        fputc(',', f);
+        print_num(f, "%.9g", r->ratio, true);
+        fputc('\n', f);
+    }
+    fclose(f);
+
+    path = xasprintf("%s/summary.json", c->dir);
+    f = fopen(path, "w");
+    free(path);
+    if (!f)
+        return RR_EX_CANTCREAT;
+    struct json j;
+    json_init(&j, f);
+    json_begin_object(&j, NULL);
+    json_string(&j, "value", value);
+    json_string(&j, "metric", c->metric);
+    json_string(&j, "baseline", c->baseline);
+    json_int(&j, "repeat", c->repeat);
+    json_int(&j, "warmup", c->warmup);
+    json_begin_array(&j, "results");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        json_begin_object(&j, NULL);
+        json_string(&j, "profile", r->profile);
+        json_int(&j, "np", r->np);
+        json_int(&j, "runs", (int64_t)r->runs);
+        json_int(&j, "excluded", (int64_t)r->excluded);
+        const char *keys[] = {"median", "min", "max", "cv", "speedup", "efficiency",
+                              "ratio_to_baseline"};
+        double vals[] = {r->s.median, r->s.min, r->s.max, r->s.cv, r->speedup, r->efficiency,
+                         r->ratio};
+        for (size_t k = 0; k < 7; k++) {
+            if (!r->s.n || isnan(vals[k]))
+                json_null(&j, keys[k]);
+            else
+                json_double(&j, keys[k], vals[k]);
+        }
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "flagged_runs");
+    for (size_t i = 0; i < nruns; i++) {
+        if (runs[i].included)
+            continue;
+        json_begin_object(&j, NULL);
+        json_int(&j, "run", runs[i].index);
+        json_string(&j, "profile", runs[i].profile);
+        json_int(&j, "np", runs[i].np);
+        json_int(&j, "status", runs[i].status);
+        json_string(&j, "verdict", runs[i].verdict);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+    fclose(f);
+    return 0;
+}
+
+/* Speedup and efficiency against np, one line per profile, with gnuplot
+ * when it is installed: DIR/scaling.png and DIR/scaling.svg. */
+static void plot(const struct compare *c, const struct result *res, size_t n)
+{
+    char *dat = xasprintf("%s/scaling.dat", c->dir), *gp = xasprintf("%s/scaling.gp", c->dir);
+    FILE *d = fopen(dat, "w"), *g = fopen(gp, "w");
+    if (!d || !g) {
+        rr_warn("compare: cannot write %s: no plot", !d ? dat : gp);
+        if (d)
+            fclose(d);
+        if (g)
+            fclose(g);
+        free(dat);
+        free(gp);
+        return;
+    }
+    fprintf(d, "# np speedup efficiency, one block per profile\n");
+    for (size_t p = 0; p < c->profiles.n; p++) {
+        fprintf(d, "# %s\n", c->labels.v[p]);
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(res[i].profile, c->labels.v[p]) == 0 && !isnan(res[i].speedup))
+                fprintf(d, "%ld %.6f %.6f\n", res[i].np, res[i].speedup, res[i].efficiency);
+        fprintf(d, "\n\n");
+    }
+    fclose(d);
+    fprintf(g, "# Made by rdmarun compare; run 'gnuplot scaling.gp' here to redraw.\n"
+               "set key left top\nset grid\nset xlabel 'ranks (np)'\nset logscale x 2\n");
+    for (int t = 0; t < 2; t++) {
+        fprintf(g, "set terminal %s size 1000,420\nset output 'scaling.%s'\n",
+                t ? "svg" : "pngcairo", t ? "svg" : "png");
+        fprintf(g, "set multiplot layout 1,2 title '%s: strong scaling'\n",
+                c->metric ? "metric" : "wall time");
+        for (int panel = 0; panel < 2; panel++) {
+            fprintf(g, "set ylabel '%s'\nset yrange [0:*]\nplot ",
+                    panel ? "parallel efficiency" : "speedup");
+            for (size_t p = 0; p < c->profiles.n; p++)
+                fprintf(g, "%s'scaling.dat' index %zu using 1:%d with linespoints title '%s'",
+                        p ? ", " : "", p, panel ? 3 : 2, c->labels.v[p]);
+            fprintf(g, "\n");
+        }
+        fprintf(g, "unset multiplot\nset output\n");
+    }
+    fclose(g);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        if (chdir(c->dir) == 0)
+            execlp("gnuplot", "gnuplot", "scaling.gp", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 127)
+        rr_warn("compare: gnuplot not found: no plot, the data is in %s (hint: apt-get install "
+                "gnuplot-nox)", dat);
+    else if (WEXITSTATUS(st) != 0)
+        rr_warn("compare: gnuplot failed on %s", gp);
+    free(dat);
+    free(gp);
+}
+
+static void compare_free(struct compare *c)
+{
+    for (size_t k = 0; c->expect && k < ncombos(c); k++)
+        free(c->expect[k]);
+    free(c->expect);
+    sv_free(&c->profiles);
+    sv_free(&c->labels);
+    sv_free(&c->args);
+    sv_free(&c->program);
+    free(c->metric);
+    free(c->baseline);
+    free(c->dir);
+}
+
+/* A new comparison's folder: created, empty of results, with its settings. */
+static int start_dir(struct compare *c, const char *output)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+    if (!output)
+        mkdir("rdmarun-compare", 0755);
+    c->dir = output ? xstrdup(output) : xasprintf("rdmarun-compare/%s", stamp);
+    if (mkdir(c->dir, 0755) != 0 && errno != EEXIST) {
+        rr_error("compare: cannot create %s: %s", c->dir, strerror(errno));
+        return RR_EX_CANTCREAT;
+    }
+    char *runs = xasprintf("%s/runs.csv", c->dir);
+    int rc = 0;
+    if (access(runs, F_OK) == 0) {
+        rr_error("compare: %s already holds a comparison (hint: --resume %s, or another -o DIR)",
+                 c->dir, c->dir);
+        rc = RR_EX_USAGE;
+    }
+    free(runs);
+    return rc ? rc : save_settings(c);
+}
+
+static int compile_metric(struct compare *c)
+{
+    int e = c->metric ? regcomp(&c->re, c->metric, REG_EXTENDED) : 0;
+    if (e) {
+        char why[128];
+        regerror(e, &c->re, why, sizeof(why));
+        rr_error("compare: --metric '%s' is not a regular expression: %s", c->metric, why);
+        regfree(&c->re);
+        free(c->metric);
+        c->metric = NULL;
+        return RR_EX_USAGE;
+    }
+    return 0;
+}
+
+int cmd_compare(const struct cmdline *cl)
+{
+    struct compare c;
+    memset(&c, 0, sizeof(c));
+    int rc;
+    if (cl->resume) {
+        c.dir = xstrdup(cl->resume);
+        rc = load_settings(&c);
+    } else {
+        rc = settings_from(&c, cl);
+    }
+    if (!rc)
+        rc = make_labels(&c);
+    if (!rc)
+        rc = compile_metric(&c);
+    if (!rc && !cl->resume)
+        rc = start_dir(&c, cl->output);
+    char *self = realpath("/proc/self/exe", NULL);
+    if (!rc) {
+        char *runsdir = xasprintf("%s/runs", c.dir);
+        mkdir(runsdir, 0755);
+        free(runsdir);
+        rc = save_plans(&c, self);
+    }
+    if (!rc) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        int runs_rc = do_runs(&c, self);
+        struct run *runs;
+        char *csv = xasprintf("%s/runs.csv", c.dir);
+        size_t nruns = read_runs(csv, &runs);
+        free(csv);
+        struct result *res = xcalloc(ncombos(&c), sizeof(*res));
+        size_t n = summarize(&c, runs, nruns, res);
+        rc = runs_rc ? runs_rc : write_results(&c, res, n, runs, nruns);
+        if (!runs_rc)
+            plot(&c, res, n);
+        free(res);
+        free(runs);
+    }
+    if (c.metric)
+        regfree(&c.re);
+    free(self);
+    compare_free(&c);
+    return rc;
+}

@@ -1,0 +1,138 @@
+#!/bin/sh
+# rdmarun compare on this host: shm against tcp at 1 and 2 ranks with the
+# stencil; the table, CSV, JSON and plot agree with each other and with the
+# recorded runs; flagged runs are left out; interruption and --resume.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+STENCIL=$BUILD/examples/mpi_stencil
+HELLO=$BUILD/examples/mpi_hello
+EXIT=$BUILD/examples/mpi_exit
+command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
+METRIC='time_per_iter_us=([0-9.]+)'
+
+D=$TMP/cmp
+run "$RDMARUN" compare -p shm,tcp --np 1,2 --repeat 2 --warmup 1 --metric "$METRIC" -o "$D" \
+    $MPIRUN_ROOT -- "$STENCIL" 256 50
+check "compare shm against tcp at np 1 and 2" 0 "speedup" "efficiency" "baseline: shm"
+printf '%s\n' "$out" >"$TMP/table"
+[ "$(grep -c '^[0-9]' "$D/runs.csv")" = 12 ]
+ok $? "runs.csv holds 2 profiles x 2 np x (1 warm-up + 2 measured) = 12 runs"
+# Interleaved: every round runs each combination once, in a rotated order.
+for round in 0 1 2; do
+    [ "$(awk -F, -v r=$round '$2 == r {print $4 "/" $5}' "$D/runs.csv" | sort -u | wc -l)" = 4 ] || break
+done
+ok $? "each round runs every (profile, np) once"
+[ "$(awk -F, '$2 == 1 {print $4 "/" $5; exit}' "$D/runs.csv")" != \
+  "$(awk -F, '$2 == 2 {print $4 "/" $5; exit}' "$D/runs.csv")" ]
+ok $? "rounds start with different combinations"
+[ "$(awk -F, '$4 == "tcp" && $5 == 2 {print $8 "/" $9 "/" $11}' "$D/runs.csv" | sort -u)" = fallback/tcp/1 ]
+ok $? "the 2-rank tcp runs are recorded as TCP, as the tcp profile intends, and counted"
+[ "$(awk -F, '$4 == "shm" && $5 == 2 {print $8}' "$D/runs.csv" | sort -u)" = local ]
+ok $? "the 2-rank shm runs are recorded as local"
+for f in summary.csv summary.json compare.conf plans/shm.np2.json plans/tcp.np1.json; do
+    [ -s "$D/$f" ]; ok $? "$f written"
+done
+if command -v gnuplot >/dev/null; then
+    [ -s "$D/scaling.png" ] && [ -s "$D/scaling.svg" ] && head -c 8 "$D/scaling.png" | grep -q PNG
+    ok $? "gnuplot drew scaling.png and scaling.svg"
+else
+    skip "gnuplot drew the plot" "gnuplot not installed"
+fi
+
+# Every value agrees across the recorded runs, the CSV, the JSON and the table.
+python3 - "$D" "$TMP/table" <<'PY' >"$TMP/consistency" 2>&1
+import csv, json, statistics, sys
+d, table = sys.argv[1], open(sys.argv[2]).read().splitlines()
+runs = list(csv.DictReader(open(d + "/runs.csv")))
+summ = {(r["profile"], int(r["np"])): r for r in csv.DictReader(open(d + "/summary.csv"))}
+js = {(r["profile"], r["np"]): r for r in json.load(open(d + "/summary.json"))["results"]}
+rows = {(l.split()[0], int(l.split()[1])): l.split() for l in table if l.split()[:1] in (["shm"], ["tcp"])}
+bad = 0
+def same(a, b, what, digits=9):
+    global bad
+    if abs(a - b) > 10 ** -digits * 5 * max(1, abs(b)):
+        print("mismatch", what, a, b); bad = 1
+med = {}
+for key in summ:
+    vals = [float(r["metric"]) for r in runs if (r["profile"], int(r["np"])) == key
+            and r["phase"] == "measure" and r["included"] == "1"]
+    med[key] = statistics.median(vals)
+    same(float(summ[key]["median"]), med[key], ("csv median",) + key)
+    same(js[key]["median"], med[key], ("json median",) + key)
+    same(float(rows[key][4]), med[key], ("table median",) + key, 6)   # printed with 6 digits
+    cv = statistics.stdev(vals) / statistics.mean(vals)
+    same(float(summ[key]["cv"]), cv, ("cv",) + key)
+for p in ("shm", "tcp"):
+    s = med[(p, 1)] / med[(p, 2)]
+    same(float(summ[(p, 2)]["speedup"]), s, ("speedup", p))
+    same(js[(p, 2)]["efficiency"], s * 1 / 2, ("efficiency", p))
+    same(float(summ[(p, 2)]["ratio_to_baseline"]), med[("shm", 2)] / med[(p, 2)], ("ratio", p))
+print("consistent" if not bad else "inconsistent")
+PY
+grep -q '^consistent' "$TMP/consistency"
+r=$?; [ $r = 0 ] || sed 's/^/#   /' "$TMP/consistency"
+ok $r "medians, cv, speedup, efficiency and ratios agree across runs.csv, CSV, JSON and the table"
+grep -Eq '^shm +1 .* 100.0%' "$TMP/table"
+ok $? "the base point of a profile has 100% efficiency in the table"
+
+# Flagged runs: a failed run and a TCP run where RDMA was expected are left out.
+printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
+run "$RDMARUN" compare -p tcp,"$TMP/wants-rdma.ini" --np 2 --repeat 1 --warmup 0 -o "$TMP/flag" \
+    $MPIRUN_ROOT -- "$HELLO"
+check "compare with a profile whose runs fall back to TCP" 0 "fell back to TCP" "wants-rdma"
+awk -F, '$4 == "wants-rdma" {print $8 "/" $11}' "$TMP/flag/runs.csv" | grep -qx fallback/0
+ok $? "the fallback run is recorded with included = 0"
+python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = {x["profile"]: x for x in j["results"]}
+ok = r["wants-rdma"]["excluded"] == 1 and r["wants-rdma"]["median"] is None and \
+     r["tcp"]["excluded"] == 0 and [f["profile"] for f in j["flagged_runs"]] == ["wants-rdma"]
+sys.exit(0 if ok else 1)' "$TMP/flag/summary.json"
+ok $? "summary.json: the flagged run is listed and left out of the statistics"
+run "$RDMARUN" compare -p shm --np 2 --repeat 1 --warmup 0 -o "$TMP/fail" $MPIRUN_ROOT -- "$EXIT" 3
+check "a run that fails is flagged" 0 "failed; left out of the statistics"
+awk -F, 'NR > 1 {print $7 "/" $11}' "$TMP/fail/runs.csv" | grep -qx 3/0
+ok $? "its exit status 3 is recorded, included = 0"
+
+# Interrupted, then resumed: nothing finished is lost or run twice.
+R=$TMP/resume
+"$RDMARUN" compare -p shm --np 1,2 --repeat 3 --warmup 0 -o "$R" $MPIRUN_ROOT \
+    -- "$STENCIL" 512 100 >"$TMP/int.out" 2>&1 &
+pid=$!
+i=0
+recorded() { n=$(grep -c '^[0-9]' "$R/runs.csv" 2>/dev/null); echo "${n:-0}"; }
+while [ "$(recorded)" -lt 2 ] && [ $i -lt 600 ]; do
+    sleep 0.1; i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+st=$?
+[ "$st" = 130 ] && grep -q "rdmarun compare --resume $R" "$TMP/int.out"
+ok $? "SIGINT stops the comparison with 130 and says how to resume (status $st)"
+done_before=$(grep -c '^[0-9]' "$R/runs.csv")
+[ "$done_before" -ge 2 ] && [ "$done_before" -lt 6 ]
+ok $? "the runs finished before the interruption are kept ($done_before of 6)"
+! pgrep -f "mpi_stencil 512 100" >/dev/null
+ok $? "no rank is left running"
+run "$RDMARUN" compare --resume "$R"
+check "--resume finishes the comparison" 0 "$done_before of 6 runs already recorded" "speedup"
+[ "$(awk -F, 'NR > 1 {print $1}' "$R/runs.csv" | tr '\n' ' ')" = "0 1 2 3 4 5 " ]
+ok $? "runs 0-5 each recorded once"
+
+# Bad input.
+run "$RDMARUN" compare -p shm -- "$HELLO"
+check "compare without --np" 64 "compare needs -p PROFILE[,PROFILE...] and --np N[,N...]"
+run "$RDMARUN" compare -p shm --np 0 -- "$HELLO"
+check "--np 0" 64 "--np '0': expected a whole number from 1"
+run "$RDMARUN" compare -p shm,tcp --np 1 --baseline ib -- "$HELLO"
+check "a baseline that is not compared" 64 "--baseline ib is not one of the profiles compared"
+run "$RDMARUN" compare -p shm --np 1 --metric '(' -- "$HELLO"
+check "a metric that is not a regex" 64 "is not a regular expression"
+run "$RDMARUN" compare -p shm --np 1 -o "$D" -- "$HELLO"
+check "a folder that already holds a comparison" 64 "already holds a comparison" "--resume"
+run "$RDMARUN" compare --resume "$TMP/nothing"
+check "--resume of a folder without a comparison" 66 "compare.conf"
+run "$RDMARUN" compare -p nosuchprofile --np 1 -o "$TMP/nsp" -- "$HELLO"
+check "a profile that does not exist: the plan's error, before any run" 78 "cannot run"
+
+done_testing

@@ -1,6 +1,8 @@
 /* MPI ping-pong between ranks 0 and 1: one line per message size with the
- * one-way latency and the bandwidth, in a form --metric regexes can read:
+ * one-way latency and the bandwidth, then an allreduce of the same sizes over
+ * all ranks, in a form `rdmarun compare --metric` regexes can read:
  *   pingpong size=1048576 iters=50 latency_us=812.40 bandwidth_MBps=1290.71
+ *   allreduce size=1048576 ranks=4 iters=50 time_us=2210.52
  * Usage: mpi_pingpong [ITERS [SIZE...]] (default: 100 iterations, 8 B and 1 MiB).
  * Every message is checked, so a broken transport cannot pass silently. */
 #include <mpi.h>
@@ -57,6 +59,30 @@ int main(int argc, char **argv)
         if (rank == 0)
             printf("pingpong size=%ld iters=%d latency_us=%.2f bandwidth_MBps=%.2f\n", size,
                    iters, t / iters / 2 * 1e6, size * 2.0 * iters / t / 1e6);
+    }
+    /* Allreduce of doubles over every rank, the same sizes. */
+    for (int k = 0; k < nsizes; k++) {
+        long size = argc > 2 ? atol(argv[k + 2]) : default_sizes[k];
+        int count = (int)(size / (long)sizeof(double));
+        count = count > 0 ? count : 1;
+        double *in = malloc((size_t)count * sizeof(double)), *out = malloc((size_t)count * sizeof(double));
+        if (!in || !out)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        for (int i = 0; i < count; i++)
+            in[i] = rank + 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++)
+            MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        double t = MPI_Wtime() - t0;
+        /* Every element is 1 + 2 + ... + nranks. */
+        if (out[0] != nranks * (nranks + 1) / 2.0 || out[count - 1] != out[0])
+            errors++;
+        if (rank == 0)
+            printf("allreduce size=%ld ranks=%d iters=%d time_us=%.2f\n",
+                   (long)count * (long)sizeof(double), nranks, iters, t / iters * 1e6);
+        free(in);
+        free(out);
     }
     int total = 0;
     MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

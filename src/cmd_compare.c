@@ -6,6 +6,7 @@
  * DIR/runs.csv, so an interrupted comparison resumes where it stopped. */
 #include "commands.h"
 #include "compare/plan_file.h"
+#include "compare/runs.h"
 #include "compare/stats.h"
 #include "evidence/evidence.h"
 #include "util/msg.h"
@@ -40,18 +41,6 @@ struct compare {
     struct strvec args;      /* mpirun options */
     struct strvec program;
     char **expect;           /* per combination, from its plan */
-};
-
-/* One recorded run (a row of runs.csv). */
-struct run {
-    int index, round;
-    bool warmup;
-    char profile[128];
-    long np;
-    double wall, metric;     /* metric: NAN when none */
-    int status;
-    char verdict[16], expect[16];
-    bool included;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -367,57 +356,6 @@ static bool verdict_fine(const char *verdict, const char *expect)
            strcmp(expect, "any") == 0;
 }
 
-static void append_row(FILE *csv, const struct run *r)
-{
-    fprintf(csv, "%d,%d,%s,%s,%ld,%.6f,%d,%s,%s,", r->index, r->round,
-            r->warmup ? "warmup" : "measure", r->profile, r->np, r->wall, r->status, r->verdict,
-            r->expect);
-    if (!isnan(r->metric))
-        fprintf(csv, "%.9g", r->metric);
-    fprintf(csv, ",%d\n", r->included);
-    fflush(csv);
-}
-
-#define RUNS_HEADER "run,round,phase,profile,np,wall_s,status,verdict,expect,metric,included\n"
-
-/* Rows of runs.csv; a last line cut short by an interruption is dropped. */
-static size_t read_runs(const char *path, struct run **out)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = 0, cap = 0;
-    char line[1024];
-    *out = NULL;
-    while (f && fgets(line, sizeof(line), f)) {
-        if (!strchr(line, '\n') || strncmp(line, "run,", 4) == 0)
-            continue;
-        line[strcspn(line, "\n")] = '\0';
-        char *field[11], *s = line;
-        size_t nf = 0;
-        for (char *tok; nf < 11 && (tok = strsep(&s, ",")) != NULL;)
-            field[nf++] = tok;
-        if (nf != 11)
-            continue;
-        struct run r;
-        memset(&r, 0, sizeof(r));
-        r.index = atoi(field[0]);
-        r.round = atoi(field[1]);
-        r.warmup = strcmp(field[2], "warmup") == 0;
-        snprintf(r.profile, sizeof(r.profile), "%s", field[3]);
-        r.np = atol(field[4]);
-        r.wall = strtod(field[5], NULL);
-        r.status = atoi(field[6]);
-        snprintf(r.verdict, sizeof(r.verdict), "%s", field[7]);
-        snprintf(r.expect, sizeof(r.expect), "%s", field[8]);
-        r.metric = field[9][0] ? strtod(field[9], NULL) : NAN;
-        r.included = atoi(field[10]) != 0;
-        GROW(*out, cap, n + 1);
-        (*out)[n++] = r;
-    }
-    if (f)
-        fclose(f);
-    return n;
-}
-
 static void progress(int done, int total, const struct run *r, double elapsed)
 {
     if (!isatty(STDERR_FILENO))
@@ -435,7 +373,7 @@ static int do_runs(struct compare *c, const char *self)
      * new runs are appended one line each. */
     char *csv_path = xasprintf("%s/runs.csv", c->dir);
     struct run *rows;
-    size_t done = read_runs(csv_path, &rows);
+    size_t done = runs_read(csv_path, &rows);
     FILE *csv = fopen(csv_path, "w");
     if (!csv) {
         rr_error("compare: cannot write %s: %s", csv_path, strerror(errno));
@@ -443,9 +381,9 @@ static int do_runs(struct compare *c, const char *self)
         free(csv_path);
         return RR_EX_CANTCREAT;
     }
-    fputs(RUNS_HEADER, csv);
+    fputs(RUNS_CSV_HEADER, csv);
     for (size_t i = 0; i < done; i++)
-        append_row(csv, &rows[i]);
+        runs_append(csv, &rows[i]);
     free(rows);
     int total = (c->warmup + c->repeat) * (int)ncombos(c);
     struct timespec t0, now;
@@ -486,7 +424,7 @@ static int do_runs(struct compare *c, const char *self)
             r.metric = c->metric ? read_metric(c, log) : NAN;
             r.included = r.status == 0 && verdict_fine(r.verdict, r.expect) &&
                          (!c->metric || !isnan(r.metric));
-            append_row(csv, &r);
+            runs_append(csv, &r);
             if (!r.included)
                 rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
                         i, r.profile, r.np, r.status ? "failed" : !verdict_fine(r.verdict, r.expect)
@@ -825,7 +763,7 @@ int cmd_compare(const struct cmdline *cl)
         int runs_rc = do_runs(&c, self);
         struct run *runs;
         char *csv = xasprintf("%s/runs.csv", c.dir);
-        size_t nruns = read_runs(csv, &runs);
+        size_t nruns = runs_read(csv, &runs);
         free(csv);
         struct result *res = xcalloc(ncombos(&c), sizeof(*res));
         size_t n = summarize(&c, runs, nruns, res);

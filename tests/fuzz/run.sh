@@ -19,7 +19,7 @@ sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c | sort)
 # config.h only carries the version for --version, which no target uses.
 echo '#define PACKAGE_VERSION "fuzz"' >"$build/config.h"
 status=0
-for target in size logs profile facts; do
+for target in size logs profile facts runs; do
     bin=$build/fuzz_$target
     # shellcheck disable=SC2086
     (cd "$src" && $cc $flags -I"$build" $cflags -o "$bin" "tests/fuzz/fuzz_$target.c" $sources $libs)
@@ -30,6 +30,7 @@ for target in size logs profile facts; do
     logs) cp "$src"/tests/data/logs/*.log "$corpus/" ;;
     profile) cp "$src"/profiles/*.ini "$src"/tests/data/profiles/*.ini "$corpus/" ;;
     facts) cp "$src"/tests/data/facts/*.json "$corpus/" ;;
+    runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;
     esac
     echo "fuzz_$target: ${seconds}s"
     # -close_fd_mask=2: the targets' own error messages are expected; the

@@ -29,6 +29,7 @@ void cli_usage(FILE *out)
         "       rdmarun probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]\n"
         "       rdmarun verify [--json] LOG_FILE_OR_DIR...\n"
         "       rdmarun check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
+        "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]\n"
         "       rdmarun rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)\n"
         "       rdmarun compare -p PROFILE[,PROFILE...] --np N[,N...] [--repeat R] [--warmup W]\n"
         "               [--metric REGEX] [--baseline PROFILE] [-o DIR] [MPIRUN OPTIONS]\n"
@@ -215,6 +216,15 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (cl->command == CMD_RANK && rank_flag(a, cl))
             continue;
+        if (cl->command == CMD_CHECK && strcmp(a, "--drain") == 0) {
+            cl->drain = true;
+            continue;
+        }
+        if (cl->command == CMD_CHECK &&
+            (own_value(a, "config", NULL, argc, argv, &i, &cl->config, &rc) ||
+             own_value(a, "scontrol", NULL, argc, argv, &i, &cl->scontrol, &rc) ||
+             own_value(a, "node", NULL, argc, argv, &i, &cl->node, &rc)))
+            continue;
         if (cl->command == CMD_COMPARE &&
             (own_value(a, "np", "-np", argc, argv, &i, &cl->np_list, &rc) ||
              own_value(a, "repeat", NULL, argc, argv, &i, &cl->repeat, &rc) ||
@@ -319,6 +329,9 @@ void cli_free(struct cmdline *cl)
     free(cl->memory);
     free(cl->nics);
     free(cl->fabric);
+    free(cl->config);
+    free(cl->scontrol);
+    free(cl->node);
     free(cl->np_list);
     free(cl->repeat);
     free(cl->warmup);

@@ -33,6 +33,9 @@ struct cmdline {
     char *memory, *nics, *fabric;   /* --memory, --nics, --fabric */
     bool net_devices, nccl_hca;     /* --net-devices, --nccl-hca: set them per rank */
     bool keep_cpus;                 /* --keep-cpus: Open MPI binds, cores are left alone */
+    /* rdmarun check (health) */
+    char *config, *scontrol, *node;  /* --config, --scontrol, --node */
+    bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
 

@@ -643,8 +643,11 @@ static void plot(const struct compare *c, const struct result *res, size_t n)
     for (int t = 0; t < 2; t++) {
         fprintf(g, "set terminal %s size 1000,420\nset output 'scaling.%s'\n",
                 t ? "svg" : "pngcairo", t ? "svg" : "png");
-        fprintf(g, "set multiplot layout 1,2 title '%s: strong scaling'\n",
-                c->metric ? "metric" : "wall time");
+        /* The metric's name: the regex up to its first non-word character. */
+        int len = c->metric ? (int)strspn(c->metric, "abcdefghijklmnopqrstuvwxyz"
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") : 0;
+        fprintf(g, "set multiplot layout 1,2 title 'strong scaling of %.*s'\n",
+                len ? len : 9, len ? c->metric : "wall time");
         for (int panel = 0; panel < 2; panel++) {
             fprintf(g, "set ylabel '%s'\nset yrange [0:*]\nplot ",
                     panel ? "parallel efficiency" : "speedup");

@@ -123,10 +123,8 @@ int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs)
 
 int cmd_check(const struct cmdline *cl)
 {
-    if (!cl->qp_test) {
-        rr_error("'check' needs --qp-test (the only check so far)");
-        return RR_EX_USAGE;
-    }
+    if (!cl->qp_test)
+        return health_main(cl);
     struct facts f;
     struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     int rc = facts_gather(&f, &src);

@@ -14,6 +14,8 @@ int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs);
 int cmd_probe(const struct cmdline *cl);
 int cmd_verify(const struct cmdline *cl);
 int cmd_check(const struct cmdline *cl);
+/* check without --qp-test: the site health check (health.c). */
+int health_main(const struct cmdline *cl);
 int cmd_rank(const struct cmdline *cl);
 int cmd_compare(const struct cmdline *cl);
 int cmd_run(const struct cmdline *cl, const struct strvec *dirs);

@@ -42,6 +42,12 @@ static const struct keydef check_keys[] = {
     {"hugepages", VT_UINT, NULL, "minimum number of free huge pages"},
     {"pcie-at-capability", VT_BOOL, NULL, "PCIe link must run at the device's capability"},
     {"qp-test", VT_BOOL, NULL, "run the verbs RC loopback before launch"},
+    {"devices", VT_LIST, NULL, "health check: devices or DEV:PORT that must be present"},
+    {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded"},
+    {"counters", VT_BOOL, NULL, "health check: port error counters must not grow"},
+    {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
+    {"timeout", VT_UINT, NULL, "health check: seconds for the whole run"},
+    {"check-timeout", VT_UINT, NULL, "health check: seconds for each check"},
     {NULL, 0, NULL, NULL},
 };
 

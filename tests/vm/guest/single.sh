@@ -125,7 +125,7 @@ run "$RDMARUN" compare -p "$TMP/rc.ini",tcp --np 1,2 --repeat 3 --warmup 1 \
 printf '%s\n' "$out" >"$RR_SHARE/compare/table.txt"
 check "compare: rc_verbs against tcp in the guest" 0 "speedup" "efficiency"
 csv=$RR_SHARE/compare/runs.csv
-[ "$(awk -F, '$4 ~ /rc.ini$/ && $5 == 2 {print $8}' "$csv" | sort -u)" = rdma ]
+[ "$(awk -F, '$4 == "rc" && $5 == 2 {print $8}' "$csv" | sort -u)" = rdma ]
 ok $? "compare: every 2-rank run of the rc profile has the verdict rdma"
 [ "$(awk -F, '$4 == "tcp" && $5 == 2 {print $8 "/" $11}' "$csv" | sort -u)" = fallback/1 ]
 ok $? "compare: every 2-rank tcp run is TCP (fallback), as intended, and counted"

@@ -44,7 +44,11 @@ void cli_usage(FILE *out)
         "      --set SECTION.KEY=VALUE  override one profile value (repeatable)\n"
         "      --dry-run            print the command and the plan, run nothing\n"
         "      --json               with --dry-run, probe or profiles: machine-readable output\n"
-        "      --mpirun PATH        the mpirun to use (default: $RDMARUN_MPIRUN, then PATH)\n"
+        "      --mpirun PATH        the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n"
+        "                           $RDMARUN_SRUN, then PATH)\n"
+        "      --launcher mpirun|srun  how ranks start (default: the profile's launcher);\n"
+        "                           with srun, -np/-N/--bind-to/--map-by/-x/--mca are\n"
+        "                           translated and other options go to srun (--opt=value)\n"
         "      --verify off|warn|strict  check the transports the job used (default: the\n"
         "                           profile's, else warn); strict stops a job on TCP\n"
         "      --bind-policy none|numa|nic-local|gpu-local  place each rank on cores,\n"
@@ -248,7 +252,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             own_value(a, "evidence-dir", NULL, argc, argv, &i, &cl->evidence_dir, &rc) ||
             own_value(a, "device", NULL, argc, argv, &i, &cl->device, &rc) ||
             own_value(a, "gid-index", NULL, argc, argv, &i, &cl->gid_index, &rc) ||
-            own_value(a, "bind-policy", NULL, argc, argv, &i, &cl->bind_policy, &rc))
+            own_value(a, "bind-policy", NULL, argc, argv, &i, &cl->bind_policy, &rc) ||
+            own_value(a, "launcher", NULL, argc, argv, &i, &cl->launcher, &rc))
             continue;
         if (own_value(a, "set", NULL, argc, argv, &i, &set, &rc)) {
             if (set)
@@ -301,6 +306,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (!one_of("--verify", cl->verify, "off|warn|strict") ||
         !one_of("--bind-policy", cl->bind_policy, BIND_POLICIES) ||
         !one_of("--memory", cl->memory, "prefer|bind|none") ||
+        !one_of("--launcher", cl->launcher, "mpirun|srun") ||
         !one_of("--nics", cl->nics, "one|nearest") ||
         !one_of("--fabric", cl->fabric, "ib|roce|pvrdma|rdma"))
         return RR_EX_USAGE;
@@ -326,6 +332,7 @@ void cli_free(struct cmdline *cl)
     free(cl->gid_index);
     free(cl->show_name);
     free(cl->bind_policy);
+    free(cl->launcher);
     free(cl->memory);
     free(cl->nics);
     free(cl->fabric);

@@ -18,6 +18,7 @@ struct cmdline {
     struct strvec sets;      /* --set section.key=value */
     bool dry_run, json;
     char *mpirun;            /* --mpirun PATH */
+    char *launcher;          /* --launcher mpirun|srun, or NULL: the profile's */
     char *sysfs;             /* --sysfs DIR (recorded tree instead of /sys) */
     char *topology;          /* --topology FILE.xml (hwloc XML instead of this node) */
     char *facts;             /* --facts FILE.json (saved probe --json) */

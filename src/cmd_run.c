@@ -122,10 +122,14 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
     rc = facts_gather(&facts, &src);
     if (rc)
         goto out_facts;
-    char *mpirun = launch_find_mpirun(cl->mpirun);
+    const char *launcher = cl->launcher ? cl->launcher : profile_value(&prof, "profile", "launcher");
+    launcher = launcher ? launcher : "mpirun";
+    bool srun = strcmp(launcher, "srun") == 0;
+    char *mpirun = srun ? launch_find_srun(cl->mpirun) : launch_find_mpirun(cl->mpirun);
     if (!mpirun && !cl->dry_run) {
-        rr_error("mpirun not found on PATH (hint: apt-get install openmpi-bin, or give its path "
-                 "with --mpirun or RDMARUN_MPIRUN)");
+        rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
+                 "--mpirun or %s)", launcher, srun ? "slurm-client" : "openmpi-bin",
+                 srun ? "RDMARUN_SRUN" : "RDMARUN_MPIRUN");
         rc = RR_EX_NOTFOUND;
         goto out_facts;
     }
@@ -133,7 +137,8 @@ int cmd_run(const struct cmdline *cl, const struct strvec *dirs)
     char *self = realpath("/proc/self/exe", NULL);
     struct plan_input in = {
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .cmd = cl, .mpirun = mpirun ? mpirun : "mpirun", .evidence_dir = evdir, .self = self,
+        .cmd = cl, .launcher = launcher, .mpirun = mpirun ? mpirun : launcher,
+        .evidence_dir = evdir, .self = self,
     };
     plan_build(&in, &plan);
     if (cl->dry_run) {

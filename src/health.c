@@ -166,6 +166,7 @@ int health_main(const struct cmdline *cl)
 {
     const char *path = cl->config ? cl->config : HEALTH_CONFIG;
     struct profile cfg;
+    memset(&cfg, 0, sizeof(cfg));
     int rc = load_config(path, &cfg);
     if (rc) {
         profile_free(&cfg);
@@ -204,11 +205,13 @@ int health_main(const struct cmdline *cl)
 
     char host[256];
     const char *node = node_name(cl, host, sizeof(host));
-    size_t failed = 0;
+    size_t failed = 0, passed = 0;
     char *first = NULL;
     for (size_t i = 0; i < nres; i++) {
-        if (!res[i].problems.n && res[i].ended)
+        if (!res[i].problems.n && res[i].ended) {
+            passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
             continue;
+        }
         if (!res[i].problems.n)
             sv_push(&res[i].problems, "ended without a result");
         failed++;
@@ -219,10 +222,11 @@ int health_main(const struct cmdline *cl)
         free(all);
     }
     if (failed)
-        printf("rdmarun: node %s is UNHEALTHY: %zu of %zu checks failed (%s)\n", node, failed,
-               nres, path);
+        printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node, failed,
+               failed + passed, failed + passed == 1 ? "" : "s", path);
     else
-        printf("rdmarun: node %s is healthy: %zu checks passed (%s)\n", node, nres, path);
+        printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
+               passed == 1 ? "" : "s", path);
     fflush(stdout);
     rc = failed ? RR_EX_UNAVAILABLE : 0;
     if (cl->drain) {

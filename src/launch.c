@@ -30,11 +30,11 @@ static bool is_wrapper(const char *path)
     return strstr(head, WRAPPER_MARK) != NULL;
 }
 
-char *launch_find_mpirun(const char *option)
+static char *find_launcher(const char *name, const char *option, const char *envvar)
 {
     if (option)
         return xstrdup(option);
-    const char *env = getenv("RDMARUN_MPIRUN");
+    const char *env = getenv(envvar);
     if (env && *env)
         return xstrdup(env);
     const char *path = getenv("PATH");
@@ -43,7 +43,7 @@ char *launch_find_mpirun(const char *option)
     char *copy = xstrdup(path), *save = NULL;
     char *found = NULL;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        char *cand = xasprintf("%s/mpirun", *dir ? dir : ".");
+        char *cand = xasprintf("%s/%s", *dir ? dir : ".", name);
         if (executable(cand) && !is_wrapper(cand))
             found = cand;
         else
@@ -51,6 +51,16 @@ char *launch_find_mpirun(const char *option)
     }
     free(copy);
     return found;
+}
+
+char *launch_find_mpirun(const char *option)
+{
+    return find_launcher("mpirun", option, "RDMARUN_MPIRUN");
+}
+
+char *launch_find_srun(const char *option)
+{
+    return find_launcher("srun", option, "RDMARUN_SRUN");
 }
 
 int launch_exec(const struct strvec *argv)

@@ -8,6 +8,8 @@
  * PATH that is not rdmarun's own drop-in wrapper. Caller frees; NULL when
  * none is found. */
 char *launch_find_mpirun(const char *option);
+/* The same for srun: --mpirun, then $RDMARUN_SRUN, then PATH. */
+char *launch_find_srun(const char *option);
 /* Replace this process with argv (no shell). Returns only on failure, with an
  * RR_EX_* status after printing why. */
 int launch_exec(const struct strvec *argv);

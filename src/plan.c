@@ -1,5 +1,6 @@
 #include "plan.h"
 #include "ports.h"
+#include "srun.h"
 #include "rules.h"
 #include "schema.h"
 #include "util/msg.h"
@@ -473,6 +474,12 @@ static void helper_argv(struct plan *p, const struct plan_input *in, const struc
 
 static void build_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
 {
+    if (strcmp(p->launcher, "srun") == 0) {
+        srun_argv(p, in->mpirun, &in->cmd->mpirun_args);
+        helper_argv(p, in, prof);
+        sv_append(&p->argv, &in->cmd->program);
+        return;
+    }
     sv_push(&p->argv, in->mpirun);
     sv_append(&p->argv, &in->cmd->mpirun_args);
     for (size_t i = 0; i < p->n; i++) {
@@ -545,10 +552,7 @@ void plan_build(const struct plan_input *in, struct plan *out)
     sv_append(&out->files, &prof->files);
     out->fabric = xstrdup(fabric);
 
-    const char *launcher = profile_value(prof, "profile", "launcher");
-    if (launcher && strcmp(launcher, "mpirun") != 0)
-        fail(out, RR_EX_CONFIG, xasprintf("launcher '%s' is not supported yet; use launcher = "
-             "mpirun", launcher));
+    out->launcher = xstrdup(in->launcher ? in->launcher : "mpirun");
 
     struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
     size_t nall = ports_select(in->facts, fabric, all, MAX_PORTS);
@@ -634,6 +638,7 @@ void plan_free(struct plan *p)
     sv_free(&p->errors);
     sv_free(&p->argv);
     free(p->bind_policy);
+    free(p->launcher);
     if (p->placement)
         placement_free(p->placement);
     free(p->placement);

@@ -27,7 +27,8 @@ struct plan_input {
     size_t ncandidates;
     const struct facts *facts;
     const struct cmdline *cmd;
-    const char *mpirun;                 /* launcher path */
+    const char *launcher;               /* "mpirun" or "srun" */
+    const char *mpirun;                 /* the launcher's path */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
 };
@@ -46,6 +47,7 @@ struct plan {
     struct strvec errors;    /* reasons the plan cannot run */
     int status;              /* RR_EX_* for the first error, 0 if none */
     struct strvec argv;      /* the command to exec */
+    char *launcher;          /* mpirun or srun */
     char *bind_policy;       /* none, or how the per-rank helper places ranks */
     struct placement *placement;  /* the helper's choice on this node's facts, for
                                      the ranks per node given (-N, else -np); or NULL */

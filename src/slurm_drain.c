@@ -41,8 +41,10 @@ static int scontrol(const char *given, const char *const *args, char **out)
 {
     *out = NULL;
     char *bin = find_scontrol(given);
-    if (!bin) {
-        rr_error("scontrol not found (hint: give its path with --scontrol)");
+    if (!bin || access(bin, X_OK) != 0) {
+        rr_error("cannot run %s: %s (hint: give scontrol's path with --scontrol)",
+                 bin ? bin : "scontrol", bin ? strerror(errno) : "not found");
+        free(bin);
         return -1;
     }
     const char *argv[8] = {bin};
@@ -106,7 +108,8 @@ static int node_state(const char *bin, const char *node, char **state, char **re
     *state = *reason = NULL;
     int st = scontrol(bin, args, &out);
     if (st != 0) {
-        rr_error("scontrol show node %s failed: %s", node, out ? out : "");
+        if (out)
+            rr_error("scontrol show node %s failed: %s", node, out);
         free(out);
         return RR_EX_UNAVAILABLE;
     }

@@ -1,0 +1,122 @@
+#!/bin/sh
+# rdmarun check (the node health check, without Slurm): every check against
+# recorded sysfs trees, time limits against a read that hangs, the
+# configuration's errors, and root mode's refusal of configurations that
+# others could have written.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+SITE=$TMP/site
+mkdir -p "$SITE"
+conf() {  # conf NAME LINES...: a site configuration in $SITE/NAME.ini
+    f=$SITE/$1.ini
+    shift
+    printf '[check]\n' >"$f"
+    for l in "$@"; do printf '%s\n' "$l" >>"$f"; done
+}
+hc() { run "$RDMARUN" check --config "$@"; }
+
+conf good devices=rxe0:1 min-rate=1 timeout=20
+hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe"
+check "a healthy node: status 0 and one summary line" 0 "node" "is healthy: 2 checks passed"
+conf good2 devices=rxe0:1 timeout=20
+hc "$SITE/good2.ini" --sysfs "$DATA/sysfs/rxe"
+check "only the checks asked for run" 0 "is healthy: 1 check passed"
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; ok $? "nothing but the summary line when healthy"
+
+conf absent devices=mlx5_0,rxe0
+hc "$SITE/absent.ini" --sysfs "$DATA/sysfs/rxe"
+check "a required device that is absent" 69 \
+    "rdmarun: check devices FAILED: mlx5_0 is absent (hint:" "is UNHEALTHY: 1 of 1 check failed"
+hc "$SITE/absent.ini" --sysfs "$DATA/sysfs/none"
+check "a node without RDMA devices" 69 "mlx5_0 is absent" "rxe0 is absent"
+
+conf any timeout=20
+hc "$SITE/any.ini" --sysfs "$DATA/sysfs/ib-down"
+check "a DOWN port, with its physical state" 69 "mlx5_0 port 1 is DOWN, physical state Disabled"
+hc "$SITE/any.ini" --sysfs "$DATA/sysfs/none"
+check "no devices at all, with nothing named" 69 "no RDMA device on this node"
+conf anystate port-state=any
+hc "$SITE/anystate.ini" --sysfs "$DATA/sysfs/ib-down"
+check "port-state = any accepts a DOWN port" 0 "is healthy"
+
+conf rate devices=mlx5_0 min-rate=200
+hc "$SITE/rate.ini" --sysfs "$DATA/sysfs/ib-mlx5"
+check "a port below min-rate" 69 "runs at 100 Gb/sec (4X EDR), below the 200 Gb/s required"
+
+conf mods modules=rdma_rxe,ib_uverbs
+cp -r "$DATA/sysfs/rxe" "$TMP/sys-mods"
+mkdir -p "$TMP/sys-mods/module/ib_uverbs"
+hc "$SITE/mods.ini" --sysfs "$TMP/sys-mods"
+check "a module that is not loaded, with the fix" 69 \
+    "kernel module rdma_rxe is not loaded (hint: modprobe rdma_rxe)"
+! has "$out" "ib_uverbs is not"; ok $? "a loaded module passes"
+
+# Error counters: a baseline, then a counter that grew.
+cp -r "$DATA/sysfs/ib-mlx5" "$TMP/sys-cnt"
+conf cnt devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/counters"
+hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
+check "the first counter check records a baseline" 0 "is healthy"
+[ -s "$TMP/state/counters" ]; ok $? "the baseline file is written"
+hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
+check "unchanged counters pass" 0 "is healthy"
+c=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/counters/symbol_error
+echo $(($(cat "$c") + 12)) >"$c"
+hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
+check "a growing error counter" 69 "mlx5_0 port 2 symbol_error grew by 12 since the last check"
+
+# A read that hangs (a FIFO where sysfs has a file) is cut at the time limit.
+cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"
+rm "$TMP/sys-hang/class/infiniband/rxe0/ports/1/state"
+mkfifo "$TMP/sys-hang/class/infiniband/rxe0/ports/1/state"
+conf hang devices=rxe0 check-timeout=2 timeout=30
+t0=$(date +%s)
+hc "$SITE/hang.ini" --sysfs "$TMP/sys-hang"
+t=$(($(date +%s) - t0))
+check "a check that hangs is stopped at its limit" 69 \
+    "check facts FAILED: did not finish within 2 s (the check's time limit); stopped"
+[ "$t" -le 6 ]; ok $? "and the run ends soon after (${t} s)"
+conf hang2 devices=rxe0 check-timeout=20 timeout=3
+t0=$(date +%s)
+hc "$SITE/hang2.ini" --sysfs "$TMP/sys-hang"
+t=$(($(date +%s) - t0))
+check "the whole run's limit" 69 "did not finish within 3 s (the whole run's time limit)"
+[ "$t" -le 7 ]; ok $? "ended after ${t} s"
+
+# The configuration's own errors.
+conf badkey devices=rxe0 colour=blue
+hc "$SITE/badkey.ini"
+check "an unknown [check] key: file:line" 78 "badkey.ini:3" "colour"
+conf badval min-rate=fast
+hc "$SITE/badval.ini"
+check "a bad value: file:line" 78 "badval.ini:2"
+hc "$SITE/nothere.ini"
+check "a configuration that is missing" 66 "cannot read the site check configuration" "nothere.ini"
+run "$RDMARUN" check --drain --config "$SITE/absent.ini" --sysfs "$DATA/sysfs/rxe" \
+    --scontrol /nonexistent/scontrol
+check "--drain when scontrol cannot run: the failure says so" 69 \
+    "cannot run /nonexistent/scontrol: No such file or directory" "UNHEALTHY"
+
+# Root mode: only configurations root alone can change.
+if [ "$(id -u)" = 0 ]; then
+    chmod o+w "$SITE/good.ini"
+    hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe"
+    check "as root, a world-writable configuration is refused" 78 \
+        "is writable by others than root" "chmod go-w"
+    chmod o-w "$SITE/good.ini"
+    chown 65534 "$SITE/good.ini"
+    hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe"
+    check "as root, a configuration not owned by root is refused" 78 "is not owned by root"
+    chown 0 "$SITE/good.ini"
+    chmod g+w "$SITE"
+    hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe"
+    check "as root, a configuration in a folder others can write is refused" 78 "$SITE is writable"
+    chmod g-w "$SITE"
+    printf '[profile]\ninherit = parent\n[check]\ndevices = rxe0\n' >"$SITE/child.ini"
+    printf '[check]\nmin-rate = 1\n' >"$SITE/parent.ini"
+    chown 65534 "$SITE/parent.ini"
+    hc "$SITE/child.ini" --sysfs "$DATA/sysfs/rxe"
+    check "as root, a parent profile not owned by root is refused" 78 "parent.ini is not owned by root"
+else
+    skip "root mode refuses world-writable configurations" "not root"
+fi
+
+done_testing

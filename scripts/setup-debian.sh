@@ -3,8 +3,8 @@
 # example job (run) or the whole test suite (check). Installs only what is
 # missing; needs root (or sudo) for that.
 #   scripts/setup-debian.sh run     # build, then a 2-rank MPI job through rdmarun
-#   scripts/setup-debian.sh check   # build, then make check, check-vm, distcheck with
-#                                   # sanitizers, check-valgrind and fuzz
+#   scripts/setup-debian.sh check   # build, then make check, check-vm, check-slurm,
+#                                   # distcheck with sanitizers, check-valgrind and fuzz
 set -eu
 mode=${1:-run}
 case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
@@ -13,12 +13,14 @@ cd "$(dirname "$0")/.."
 # Build tools, the libraries rdmarun links (hwloc, libibverbs, numa, inih,
 # ucx, json-c), Open MPI to launch with, and what the tests use: python3, and
 # for the Soft-RoCE VM suite qemu, Debian's kernel (it has rdma_rxe),
-# busybox-static for the guest's initramfs and the RDMA tools.
+# busybox-static for the guest's initramfs and the RDMA tools; gnuplot for
+# compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
-  perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind"
+  perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
+  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -46,7 +48,7 @@ if [ "$mode" = run ]; then
     exec ./rdmarun $root -np 2 examples/mpi_hello
 fi
 
-rm -f test-suite-main.log test-suite-vm.log
+rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log
 status=0
 make check || status=$?
 cp test-suite.log test-suite-main.log 2>/dev/null || true
@@ -54,14 +56,18 @@ if [ "$status" = 0 ]; then
     make check-vm || status=$?
     cp test-suite.log test-suite-vm.log 2>/dev/null || true
 fi
+if [ "$status" = 0 ]; then
+    make check-slurm || status=$?
+    cp test-suite.log test-suite-slurm.log 2>/dev/null || true
+fi
 # The distribution, built and tested again with ASan and UBSan.
 [ "$status" = 0 ] && { make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers || status=$?; }
 [ "$status" = 0 ] && { make check-valgrind || status=$?; }
 [ "$status" = 0 ] && { make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}" || status=$?; }
-# One closing line for whoever reads the log: the totals of make check and
-# make check-vm.
+# One closing line for whoever reads the log: the totals of make check,
+# make check-vm and make check-slurm.
 pass=0 fail=0 skip=0
-for log in test-suite-main.log test-suite-vm.log; do
+for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do
     [ -f "$log" ] || continue
     p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
     e=$(sed -n 's/^# ERROR: *//p' "$log"); s=$(sed -n 's/^# SKIP: *//p' "$log")

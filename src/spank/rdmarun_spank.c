@@ -24,12 +24,21 @@ static int take_profile(int val, const char *optarg, int remote)
     return profile ? ESPANK_SUCCESS : ESPANK_ERROR;
 }
 
-struct spank_option spank_options[] = {
-    {"rdma-profile", "NAME",
-     "rdmarun tuning profile for this job (sets RDMARUN_PROFILE; see rdmarun-slurm(7))", 1, 0,
-     take_profile},
-    SPANK_OPTIONS_TABLE_END,
+static struct spank_option rdma_profile = {
+    "rdma-profile", "NAME",
+    "rdmarun tuning profile for this job (sets RDMARUN_PROFILE; see rdmarun-slurm(7))", 1, 0,
+    take_profile,
 };
+
+/* The option is registered in every context (as NVIDIA's pyxis does): sbatch
+ * and salloc know it only so, and slurmstepd must know it to receive its
+ * value. */
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    return spank_option_register(sp, &rdma_profile);
+}
 
 /* In each task (and the batch script) just before it starts. */
 int slurm_spank_task_init(spank_t sp, int ac, char **av)

@@ -1,0 +1,113 @@
+#!/bin/bash
+# rdmarun on a real one-node Slurm (munged, slurmctld, slurmd on localhost;
+# tests/slurm/lib.sh): an sbatch job through rdmarun with the srun launcher
+# and the SPANK plugin's --rdma-profile; a prolog forced unhealthy drains the
+# node with an "rdmarun:" reason and the job is requeued; a healthy check
+# resumes the node and the job runs; an admin's drain is never undone; a
+# check that hangs is cut at its time limit. `make check-slurm`.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+. "$SRC/tests/slurm/lib.sh"
+slurm_require
+trap 'slurm_stop; rm -rf "$TMP"' EXIT
+HELLO=$BUILD/examples/mpi_hello
+SCONTROL=$(command -v scontrol)
+SPANK=$BUILD/src/spank/rdmarun_spank.so
+
+# The site's check configuration (root's, in a folder only root writes) and
+# the prolog: the node's RDMA devices are the recorded Soft-RoCE node.
+SITE=$TMP/site
+mkdir -p "$SITE"
+healthy() { printf '[check]\ndevices = rxe0:1\ntimeout = 20\n' >"$SITE/check.ini"; }
+unhealthy() { printf '[check]\ndevices = mlx5_0\ntimeout = 20\n' >"$SITE/check.ini"; }
+healthy
+HEALTH=("$RDMARUN" check --drain --config "$SITE/check.ini" --sysfs "$DATA/sysfs/rxe" --scontrol "$SCONTROL")
+cat >"$SITE/prolog.sh" <<SH
+#!/bin/sh
+exec ${HEALTH[*]}
+SH
+chmod 755 "$SITE/prolog.sh"
+conf=("Prolog=$SITE/prolog.sh")
+if [ -f "$SPANK" ]; then
+    echo "required $SPANK" >"$SITE/plugstack.conf"
+    conf+=("PlugStackConfig=$SITE/plugstack.conf")
+fi
+slurm_start "${conf[@]}"
+ok $? "a one-node Slurm is up, node $HOST idle"
+
+if [ -f "$SPANK" ]; then
+    srun --help 2>&1 | grep -q -- "--rdma-profile"; ok $? "the SPANK plugin adds --rdma-profile to srun"
+else
+    skip "the SPANK plugin adds --rdma-profile" "not built (libslurm-dev missing)"
+fi
+
+# 1. A batch job: rdmarun with the srun launcher, the profile from --rdma-profile.
+cat >"$TMP/job.sh" <<SH
+#!/bin/sh
+export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
+cd '$TMP'
+exec '$RDMARUN' --launcher srun -n 2 '$HELLO'
+SH
+profile_opt=
+[ -f "$SPANK" ] && profile_opt=--rdma-profile=shm
+submit() { sbatch --parsable -n 2 -o "$TMP/$1.out" $profile_opt "$TMP/job.sh"; }
+id=$(submit job1)
+slurm_wait_job "$id" 90
+[ -z "$(slurm_job_state "$id")" ]; ok $? "the batch job ran and left the queue"
+out=$(cat "$TMP/job1.out")
+has "$out" "rank 0 of 2" && has "$out" "rank 1 of 2"; ok $? "both ranks ran under srun"
+[ -z "$profile_opt" ] || { has "$out" "rdmarun: profile shm"; ok $? "--rdma-profile=shm reached rdmarun in the batch script"; }
+has "$out" "rdmarun: local only: 2 processes"; ok $? "rdmarun verified the job's transports (local, as shm intends)"
+[ $? = 0 ] || sed 's/^/#   /' "$TMP/job1.out"
+state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
+[ "$state" = 0:0 ]; ok $? "the job's exit code is 0:0 ($state)"
+
+# 2. Unhealthy prolog: the node is drained with rdmarun's reason, the job requeued.
+unhealthy
+id=$(submit job2)
+slurm_wait_state drain 30 || slurm_wait_state drng 5
+reason=$(slurm_reason)
+case $reason in "rdmarun: devices: mlx5_0 is absent"*) r=0 ;; *) r=1 ;; esac
+ok $r "the failing prolog drained the node with rdmarun's reason ($reason)"
+i=0; while ! squeue -h -j "$id" -o %r | grep -qi held && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+squeue -h -j "$id" -o '%T %r' | grep -qi 'pending.*held'
+ok $? "the job was requeued and held ($(squeue -h -j "$id" -o '%T %r'))"
+
+# 3. Healthy again: the health check resumes the node, the job runs.
+healthy
+run "${HEALTH[@]}"
+check "the health check, healthy again, resumes the node" 0 "resumed node $HOST (it was drained by rdmarun:"
+slurm_wait_state idle 10; ok $? "the node is idle"
+scontrol release "$id" && scontrol update JobId="$id" StartTime=now
+slurm_wait_job "$id" 90
+[ -z "$(slurm_job_state "$id")" ] && grep -q "rank 1 of 2" "$TMP/job2.out"
+ok $? "the requeued job ran once the node was back"
+
+# 4. An admin's drain is never undone, nor its reason replaced.
+scontrol update NodeName="$HOST" State=DRAIN Reason="admin: new firmware"
+run "${HEALTH[@]}"
+check "a healthy check on a node an admin drained" 0 "is healthy"
+! has "$out" "resumed"; ok $? "it does not resume it"
+unhealthy
+run "${HEALTH[@]}"
+check "an unhealthy check on a node an admin drained" 69 "already drained (Reason=admin: new firmware"
+case $(slurm_reason) in "admin: new firmware"*) r=0 ;; *) r=1 ;; esac
+ok $r "the admin's reason stays ($(slurm_reason))"
+scontrol update NodeName="$HOST" State=RESUME
+slurm_wait_state idle 10
+
+# 5. A check that would hang is cut at its time limit, and drains the node.
+cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"
+rm "$TMP/sys-hang/class/infiniband/rxe0/ports/1/state"
+mkfifo "$TMP/sys-hang/class/infiniband/rxe0/ports/1/state"
+printf '[check]\ndevices = rxe0\ncheck-timeout = 2\ntimeout = 10\n' >"$SITE/hang.ini"
+t0=$(date +%s)
+run "$RDMARUN" check --drain --config "$SITE/hang.ini" --sysfs "$TMP/sys-hang" --scontrol "$SCONTROL"
+t=$(($(date +%s) - t0))
+check "a hanging check is stopped at 2 s and the node drained" 69 "did not finish within 2 s" \
+    "drained node $HOST: rdmarun: facts: did not finish"
+[ "$t" -le 8 ]; ok $? "the whole check took ${t} s"
+healthy
+run "${HEALTH[@]}"
+check "and the next healthy check resumes it" 0 "resumed node $HOST"
+
+done_testing

@@ -661,10 +661,14 @@ static void plot(const struct compare *c, const struct result *res, size_t n)
     fclose(g);
     pid_t pid = fork();
     if (pid == 0) {
+        /* gnuplot's chatter (an x range of one point) goes to scaling.log. */
         int null = open("/dev/null", O_WRONLY);
+        int log = chdir(c->dir) == 0 ? open("scaling.log", O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
         if (null >= 0)
             dup2(null, STDOUT_FILENO);
-        if (chdir(c->dir) == 0)
+        if (log >= 0)
+            dup2(log, STDERR_FILENO);
+        if (log >= 0)
             execlp("gnuplot", "gnuplot", "scaling.gp", (char *)NULL);
         _exit(127);
     }
@@ -675,7 +679,7 @@ static void plot(const struct compare *c, const struct result *res, size_t n)
         rr_warn("compare: gnuplot not found: no plot, the data is in %s (hint: apt-get install "
                 "gnuplot-nox)", dat);
     else if (WEXITSTATUS(st) != 0)
-        rr_warn("compare: gnuplot failed on %s", gp);
+        rr_warn("compare: gnuplot failed on %s (its messages are in scaling.log)", gp);
     free(dat);
     free(gp);
 }

@@ -436,6 +436,12 @@ static int put_checked(struct profile *p, const char *section, const char *key, 
         free(k);
         return RR_EX_CONFIG;
     }
+    if (strlen(value) > PROFILE_MAX_LINE) {
+        rr_error("%s: value is longer than the %d characters a profile line may have", what,
+                 PROFILE_MAX_LINE);
+        free(k);
+        return RR_EX_CONFIG;
+    }
     profile_put(p, sec->name, k, value, kind, NULL, 0);
     free(k);
     return 0;
@@ -446,13 +452,14 @@ int profile_apply_set(struct profile *p, const char *assignment)
     const char *dot = strchr(assignment, '.');
     const char *eq = strchr(assignment, '=');
     if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1) {
-        rr_error("--set %s: expected section.key=value, for example --set ucx.RNDV_THRESH=16M",
+        rr_error("--set %.200s: expected section.key=value, for example --set ucx.RNDV_THRESH=16M",
                  assignment);
         return RR_EX_USAGE;
     }
     char *section = xstrndup(assignment, (size_t)(dot - assignment));
     char *key = xstrndup(dot + 1, (size_t)(eq - dot - 1));
-    char *what = xasprintf("--set %s", assignment);
+    /* The value itself stays out of messages: it may be huge or hold control characters. */
+    char *what = xasprintf("--set %.*s", (int)(eq - assignment), assignment);
     int rc = put_checked(p, section, key, eq + 1, ORIGIN_SET, what);
     free(section);
     free(key);

@@ -1,4 +1,5 @@
 #include "rules.h"
+#include "ports.h"
 #include "util/text.h"
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,7 @@ int version_cmp(const char *a, const char *b)
 
 static bool rdma_fabric(const struct rule_context *c)
 {
-    return strcmp(c->fabric, "ib") == 0 || strcmp(c->fabric, "roce") == 0 ||
-           strcmp(c->fabric, "pvrdma") == 0 || strcmp(c->fabric, "rdma") == 0;
+    return fabric_is_rdma(c->fabric);
 }
 
 static const struct rdma_device *device_of(const struct facts *f, const char *devport)
@@ -107,7 +107,8 @@ const size_t nrules = sizeof(rules) / sizeof(*rules);
 
 bool rule_applies(const struct rule *r, const struct rule_context *ctx)
 {
-    if (r->ucx_fixed_in && version_cmp(ctx->ucx_version, r->ucx_fixed_in) >= 0)
+    /* An unknown UCX version (facts saved without UCX) keeps the workaround. */
+    if (r->ucx_fixed_in && ctx->ucx_version && version_cmp(ctx->ucx_version, r->ucx_fixed_in) >= 0)
         return false;
     return r->applies(ctx);
 }

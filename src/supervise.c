@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #define WATCH_INTERVAL_MS 500
 #define KILL_GRACE_S 10
 #define MAX_COUNTERS 256
+#define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
 static volatile sig_atomic_t child_pid;
 
@@ -131,6 +133,14 @@ int supervise(const struct plan *p, const struct facts *f)
                  "--verify off to run without verification)", p->evidence_dir, strerror(errno));
         return RR_EX_CANTCREAT;
     }
+    /* A full disk would only show as "no evidence": say so first. */
+    struct statvfs vfs;
+    if (statvfs(p->evidence_dir, &vfs) == 0 &&
+        (unsigned long long)vfs.f_bavail * vfs.f_frsize < MIN_EVIDENCE_SPACE)
+        rr_warn("the evidence directory %s has only %llu KiB free: the ranks' transport logs "
+                "may not fit, and the verdict may find no evidence (hint: --evidence-dir on a "
+                "file system with space)", p->evidence_dir,
+                (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
     counters(f, before, MAX_COUNTERS);
     bool strict = strcmp(p->policy, "strict") == 0;
@@ -226,10 +236,10 @@ int supervise(const struct plan *p, const struct facts *f)
             expected ? "" : p->expect);
     char *path = xasprintf("%s/verdict.json", p->evidence_dir);
     FILE *out = fopen(path, "w");
-    if (out) {
+    if (out)
         evidence_print_json(&ev, v, out);
-        fclose(out);
-    }
+    if (!out || ferror(out) | (fclose(out) != 0))
+        rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
     free(path);
     free(summary);
     free(moved);

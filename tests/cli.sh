@@ -77,4 +77,17 @@ check "probe names the DOWN port" 0 "mlx5_0 port 1 is DOWN, physical state Disab
 "$RDMARUN" profiles show nccl-ib 2>"$TMP/pipe.err" | head -n 1 >/dev/null
 [ ! -s "$TMP/pipe.err" ]; ok $? "SIGPIPE on output: no error message"
 
+# Control characters in values from the command line or the environment (a
+# NUL cannot reach rdmarun through argv or the environment at all).
+nl='
+'
+run "$RDMARUN" --dry-run --sysfs "$NONE" -p shm --set "ucx.TLS=sm${nl}-x EVIL=1" ./prog
+check "--set with a newline in the value" 78 "--set ucx.TLS: value contains a control character"
+run env "UCX_TLS=sm	self" "$RDMARUN" --dry-run --sysfs "$NONE" -p shm ./prog
+check "an environment value with a tab" 78 "UCX_TLS" "value contains a control character"
+run "$RDMARUN" --dry-run --sysfs "$NONE" -p shm --set "ucx.TLS=$(head -c 70000 /dev/zero | tr '\0' s)" ./prog
+check "an enormous --set value is refused, not truncated" 78 \
+    "--set ucx.TLS: value is longer than the 4096 characters"
+[ "$(printf '%s' "$err" | wc -c)" -lt 500 ]; ok $? "and the message does not repeat the value"
+
 done_testing

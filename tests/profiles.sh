@@ -87,7 +87,7 @@ dry -p shm --set ucx.RNDV_THRESH=64K
 check "--set adds a value" 0 "UCX_RNDV_THRESH=64K"
 printf '%s\n' "$out" | grep -q "UCX_RNDV_THRESH .*--set"; ok $? "--set is the origin"
 dry -p shm --set ucx.NO_SUCH_THING=1
-check "--set of an unknown UCX variable" 78 "--set ucx.NO_SUCH_THING=1: UCX 1.13.1 has no configuration variable UCX_NO_SUCH_THING"
+check "--set of an unknown UCX variable" 78 "--set ucx.NO_SUCH_THING: UCX 1.13.1 has no configuration variable UCX_NO_SUCH_THING"
 dry -p shm --set nonsense
 check "--set without section.key=value" 64 "expected section.key=value"
 UCX_TLS=tcp,self run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog

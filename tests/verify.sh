@@ -36,4 +36,25 @@ check "a missing path" 66 "cannot read"
 run "$RDMARUN" verify
 check "no path" 64 "'verify' needs log files"
 
+# Multi-gigabyte input is streamed with bounded memory: 1.5 GiB of log lines,
+# then 512 MiB on one endless line, then a fallback at the very end, through a
+# FIFO (nothing lands on disk). Peak memory is read from the kernel.
+mkfifo "$TMP/big.log"
+{ yes '[1700000000.000000] [node1:4242:0] ucp_worker.c:1891 UCX  DEBUG  a line that is not evidence' |
+    head -c 1610612736
+  head -c 536870912 /dev/zero | tr '\0' x; echo
+  cat "$LOGS/ucx-1.13-tcp.log"; } >"$TMP/big.log" &
+python3 - "$RDMARUN" "$TMP/big.log" >"$TMP/big.out" 2>&1 <<'PY'
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1], "verify", sys.argv[2]], capture_output=True, text=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB
+print(r.returncode, peak, r.stdout.strip())
+PY
+wait
+read -r st peak rest <"$TMP/big.out"
+[ "$st" = 80 ] && has "$rest" "FALLBACK"
+ok $? "2 GiB through a FIFO, an endless line included: the fallback at the end is found ($st: $rest)"
+[ "${peak:-999999}" -lt 65536 ]
+ok $? "peak memory while reading it: ${peak} KiB (bounded, under 64 MiB)"
+
 done_testing

@@ -66,6 +66,19 @@ static char **strings(json_object *o, const char *key)
     return list;
 }
 
+/* The strings of `key` that are CPU lists ("0-1", "0,48"); others are dropped. */
+static char **cpu_lists(json_object *o, const char *key)
+{
+    char **all = strings(o, key), **good = NULL;
+    hwloc_bitmap_t b = hwloc_bitmap_alloc();
+    for (size_t i = 0; all && all[i]; i++)
+        if (b && hwloc_bitmap_list_sscanf(b, all[i]) == 0 && hwloc_bitmap_weight(b) > 0)
+            list_add(&good, all[i]);
+    hwloc_bitmap_free(b);
+    list_free(all);
+    return good;
+}
+
 /* Facts saved before core_pus was recorded: a PU each. */
 static char **pus_each(const char *cpus)
 {
@@ -196,7 +209,7 @@ int facts_load_json(struct facts *f, const char *path)
         f->numa[i].cpus = str(n, "cpus");
         f->numa[i].ncores = (int)num(n, "cores", 0);
         f->numa[i].npus = (int)num(n, "pus", 0);
-        f->numa[i].core_pus = strings(n, "core_pus");
+        f->numa[i].core_pus = cpu_lists(n, "core_pus");
         if (!f->numa[i].core_pus && f->numa[i].cpus)
             f->numa[i].core_pus = pus_each(f->numa[i].cpus);
         json_object *dist = get(n, "distances");

@@ -35,8 +35,12 @@ for target in size logs profile facts runs; do
     echo "fuzz_$target: ${seconds}s"
     # -close_fd_mask=2: the targets' own error messages are expected; the
     # sanitizers' reports still reach the log through libFuzzer.
+    # Earlier crashes (tests/data/fuzz-regressions) are part of every run's corpus.
+    regressions=$src/tests/data/fuzz-regressions/$target
+    [ -d "$regressions" ] || regressions=
     if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$seconds" \
-        -max_len=65536 -print_final_stats=1 -close_fd_mask=2 "$corpus" >"$build/$target.log" 2>&1); then
+        -max_len=65536 -print_final_stats=1 -close_fd_mask=2 "$corpus" $regressions \
+        >"$build/$target.log" 2>&1); then
         tail -n 40 "$build/$target.log"
         status=1
     fi

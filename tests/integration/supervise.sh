@@ -104,4 +104,20 @@ wait $a; wait $b
 grep -q "local only" "$TMP/a.out" && grep -q "TCP, as the profile intends" "$TMP/b.out"
 ok $? "two simultaneous jobs: each got its own verdict"
 
+# A full disk under the evidence directory: said before the job, and the
+# verdict still comes (a 64 KiB tmpfs, filled; needs root and mount rights).
+mkdir -p "$TMP/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$TMP/full" 2>/dev/null; then
+    dd if=/dev/zero of="$TMP/full/filler" bs=4k 2>/dev/null
+    run "$RDMARUN" -p shm --evidence-dir "$TMP/full/job" $MPIRUN_ROOT -np 2 "$HELLO"
+    umount "$TMP/full"
+    check "a full disk: the job runs, with a warning first and the verdict after" 0 \
+        "has only 0 KiB free: the ranks' transport logs may not fit" "rank 1 of 2" "rdmarun: "
+    has "$err" "cannot write $TMP/full/job/verdict.json" || has "$err" "no transport evidence"
+    ok $? "and it says why there is no evidence"
+else
+    skip "a full disk under the evidence directory" "cannot mount a tmpfs here (not root, or no mount rights)"
+    skip "and it says why there is no evidence" "as above"
+fi
+
 done_testing

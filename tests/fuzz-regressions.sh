@@ -1,0 +1,36 @@
+#!/bin/sh
+# Every input in tests/data/fuzz-regressions goes through the rdmarun command
+# that reads that kind of input: none may crash (a signal, a sanitizer
+# report) and each gets an ordinary status.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+REG=$DATA/fuzz-regressions
+crashed() { [ "$rc" -ge 128 ] || has "$err" "Sanitizer" || has "$err" "runtime error"; }
+for f in "$REG"/logs/*; do
+    run "$RDMARUN" verify "$f"
+    ! crashed; ok $? "verify $(basename "$f"): status $rc, no crash"
+done
+run "$RDMARUN" verify "$REG/logs/endless-line.log"
+check "the evidence after an endless line is still read" 80 "FALLBACK"
+for f in "$REG"/profile/*; do
+    run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/none" -p "$f" ./app
+    ! crashed && [ "$rc" = 78 ]; ok $? "profile $(basename "$f"): refused with 78, no crash"
+done
+for f in "$REG"/facts/*; do
+    run "$RDMARUN" probe --facts "$f"
+    ! crashed; ok $? "probe --facts $(basename "$f"): status $rc, no crash"
+    run "$RDMARUN" --dry-run --facts "$f" --bind-policy numa -N 4 --report ./app
+    ! crashed; ok $? "a placement from $(basename "$f"): status $rc, no crash"
+done
+for f in "$REG"/runs/*; do
+    d=$TMP/cmp-$(basename "$f")
+    mkdir -p "$d"
+    printf 'profile=shm\nnp=1\nnp=2\nrepeat=1\nwarmup=0\nbaseline=shm\nprogram=/bin/true\n' >"$d/compare.conf"
+    cp "$f" "$d/runs.csv"
+    # Only the reading matters here: every run it lists is already recorded.
+    run "$RDMARUN" compare --resume "$d"
+    ! crashed; ok $? "compare --resume with $(basename "$f"): status $rc, no crash"
+    printf '%s\n' "$out$err" >"$d.out"
+done
+grep -q "1 of 2 runs already recorded" "$TMP/cmp-long-line-tail.csv.out"
+ok $? "the tail of an over-long runs.csv line is not taken for a row"
+done_testing

@@ -61,6 +61,24 @@ has "$out" "rdmarun: local only: 2 processes"; ok $? "rdmarun verified the job's
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 0:0 ]; ok $? "the job's exit code is 0:0 ($state)"
 
+# 1b. Placement under srun: the helper reads SLURM_LOCALID and binds each task.
+cat >"$TMP/placed.sh" <<SH
+#!/bin/sh
+export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
+cd '$TMP'
+exec '$RDMARUN' -p shm --launcher srun --bind-policy numa --report -n 2 '$BUILD/examples/mpi_placement'
+SH
+id=$(sbatch --parsable -n 2 -o "$TMP/placed.out" "$TMP/placed.sh")
+slurm_wait_job "$id" 90
+out=$(cat "$TMP/placed.out")
+for r in 0 1; do
+    line=$(printf '%s\n' "$out" | grep "^placement rank=$r ")
+    reported=$(printf '%s\n' "$out" | sed -n "s/.*rank $r (local $r of 2) on [^:]*: PUs \([^ ]*\) .*/\1/p")
+    has "$line" "cpus=$reported " && [ -n "$reported" ]
+    ok $? "under srun, task $r runs where rdmarun rank placed it (PUs $reported; $line)"
+done
+[ $? = 0 ] || sed 's/^/#   /' "$TMP/placed.out"
+
 # 2. Unhealthy prolog: the node is drained with rdmarun's reason, the job requeued.
 unhealthy
 id=$(submit job2)

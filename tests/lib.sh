@@ -81,3 +81,15 @@ gone() {
     done
     return 1
 }
+
+# require_topologies: DIR is the folder of recorded hwloc topologies
+# (../shared/topologies, or $RDMARUN_TOPOLOGIES); skip the whole test when it
+# or hwloc-calc is missing.
+require_topologies() {
+    DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+    if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
+        echo "1..0 # SKIP no recorded topologies in $DIR"
+        exit 0
+    fi
+    command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
+}

@@ -5,13 +5,8 @@
 # locality of its NIC and GPU must agree with hwloc-calc on the same file;
 # the tables are golden files.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
-DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+require_topologies
 EXP=$SRC/tests/golden/expected/placement
-if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
-    echo "1..0 # SKIP no recorded topologies in $DIR"
-    exit 0
-fi
-command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
 
 # rank lines from a dry run's JSON: local numa pus cores nic nic_local gpu gpu_local shared
 ranks() {

@@ -4,13 +4,8 @@
 # device and GPU must agree with hwloc-calc on the same file, and the probe
 # report and the plan for 1, 2, 4 and 8 ranks are golden-tested.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
-DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+require_topologies
 EXP=$SRC/tests/golden/expected/topologies
-if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
-    echo "1..0 # SKIP no recorded topologies in $DIR"
-    exit 0
-fi
-command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
 
 # PU list "0-2,5" -> "0,1,2,5" (hwloc-calc's --physical-output form)
 expand() {

@@ -119,6 +119,16 @@ check "--resume finishes the comparison" 0 "$done_before of 6 runs already recor
 [ "$(awk -F, 'NR > 1 {print $1}' "$R/runs.csv" | tr '\n' ' ')" = "0 1 2 3 4 5 " ]
 ok $? "runs 0-5 each recorded once"
 
+# On a terminal, a progress line (script(1) gives the run a pseudo-terminal).
+if command -v script >/dev/null; then
+    script -qec "'$RDMARUN' compare -p shm --np 1,2 --repeat 1 --warmup 0 -o '$TMP/tty' $MPIRUN_ROOT -- '$HELLO'" \
+        /dev/null >"$TMP/tty.out" 2>&1
+    grep -q "compare: run 2/2: shm, 2 ranks; [0-9]* s elapsed, about [0-9]* s left" "$TMP/tty.out"
+    ok $? "a terminal shows which run is going, the time elapsed and an estimate of what is left"
+else
+    skip "the progress line on a terminal" "script(1) not installed"
+fi
+
 # Bad input.
 run "$RDMARUN" compare -p shm -- "$HELLO"
 check "compare without --np" 64 "compare needs -p PROFILE[,PROFILE...] and --np N[,N...]"

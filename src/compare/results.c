@@ -1,0 +1,242 @@
+/* compare's results: statistics per (profile, np), the table, the CSV and
+ * JSON summaries, and the gnuplot plot. */
+#include "compare.h"
+#include "../util/json.h"
+#include "../util/msg.h"
+#include "../util/xalloc.h"
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+size_t compare_summarize(const struct compare *c, const struct run *runs, size_t nruns,
+                         struct result *res)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < c->profiles.n; p++) {
+        for (size_t j = 0; j < c->nnp; j++) {
+            struct result *r = &res[n++];
+            memset(r, 0, sizeof(*r));
+            r->profile = c->labels.v[p];
+            r->np = c->np[j];
+            double *v = xcalloc(nruns + 1, sizeof(double));
+            size_t nv = 0;
+            for (size_t i = 0; i < nruns; i++) {
+                const struct run *x = &runs[i];
+                if (x->warmup || x->np != r->np || strcmp(x->profile, r->profile) != 0)
+                    continue;
+                r->runs++;
+                if (!x->included)
+                    r->excluded++;
+                else
+                    v[nv++] = c->metric ? x->metric : x->wall;
+            }
+            stats_of(v, nv, &r->s);
+            free(v);
+        }
+    }
+    /* Speedup from each profile's smallest rank count with data; ratio to
+     * the baseline at the same rank count (above 1: faster). */
+    for (size_t i = 0; i < n; i++) {
+        struct result *r = &res[i];
+        const struct result *base = NULL, *ref = NULL;
+        for (size_t k = 0; k < n; k++) {
+            if (strcmp(res[k].profile, r->profile) == 0 && res[k].s.n &&
+                (!base || res[k].np < base->np))
+                base = &res[k];
+            if (strcmp(res[k].profile, c->baseline) == 0 && res[k].np == r->np && res[k].s.n)
+                ref = &res[k];
+        }
+        r->speedup = r->efficiency = r->ratio = NAN;
+        if (r->s.n && base) {
+            r->speedup = speedup(base->s.median, r->s.median);
+            r->efficiency = efficiency(base->s.median, base->np, r->s.median, r->np);
+        }
+        if (r->s.n && ref)
+            r->ratio = speedup(ref->s.median, r->s.median);
+    }
+    return n;
+}
+
+static void print_num(FILE *f, const char *fmt, double v, bool csv)
+{
+    if (isnan(v))
+        fputs(csv ? "" : "-", f);
+    else
+        fprintf(f, fmt, v);
+}
+
+int compare_write(const struct compare *c, const struct result *res, size_t n,
+                  const struct run *runs, size_t nruns)
+{
+    const char *value = c->metric ? "metric" : "wall_s";
+    /* The table. */
+    printf("compare: %s per run (median of measured runs; %s)\n", value,
+           c->metric ? c->metric : "seconds, as the job script sees it");
+    printf("%-16s %6s %5s %5s %12s %12s %12s %7s %8s %10s %9s\n", "profile", "np", "runs",
+           "excl", "median", "min", "max", "cv%", "speedup", "efficiency", "vs base");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        printf("%-16s %6ld %5zu %5zu ", r->profile, r->np, r->runs, r->excluded);
+        if (!r->s.n) {
+            printf("%12s %12s %12s %7s %8s %10s %9s\n", "-", "-", "-", "-", "-", "-", "-");
+            continue;
+        }
+        printf("%12.6g %12.6g %12.6g %7.1f ", r->s.median, r->s.min, r->s.max, r->s.cv * 100);
+        print_num(stdout, "%8.3f ", r->speedup, false);
+        print_num(stdout, "%9.1f%% ", r->efficiency * 100, false);
+        print_num(stdout, "%9.3f", r->ratio, false);
+        putchar('\n');
+    }
+    printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
+           "in %s\n", c->baseline, c->dir);
+
+    /* CSV and JSON. */
+    char *path = xasprintf("%s/summary.csv", c->dir);
+    FILE *f = fopen(path, "w");
+    free(path);
+    if (!f)
+        return RR_EX_CANTCREAT;
+    fprintf(f, "profile,np,runs,excluded,value,median,min,max,cv,speedup,efficiency,ratio_to_baseline\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        fprintf(f, "%s,%ld,%zu,%zu,%s,", r->profile, r->np, r->runs, r->excluded, value);
+        if (r->s.n)
+            fprintf(f, "%.9g,%.9g,%.9g,%.9g,", r->s.median, r->s.min, r->s.max, r->s.cv);
+        else
+            fputs(",,,,", f);
+        print_num(f, "%.9g", r->speedup, true);
+        fputc(',', f);
+        print_num(f, "%.9g", r->efficiency, true);
+        fputc(',', f);
+        print_num(f, "%.9g", r->ratio, true);
+        fputc('\n', f);
+    }
+    fclose(f);
+
+    path = xasprintf("%s/summary.json", c->dir);
+    f = fopen(path, "w");
+    free(path);
+    if (!f)
+        return RR_EX_CANTCREAT;
+    struct json j;
+    json_init(&j, f);
+    json_begin_object(&j, NULL);
+    json_string(&j, "value", value);
+    json_string(&j, "metric", c->metric);
+    json_string(&j, "baseline", c->baseline);
+    json_int(&j, "repeat", c->repeat);
+    json_int(&j, "warmup", c->warmup);
+    json_begin_array(&j, "results");
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &res[i];
+        json_begin_object(&j, NULL);
+        json_string(&j, "profile", r->profile);
+        json_int(&j, "np", r->np);
+        json_int(&j, "runs", (int64_t)r->runs);
+        json_int(&j, "excluded", (int64_t)r->excluded);
+        const char *keys[] = {"median", "min", "max", "cv", "speedup", "efficiency",
+                              "ratio_to_baseline"};
+        double vals[] = {r->s.median, r->s.min, r->s.max, r->s.cv, r->speedup, r->efficiency,
+                         r->ratio};
+        for (size_t k = 0; k < 7; k++) {
+            if (!r->s.n || isnan(vals[k]))
+                json_null(&j, keys[k]);
+            else
+                json_double(&j, keys[k], vals[k]);
+        }
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "flagged_runs");
+    for (size_t i = 0; i < nruns; i++) {
+        if (runs[i].included)
+            continue;
+        json_begin_object(&j, NULL);
+        json_int(&j, "run", runs[i].index);
+        json_string(&j, "profile", runs[i].profile);
+        json_int(&j, "np", runs[i].np);
+        json_int(&j, "status", runs[i].status);
+        json_string(&j, "verdict", runs[i].verdict);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+    fclose(f);
+    return 0;
+}
+
+/* Speedup and efficiency against np, one line per profile, with gnuplot
+ * when it is installed: DIR/scaling.png and DIR/scaling.svg. */
+void compare_plot(const struct compare *c, const struct result *res, size_t n)
+{
+    char *dat = xasprintf("%s/scaling.dat", c->dir), *gp = xasprintf("%s/scaling.gp", c->dir);
+    FILE *d = fopen(dat, "w"), *g = fopen(gp, "w");
+    if (!d || !g) {
+        rr_warn("compare: cannot write %s: no plot", !d ? dat : gp);
+        if (d)
+            fclose(d);
+        if (g)
+            fclose(g);
+        free(dat);
+        free(gp);
+        return;
+    }
+    fprintf(d, "# np speedup efficiency, one block per profile\n");
+    for (size_t p = 0; p < c->profiles.n; p++) {
+        fprintf(d, "# %s\n", c->labels.v[p]);
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(res[i].profile, c->labels.v[p]) == 0 && !isnan(res[i].speedup))
+                fprintf(d, "%ld %.6f %.6f\n", res[i].np, res[i].speedup, res[i].efficiency);
+        fprintf(d, "\n\n");
+    }
+    fclose(d);
+    fprintf(g, "# Made by rdmarun compare; run 'gnuplot scaling.gp' here to redraw.\n"
+               "set key left top\nset grid\nset xlabel 'ranks (np)'\nset logscale x 2\n");
+    for (int t = 0; t < 2; t++) {
+        fprintf(g, "set terminal %s size 1000,420\nset output 'scaling.%s'\n",
+                t ? "svg" : "pngcairo", t ? "svg" : "png");
+        /* The metric's name: the regex up to its first non-word character. */
+        int len = c->metric ? (int)strspn(c->metric, "abcdefghijklmnopqrstuvwxyz"
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") : 0;
+        fprintf(g, "set multiplot layout 1,2 title 'strong scaling of %.*s'\n",
+                len ? len : 9, len ? c->metric : "wall time");
+        for (int panel = 0; panel < 2; panel++) {
+            fprintf(g, "set ylabel '%s'\nset yrange [0:*]\nplot ",
+                    panel ? "parallel efficiency" : "speedup");
+            for (size_t p = 0; p < c->profiles.n; p++)
+                fprintf(g, "%s'scaling.dat' index %zu using 1:%d with linespoints title '%s'",
+                        p ? ", " : "", p, panel ? 3 : 2, c->labels.v[p]);
+            fprintf(g, "\n");
+        }
+        fprintf(g, "unset multiplot\nset output\n");
+    }
+    fclose(g);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* gnuplot's chatter (an x range of one point) goes to scaling.log. */
+        int null = open("/dev/null", O_WRONLY);
+        int log = chdir(c->dir) == 0 ? open("scaling.log", O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        if (log >= 0)
+            dup2(log, STDERR_FILENO);
+        if (log >= 0)
+            execlp("gnuplot", "gnuplot", "scaling.gp", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 127)
+        rr_warn("compare: gnuplot not found: no plot, the data is in %s (hint: apt-get install "
+                "gnuplot-nox)", dat);
+    else if (WEXITSTATUS(st) != 0)
+        rr_warn("compare: gnuplot failed on %s (its messages are in scaling.log)", gp);
+    free(dat);
+    free(gp);
+}

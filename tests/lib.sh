@@ -93,3 +93,16 @@ require_topologies() {
     fi
     command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
 }
+
+# golden EXPECTED GOT DESCRIPTION: the file GOT must equal EXPECTED
+# (RDMARUN_REGEN=1 writes EXPECTED from GOT instead).
+golden() {
+    if [ -n "${RDMARUN_REGEN:-}" ]; then
+        mkdir -p "$(dirname "$1")"
+        cp "$2" "$1"
+    fi
+    diff -u "$1" "$2" >"$TMP/diff" 2>&1
+    _r=$?
+    [ $_r = 0 ] || sed 's/^/# /' "$TMP/diff" | head -30
+    ok $_r "$3"
+}

@@ -49,14 +49,7 @@ for g in f["gpus"]:
                 grep -E '^mpirun|why:|^note:|^error:'
         done
     } | sed -e "s|$DIR|@TOPOLOGIES@|g" -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' >"$TMP/got"
-    if [ -n "${RDMARUN_REGEN:-}" ]; then
-        mkdir -p "$EXP"
-        cp "$TMP/got" "$EXP/$name.txt"
-    fi
-    diff -u "$EXP/$name.txt" "$TMP/got" >"$TMP/diff" 2>&1
-    r=$?
-    [ $r = 0 ] || sed 's/^/# /' "$TMP/diff" | head -30
-    ok $r "$name: golden probe and plans"
+    golden "$EXP/$name.txt" "$TMP/got" "$name: golden probe and plans"
 done
 
 done_testing

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "facts.h"
 #include "health.h"
+#include "util/fs.h"
 #include "util/size.h"
 #include "util/strvec.h"
 #include "util/text.h"
@@ -66,6 +67,8 @@ static void check_facts(struct hctx *h)
                                 ? h->sysfs : NULL};
     if (facts_gather(&h->f, &src) != 0)
         problem(h, "cannot read the node's devices and topology");
+    else if (src.sysfs_root)
+        facts_read_host(&h->f, "/");   /* a recorded device tree; the limits are this node's */
 }
 
 /* Every device and port `devices` names is present, and ACTIVE unless
@@ -155,7 +158,9 @@ static void check_memlock(struct hctx *h)
     const char *want = cfg(h, "memlock");
     long long have = h->f.limits.memlock_soft;
     uint64_t need = 0;
-    if (str_ieq(want, "unlimited")) {
+    if (have == -2) {
+        problem(h, "the memlock limit cannot be read");
+    } else if (str_ieq(want, "unlimited")) {
         if (have != -1)
             problem(h, "the memlock limit is %lld KiB, the site requires unlimited (hint: "
                     "/etc/security/limits.d and slurmd's LimitMEMLOCK)", have / 1024);
@@ -226,7 +231,7 @@ static void check_counters(struct hctx *h)
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
-        mkdir(dir, 0755);
+        make_dirs(dir);
     }
     free(dir);
     char *tmp = xasprintf("%s.tmp", path);

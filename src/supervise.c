@@ -1,5 +1,6 @@
 #include "supervise.h"
 #include "evidence/evidence.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -28,25 +29,6 @@ static void forward(int sig)
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
-
-static int make_dirs(const char *path)
-{
-    char *copy = xstrdup(path);
-    int rc = 0;
-    for (char *s = copy + 1; rc == 0; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-            rc = -1;
-        *s = c;
-        if (!c)
-            break;
-    }
-    free(copy);
-    return rc;
-}
 
 /* Port counters of the facts' ACTIVE ports: bytes sent (IB PMA counters,
  * in 4-byte words) or packets sent (software devices' hw_counters). */

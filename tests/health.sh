@@ -52,16 +52,24 @@ check "a module that is not loaded, with the fix" 69 \
 
 # Error counters: a baseline, then a counter that grew.
 cp -r "$DATA/sysfs/ib-mlx5" "$TMP/sys-cnt"
-conf cnt devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/counters"
+conf cnt devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/deep/er/counters"
 hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
 check "the first counter check records a baseline" 0 "is healthy"
-[ -s "$TMP/state/counters" ]; ok $? "the baseline file is written"
+[ -s "$TMP/state/deep/er/counters" ]; ok $? "the baseline file is written, its folders made"
 hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
 check "unchanged counters pass" 0 "is healthy"
 c=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/counters/symbol_error
 echo $(($(cat "$c") + 12)) >"$c"
 hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
 check "a growing error counter" 69 "mlx5_0 port 2 symbol_error grew by 12 since the last check"
+
+# Limits are this node's, also when the devices come from a recorded tree.
+conf mem devices=rxe0 memlock=unlimited
+run sh -c 'ulimit -S -l 64 && exec "$0" check --config "$1" --sysfs "$2"' "$RDMARUN" "$SITE/mem.ini" "$DATA/sysfs/rxe"
+check "a memlock limit below the site's" 69 "the memlock limit is 64 KiB, the site requires unlimited"
+conf mem2 devices=rxe0 memlock=32K
+run sh -c 'ulimit -S -l 64 && exec "$0" check --config "$1" --sysfs "$2"' "$RDMARUN" "$SITE/mem2.ini" "$DATA/sysfs/rxe"
+check "a memlock limit above the site's minimum" 0 "is healthy"
 
 # A read that hangs (a FIFO where sysfs has a file) is cut at the time limit.
 cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"

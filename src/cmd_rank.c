@@ -136,9 +136,14 @@ int cmd_rank(const struct cmdline *cl)
                  "under mpirun or srun, in front of each rank)");
         return RR_EX_USAGE;
     }
-    if (local >= size || size > 1 << 20) {
+    if (local >= size) {
         rr_error("rank: %s says local rank %ld of %ld ranks on this node, which cannot be",
                  from, local, size);
+        return RR_EX_USAGE;
+    }
+    if (size > MAX_LOCAL_RANKS) {
+        rr_error("rank: %ld ranks on one node; rdmarun places at most %d (hint: --bind-policy "
+                 "none)", size, MAX_LOCAL_RANKS);
         return RR_EX_USAGE;
     }
     struct facts facts;

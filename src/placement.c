@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define MAX_NUMA 256
-#define MAX_LOCAL_RANKS 4096
 
 static size_t core_count(const struct numa_node *n)
 {

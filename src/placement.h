@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The most ranks on one node that rdmarun places. */
+#define MAX_LOCAL_RANKS 4096
+
 /* [bind] policy values; "none" leaves binding to Open MPI. */
 #define BIND_POLICIES "none|numa|nic-local|gpu-local"
 

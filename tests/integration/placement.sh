@@ -24,6 +24,9 @@ helper SLURM_LOCALID=1 SLURM_NODEID=2 SLURM_STEP_TASKS_PER_NODE='4(x2),2' SLURM_
 ok $? "Slurm's SLURM_LOCALID and tasks per node ('4(x2),2', node 2: 2 ranks) are read"
 helper MPI_LOCALRANKID=1 MPI_LOCALNRANKS=1
 grep -q "local rank 1 of 1" "$TMP/err"; ok $? "an impossible local rank is refused with the variable named"
+helper RDMARUN_LOCAL_RANK=5000 RDMARUN_LOCAL_SIZE=100000
+grep -q "100000 ranks on one node; rdmarun places at most 4096" "$TMP/err"
+ok $? "more ranks on a node than rdmarun places: refused, not overrun"
 
 run env -u OMPI_COMM_WORLD_LOCAL_RANK "$RDMARUN" rank -- true
 check "the helper outside a launcher says what it needs" 64 \

@@ -66,13 +66,18 @@ static char **strings(json_object *o, const char *key)
     return list;
 }
 
+/* More PUs than any machine hwloc has described: such a list is junk, and
+ * expanding it would take the memory of the machine reading it. */
+#define MAX_PUS 65536
+
 /* The strings of `key` that are CPU lists ("0-1", "0,48"); others are dropped. */
 static char **cpu_lists(json_object *o, const char *key)
 {
     char **all = strings(o, key), **good = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
     for (size_t i = 0; all && all[i]; i++)
-        if (b && hwloc_bitmap_list_sscanf(b, all[i]) == 0 && hwloc_bitmap_weight(b) > 0)
+        if (b && hwloc_bitmap_list_sscanf(b, all[i]) == 0 && hwloc_bitmap_weight(b) > 0 &&
+            hwloc_bitmap_weight(b) <= MAX_PUS)
             list_add(&good, all[i]);
     hwloc_bitmap_free(b);
     list_free(all);
@@ -84,7 +89,8 @@ static char **pus_each(const char *cpus)
 {
     char **list = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    if (b && hwloc_bitmap_list_sscanf(b, cpus) == 0 && hwloc_bitmap_weight(b) > 0) {
+    if (b && hwloc_bitmap_list_sscanf(b, cpus) == 0 && hwloc_bitmap_weight(b) > 0 &&
+        hwloc_bitmap_weight(b) <= MAX_PUS) {
         unsigned pu;
         hwloc_bitmap_foreach_begin(pu, b) {
             char s[16];

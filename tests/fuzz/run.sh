@@ -39,7 +39,7 @@ for target in size logs profile facts runs; do
     regressions=$src/tests/data/fuzz-regressions/$target
     [ -d "$regressions" ] || regressions=
     if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$seconds" \
-        -max_len=65536 -print_final_stats=1 -close_fd_mask=2 "$corpus" $regressions \
+        -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 "$corpus" $regressions \
         >"$build/$target.log" 2>&1); then
         tail -n 40 "$build/$target.log"
         status=1

@@ -70,14 +70,32 @@ static char **strings(json_object *o, const char *key)
  * expanding it would take the memory of the machine reading it. */
 #define MAX_PUS 65536
 
+/* A CPU list ("0-3,8") of PU numbers below MAX_PUS, checked before hwloc
+ * reads it: hwloc takes "-3" for PU 4294967293 and allocates for it. */
+static bool cpu_list_ok(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (const char *p = s; *p;) {
+        if (*p < '0' || *p > '9')
+            return false;
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (v >= MAX_PUS || (*end && *end != ',' && *end != '-'))
+            return false;
+        p = *end ? end + 1 : end;
+    }
+    return s[strlen(s) - 1] != ',' && s[strlen(s) - 1] != '-';
+}
+
 /* The strings of `key` that are CPU lists ("0-1", "0,48"); others are dropped. */
 static char **cpu_lists(json_object *o, const char *key)
 {
     char **all = strings(o, key), **good = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
     for (size_t i = 0; all && all[i]; i++)
-        if (b && hwloc_bitmap_list_sscanf(b, all[i]) == 0 && hwloc_bitmap_weight(b) > 0 &&
-            hwloc_bitmap_weight(b) <= MAX_PUS)
+        if (b && cpu_list_ok(all[i]) && hwloc_bitmap_list_sscanf(b, all[i]) == 0 &&
+            hwloc_bitmap_weight(b) > 0)
             list_add(&good, all[i]);
     hwloc_bitmap_free(b);
     list_free(all);
@@ -89,13 +107,15 @@ static char **pus_each(const char *cpus)
 {
     char **list = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    if (b && hwloc_bitmap_list_sscanf(b, cpus) == 0 && hwloc_bitmap_weight(b) > 0 &&
-        hwloc_bitmap_weight(b) <= MAX_PUS) {
+    int n = b && cpu_list_ok(cpus) && hwloc_bitmap_list_sscanf(b, cpus) == 0
+          ? hwloc_bitmap_weight(b) : -1;
+    if (n > 0 && n <= MAX_PUS) {
+        /* Filled directly: list_add would walk the list for each PU. */
+        list = xcalloc((size_t)n + 1, sizeof(*list));
+        size_t k = 0;
         unsigned pu;
         hwloc_bitmap_foreach_begin(pu, b) {
-            char s[16];
-            snprintf(s, sizeof(s), "%u", pu);
-            list_add(&list, s);
+            list[k++] = xasprintf("%u", pu);
         }
         hwloc_bitmap_foreach_end();
     }

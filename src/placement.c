@@ -140,7 +140,6 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     memset(out, 0, sizeof(*out));
     out->policy = xstrdup(rq->policy);
     out->memory = xstrdup(rq->memory ? rq->memory : "prefer");
-    out->fabric = rq->fabric ? xstrdup(rq->fabric) : NULL;
     int size = rq->local_size > 0 ? rq->local_size : 1;
     if (size > MAX_LOCAL_RANKS) {
         sv_pushf(&out->notes, "%d ranks on one node is more than rdmarun places (%d): showing "
@@ -255,7 +254,6 @@ void placement_free(struct placement *p)
     free(p->ranks);
     free(p->policy);
     free(p->memory);
-    free(p->fabric);
     sv_free(&p->notes);
     memset(p, 0, sizeof(*p));
 }

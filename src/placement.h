@@ -41,7 +41,7 @@ struct rank_place {
 };
 
 struct placement {
-    char *policy, *memory, *fabric;
+    char *policy, *memory;
     int local_size;
     struct rank_place *ranks;   /* local_size of them */
     struct strvec notes;

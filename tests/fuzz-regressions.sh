@@ -5,6 +5,10 @@
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 REG=$DATA/fuzz-regressions
 crashed() { [ "$rc" -ge 128 ] || has "$err" "Sanitizer" || has "$err" "runtime error"; }
+# Every folder holds inputs: an empty one would make its loop below pass untested.
+for d in logs profile facts runs; do
+    [ -n "$(ls "$REG/$d" 2>/dev/null)" ]; ok $? "fuzz-regressions/$d holds inputs"
+done
 for f in "$REG"/logs/*; do
     run "$RDMARUN" verify "$f"
     ! crashed; ok $? "verify $(basename "$f"): status $rc, no crash"

@@ -1,8 +1,8 @@
 /* rdmarun: subcommand dispatch only. Each command is a slice of the pipeline
  * profile -> facts -> plan -> preflight -> launch -> evidence -> verdict
  * (docs/DESIGN.md). */
-#include "cli.h"
-#include "commands.h"
+#include "cmd/options.h"
+#include "cmd/commands.h"
 #include "util/strvec.h"
 #include <config.h>
 #include <stdio.h>

@@ -3,9 +3,9 @@
  * table, CSV, JSON, plot). */
 #ifndef RDMARUN_COMPARE_H
 #define RDMARUN_COMPARE_H
-#include "runs.h"
-#include "stats.h"
-#include "../util/strvec.h"
+#include "compare/runs.h"
+#include "compare/stats.h"
+#include "util/strvec.h"
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Reading a saved plan (rdmarun --dry-run --json) back, with json-c. Kept
  * apart from the JSON writer (util/json.h), whose names json-c also uses. */
-#include "plan_file.h"
-#include "../util/xalloc.h"
+#include "compare/plan_file.h"
+#include "util/xalloc.h"
 #include <json-c/json.h>
 
 char *plan_file_string(const char *path, const char *key)

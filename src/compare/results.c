@@ -1,9 +1,9 @@
 /* compare's results: statistics per (profile, np), the table, the CSV and
  * JSON summaries, and the gnuplot plot. */
-#include "compare.h"
-#include "../util/json.h"
-#include "../util/msg.h"
-#include "../util/xalloc.h"
+#include "compare/compare.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>

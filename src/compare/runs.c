@@ -1,7 +1,7 @@
 /* runs.csv: one line per finished run of a comparison, appended as each
  * run ends, read back for the statistics and by --resume. */
-#include "runs.h"
-#include "../util/xalloc.h"
+#include "compare/runs.h"
+#include "util/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

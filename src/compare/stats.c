@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "compare/stats.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

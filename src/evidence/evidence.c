@@ -1,9 +1,9 @@
 /* Reading logs into evidence, and the verdict drawn from it. */
-#include "internal.h"
-#include "../util/json.h"
-#include "../util/msg.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "evidence/internal.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

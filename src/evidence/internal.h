@@ -1,8 +1,8 @@
 /* Shared by the log parsers. */
 #ifndef RDMARUN_EVIDENCE_INTERNAL_H
 #define RDMARUN_EVIDENCE_INTERNAL_H
-#include "evidence.h"
-#include "../util/strvec.h"
+#include "evidence/evidence.h"
+#include "util/strvec.h"
 
 /* Host and pid from a line's own prefix ("[ts] [host:pid:tid]" for UCX,
  * "host:pid:tid [rank] NCCL" for NCCL), else the defaults. */

@@ -7,9 +7,9 @@
  *   ... via P2P/IPC, via SHM/direct/direct                                    (same node)
  * "NET/Socket : Using ..." alone is not evidence: NCCL prints it for its
  * bootstrap even when the data goes over NET/IB. */
-#include "internal.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "evidence/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The kernel's view of a running job: 'rdma -j res show qp' (iproute2), run
  * with an argv and a time limit, counting the ranks' RC QPs in RTS. */
-#include "evidence.h"
-#include "../util/xalloc.h"
+#include "evidence/evidence.h"
+#include "util/xalloc.h"
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  *   1.14.0:    ... intra-node cfg#1tag(sysv/memory ...)            (no space)
  *   newer:     ... ucp_context_0 inter-node cfg#2 rma_am(...) am(...) ka(...)   (no tag lane)
  * Lines may come pasted without the "[ts] [host:pid]" prefix. */
-#include "internal.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "evidence/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* Gathering facts from their sources, and the facts' lifetime. */
-#include "internal.h"
-#include "../util/msg.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

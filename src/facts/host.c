@@ -1,8 +1,8 @@
 /* Host limits that stand in RDMA's way: locked memory, huge pages, kernel
  * modules, access to /dev/infiniband (the container case). */
-#include "internal.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Helpers shared by the fact sources. */
 #ifndef RDMARUN_FACTS_INTERNAL_H
 #define RDMARUN_FACTS_INTERNAL_H
-#include "../facts.h"
+#include "facts/facts.h"
 
 /* First line of a file, trimmed; NULL if absent or empty. */
 char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

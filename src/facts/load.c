@@ -1,8 +1,8 @@
 /* Reading saved facts (probe --json) back, with json-c. Anything missing is
  * unknown; anything of the wrong type or a newer format is refused. */
-#include "internal.h"
-#include "../util/msg.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
 #include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* 'rdmarun probe': the facts as people read them, one block per device and
  * port, like ibstat and lstopo. */
-#include "internal.h"
+#include "facts/internal.h"
 #include <string.h>
 
 static void port_text(const struct rdma_port *p, FILE *out)

@@ -1,8 +1,8 @@
 /* RDMA devices and ports from sysfs (/sys/class/infiniband), the same source
  * ibv_devinfo and rdma-core's tools read, or a recorded copy of it. */
-#include "internal.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Facts as JSON: the 'rdmarun probe --json' output, which --facts reads back.
  * Unknown values are null; field names are stable (FACTS_FORMAT_VERSION). */
-#include "internal.h"
-#include "../util/json.h"
+#include "facts/internal.h"
+#include "util/json.h"
 
 static void opt_int(struct json *j, const char *key, long long v)
 {

@@ -2,10 +2,10 @@
  * each RDMA device, GPU and network interface sits. With an XML file (what
  * 'lstopo -i' reads) this describes another machine, including its RDMA
  * devices as hwloc recorded them. */
-#include "internal.h"
-#include "../util/msg.h"
-#include "../util/text.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>

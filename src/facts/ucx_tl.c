@@ -1,7 +1,7 @@
 /* UCX transports per device, as 'ucx_info -d' lists them, through UCT's API. */
-#include "internal.h"
-#include "../ucx_config.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "profile/ucx_config.h"
+#include "util/xalloc.h"
 #include <string.h>
 #include <uct/api/uct.h>
 

@@ -1,7 +1,7 @@
 /* What only the verbs API tells: MTUs, and the firmware version where sysfs
  * has none. Only for this node's own devices. */
-#include "internal.h"
-#include "../util/xalloc.h"
+#include "facts/internal.h"
+#include "util/xalloc.h"
 #include <infiniband/verbs.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* What deserves a warning in a node's facts (pure: facts in, lines out). The
  * 'check' command turns the same findings into failures. */
-#include "internal.h"
-#include "../util/text.h"
+#include "facts/internal.h"
+#include "util/text.h"
 #include <string.h>
 
 static bool is_gpu_nvidia(const struct gpu *g)

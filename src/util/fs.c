@@ -1,5 +1,5 @@
-#include "fs.h"
-#include "xalloc.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>

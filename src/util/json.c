@@ -1,4 +1,4 @@
-#include "json.h"
+#include "util/json.h"
 #include <inttypes.h>
 
 void json_init(struct json *j, FILE *f)

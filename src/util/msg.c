@@ -1,4 +1,4 @@
-#include "msg.h"
+#include "util/msg.h"
 #include <stdarg.h>
 #include <stdio.h>
 

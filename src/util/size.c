@@ -1,4 +1,4 @@
-#include "size.h"
+#include "util/size.h"
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>

@@ -1,6 +1,6 @@
-#include "strvec.h"
-#include "text.h"
-#include "xalloc.h"
+#include "util/strvec.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

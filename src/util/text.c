@@ -1,5 +1,5 @@
-#include "text.h"
-#include "xalloc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

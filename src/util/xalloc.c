@@ -1,4 +1,4 @@
-#include "xalloc.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

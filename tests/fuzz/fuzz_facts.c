@@ -1,6 +1,6 @@
 /* libFuzzer target: the saved-facts loader (json-c) and everything that
  * reads facts afterwards: the report, the JSON output and the warnings. */
-#include "facts.h"
+#include "facts/facts.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

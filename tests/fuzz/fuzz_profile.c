@@ -1,6 +1,6 @@
 /* libFuzzer target: the profile parser (inih with rdmarun's reader, names,
  * duplicates, inheritance lookups) and the value checks. */
-#include "profile.h"
+#include "profile/profile.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

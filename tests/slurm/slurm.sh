@@ -11,7 +11,7 @@ slurm_require
 trap 'slurm_stop; rm -rf "$TMP"' EXIT
 HELLO=$BUILD/examples/mpi_hello
 SCONTROL=$(command -v scontrol)
-SPANK=$BUILD/src/spank/rdmarun_spank.so
+SPANK=$BUILD/src/slurm/rdmarun_spank.so
 
 # The site's check configuration (root's, in a folder only root writes) and
 # the prolog: the node's RDMA devices are the recorded Soft-RoCE node.

@@ -1,6 +1,6 @@
 /* UCX's own validation, asked of the installed UCX. */
 #include "tap.h"
-#include "ucx_config.h"
+#include "profile/ucx_config.h"
 #include <stdlib.h>
 
 int main(void)

@@ -1,6 +1,6 @@
 /* Unit tests of the shared helpers: sizes, suggestions, quoting, versions,
  * JSON, string vectors. */
-#include "rules.h"
+#include "plan/rules.h"
 #include "tap.h"
 #include "util/json.h"
 #include "util/size.h"

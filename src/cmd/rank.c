@@ -1,0 +1,208 @@
+/* rdmarun rank: the per-rank helper. mpirun starts it in front of each rank
+ * (the plan writes `rdmarun rank OPTIONS -- PROGRAM ARGS`); it finds its local
+ * rank, probes its own node (so nodes that differ each decide on their own
+ * facts), binds itself to the chosen cores and NUMA memory, sets the rank's
+ * NIC and GPU variables, and execs the program: same pid, argv and the rest
+ * of the environment. Affinity and memory policy survive exec. */
+#include "cmd/commands.h"
+#include "facts/facts.h"
+#include "plan/placement.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool env_int(const char *name, long *out)
+{
+    const char *v = getenv(name);
+    char *end;
+    if (!v || !*v)
+        return false;
+    errno = 0;
+    *out = strtol(v, &end, 10);
+    return errno == 0 && *end == '\0' && *out >= 0;
+}
+
+/* Slurm's SLURM_STEP_TASKS_PER_NODE ("2(x3),1") for node `node`. */
+static bool slurm_local_size(long node, long *out)
+{
+    const char *s = getenv("SLURM_STEP_TASKS_PER_NODE");
+    if (!s)
+        s = getenv("SLURM_TASKS_PER_NODE");
+    for (long seen = 0; s && *s;) {
+        char *end;
+        long tasks = strtol(s, &end, 10), times = 1;
+        if (end == s)
+            return false;
+        if (strncmp(end, "(x", 2) == 0)
+            times = strtol(end + 2, &end, 10), end += *end == ')';
+        if (node < seen + times) {
+            *out = tasks;
+            return true;
+        }
+        seen += times;
+        s = end + (*end == ',');
+    }
+    return false;
+}
+
+/* This rank's local rank, ranks on its node and global rank, from whichever
+ * launcher started it. */
+static const char *local_rank(long *local, long *size, long *rank)
+{
+    static const struct { const char *local, *size, *rank; } vars[] = {
+        {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
+        {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
+        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
+    };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
+        if (env_int(vars[i].local, local) && env_int(vars[i].size, size)) {
+            if (!env_int(vars[i].rank, rank))
+                *rank = *local;
+            return vars[i].local;
+        }
+    long node;
+    if (env_int("SLURM_LOCALID", local) && env_int("SLURM_NODEID", &node) &&
+        slurm_local_size(node, size)) {
+        if (!env_int("SLURM_PROCID", rank))
+            *rank = *local;
+        return "SLURM_LOCALID";
+    }
+    return NULL;
+}
+
+static int bind_cpus(const char *pus)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    cpu_set_t mask;
+    int rc = -1;
+    if (set && hwloc_bitmap_list_sscanf(set, pus) == 0 &&
+        hwloc_cpuset_to_glibc_sched_affinity(NULL, set, &mask, sizeof(mask)) == 0)
+        rc = sched_setaffinity(0, sizeof(mask), &mask);
+    hwloc_bitmap_free(set);
+    return rc;
+}
+
+static int bind_memory(int node, const char *how)
+{
+    if (strcmp(how, "none") == 0)
+        return 0;
+    if (numa_available() < 0) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (strcmp(how, "prefer") == 0) {
+        numa_set_preferred(node);
+        return 0;
+    }
+    struct bitmask *nodes = numa_allocate_nodemask();
+    numa_bitmask_setbit(nodes, (unsigned)node);
+    numa_set_membind(nodes);
+    numa_free_nodemask(nodes);
+    return 0;
+}
+
+/* One line per rank in EVDIR/placement.txt: a single append, so ranks of
+ * the job (on every node, with a shared evidence directory) never mix lines. */
+static void record(const char *dir, const char *line)
+{
+    char *path = xasprintf("%s/placement.txt", dir);
+    char *text = xasprintf("%s\n", line);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+        rr_warn("cannot record the placement in %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    free(text);
+    free(path);
+}
+
+int cmd_rank(const struct cmdline *cl)
+{
+    long local, size, rank;
+    const char *from = local_rank(&local, &size, &rank);
+    if (!from) {
+        rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
+                 "SLURM_LOCALID, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK or "
+                 "RDMARUN_LOCAL_RANK is set with its local size (hint: 'rdmarun rank' runs "
+                 "under mpirun or srun, in front of each rank)");
+        return RR_EX_USAGE;
+    }
+    if (local >= size) {
+        rr_error("rank: %s says local rank %ld of %ld ranks on this node, which cannot be",
+                 from, local, size);
+        return RR_EX_USAGE;
+    }
+    if (size > MAX_LOCAL_RANKS) {
+        rr_error("rank: %ld ranks on one node; rdmarun places at most %d (hint: --bind-policy "
+                 "none)", size, MAX_LOCAL_RANKS);
+        return RR_EX_USAGE;
+    }
+    struct facts facts;
+    struct facts_sources src = {.sysfs_root = cl->sysfs, .placement_only = true};
+    int rc = facts_gather(&facts, &src);
+    if (rc) {
+        facts_free(&facts);
+        return rc;
+    }
+    struct placement_request rq = {
+        .policy = cl->bind_policy ? cl->bind_policy : "numa", .fabric = cl->fabric,
+        .nics = cl->nics, .memory = cl->memory ? cl->memory : "prefer",
+        .set_ucx = cl->net_devices, .set_nccl = cl->nccl_hca, .local_size = (int)size,
+    };
+    struct placement pl;
+    placement_build(&facts, &rq, &pl);
+    const struct rank_place *rp = &pl.ranks[local];
+    char host[256] = "localhost";
+    gethostname(host, sizeof(host) - 1);
+    host[sizeof(host) - 1] = '\0';
+
+    if (rp->numa >= 0 && !cl->keep_cpus) {
+        if (bind_cpus(rp->pus) != 0) {
+            rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not "
+                     "include them; use --bind-policy none)", rank, rp->pus, strerror(errno));
+            rc = RR_EX_OSERR;
+        } else if (bind_memory(rp->numa, pl.memory) != 0) {
+            rr_error("rank %ld: cannot set the memory policy to NUMA %d: %s (hint: [bind] "
+                     "memory = none)", rank, rp->numa, strerror(errno));
+            rc = RR_EX_OSERR;
+        }
+    }
+    for (size_t i = 0; !rc && i < rp->env.n; i++) {
+        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
+        setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
+        free(name);
+    }
+    char *line = placement_rank_line(&pl, (int)local, host, rank);
+    if (!rc && cl->report)
+        fprintf(stderr, "rdmarun: %s\n", line);
+    if (!rc && cl->evidence_dir) {
+        record(cl->evidence_dir, line);
+        for (size_t i = 0; local == 0 && i < pl.notes.n; i++) {
+            char *note = xasprintf("note: %s: %s", host, pl.notes.v[i]);
+            record(cl->evidence_dir, note);
+            free(note);
+        }
+    }
+    if (!rc && cl->report && local == 0)
+        for (size_t i = 0; i < pl.notes.n; i++)
+            fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl.notes.v[i]);
+    free(line);
+    placement_free(&pl);
+    facts_free(&facts);
+    if (rc)
+        return rc;
+    fflush(NULL);
+    execvp(cl->program.v[0], cl->program.v);
+    int err = errno;
+    rr_error("rank %ld: cannot run %s: %s", rank, cl->program.v[0], strerror(err));
+    return err == ENOENT ? RR_EX_NOTFOUND : RR_EX_NOEXEC;
+}

@@ -1,0 +1,288 @@
+/* The health checks themselves (run in the worker process, see health.h).
+ * Each check is a function that reports its problems; the facts are
+ * gathered as the first check, so a sysfs read that hangs is cut at the
+ * time limit like any other check. */
+#include "preflight/preflight.h"
+#include "facts/facts.h"
+#include "health/health.h"
+#include "util/fs.h"
+#include "util/size.h"
+#include "util/strvec.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RDMARUN_LOCALSTATEDIR
+#define RDMARUN_LOCALSTATEDIR "/var"
+#endif
+
+struct hctx {
+    const struct profile *cfg;
+    const char *sysfs;        /* "/sys" or a recorded tree */
+    struct facts f;
+    const char *check;        /* the running check */
+    FILE *out;
+    /* The ports the checks look at: those named by `devices`, else every port. */
+    const struct rdma_device *dev[64];
+    const struct rdma_port *port[64];
+    size_t n;
+};
+
+static void problem(struct hctx *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct hctx *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = xvasprintf(fmt, ap);
+    va_end(ap);
+    for (char *c = text; *c; c++)
+        if (*c == '\n' || *c == '\t')
+            *c = ' ';
+    fprintf(h->out, "fail %s\t%s\n", h->check, text);
+    fflush(h->out);
+    free(text);
+}
+
+static const char *cfg(const struct hctx *h, const char *key)
+{
+    return profile_value(h->cfg, "check", key);
+}
+
+static void add_port(struct hctx *h, const struct rdma_device *d, const struct rdma_port *p)
+{
+    if (h->n < sizeof(h->port) / sizeof(*h->port)) {
+        h->dev[h->n] = d;
+        h->port[h->n++] = p;
+    }
+}
+
+static void check_facts(struct hctx *h)
+{
+    struct facts_sources src = {.sysfs_root = h->sysfs[0] && strcmp(h->sysfs, "/sys") != 0
+                                ? h->sysfs : NULL};
+    if (facts_gather(&h->f, &src) != 0)
+        problem(h, "cannot read the node's devices and topology");
+    else if (src.sysfs_root)
+        facts_read_host(&h->f, "/");   /* a recorded device tree; the limits are this node's */
+}
+
+/* Every device and port `devices` names is present, and ACTIVE unless
+ * port-state = any; without `devices`, every port of every device. */
+static void check_devices(struct hctx *h)
+{
+    const char *want = cfg(h, "devices");
+    bool any_state = cfg(h, "port-state") && strcmp(cfg(h, "port-state"), "any") == 0;
+    struct strvec names = {0};
+    if (want)
+        sv_split(&names, want, ",");
+    for (size_t i = 0; !want && i < h->f.ndevs; i++)
+        sv_push(&names, h->f.devs[i].name);
+    if (names.n == 0)
+        problem(h, "no RDMA device on this node (hint: 'ibv_devices' lists them; check that the "
+                "driver and ib_uverbs are loaded)");
+    for (size_t i = 0; i < names.n; i++) {
+        char *dev = names.v[i], *colon = strchr(dev, ':');
+        int only = colon ? atoi(colon + 1) : 0;
+        if (colon)
+            *colon = '\0';
+        const struct rdma_device *d = NULL;
+        for (size_t k = 0; k < h->f.ndevs && !d; k++)
+            if (strcmp(h->f.devs[k].name, dev) == 0)
+                d = &h->f.devs[k];
+        if (!d) {
+            problem(h, "%s is absent (hint: 'ibv_devices' lists the devices this node has; check "
+                    "the driver, the firmware and the PCIe slot)", dev);
+            continue;
+        }
+        bool found = false;
+        for (size_t j = 0; j < d->nports; j++) {
+            const struct rdma_port *p = &d->ports[j];
+            if (only && p->num != only)
+                continue;
+            found = true;
+            if (!any_state && !port_is_active(p)) {
+                problem(h, "%s port %d is %s%s%s (hint: check the cable and the switch port; "
+                        "'ibstat %s' shows the link)", d->name, p->num, p->state,
+                        p->phys_state ? ", physical state " : "",
+                        p->phys_state ? p->phys_state : "", d->name);
+                continue;
+            }
+            add_port(h, d, p);
+        }
+        if (!found)
+            problem(h, "%s has no port %d", d->name, only);
+    }
+    sv_free(&names);
+}
+
+static void check_rate(struct hctx *h)
+{
+    double min = atof(cfg(h, "min-rate"));
+    for (size_t i = 0; i < h->n; i++)
+        if (h->port[i]->rate_gbps > 0 && h->port[i]->rate_gbps < min)
+            problem(h, "%s port %d runs at %s, below the %g Gb/s required (hint: a cable or "
+                    "switch port that trained down)", h->dev[i]->name, h->port[i]->num,
+                    h->port[i]->rate, min);
+}
+
+static void check_mtu(struct hctx *h)
+{
+    int want = atoi(cfg(h, "mtu"));
+    for (size_t i = 0; i < h->n; i++)
+        if (h->port[i]->active_mtu && h->port[i]->active_mtu != want)
+            problem(h, "%s port %d has active MTU %d, the site requires %d", h->dev[i]->name,
+                    h->port[i]->num, h->port[i]->active_mtu, want);
+}
+
+static void check_pcie(struct hctx *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        const struct rdma_device *d = h->dev[i];
+        if (i > 0 && h->dev[i - 1] == d)
+            continue;
+        if ((d->pcie_max_speed_gts > 0 && d->pcie_speed_gts < d->pcie_max_speed_gts) ||
+            (d->pcie_max_width > 0 && d->pcie_width < d->pcie_max_width))
+            problem(h, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d "
+                    "(hint: reseat the card or check the slot)", d->name, d->pcie_speed_gts,
+                    d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
+    }
+}
+
+static void check_memlock(struct hctx *h)
+{
+    const char *want = cfg(h, "memlock");
+    long long have = h->f.limits.memlock_soft;
+    uint64_t need = 0;
+    if (have == -2) {
+        problem(h, "the memlock limit cannot be read");
+    } else if (str_ieq(want, "unlimited")) {
+        if (have != -1)
+            problem(h, "the memlock limit is %lld KiB, the site requires unlimited (hint: "
+                    "/etc/security/limits.d and slurmd's LimitMEMLOCK)", have / 1024);
+    } else if (parse_size(want, &need) && have >= 0 && (uint64_t)have < need) {
+        problem(h, "the memlock limit is %lld KiB, below the %s required", have / 1024, want);
+    }
+}
+
+static void check_hugepages(struct hctx *h)
+{
+    long long want = atoll(cfg(h, "hugepages"));
+    if (h->f.limits.hugepages_free < want)
+        problem(h, "%lld huge pages free, the site requires %lld", h->f.limits.hugepages_free,
+                want);
+}
+
+static void check_modules(struct hctx *h)
+{
+    struct strvec mods = {0};
+    sv_split(&mods, cfg(h, "modules"), ",");
+    for (size_t i = 0; i < mods.n; i++) {
+        char *path = xasprintf("%s/module/%s", h->sysfs, mods.v[i]);
+        if (access(path, F_OK) != 0)
+            problem(h, "kernel module %s is not loaded (hint: modprobe %s)", mods.v[i], mods.v[i]);
+        free(path);
+    }
+    sv_free(&mods);
+}
+
+/* Error counters must not grow between two checks: the last values are kept
+ * in a baseline file (root's, in root mode), rewritten after each check. */
+static void check_counters(struct hctx *h)
+{
+    const char *path = cfg(h, "baseline") ? cfg(h, "baseline")
+                     : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/counters.baseline";
+    FILE *in = fopen(path, "r");
+    char line[256], dev[64], name[64];
+    int port;
+    long long old;
+    struct strvec now = {0};
+    for (size_t i = 0; i < h->n; i++) {
+        const struct rdma_port *p = h->port[i];
+        const struct { const char *name; long long v; } c[] = {
+            {"symbol_error", p->symbol_error}, {"link_downed", p->link_downed},
+            {"port_rcv_errors", p->port_rcv_errors}, {"port_xmit_discards", p->port_xmit_discards},
+        };
+        for (size_t k = 0; k < sizeof(c) / sizeof(*c); k++)
+            if (c[k].v >= 0)
+                sv_pushf(&now, "%s %d %s %lld", h->dev[i]->name, p->num, c[k].name, c[k].v);
+    }
+    while (in && fgets(line, sizeof(line), in)) {
+        if (sscanf(line, "%63s %d %63s %lld", dev, &port, name, &old) != 4)
+            continue;
+        for (size_t i = 0; i < now.n; i++) {
+            char d2[64], n2[64];
+            int p2;
+            long long v;
+            if (sscanf(now.v[i], "%63s %d %63s %lld", d2, &p2, n2, &v) == 4 &&
+                strcmp(d2, dev) == 0 && p2 == port && strcmp(n2, name) == 0 && v > old)
+                problem(h, "%s port %d %s grew by %lld since the last check (hint: 'perfquery' "
+                        "or the switch's port counters; a cable going bad)", dev, port, name,
+                        v - old);
+        }
+    }
+    if (in)
+        fclose(in);
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        make_dirs(dir);
+    }
+    free(dir);
+    char *tmp = xasprintf("%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    for (size_t i = 0; out && i < now.n; i++)
+        fprintf(out, "%s\n", now.v[i]);
+    if (!out || fclose(out) != 0 || rename(tmp, path) != 0)
+        problem(h, "cannot write the counter baseline %s: %s", path, strerror(errno));
+    free(tmp);
+    sv_free(&now);
+}
+
+static void check_qp(struct hctx *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        char name[128];
+        snprintf(name, sizeof(name), "%s:%d", h->dev[i]->name, h->port[i]->num);
+        /* The reason goes to stderr, which the supervisor reads as this check's. */
+        if (check_qp_ports(&h->f, name, NULL, true) != 0)
+            problem(h, "the RC loopback failed on %s", name);
+    }
+}
+
+void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FILE *out)
+{
+    struct hctx h;
+    memset(&h, 0, sizeof(h));
+    h.cfg = cfg_profile;
+    h.sysfs = sysfs_root ? sysfs_root : "/sys";
+    h.out = out;
+    bool on = false;
+    static const struct {
+        const char *name, *key;   /* key: the [check] setting that turns it on; NULL: always */
+        void (*run)(struct hctx *);
+    } checks[] = {
+        {"facts", NULL, check_facts},       {"devices", NULL, check_devices},
+        {"rate", "min-rate", check_rate},   {"mtu", "mtu", check_mtu},
+        {"pcie", "pcie-at-capability", check_pcie}, {"memlock", "memlock", check_memlock},
+        {"hugepages", "hugepages", check_hugepages}, {"modules", "modules", check_modules},
+        {"counters", "counters", check_counters},   {"qp", "qp-test", check_qp},
+    };
+    for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++) {
+        const char *v = checks[i].key ? cfg(&h, checks[i].key) : NULL;
+        if (checks[i].key && (!v || (parse_bool(v, &on) && !on)))
+            continue;   /* not asked for */
+        h.check = checks[i].name;
+        fprintf(out, "begin %s\n", h.check);
+        fflush(out);
+        checks[i].run(&h);
+        fprintf(out, "end %s\n", h.check);
+        fflush(out);
+    }
+    facts_free(&h.f);
+}

@@ -1,0 +1,245 @@
+/* rdmarun check (without --qp-test alone): the node health check. Loads the
+ * site configuration (root mode: only a root-owned file that only root can
+ * write), runs the checks in a worker process, holds each check and the
+ * whole run to a time limit, prints one line per failed check and a
+ * summary, and with --drain drains or resumes the node through scontrol. */
+#include "health/health.h"
+#include "slurm/drain.h"
+#include "util/msg.h"
+#include "util/strvec.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_TIMEOUT_S 60
+#define DEFAULT_CHECK_TIMEOUT_S 20
+
+#define MAX_RESULTS 32
+
+struct result {
+    char *name;
+    struct strvec problems;
+    bool ended;
+};
+
+/* Root mode reads nothing a user could have written: the file and its
+ * folder must belong to root and be writable by nobody else. */
+static int safe_for_root(const char *path)
+{
+    char *copy = xstrdup(path);
+    const char *paths[2] = {path, dirname(copy)};
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            rr_error("cannot read %s: %s", paths[i], strerror(errno));
+            rc = RR_EX_NOINPUT;
+        } else if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+            rr_error("%s is %s: as root, rdmarun check only reads a configuration that only "
+                     "root can change (hint: chown root:root %s && chmod go-w %s)", paths[i],
+                     st.st_uid != 0 ? "not owned by root" : "writable by others than root",
+                     paths[i], paths[i]);
+            rc = RR_EX_CONFIG;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+static int load_config(const char *path, struct profile *cfg)
+{
+    bool root = geteuid() == 0;
+    if (access(path, R_OK) != 0) {
+        rr_error("cannot read the site check configuration %s: %s (hint: write its [check] "
+                 "section, see rdmarun-slurm(7); or give --config FILE)", path, strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    if (root && safe_for_root(path))
+        return RR_EX_CONFIG;
+    /* Parents only from the configuration's own folder. */
+    char *copy = xstrdup(path);
+    struct strvec dirs = {0};
+    sv_push(&dirs, dirname(copy));
+    free(copy);
+    int rc = profile_load(path, &dirs, cfg);
+    sv_free(&dirs);
+    for (size_t i = 0; !rc && root && i < cfg->files.n; i++)
+        rc = safe_for_root(cfg->files.v[i]);
+    if (!rc)
+        rc = profile_validate(cfg);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static struct result *result_for(struct result *r, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(r[i].name, name) == 0)
+            return &r[i];
+    if (*n == MAX_RESULTS)
+        return &r[*n - 1];
+    r[*n].name = xstrdup(name);
+    return &r[(*n)++];
+}
+
+/* Read the worker's report until it ends or a limit is reached. */
+static void supervise_worker(pid_t pid, int fd, double check_limit, double total_limit,
+                             struct result *res, size_t *nres)
+{
+    FILE *in = fdopen(fd, "r");
+    double start = now_s(), began = start;
+    struct result *current = NULL;
+    char line[4096];
+    for (;;) {
+        double left_check = began + check_limit - now_s(), left_total = start + total_limit - now_s();
+        double left = left_check < left_total ? left_check : left_total;
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            const char *what = current ? current->name : "start";
+            struct result *r = current ? current : result_for(res, nres, what);
+            sv_pushf(&r->problems, "did not finish within %g s (%s time limit); stopped",
+                     left_check <= left_total ? check_limit : total_limit,
+                     left_check <= left_total ? "the check's" : "the whole run's");
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (!fgets(line, sizeof(line), in))
+            break;   /* the worker is done */
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "begin ", 6) == 0) {
+            current = result_for(res, nres, line + 6);
+            began = now_s();
+        } else if (strncmp(line, "end ", 4) == 0 && current) {
+            current->ended = true;
+            current = NULL;
+        } else if (strncmp(line, "fail ", 5) == 0) {
+            char *tab = strchr(line + 5, '\t');
+            if (tab) {
+                *tab = '\0';
+                sv_push(&result_for(res, nres, line + 5)->problems, tab + 1);
+            }
+        } else if (current && line[0]) {
+            /* What a check printed itself (the QP test's reason). */
+            const char *text = strncmp(line, "rdmarun: error: ", 16) == 0 ? line + 16 : line;
+            sv_push(&current->problems, text);
+        }
+    }
+    fclose(in);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+}
+
+static const char *node_name(const struct health_request *cl, char *buf, size_t len)
+{
+    if (cl->node)
+        return cl->node;
+    const char *env = getenv("SLURMD_NODENAME");
+    if (env && *env)
+        return env;
+    if (gethostname(buf, len - 1) != 0)
+        snprintf(buf, len, "localhost");
+    buf[len - 1] = '\0';
+    buf[strcspn(buf, ".")] = '\0';
+    return buf;
+}
+
+int health_main(const struct health_request *cl)
+{
+    const char *path = cl->config ? cl->config : HEALTH_CONFIG;
+    struct profile cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    int rc = load_config(path, &cfg);
+    if (rc) {
+        profile_free(&cfg);
+        return rc;
+    }
+    const char *t = profile_value(&cfg, "check", "timeout");
+    const char *ct = profile_value(&cfg, "check", "check-timeout");
+    double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;
+
+    int fds[2];
+    if (pipe(fds) != 0) {
+        rr_error("pipe: %s", strerror(errno));
+        profile_free(&cfg);
+        return RR_EX_OSERR;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        rr_error("fork: %s", strerror(errno));
+        profile_free(&cfg);
+        return RR_EX_OSERR;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        FILE *out = fdopen(fds[1], "w");
+        health_checks(&cfg, cl->sysfs, out);
+        fclose(out);
+        _exit(0);
+    }
+    close(fds[1]);
+    struct result res[MAX_RESULTS];
+    size_t nres = 0;
+    memset(res, 0, sizeof(res));
+    supervise_worker(pid, fds[0], each, total, res, &nres);
+
+    char host[256];
+    const char *node = node_name(cl, host, sizeof(host));
+    size_t failed = 0, passed = 0;
+    char *first = NULL;
+    for (size_t i = 0; i < nres; i++) {
+        if (!res[i].problems.n && res[i].ended) {
+            passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
+            continue;
+        }
+        if (!res[i].problems.n)
+            sv_push(&res[i].problems, "ended without a result");
+        failed++;
+        char *all = sv_join(&res[i].problems, "; ");
+        printf("rdmarun: check %s FAILED: %s\n", res[i].name, all);
+        if (!first)
+            first = xasprintf("%s: %s", res[i].name, all);
+        free(all);
+    }
+    if (failed)
+        printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node, failed,
+               failed + passed, failed + passed == 1 ? "" : "s", path);
+    else
+        printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
+               passed == 1 ? "" : "s", path);
+    fflush(stdout);
+    rc = failed ? RR_EX_UNAVAILABLE : 0;
+    if (cl->drain) {
+        const char *scontrol = cl->scontrol ? cl->scontrol : NULL;
+        int drc = failed ? slurm_drain(scontrol, node, first) : slurm_resume_ours(scontrol, node);
+        if (drc && !rc)
+            rc = drc;
+    }
+    free(first);
+    for (size_t i = 0; i < nres; i++) {
+        free(res[i].name);
+        sv_free(&res[i].problems);
+    }
+    profile_free(&cfg);
+    return rc;
+}

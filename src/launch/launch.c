@@ -1,0 +1,75 @@
+#include "launch/launch.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* rdmarun's own drop-in wrapper (wrappers/mpirun) carries this mark near its
+ * top; finding it instead of the real mpirun would loop. */
+#define WRAPPER_MARK "rdmarun-mpirun-wrapper"
+
+static bool is_wrapper(const char *path)
+{
+    char head[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(head, 1, sizeof(head) - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strstr(head, WRAPPER_MARK) != NULL;
+}
+
+static char *find_launcher(const char *name, const char *option, const char *envvar)
+{
+    if (option)
+        return xstrdup(option);
+    const char *env = getenv(envvar);
+    if (env && *env)
+        return xstrdup(env);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    char *copy = xstrdup(path), *save = NULL;
+    char *found = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char *cand = xasprintf("%s/%s", *dir ? dir : ".", name);
+        if (executable(cand) && !is_wrapper(cand))
+            found = cand;
+        else
+            free(cand);
+    }
+    free(copy);
+    return found;
+}
+
+char *launch_find_mpirun(const char *option)
+{
+    return find_launcher("mpirun", option, "RDMARUN_MPIRUN");
+}
+
+char *launch_find_srun(const char *option)
+{
+    return find_launcher("srun", option, "RDMARUN_SRUN");
+}
+
+int launch_exec(const struct strvec *argv)
+{
+    fflush(stdout);
+    fflush(stderr);
+    execv(argv->v[0], argv->v);
+    int err = errno;
+    rr_error("cannot run %s: %s (hint: install Open MPI's mpirun, or give its path with "
+             "--mpirun or RDMARUN_MPIRUN)", argv->v[0], strerror(err));
+    return err == ENOENT || err == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR;
+}

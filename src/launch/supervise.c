@@ -1,0 +1,238 @@
+#include "launch/supervise.h"
+#include "evidence/evidence.h"
+#include "util/fs.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WATCH_INTERVAL_MS 500
+#define KILL_GRACE_S 10
+#define MAX_COUNTERS 256
+#define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+
+/* Port counters of the facts' ACTIVE ports: bytes sent (IB PMA counters,
+ * in 4-byte words) or packets sent (software devices' hw_counters). */
+static unsigned long long port_counter(const struct rdma_device *d, int port, bool *packets)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/counters/port_xmit_data",
+             d->name, port);
+    FILE *f = fopen(path, "r");
+    *packets = false;
+    if (!f) {
+        snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/hw_counters/sent_pkts",
+                 d->name, port);
+        f = fopen(path, "r");
+        *packets = true;
+    }
+    unsigned long long v = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &v) != 1)
+            v = 0;
+        fclose(f);
+    }
+    return *packets ? v : v * 4;
+}
+
+struct port_count {
+    unsigned long long value;
+    bool packets;
+};
+
+static void counters(const struct facts *f, struct port_count *out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++)
+            out[k].value = port_counter(&f->devs[i], f->devs[i].ports[j].num, &out[k].packets);
+}
+
+static char *counter_summary(const struct facts *f, const struct port_count *before,
+                             const struct port_count *after, size_t max)
+{
+    struct strvec v = {0};
+    size_t k = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++) {
+            unsigned long long d = after[k].value - before[k].value;
+            if (!d)
+                continue;
+            if (after[k].packets)
+                sv_pushf(&v, "%s/%d sent %llu packets", f->devs[i].name,
+                         f->devs[i].ports[j].num, d);
+            else
+                sv_pushf(&v, "%s/%d sent %.1f MiB", f->devs[i].name, f->devs[i].ports[j].num,
+                         (double)d / 1048576.0);
+        }
+    char *s = v.n ? sv_join(&v, ", ") : NULL;
+    sv_free(&v);
+    return s;
+}
+
+/* Whether this verdict is what the profile expects. */
+static bool as_expected(enum verdict v, const char *expect)
+{
+    if (strcmp(expect, "rdma") == 0)
+        return v == VERDICT_RDMA || v == VERDICT_LOCAL;
+    if (strcmp(expect, "tcp") == 0)
+        return v == VERDICT_FALLBACK || v == VERDICT_LOCAL;
+    if (strcmp(expect, "local") == 0)
+        return v == VERDICT_LOCAL;
+    return true;
+}
+
+static enum verdict read_verdict(const char *dir, struct evidence *ev)
+{
+    memset(ev, 0, sizeof(*ev));
+    evidence_read(ev, dir);
+    return evidence_verdict(ev);
+}
+
+int supervise(const struct plan *p, const struct facts *f)
+{
+    if (make_dirs(p->evidence_dir) != 0 || access(p->evidence_dir, W_OK) != 0) {
+        rr_error("cannot write the evidence directory %s: %s (hint: --evidence-dir DIR, or "
+                 "--verify off to run without verification)", p->evidence_dir, strerror(errno));
+        return RR_EX_CANTCREAT;
+    }
+    /* A full disk would only show as "no evidence": say so first. */
+    struct statvfs vfs;
+    if (statvfs(p->evidence_dir, &vfs) == 0 &&
+        (unsigned long long)vfs.f_bavail * vfs.f_frsize < MIN_EVIDENCE_SPACE)
+        rr_warn("the evidence directory %s has only %llu KiB free: the ranks' transport logs "
+                "may not fit, and the verdict may find no evidence (hint: --evidence-dir on a "
+                "file system with space)", p->evidence_dir,
+                (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
+    struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
+    counters(f, before, MAX_COUNTERS);
+    bool strict = strcmp(p->policy, "strict") == 0;
+    bool want_rdma = strcmp(p->expect, "rdma") == 0;
+
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        rr_error("fork failed: %s", strerror(errno));
+        return RR_EX_OSERR;
+    }
+    if (pid == 0) {
+        /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
+         * unsupervised: it gets SIGTERM and takes the ranks down with it. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() == 1)
+            _exit(RR_EX_OSERR);
+        execv(p->argv.v[0], p->argv.v);
+        rr_error("cannot run %s: %s", p->argv.v[0], strerror(errno));
+        _exit(errno == ENOENT || errno == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR);
+    }
+    child_pid = pid;
+    struct sigaction sa = {.sa_handler = forward};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+        sigaction(forwarded[i], &sa, NULL);
+
+    int status = 0, max_rts = -1;
+    bool stopped = false;
+    time_t stop_time = 0;
+    for (long tick = 0;; tick++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR) {
+            rr_error("waiting for %s failed: %s", p->argv.v[0], strerror(errno));
+            return RR_EX_OSERR;
+        }
+        if (strict && want_rdma && !stopped && tick % 2 == 1) {
+            struct evidence ev;
+            if (read_verdict(p->evidence_dir, &ev) == VERDICT_FALLBACK) {
+                char *s = verdict_summary(&ev, VERDICT_FALLBACK);
+                rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it "
+                         "run)", s);
+                free(s);
+                kill(pid, SIGTERM);
+                stopped = true;
+                stop_time = time(NULL);
+            }
+            evidence_free(&ev);
+        }
+        /* The kernel's QP table, every 2 s while RDMA is expected. */
+        if (want_rdma && tick % 4 == 3) {
+            long pids[256];
+            size_t npids = evidence_dir_pids(p->evidence_dir, pids, 256);
+            int rts = npids ? rdma_res_count_rts(pids, npids) : -1;
+            if (rts > max_rts)
+                max_rts = rts;
+        }
+        if (stopped && time(NULL) - stop_time > KILL_GRACE_S)
+            kill(pid, SIGKILL);
+        struct timespec ts = {0, WATCH_INTERVAL_MS * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    child_pid = 0;
+    counters(f, after, MAX_COUNTERS);
+
+    struct evidence ev;
+    enum verdict v = read_verdict(p->evidence_dir, &ev);
+    char *summary = verdict_summary(&ev, v);
+    const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+    if (v == VERDICT_UNKNOWN && (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
+        char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
+                               "have used ob1, which reports no transport", summary);
+        free(summary);
+        summary = more;
+    }
+    if (v == VERDICT_FALLBACK && strcmp(p->expect, "tcp") == 0) {
+        free(summary);
+        summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");
+    }
+    char *moved = counter_summary(f, before, after, MAX_COUNTERS);
+    if (max_rts >= 0) {
+        char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
+                               moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");
+        free(moved);
+        moved = with;
+    }
+    bool expected = as_expected(v, p->expect);
+    fprintf(stderr, "rdmarun: %s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
+            moved ? "; " : "", moved ? moved : "", expected ? "" : "; the profile expects ",
+            expected ? "" : p->expect);
+    char *path = xasprintf("%s/verdict.json", p->evidence_dir);
+    FILE *out = fopen(path, "w");
+    if (out)
+        evidence_print_json(&ev, v, out);
+    if (!out || ferror(out) | (fclose(out) != 0))
+        rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
+    free(path);
+    free(summary);
+    free(moved);
+    evidence_free(&ev);
+
+    int rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    if (strict && want_rdma) {
+        if (v == VERDICT_FALLBACK && (rc == 0 || stopped))
+            rc = RR_EX_FALLBACK;
+        else if (v == VERDICT_UNKNOWN && rc == 0)
+            rc = RR_EX_NO_EVIDENCE;
+    }
+    return rc;
+}

@@ -1,0 +1,132 @@
+/* The plan as an srun command (launcher = srun): the profile's variables and
+ * MCA parameters go into srun's environment (srun passes it to every task,
+ * --export=ALL; values may hold commas, which --export=VAR=VALUE cannot
+ * carry), so the command is `env VAR=VALUE... srun ...`, still an argv array.
+ * Open MPI's options are translated: -np to -n, -N to --ntasks-per-node,
+ * --bind-to to --cpu-bind, --map-by to --distribution; Open MPI under srun
+ * needs PMIx (--mpi=pmix). Other options are srun's own and pass unchanged. */
+#include "plan/argv_srun.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <string.h>
+
+#define ENV_PATH "/usr/bin/env"
+
+struct srun_opts {
+    struct strvec env, args;
+    const char *cpu_bind;   /* srun's name, or NULL */
+    bool verbose, mpi_given;
+};
+
+static void bind_to(struct plan *p, struct srun_opts *o, const char *value)
+{
+    static const struct { const char *ompi, *srun; } map[] = {
+        {"none", "none"}, {"hwthread", "threads"}, {"core", "cores"}, {"socket", "sockets"},
+        {"package", "sockets"}, {"numa", "ldoms"}, {"board", "boards"},
+    };
+    size_t len = strcspn(value, ":");
+    for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+        if (strlen(map[i].ompi) == len && strncmp(map[i].ompi, value, len) == 0) {
+            o->cpu_bind = map[i].srun;
+            return;
+        }
+    sv_pushf(&p->notes, "srun: --bind-to %s has no --cpu-bind equivalent; srun binds by its "
+             "default", value);
+}
+
+static void map_by(struct plan *p, struct srun_opts *o, const char *value)
+{
+    static const struct { const char *ompi, *dist; } map[] = {
+        {"core", "block:block"}, {"slot", "block:block"}, {"hwthread", "block:block"},
+        {"socket", "block:cyclic"}, {"package", "block:cyclic"}, {"numa", "block:cyclic"},
+        {"l3cache", "block:cyclic"}, {"node", "cyclic"},
+    };
+    size_t len = strcspn(value, ":");
+    for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+        if (strlen(map[i].ompi) == len && strncmp(map[i].ompi, value, len) == 0) {
+            sv_pushf(&o->args, "--distribution=%s", map[i].dist);
+            return;
+        }
+    sv_pushf(&p->notes, "srun: --map-by %s has no --distribution equivalent; srun maps by its "
+             "default", value);
+}
+
+static void option(struct plan *p, struct srun_opts *o, const char *name, const char *value)
+{
+    bool on = false;
+    if (strcmp(name, "bind-to") == 0)
+        bind_to(p, o, value);
+    else if (strcmp(name, "map-by") == 0)
+        map_by(p, o, value);
+    else if (strcmp(name, "report-bindings") == 0)
+        o->verbose = !value || (parse_bool(value, &on) && on);
+    else if (strcmp(name, "rank-by") == 0)
+        sv_pushf(&p->notes, "srun: --rank-by %s has no srun equivalent; ignored", value);
+}
+
+/* The user's mpirun-style options, translated. nargs: Open MPI's count for each. */
+static void user_args(struct plan *p, struct srun_opts *o, const struct strvec *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const char *arg = a->v[i], *name = arg + (arg[1] == '-' ? 2 : 1);
+        const char *next = i + 1 < a->n ? a->v[i + 1] : NULL;
+        if (arg[0] != '-') {
+            sv_push(&o->args, arg);
+        } else if ((!strcmp(name, "np") || !strcmp(name, "n") || !strcmp(name, "c")) && next) {
+            sv_push(&o->args, "-n");
+            sv_push(&o->args, next);
+            i++;
+        } else if ((!strcmp(name, "N") || !strcmp(name, "npernode")) && next) {
+            sv_pushf(&o->args, "--ntasks-per-node=%s", next);
+            i++;
+        } else if (!strcmp(name, "x") && next) {
+            if (strchr(next, '='))
+                sv_push(&o->env, next);   /* -x VAR alone: srun passes VAR anyway */
+            i++;
+        } else if ((!strcmp(name, "mca") || !strcmp(name, "gmca")) && i + 2 < a->n) {
+            sv_pushf(&o->env, "OMPI_MCA_%s=%s", next, a->v[i + 2]);
+            i += 2;
+        } else if (!strcmp(name, "allow-run-as-root") || !strcmp(name, "oversubscribe")) {
+            continue;   /* mpirun's own; nothing to do for srun */
+        } else if ((!strcmp(name, "bind-to") || !strcmp(name, "map-by") ||
+                    !strcmp(name, "rank-by")) && next) {
+            option(p, o, name, next);
+            i++;
+        } else if (!strcmp(name, "report-bindings")) {
+            option(p, o, name, NULL);
+        } else {
+            o->mpi_given |= starts_with(arg, "--mpi=");
+            sv_push(&o->args, arg);   /* srun's own option */
+        }
+    }
+}
+
+void srun_argv(struct plan *p, const char *srun, const struct strvec *given)
+{
+    struct srun_opts o;
+    memset(&o, 0, sizeof(o));
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        if (it->overridden || !it->value)
+            continue;
+        if (it->kind == ITEM_ENV)
+            sv_pushf(&o.env, "%s=%s", it->name, it->value);
+        else if (it->kind == ITEM_MCA)
+            sv_pushf(&o.env, "OMPI_MCA_%s=%s", it->name, it->value);
+        else
+            option(p, &o, it->name + 2, it->value);
+    }
+    user_args(p, &o, given);
+    sv_push(&p->argv, ENV_PATH);
+    sv_append(&p->argv, &o.env);
+    sv_push(&p->argv, srun);
+    sv_push(&p->argv, "--export=ALL");
+    if (!o.mpi_given)
+        sv_push(&p->argv, "--mpi=pmix");
+    if (o.cpu_bind || o.verbose)
+        sv_pushf(&p->argv, "--cpu-bind=%s%s%s", o.verbose ? "verbose" : "",
+                 o.verbose && o.cpu_bind ? "," : "", o.cpu_bind ? o.cpu_bind : "");
+    sv_append(&p->argv, &o.args);
+    sv_free(&o.env);
+    sv_free(&o.args);
+}

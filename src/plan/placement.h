@@ -1,0 +1,61 @@
+/* Placement: the cores, memory, NIC and GPU each local rank of a node gets.
+ * Pure like the plan: computed from the node's facts alone, so the per-rank
+ * helper (`rdmarun rank`, which decides on its own node's facts) and the dry
+ * run (`--dry-run --report` on saved or recorded facts) agree, and mappings
+ * are golden-tested from recorded machines. */
+#ifndef RDMARUN_PLACEMENT_H
+#define RDMARUN_PLACEMENT_H
+#include "facts/facts.h"
+#include "util/json.h"
+#include "util/strvec.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+/* The most ranks on one node that rdmarun places. */
+#define MAX_LOCAL_RANKS 4096
+
+/* [bind] policy values; "none" leaves binding to Open MPI. */
+#define BIND_POLICIES "none|numa|nic-local|gpu-local"
+
+struct placement_request {
+    const char *policy;   /* numa, nic-local, gpu-local */
+    const char *fabric;   /* whose ports a rank may use; NULL or not RDMA: none */
+    const char *nics;     /* "one" (spread ranks over the nearest ports) or "nearest" (all) */
+    const char *memory;   /* prefer, bind, none: reported, applied by the helper */
+    bool set_ucx;         /* UCX_NET_DEVICES per rank */
+    bool set_nccl;        /* NCCL_IB_HCA per rank */
+    int local_size;       /* ranks on this node */
+};
+
+struct rank_place {
+    int numa;             /* OS index of the rank's NUMA node; -1: not placed */
+    char *pus;            /* its PUs (OS indexes, as taskset prints), "8-47" */
+    int ncores;
+    bool shared;          /* more ranks than cores there: cores are shared */
+    char *nics;           /* "mlx5_0:1" (a list with nics = nearest); NULL: none */
+    bool nic_local;
+    const struct gpu *gpu;   /* NULL: none */
+    int gpu_index;        /* its CUDA (PCI bus order) or ROCm index */
+    bool gpu_local;
+    struct strvec env;    /* NAME=VALUE the helper sets for this rank */
+};
+
+struct placement {
+    char *policy, *memory;
+    int local_size;
+    struct rank_place *ranks;   /* local_size of them */
+    struct strvec notes;
+};
+
+void placement_build(const struct facts *f, const struct placement_request *rq,
+                     struct placement *out);
+void placement_free(struct placement *p);
+
+/* Output (placement_print.c). */
+void placement_print_table(const struct placement *p, const char *host, FILE *out);
+void placement_json(const struct placement *p, struct json *j);
+/* One rank's line, as the helper reports it (like --report-bindings). */
+char *placement_rank_line(const struct placement *p, int local_rank, const char *host,
+                          long rank);
+
+#endif

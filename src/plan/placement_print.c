@@ -1,0 +1,85 @@
+#include "plan/placement.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char *near_word(bool known, bool local)
+{
+    return !known ? "-" : local ? "local" : "remote";
+}
+
+void placement_print_table(const struct placement *p, const char *host, FILE *out)
+{
+    fprintf(out, "placement: policy %s, %d rank%s per node, memory %s%s%s\n", p->policy,
+            p->local_size, p->local_size == 1 ? "" : "s", p->memory, host ? ", host " : "",
+            host ? host : "");
+    fprintf(out, "  %-5s %-5s %-5s %-16s %-16s %-6s %-8s %s\n", "local", "NUMA", "cores", "PUs",
+            "NIC", "NIC-is", "GPU", "GPU-is");
+    for (int r = 0; r < p->local_size; r++) {
+        const struct rank_place *rp = &p->ranks[r];
+        if (rp->numa < 0) {
+            fprintf(out, "  %-5d not bound\n", r);
+            continue;
+        }
+        fprintf(out, "  %-5d %-5d %-5d %-16s %-16s %-6s %-8s %s\n", r, rp->numa, rp->ncores,
+                rp->pus, rp->nics ? rp->nics : "-", near_word(rp->nics, rp->nic_local),
+                rp->gpu ? rp->gpu->name : "-", near_word(rp->gpu, rp->gpu_local));
+    }
+    for (size_t i = 0; i < p->notes.n; i++)
+        fprintf(out, "note: %s\n", p->notes.v[i]);
+}
+
+void placement_json(const struct placement *p, struct json *j)
+{
+    json_begin_object(j, "placement");
+    json_string(j, "policy", p->policy);
+    json_string(j, "memory", p->memory);
+    json_int(j, "ranks_per_node", p->local_size);
+    json_begin_array(j, "ranks");
+    for (int r = 0; r < p->local_size; r++) {
+        const struct rank_place *rp = &p->ranks[r];
+        json_begin_object(j, NULL);
+        json_int(j, "local_rank", r);
+        if (rp->numa >= 0)
+            json_int(j, "numa", rp->numa);
+        else
+            json_null(j, "numa");
+        json_string(j, "pus", rp->pus);
+        json_int(j, "cores", rp->ncores);
+        json_bool(j, "cores_shared", rp->shared);
+        json_string(j, "nic", rp->nics);
+        json_bool(j, "nic_local", rp->nics && rp->nic_local);
+        json_string(j, "gpu", rp->gpu ? rp->gpu->name : NULL);
+        json_bool(j, "gpu_local", rp->gpu && rp->gpu_local);
+        json_begin_array(j, "env");
+        for (size_t i = 0; i < rp->env.n; i++)
+            json_string(j, NULL, rp->env.v[i]);
+        json_end_array(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_begin_array(j, "notes");
+    for (size_t i = 0; i < p->notes.n; i++)
+        json_string(j, NULL, p->notes.v[i]);
+    json_end_array(j);
+    json_end_object(j);
+}
+
+char *placement_rank_line(const struct placement *p, int local_rank, const char *host, long rank)
+{
+    const struct rank_place *rp = &p->ranks[local_rank];
+    char *gpu = rp->gpu ? xasprintf(", GPU %s (%s)", rp->gpu->name,
+                                    near_word(true, rp->gpu_local)) : xstrdup("");
+    char *nic = rp->nics ? xasprintf(", NIC %s (%s)", rp->nics, near_word(true, rp->nic_local))
+                         : xstrdup("");
+    char *line = rp->numa < 0
+        ? xasprintf("rank %ld (local %d of %d) on %s: not bound", rank, local_rank,
+                    p->local_size, host)
+        : xasprintf("rank %ld (local %d of %d) on %s: PUs %s (%d core%s%s), NUMA %d, memory %s%s%s",
+                    rank, local_rank, p->local_size, host, rp->pus, rp->ncores,
+                    rp->ncores == 1 ? "" : "s", rp->shared ? ", shared" : "", rp->numa,
+                    p->memory, nic, gpu);
+    free(gpu);
+    free(nic);
+    return line;
+}

@@ -1,0 +1,646 @@
+#include "plan/plan.h"
+#include "plan/ports.h"
+#include "plan/argv_srun.h"
+#include "plan/rules.h"
+#include "profile/schema.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_item(struct plan *p, enum item_kind kind, const char *name, const char *value,
+                     char *origin, char *reason)
+{
+    GROW(p->items, p->cap, p->n + 1);
+    struct plan_item *it = &p->items[p->n++];
+    it->kind = kind;
+    it->name = xstrdup(name);
+    it->value = value ? xstrdup(value) : NULL;
+    it->origin = origin;   /* owned */
+    it->reason = reason;   /* owned */
+    it->overridden = false;
+}
+
+const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].kind == kind && strcmp(p->items[i].name, name) == 0)
+            return &p->items[i];
+    return NULL;
+}
+
+static void fail(struct plan *p, int status, char *msg)
+{
+    sv_push(&p->errors, msg);
+    free(msg);
+    if (!p->status)
+        p->status = status;
+}
+
+/* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
+static const char *fabric_from_facts(const struct facts *f)
+{
+    static const char *const order[] = {"pvrdma", "ib", "roce"};
+    struct port_ref s[1];
+    for (size_t i = 0; i < 3; i++)
+        if (ports_select(f, order[i], s, 1))
+            return order[i];
+    return NULL;
+}
+
+/* ---- where the ranks run, and the ports nearest to them ---- */
+
+#define MAX_NUMA 256
+
+/* The NUMA nodes (indexes into f->numa) this node's ranks occupy, following
+ * Open MPI 4.1's mapping: by core when 2 ranks or fewer, else by package,
+ * unless --map-by says otherwise. Every NUMA node when the count is unknown. */
+static size_t rank_numa(const struct facts *f, long ranks, const char *map_by, bool *used,
+                        char **how)
+{
+    size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
+    memset(used, 0, nn * sizeof(*used));
+    if (nn == 0)
+        return 0;
+    if (ranks <= 0) {
+        for (size_t i = 0; i < nn; i++)
+            used[i] = true;
+        *how = xstrdup("the rank count is not given, so ranks may run on every NUMA node");
+        return nn;
+    }
+    char policy[32] = "";
+    if (map_by)
+        snprintf(policy, sizeof(policy), "%.*s", (int)strcspn(map_by, ":"), map_by);
+    else
+        snprintf(policy, sizeof(policy), "%s", ranks <= 2 ? "core" : "package");
+    if (strcmp(policy, "socket") == 0)
+        snprintf(policy, sizeof(policy), "package");
+    int free_cores[MAX_NUMA];
+    for (size_t i = 0; i < nn; i++)
+        free_cores[i] = f->numa[i].ncores > 0 ? f->numa[i].ncores : 1;
+    size_t packages = f->npackages > 0 && nn % (size_t)f->npackages == 0 ? (size_t)f->npackages : 1;
+    size_t per_pkg = nn / packages;
+    for (long r = 0; r < ranks; r++) {
+        /* Where round-robin policies start looking for this rank. */
+        size_t start = strcmp(policy, "numa") == 0 ? (size_t)r % nn
+                     : strcmp(policy, "package") == 0 ? ((size_t)r % packages) * per_pkg : 0;
+        size_t k, n = start;
+        for (k = 0; k < nn && free_cores[n] == 0; k++)
+            n = (n + 1) % nn;
+        if (k == nn) {
+            /* Oversubscribed: every NUMA node is used. */
+            for (size_t i = 0; i < nn; i++)
+                used[i] = true;
+            break;
+        }
+        free_cores[n]--;
+        used[n] = true;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < nn; i++)
+        count += used[i];
+    *how = xasprintf("%ld rank%s mapped by %s%s", ranks, ranks == 1 ? "" : "s", policy,
+                     map_by ? "" : " (Open MPI's default)");
+    return count;
+}
+
+/* Of `all` ports, those nearest to the NUMA nodes in `used` (in `all`'s
+ * order); the NUMA nodes with no local port go into `remote`. */
+static size_t nearest_ports(const struct facts *f, const bool *used, const struct port_ref *all,
+                            size_t nall, struct port_ref *out, struct strvec *remote)
+{
+    bool pick[MAX_PORTS] = {false};
+    size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
+    if (nall == 0)
+        return 0;
+    for (size_t n = 0; n < nn; n++) {
+        if (!used[n])
+            continue;
+        struct port_ref near[MAX_PORTS];
+        bool local;
+        size_t nnear = ports_nearest(f, n, all, nall, near, &local);
+        for (size_t k = 0; k < nnear; k++)
+            for (size_t i = 0; i < nall; i++)
+                pick[i] |= all[i].port == near[k].port;
+        if (!local)
+            sv_pushf(remote, "%d", f->numa[n].os_index);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nall; i++)
+        if (pick[i] || nn == 0)
+            out[n++] = all[i];
+    return n;
+}
+
+/* ---- auto values ---- */
+
+static char *join_ports(const struct port_ref *s, size_t n, const char *prefix)
+{
+    struct strvec v = {0};
+    for (size_t i = 0; i < n; i++)
+        sv_pushf(&v, "%s%s:%d", i == 0 ? prefix : "", s[i].dev->name, s[i].port->num);
+    char *out = sv_join(&v, ",");
+    sv_free(&v);
+    return out;
+}
+
+static void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
+                         const char *key, const struct port_ref *ports, size_t nports,
+                         const char *where)
+{
+    free(it->value);
+    it->value = NULL;
+    free(it->origin);
+    it->origin = xstrdup("auto");
+    bool ib = nports && strcmp(ports[0].port->link_layer, "InfiniBand") == 0;
+    if (nports == 0) {
+        it->reason = xasprintf("unresolved: no ACTIVE %s port", fabric_label(p->fabric));
+        return;
+    }
+    if (strcmp(key, "NET_DEVICES") == 0 || strcmp(key, "IB_HCA") == 0) {
+        bool nccl = strcmp(section, "nccl") == 0;
+        it->value = join_ports(ports, nports, nccl ? "=" : "");
+        it->reason = xasprintf("the ACTIVE %s port%s %s", ib ? "InfiniBand" : "RoCE",
+                               nports > 1 ? "s" : "", where);
+        return;
+    }
+    if (ib) {
+        it->reason = xstrdup(strcmp(key, "SOCKET_IFNAME") == 0
+                             ? "unset: NCCL picks its own interface on InfiniBand nodes"
+                             : "unset: InfiniBand ports need no GID index");
+        return;
+    }
+    const struct gid_entry *g = port_best_gid(ports[0].port);
+    if (!g) {
+        it->reason = xasprintf("unresolved: %s port %d has no RoCE v2 GID bound to a routable "
+                               "address", ports[0].dev->name, ports[0].port->num);
+        fail(p, RR_EX_UNAVAILABLE,
+             xasprintf("%s:%d has no RoCE v2 GID with a routable IPv4 or IPv6 address, so "
+                       "[%s] %s = auto cannot be resolved (hint: give the port an IP address, "
+                       "or set the index with --set %s.%s=N)", ports[0].dev->name,
+                       ports[0].port->num, section, key, section, key));
+        return;
+    }
+    if (strcmp(key, "SOCKET_IFNAME") == 0) {
+        if (g->ndev) {
+            it->value = xasprintf("=%s", g->ndev);
+            it->reason = xasprintf("netdev of %s:%d's RoCE v2 GID %d", ports[0].dev->name,
+                                   ports[0].port->num, g->index);
+        } else {
+            it->reason = xstrdup("unresolved: the GID names no netdev; NCCL picks one");
+        }
+        return;
+    }
+    it->value = xasprintf("%d", g->index);
+    it->reason = xasprintf("RoCE v2 GID of %s:%d bound to %s address", ports[0].dev->name,
+                           ports[0].port->num, gid_is_ipv4(g) ? "an IPv4" : "a global IPv6");
+    for (size_t i = 1; i < nports; i++) {
+        const struct gid_entry *o = port_best_gid(ports[i].port);
+        if (o && o->index != g->index)
+            sv_pushf(&p->notes, "%s:%d would need GID index %d, not %d; %s applies to every "
+                     "port (hint: set UCX_NET_DEVICES to ports that agree)", ports[i].dev->name,
+                     ports[i].port->num, o->index, g->index, key);
+    }
+}
+
+/* ---- the profile's values as items ---- */
+
+/* [bind] keys for rdmarun's own placement, not mpirun options. */
+static bool placement_key(const char *key)
+{
+    return strcmp(key, "policy") == 0 || strcmp(key, "memory") == 0 ||
+           strcmp(key, "nics") == 0;
+}
+
+static void items_from_profile(struct plan *p, const struct profile *prof)
+{
+    for (size_t i = 0; i < prof->n; i++) {
+        const struct entry *e = &prof->e[i];
+        const char *s = e->section;
+        if (strcmp(s, "ucx") == 0 || strcmp(s, "nccl") == 0) {
+            char *name = xasprintf("%s_%s", strcmp(s, "ucx") == 0 ? "UCX" : "NCCL", e->key);
+            add_item(p, ITEM_ENV, name, e->value, entry_origin(e), NULL);
+            free(name);
+        } else if (strcmp(s, "env") == 0) {
+            add_item(p, ITEM_ENV, e->key, e->value, entry_origin(e), NULL);
+        } else if (strcmp(s, "mpi") == 0) {
+            add_item(p, ITEM_MCA, e->key, e->value, entry_origin(e), NULL);
+        } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
+            char *name = xasprintf("--%s", e->key);
+            add_item(p, ITEM_OPTION, name, e->value, entry_origin(e), NULL);
+            free(name);
+        }
+    }
+}
+
+static void apply_rules(struct plan *p, const struct facts *f, const struct port_ref *ports,
+                        size_t nports)
+{
+    const char *names[MAX_PORTS + 1];
+    char *owned[MAX_PORTS];
+    for (size_t i = 0; i < nports; i++) {
+        owned[i] = xasprintf("%s:%d", ports[i].dev->name, ports[i].port->num);
+        names[i] = owned[i];
+    }
+    names[nports] = NULL;
+    for (size_t r = 0; r < nrules; r++) {
+        const struct rule *rule = &rules[r];
+        const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+        const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
+        struct rule_context ctx = {
+            .fabric = p->fabric, .ucx_version = f->ucx_version, .facts = f, .ports = names,
+            .pml = pml ? pml->value : NULL, .ucx_tls = tls ? tls->value : NULL,
+        };
+        if (!rule_applies(rule, &ctx))
+            continue;
+        enum item_kind kind = strcmp(rule->section, "mpi") == 0 ? ITEM_MCA : ITEM_ENV;
+        char *name = kind == ITEM_MCA ? xstrdup(rule->key)
+                                      : xasprintf("%s_%s", strcmp(rule->section, "ucx") == 0 ?
+                                                  "UCX" : "NCCL", rule->key);
+        const struct plan_item *have = plan_find(p, kind, name);
+        if (!have) {
+            add_item(p, kind, name, rule->value, xasprintf("rule:%s", rule->id),
+                     xasprintf("%s (%s)", rule->reason, rule->upstream));
+        } else if (!have->value || strcmp(have->value, rule->value) != 0) {
+            sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
+                     rule->value, rule->reason, have->value ? have->value : "(unset)",
+                     have->origin);
+        }
+        free(name);
+    }
+    for (size_t i = 0; i < nports; i++)
+        free(owned[i]);
+}
+
+/* Transports only mlx5 devices have (UCX's accelerated verbs). */
+static bool mlx5_only(const char *tl)
+{
+    static const char *const names[] = {"rc_mlx5", "dc_mlx5", "ud_mlx5", "rc_x", "dc_x",
+                                        "ud_x", "dc"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(tl, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A profile asking for rc_x on a vmw_pvrdma or rxe device would make UCX find
+ * no RDMA transport and fall back; refuse it with the reason instead. */
+static void check_tls_devices(struct plan *p, const struct port_ref *ports, size_t nports)
+{
+    const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
+    if (!tls || !tls->value || tls->overridden || tls->value[0] == '^' || nports == 0)
+        return;
+    for (size_t i = 0; i < nports; i++)
+        if (starts_with(ports[i].dev->driver, "mlx5"))
+            return;
+    struct strvec items = {0};
+    sv_split(&items, tls->value, ",");
+    for (size_t i = 0; i < items.n; i++) {
+        items.v[i][strcspn(items.v[i], ":")] = '\0';
+        if (mlx5_only(items.v[i])) {
+            fail(p, RR_EX_CONFIG,
+                 xasprintf("UCX_TLS (%s) asks for %s, which only mlx5 devices have; %s is "
+                           "driven by %s (hint: use rc_verbs,ud_verbs:aux, or the 'rc' alias, "
+                           "which falls back to verbs)", tls->origin, items.v[i],
+                           ports[0].dev->name, ports[0].dev->driver));
+            break;
+        }
+    }
+    sv_free(&items);
+}
+
+/* What the verdict should be for this profile, unless it says otherwise. */
+static const char *expected_from_fabric(const char *fabric)
+{
+    if (strcmp(fabric, "tcp") == 0)
+        return "tcp";
+    if (strcmp(fabric, "shm") == 0)
+        return "local";
+    if (strcmp(fabric, "none") == 0 || strcmp(fabric, "auto") == 0)
+        return "any";
+    return "rdma";
+}
+
+/* Evidence: each rank logs its transports into the evidence directory,
+ * leaving the job's own output alone. A user's own log settings are kept,
+ * with a note when they hide the evidence. */
+static void plan_evidence(struct plan *p, const char *dir)
+{
+    static const struct { const char *name, *value, *weak; } vars[] = {
+        {"UCX_LOG_LEVEL", "info", "warn error fatal"},
+        {"UCX_LOG_FILE", "ucx.%h.%p.log", NULL},
+        {"NCCL_DEBUG", "INFO", "VERSION WARN"},
+        {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL},
+        {"NCCL_DEBUG_FILE", "nccl.%h.%p.log", NULL},
+    };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+        const struct plan_item *have = plan_find(p, ITEM_ENV, vars[i].name);
+        bool file = strstr(vars[i].value, "%p") != NULL;
+        char *value = file ? xasprintf("%s/%s", dir, vars[i].value) : xstrdup(vars[i].value);
+        if (!have) {
+            add_item(p, ITEM_ENV, vars[i].name, value, xstrdup("evidence"),
+                     xasprintf("rdmarun reads the ranks' transport reports from %s", dir));
+        } else if (file || (vars[i].weak && have->value &&
+                            strstr(vars[i].weak, have->value) != NULL)) {
+            sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
+                     "(it would set %s)", vars[i].name, have->value ? have->value : "",
+                     have->origin, value);
+        }
+        free(value);
+    }
+}
+
+static void mark_overrides(struct plan *p, const struct cmdline *cmd)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        struct plan_item *it = &p->items[i];
+        const struct strvec *given = it->kind == ITEM_ENV ? &cmd->user_env
+                                   : it->kind == ITEM_MCA ? &cmd->user_mca : &cmd->user_opts;
+        const char *name = it->kind == ITEM_OPTION ? it->name + 2 : it->name;
+        it->overridden = sv_find(given, name) >= 0;
+    }
+}
+
+/* A value from --OPTION or the profile, with where it came from. */
+static const char *bind_value(const struct profile *prof, const char *key, const char *given,
+                              const char *option, const char *dflt, char **origin)
+{
+    const struct entry *e = profile_get(prof, "bind", key);
+    *origin = given ? xstrdup(option) : e ? entry_origin(e) : xstrdup("default");
+    return given ? given : e ? e->value : dflt;
+}
+
+/* [bind] policy other than none: `rdmarun rank` starts each rank and binds
+ * it, so Open MPI must not bind it elsewhere first (--bind-to none), unless
+ * the command line says --bind-to: then Open MPI binds and the helper only
+ * chooses NICs and GPUs. The placement the helper would choose is computed
+ * here too, for the ranks per node the command line gives. */
+static void plan_placement(struct plan *p, const struct plan_input *in,
+                           const struct profile *prof)
+{
+    char *origin;
+    const char *policy = bind_value(prof, "policy", in->cmd->bind_policy, "--bind-policy",
+                                    "none", &origin);
+    p->bind_policy = xstrdup(policy);
+    if (strcmp(policy, "none") == 0) {
+        free(origin);
+        if (in->cmd->report && sv_find(&in->cmd->user_opts, "report-bindings") < 0 &&
+            !plan_find(p, ITEM_OPTION, "--report-bindings"))
+            add_item(p, ITEM_OPTION, "--report-bindings", "true", xstrdup("--report"),
+                     xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
+        return;
+    }
+    struct plan_item *bind_to = (struct plan_item *)plan_find(p, ITEM_OPTION, "--bind-to");
+    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0) {
+        sv_pushf(&p->notes, "--bind-to on the command line: Open MPI binds the ranks; "
+                 "bind policy %s only chooses their NICs and GPUs", policy);
+    } else if (bind_to) {
+        sv_pushf(&p->notes, "bind policy %s (%s) places the ranks: --bind-to %s from %s is "
+                 "replaced by none", policy, origin, bind_to->value, bind_to->origin);
+        free(bind_to->value);
+        free(bind_to->origin);
+        free(bind_to->reason);
+        bind_to->value = xstrdup("none");
+        bind_to->origin = xstrdup(origin);
+        bind_to->reason = xasprintf("rdmarun rank binds each rank (policy %s)", policy);
+    } else {
+        add_item(p, ITEM_OPTION, "--bind-to", "none", xstrdup(origin),
+                 xasprintf("rdmarun rank binds each rank (policy %s)", policy));
+    }
+    free(origin);
+    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
+    if (ranks <= 0)
+        return;
+    char *o1, *o2;
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
+    struct placement_request rq = {
+        .policy = policy, .fabric = p->fabric,
+        .memory = bind_value(prof, "memory", NULL, NULL, "prefer", &o1),
+        .nics = bind_value(prof, "nics", NULL, NULL, "one", &o2),
+        .set_ucx = dev && !dev->overridden && strcmp(dev->origin, "auto") == 0,
+        .set_nccl = hca && !hca->overridden && strcmp(hca->origin, "auto") == 0,
+        .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
+    };
+    p->placement = xcalloc(1, sizeof(*p->placement));
+    placement_build(in->facts, &rq, p->placement);
+    free(o1);
+    free(o2);
+}
+
+/* `rdmarun rank OPTIONS --` before the program: the helper in front of
+ * each rank, told what the plan decided. */
+static void helper_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
+{
+    if (!p->bind_policy || strcmp(p->bind_policy, "none") == 0)
+        return;
+    char *origin;
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
+    sv_push(&p->argv, in->self ? in->self : "rdmarun");
+    sv_push(&p->argv, "rank");
+    sv_push(&p->argv, "--bind-policy");
+    sv_push(&p->argv, p->bind_policy);
+    sv_push(&p->argv, "--memory");
+    sv_push(&p->argv, bind_value(prof, "memory", NULL, NULL, "prefer", &origin));
+    free(origin);
+    sv_push(&p->argv, "--nics");
+    sv_push(&p->argv, bind_value(prof, "nics", NULL, NULL, "one", &origin));
+    free(origin);
+    if (fabric_is_rdma(p->fabric)) {
+        sv_push(&p->argv, "--fabric");
+        sv_push(&p->argv, p->fabric);
+    }
+    if (dev && !dev->overridden && strcmp(dev->origin, "auto") == 0)
+        sv_push(&p->argv, "--net-devices");
+    if (hca && !hca->overridden && strcmp(hca->origin, "auto") == 0)
+        sv_push(&p->argv, "--nccl-hca");
+    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0)
+        sv_push(&p->argv, "--keep-cpus");
+    if (in->cmd->report)
+        sv_push(&p->argv, "--report");
+    if (in->cmd->sysfs) {
+        sv_push(&p->argv, "--sysfs");
+        sv_push(&p->argv, in->cmd->sysfs);
+    }
+    if (p->evidence_dir) {
+        sv_push(&p->argv, "--evidence-dir");
+        sv_push(&p->argv, p->evidence_dir);
+    }
+    sv_push(&p->argv, "--");
+}
+
+static void build_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
+{
+    if (strcmp(p->launcher, "srun") == 0) {
+        srun_argv(p, in->mpirun, &in->cmd->mpirun_args);
+        helper_argv(p, in, prof);
+        sv_append(&p->argv, &in->cmd->program);
+        return;
+    }
+    sv_push(&p->argv, in->mpirun);
+    sv_append(&p->argv, &in->cmd->mpirun_args);
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        if (it->overridden || !it->value)
+            continue;
+        bool on = false;
+        switch (it->kind) {
+        case ITEM_MCA:
+            sv_push(&p->argv, "--mca");
+            sv_push(&p->argv, it->name);
+            sv_push(&p->argv, it->value);
+            break;
+        case ITEM_ENV:
+            sv_push(&p->argv, "-x");
+            sv_pushf(&p->argv, "%s=%s", it->name, it->value);
+            break;
+        case ITEM_OPTION:
+            if (strcmp(it->name, "--report-bindings") == 0) {
+                if (parse_bool(it->value, &on) && on)
+                    sv_push(&p->argv, it->name);
+            } else {
+                sv_push(&p->argv, it->name);
+                sv_push(&p->argv, it->value);
+            }
+            break;
+        }
+    }
+    helper_argv(p, in, prof);
+    sv_append(&p->argv, &in->cmd->program);
+}
+
+void plan_build(const struct plan_input *in, struct plan *out)
+{
+    memset(out, 0, sizeof(*out));
+    const struct profile *prof = in->profile;
+    out->profile = xstrdup(prof->name);
+    const char *fabric = profile_value(prof, "profile", "fabric");
+    fabric = fabric ? fabric : "auto";
+
+    if (strcmp(fabric, "auto") == 0) {
+        const char *found = fabric_from_facts(in->facts);
+        const struct profile *choice = NULL;
+        for (size_t i = 0; found && i < in->ncandidates; i++)
+            if (strcmp(in->candidates[i]->name, found) == 0)
+                choice = in->candidates[i];
+        if (found && !choice) {
+            fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
+                 "named '%s' was found to use it", found, found));
+        } else if (choice) {
+            sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
+                     found, fabric_label(found));
+            prof = choice;
+            fabric = found;
+        } else {
+            sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over "
+                    "shared memory within a node and TCP between nodes, not RDMA");
+            for (size_t i = 0; i < in->facts->ndevs; i++) {
+                const struct rdma_device *d = &in->facts->devs[i];
+                if (d->nports && port_is_active(&d->ports[0]))
+                    sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand "
+                             "nor RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
+                             strcmp(d->driver, "efa") == 0 ? " (EFA needs libfabric: Open MPI's "
+                             "--mca pml cm --mca mtl ofi)" : "");
+            }
+            fabric = "none";
+        }
+    }
+    out->chosen = xstrdup(prof->name);
+    sv_append(&out->files, &prof->files);
+    out->fabric = xstrdup(fabric);
+
+    out->launcher = xstrdup(in->launcher ? in->launcher : "mpirun");
+
+    struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
+    size_t nall = ports_select(in->facts, fabric, all, MAX_PORTS);
+    bool used[MAX_NUMA];
+    char *how = NULL;
+    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
+    const char *map_by = in->cmd->map_by ? in->cmd->map_by : profile_value(prof, "bind", "map-by");
+    rank_numa(in->facts, ranks, map_by, used, &how);
+    struct strvec remote = {0}, local = {0};
+    size_t nports = nearest_ports(in->facts, used, all, nall, ports, &remote);
+    for (size_t n = 0; n < in->facts->nnuma && n < MAX_NUMA; n++)
+        if (used[n])
+            sv_pushf(&local, "%d", in->facts->numa[n].os_index);
+    char *numas = sv_join(&local, ",");
+    char *where = in->facts->nnuma == 0 ? xstrdup("(no topology known)")
+                : xasprintf("nearest to NUMA %s, where the ranks run (%s)", numas, how);
+    if (remote.n) {
+        char *r = sv_join(&remote, ",");
+        sv_pushf(&out->notes, "no ACTIVE %s port is local to NUMA %s: ranks there use a port "
+                 "on another NUMA node", fabric_label(fabric), r);
+        free(r);
+    }
+    free(numas);
+    free(how);
+    sv_free(&remote);
+    sv_free(&local);
+    if (fabric_is_rdma(fabric) && nall == 0)
+        fail(out, RR_EX_UNAVAILABLE,
+             xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
+                       "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
+                       "-p tcp to run without RDMA)", prof->name, fabric_label(fabric),
+                       fabric_label(fabric),
+                       in->facts->ndevs, in->facts->ndevs == 1 ? "" : "s"));
+
+    items_from_profile(out, prof);
+    for (size_t i = 0; i < prof->n; i++) {
+        const struct entry *e = &prof->e[i];
+        if (!str_ieq(e->value, "auto") || !schema_resolvable(e->section, e->key))
+            continue;
+        char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
+        struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
+        resolve_auto(out, it, e->section, e->key, ports, nports, where);
+        free(name);
+    }
+    free(where);
+    const char *want_mtu = profile_value(prof, "check", "mtu");
+    for (size_t i = 0; want_mtu && i < nports; i++)
+        if (ports[i].port->active_mtu && ports[i].port->active_mtu != atoi(want_mtu))
+            sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
+                     ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
+    apply_rules(out, in->facts, ports, nports);
+    const char *policy = in->cmd->verify ? in->cmd->verify : profile_value(prof, "profile", "verify");
+    const char *expect = profile_value(prof, "profile", "expect");
+    out->policy = xstrdup(policy ? policy : "warn");
+    out->expect = xstrdup(expect ? expect : expected_from_fabric(fabric));
+    if (strcmp(out->policy, "off") != 0 && in->evidence_dir) {
+        out->evidence_dir = xstrdup(in->evidence_dir);
+        plan_evidence(out, in->evidence_dir);
+    }
+    mark_overrides(out, in->cmd);
+    plan_placement(out, in, prof);
+    check_tls_devices(out, ports, nports);
+    build_argv(out, in, prof);
+}
+
+void plan_free(struct plan *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].name);
+        free(p->items[i].value);
+        free(p->items[i].origin);
+        free(p->items[i].reason);
+    }
+    free(p->items);
+    free(p->profile);
+    free(p->chosen);
+    free(p->fabric);
+    free(p->policy);
+    free(p->expect);
+    free(p->evidence_dir);
+    sv_free(&p->files);
+    sv_free(&p->notes);
+    sv_free(&p->errors);
+    sv_free(&p->argv);
+    free(p->bind_policy);
+    free(p->launcher);
+    if (p->placement)
+        placement_free(p->placement);
+    free(p->placement);
+    memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,101 @@
+/* The plan as people and programs read it. */
+#include "plan/plan.h"
+#include "util/json.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"env", "mca", "option"};
+
+static char *command_line(const struct plan *p)
+{
+    struct strvec q = {0};
+    for (size_t i = 0; i < p->argv.n; i++) {
+        char *s = shell_quote(p->argv.v[i]);
+        sv_push(&q, s);
+        free(s);
+    }
+    char *line = sv_join(&q, " ");
+    sv_free(&q);
+    return line;
+}
+
+void plan_print_text(const struct plan *p, FILE *out)
+{
+    char *cmd = command_line(p);
+    fprintf(out, "%s\n\n", cmd);
+    free(cmd);
+    if (strcmp(p->profile, p->chosen) == 0)
+        fprintf(out, "profile: %s (fabric: %s)\n", p->chosen, p->fabric);
+    else
+        fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
+    for (size_t i = 0; i < p->files.n; i++)
+        fprintf(out, "  file: %s\n", p->files.v[i]);
+    fprintf(out, "verify: %s (expect %s)%s%s\n", p->policy, p->expect,
+            p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
+    fprintf(out, "\n%-6s %-28s %-24s %s\n", "KIND", "NAME", "VALUE", "ORIGIN");
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        fprintf(out, "%-6s %-28s %-24s %s%s\n", kind_names[it->kind], it->name,
+                it->value ? it->value : "(unset)", it->origin,
+                it->overridden ? " (overridden by the command line)" : "");
+        if (it->reason)
+            fprintf(out, "%-6s   why: %s\n", "", it->reason);
+    }
+    for (size_t i = 0; i < p->notes.n; i++)
+        fprintf(out, "note: %s\n", p->notes.v[i]);
+    for (size_t i = 0; i < p->errors.n; i++)
+        fprintf(out, "error: %s\n", p->errors.v[i]);
+}
+
+void plan_print_json(const struct plan *p, FILE *out)
+{
+    struct json j;
+    json_init(&j, out);
+    json_begin_object(&j, NULL);
+    json_string(&j, "profile", p->profile);
+    json_string(&j, "chosen", p->chosen);
+    json_string(&j, "fabric", p->fabric);
+    json_string(&j, "verify", p->policy);
+    json_string(&j, "expect", p->expect);
+    json_string(&j, "evidence_dir", p->evidence_dir);
+    json_begin_array(&j, "files");
+    for (size_t i = 0; i < p->files.n; i++)
+        json_string(&j, NULL, p->files.v[i]);
+    json_end_array(&j);
+    json_begin_array(&j, "argv");
+    for (size_t i = 0; i < p->argv.n; i++)
+        json_string(&j, NULL, p->argv.v[i]);
+    json_end_array(&j);
+    char *cmd = command_line(p);
+    json_string(&j, "command", cmd);
+    free(cmd);
+    json_begin_array(&j, "items");
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        json_begin_object(&j, NULL);
+        json_string(&j, "kind", kind_names[it->kind]);
+        json_string(&j, "name", it->name);
+        json_string(&j, "value", it->value);
+        json_string(&j, "origin", it->origin);
+        json_string(&j, "reason", it->reason);
+        json_bool(&j, "overridden", it->overridden);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "notes");
+    for (size_t i = 0; i < p->notes.n; i++)
+        json_string(&j, NULL, p->notes.v[i]);
+    json_end_array(&j);
+    json_begin_array(&j, "errors");
+    for (size_t i = 0; i < p->errors.n; i++)
+        json_string(&j, NULL, p->errors.v[i]);
+    json_end_array(&j);
+    json_int(&j, "status", p->status);
+    json_string(&j, "bind_policy", p->bind_policy);
+    if (p->placement)
+        placement_json(p->placement, &j);
+    json_end_object(&j);
+    json_finish(&j);
+}

@@ -1,0 +1,93 @@
+#include "plan/ports.h"
+#include "util/strvec.h"
+#include <stdio.h>
+#include <string.h>
+
+static bool port_fits(const struct rdma_device *d, const struct rdma_port *port, const char *fabric)
+{
+    if (!port_is_active(port))
+        return false;
+    if (strcmp(fabric, "ib") == 0)
+        return strcmp(port->link_layer, "InfiniBand") == 0;
+    if (strcmp(fabric, "pvrdma") == 0)
+        return strcmp(d->driver, "vmw_pvrdma") == 0;
+    if (strcmp(fabric, "roce") == 0)
+        return strcmp(port->link_layer, "Ethernet") == 0;
+    return false;
+}
+
+size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max)
+{
+    if (strcmp(fabric, "rdma") == 0) {
+        size_t n = ports_select(f, "ib", out, max);
+        return n ? n : ports_select(f, "roce", out, max);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports; j++)
+            if (n < max && port_fits(&f->devs[i], &f->devs[i].ports[j], fabric))
+                out[n++] = (struct port_ref){&f->devs[i], &f->devs[i].ports[j]};
+    return n;
+}
+
+bool fabric_is_rdma(const char *fabric)
+{
+    return strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
+           strcmp(fabric, "pvrdma") == 0 || strcmp(fabric, "rdma") == 0;
+}
+
+const char *fabric_label(const char *fabric)
+{
+    return strcmp(fabric, "ib") == 0 ? "InfiniBand"
+         : strcmp(fabric, "roce") == 0 ? "RoCE"
+         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA"
+         : strcmp(fabric, "rdma") == 0 ? "RDMA (InfiniBand or RoCE)" : fabric;
+}
+
+bool device_local_to(const struct rdma_device *d, int numa_os)
+{
+    if (!d->local_numa)
+        return d->numa_node < 0 || d->numa_node == numa_os;   /* unknown: anywhere */
+    struct strvec v = {0};
+    sv_split(&v, d->local_numa, ",");
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%d", numa_os);
+    bool yes = sv_find(&v, buf) >= 0;
+    sv_free(&v);
+    return yes;
+}
+
+static bool any_local(const struct port_ref *all, size_t nall, int numa_os)
+{
+    for (size_t i = 0; i < nall; i++)
+        if (device_local_to(all[i].dev, numa_os))
+            return true;
+    return false;
+}
+
+size_t ports_nearest(const struct facts *f, size_t numa_idx, const struct port_ref *all,
+                     size_t nall, struct port_ref *out, bool *local)
+{
+    const struct numa_node *node = &f->numa[numa_idx];
+    int target = node->os_index;
+    *local = any_local(all, nall, target);
+    if (!*local) {
+        /* The nearest other NUMA node with a port, by distance; -1: all ports. */
+        int best = -1;
+        for (size_t k = 0; node->distance && k < f->nnuma; k++)
+            if (any_local(all, nall, f->numa[k].os_index) &&
+                (best < 0 || node->distance[k] < node->distance[best]))
+                best = (int)k;
+        target = best < 0 ? -1 : f->numa[best].os_index;
+    }
+    /* First ports of every HCA, then second ports, ... */
+    int maxnum = 0;
+    for (size_t i = 0; i < nall; i++)
+        maxnum = all[i].port->num > maxnum ? all[i].port->num : maxnum;
+    size_t n = 0;
+    for (int num = 0; num <= maxnum; num++)
+        for (size_t i = 0; i < nall; i++)
+            if (all[i].port->num == num && (target < 0 || device_local_to(all[i].dev, target)))
+                out[n++] = all[i];
+    return n;
+}

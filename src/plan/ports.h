@@ -1,0 +1,32 @@
+/* Which RDMA ports a fabric uses, and which of them are nearest to a NUMA
+ * node. Shared by the plan (the job's ports) and the placement (each rank's
+ * port). Pure: reads only the facts. */
+#ifndef RDMARUN_PORTS_H
+#define RDMARUN_PORTS_H
+#include "facts/facts.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MAX_PORTS 64
+
+struct port_ref {
+    const struct rdma_device *dev;
+    const struct rdma_port *port;
+};
+
+/* The ACTIVE ports of `fabric` (ib, roce, pvrdma; rdma: ib, else roce), in
+ * device order. */
+size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max);
+bool fabric_is_rdma(const char *fabric);
+/* "InfiniBand", "RoCE", ... for messages. */
+const char *fabric_label(const char *fabric);
+/* Whether the device sits on NUMA node `numa_os` (true when unknown). */
+bool device_local_to(const struct rdma_device *d, int numa_os);
+/* Of `all`, the ports nearest to f->numa[numa_idx]: its local ones; else
+ * those of the nearest NUMA node (hwloc distance) that has some; else all.
+ * *local says whether they are local. The order spreads ranks over HCAs:
+ * every HCA's first port before any HCA's second port. */
+size_t ports_nearest(const struct facts *f, size_t numa_idx, const struct port_ref *all,
+                     size_t nall, struct port_ref *out, bool *local);
+
+#endif

@@ -1,0 +1,35 @@
+/* Field knowledge: settings a plan needs on certain nodes, each with its
+ * condition, reason and upstream reference. One table, in rules.c. */
+#ifndef RDMARUN_RULES_H
+#define RDMARUN_RULES_H
+#include "facts/facts.h"
+#include <stdbool.h>
+
+struct rule_context {
+    const char *fabric;            /* ib, roce, pvrdma, tcp, shm, none */
+    const char *ucx_version;
+    const char *pml;               /* pml in effect so far, or NULL */
+    const char *ucx_tls;           /* UCX_TLS in effect so far, or NULL */
+    const struct facts *facts;
+    /* ports the job will use (UCX_NET_DEVICES), NULL-terminated "dev:port" */
+    const char *const *ports;
+};
+
+struct rule {
+    const char *id;
+    const char *ucx_fixed_in;      /* applies to UCX versions below this; NULL = any */
+    bool (*applies)(const struct rule_context *ctx);
+    const char *condition;         /* the condition, in words */
+    const char *section, *key, *value;
+    const char *reason;
+    const char *upstream;
+};
+
+extern const struct rule rules[];
+extern const size_t nrules;
+
+bool rule_applies(const struct rule *r, const struct rule_context *ctx);
+/* Compare dotted versions: <0, 0, >0. */
+int version_cmp(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,619 @@
+#include "profile/profile.h"
+#include "profile/schema.h"
+#include "profile/ucx_config.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+#include <sys/stat.h>
+
+#ifndef RDMARUN_SYSCONFDIR
+#define RDMARUN_SYSCONFDIR "/etc"
+#endif
+#ifndef RDMARUN_DATADIR
+#define RDMARUN_DATADIR "/usr/share"
+#endif
+
+#define PROFILE_MAX_BYTES (1024 * 1024) /* a profile is a page of text, not a data set */
+#define PROFILE_MAX_LINE 4096
+#define INHERIT_MAX_DEPTH 32
+
+void profile_search_path(struct strvec *dirs)
+{
+    const char *env = getenv("RDMARUN_PROFILE_PATH");
+    if (env)
+        sv_split(dirs, env, ":");
+    const char *home = getenv("HOME");
+    if (home && *home)
+        sv_pushf(dirs, "%s/.config/rdmarun/profiles", home);
+    sv_push(dirs, RDMARUN_SYSCONFDIR "/rdmarun/profiles");
+    sv_push(dirs, RDMARUN_DATADIR "/rdmarun/profiles");
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *profile_find(const char *name, const struct strvec *dirs)
+{
+    if (strchr(name, '/'))
+        return xstrdup(name);
+    for (size_t i = 0; i < dirs->n; i++) {
+        char *path = xasprintf("%s/%s.ini", dirs->v[i], name);
+        if (is_file(path))
+            return path;
+        free(path);
+    }
+    return NULL;
+}
+
+/* ---- values ---- */
+
+const struct entry *profile_get(const struct profile *p, const char *section, const char *key)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (strcmp(p->e[i].section, section) == 0 && strcmp(p->e[i].key, key) == 0)
+            return &p->e[i];
+    return NULL;
+}
+
+const char *profile_value(const struct profile *p, const char *section, const char *key)
+{
+    const struct entry *e = profile_get(p, section, key);
+    return e ? e->value : NULL;
+}
+
+void profile_put(struct profile *p, const char *section, const char *key, const char *value,
+                 enum origin_kind kind, const char *file, int line)
+{
+    struct entry *e = (struct entry *)profile_get(p, section, key);
+    if (e) {
+        free(e->value);
+        free(e->file);
+    } else {
+        GROW(p->e, p->cap, p->n + 1);
+        e = &p->e[p->n++];
+        e->section = xstrdup(section);
+        e->key = xstrdup(key);
+    }
+    e->value = xstrdup(value);
+    e->kind = kind;
+    e->file = file ? xstrdup(file) : NULL;
+    e->line = line;
+}
+
+static void entries_free(struct entry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(e[i].section);
+        free(e[i].key);
+        free(e[i].value);
+        free(e[i].file);
+    }
+    free(e);
+}
+
+void profile_free(struct profile *p)
+{
+    entries_free(p->e, p->n);
+    free(p->name);
+    free(p->path);
+    sv_free(&p->files);
+    memset(p, 0, sizeof(*p));
+}
+
+char *entry_origin(const struct entry *e)
+{
+    switch (e->kind) {
+    case ORIGIN_FILE: {
+        const char *base = strrchr(e->file, '/');
+        return xasprintf("%s:%d", base ? base + 1 : e->file, e->line);
+    }
+    case ORIGIN_ENV:
+        return xstrdup("environment");
+    case ORIGIN_SET:
+        return xstrdup("--set");
+    case ORIGIN_DEFAULT:
+        break;
+    }
+    return xstrdup("default");
+}
+
+/* ---- names: section and key checks shared by files, --set and environment ---- */
+
+/* Canonical (section, key) or an error message. */
+static bool resolve_name(const char *section, const char *key, const struct sectiondef **sec_out,
+                         char **key_out, char **why)
+{
+    const struct sectiondef *sec = schema_section(section);
+    *key_out = NULL;
+    if (!sec) {
+        const char *names[16];
+        for (size_t i = 0; i < schema_nsections; i++)
+            names[i] = schema_sections[i].name;
+        const char *s = suggest(section, names, schema_nsections);
+        *why = s ? xasprintf("unknown section [%s] (did you mean [%s]?)", section, s)
+                 : xasprintf("unknown section [%s] (sections: profile, ucx, nccl, mpi, bind, "
+                             "env, check)", section);
+        return false;
+    }
+    *sec_out = sec;
+    char *k = schema_canonical_key(sec, key, why);
+    if (!k)
+        return false;
+    if (sec->keyset == KEYS_FIXED && !schema_key(sec, k)) {
+        const char *names[16];
+        size_t n = 0;
+        for (const struct keydef *kd = sec->keys; kd->name && n < 16; kd++)
+            names[n++] = kd->name;
+        const char *s = suggest(k, names, n);
+        *why = s ? xasprintf("unknown key '%s' in [%s] (did you mean '%s'?)", key, sec->name, s)
+                 : xasprintf("unknown key '%s' in [%s]", key, sec->name);
+        free(k);
+        return false;
+    }
+    if (sec->keyset == KEYS_NCCL) {
+        const char *s = NULL;
+        if (!schema_nccl_known(k, &s)) {
+            *why = xasprintf("unknown NCCL variable NCCL_%s in [nccl]%s%s%s (hint: a variable "
+                             "newer than rdmarun knows can go under [env] as NCCL_%s)",
+                             k, s ? " (did you mean NCCL_" : "", s ? s : "", s ? "?)" : "", k);
+            free(k);
+            return false;
+        }
+    }
+    if (sec->keyset == KEYS_UCX) {
+        char *s = NULL;
+        if (!ucx_config_known(k, &s)) {
+            *why = xasprintf("UCX %s has no configuration variable UCX_%s%s%s%s (hint: "
+                             "'ucx_info -c -f' lists them all)", ucx_config_version(), k,
+                             s ? " (did you mean UCX_" : "", s ? s : "", s ? "?)" : "");
+            free(s);
+            free(k);
+            return false;
+        }
+    }
+    *key_out = k;
+    return true;
+}
+
+/* ---- reading one file ---- */
+
+struct file_state {
+    const char *path;
+    FILE *f;
+    int line;              /* line the reader last returned */
+    char *buf;
+    size_t bufcap;
+    int errors;
+    int error_line;        /* last line we reported an error for */
+    char *bad_section;     /* last unknown section reported, to say it once */
+    struct entry *e;       /* this file's own entries, in order */
+    size_t n, cap;
+    struct strvec inherit;
+    int inherit_line;
+};
+
+static void file_error(struct file_state *st, const char *fmt, const char *detail)
+{
+    fprintf(stderr, "rdmarun: error: %s:%d: ", st->path, st->line);
+    fprintf(stderr, fmt, detail);
+    fputc('\n', stderr);
+    st->errors++;
+    st->error_line = st->line;
+}
+
+/* inih reader: one line per call, so st->line is the line being parsed. It
+ * also refuses what inih would silently cut or misread: over-long lines and
+ * NUL bytes. */
+static char *read_line(char *str, int num, void *stream)
+{
+    struct file_state *st = stream;
+    ssize_t len = getline(&st->buf, &st->bufcap, st->f);
+    if (len < 0)
+        return NULL;
+    st->line++;
+    if ((size_t)len != strlen(st->buf)) {
+        file_error(st, "%s", "line contains a NUL byte (is this a text file?)");
+        return NULL;
+    }
+    if (len >= num - 1 || len > PROFILE_MAX_LINE) {
+        file_error(st, "line is longer than %s characters", "4096");
+        return NULL;
+    }
+    memcpy(str, st->buf, (size_t)len + 1);
+    return str;
+}
+
+static int on_value(void *user, const char *section, const char *name, const char *value)
+{
+    struct file_state *st = user;
+    if (!*section) {
+        file_error(st, "'%s' comes before any [section]", name);
+        return 0;
+    }
+    const struct sectiondef *sec = NULL;
+    char *key = NULL, *why = NULL;
+    if (!resolve_name(section, name, &sec, &key, &why)) {
+        bool unknown_section = sec == NULL;
+        if (!unknown_section || !st->bad_section || strcmp(st->bad_section, section) != 0)
+            file_error(st, "%s", why);
+        if (unknown_section) {
+            free(st->bad_section);
+            st->bad_section = xstrdup(section);
+        }
+        free(why);
+        return 0;
+    }
+    if (!is_printable(value)) {
+        file_error(st, "value of '%s' contains a control character", name);
+        free(key);
+        return 0;
+    }
+    for (size_t i = 0; i < st->n; i++) {
+        if (strcmp(st->e[i].section, sec->name) == 0 && strcmp(st->e[i].key, key) == 0) {
+            char *first = xasprintf("%d", st->e[i].line);
+            fprintf(stderr, "rdmarun: error: %s:%d: duplicate key '%s' in [%s] (first set at "
+                    "line %s)\n", st->path, st->line, name, sec->name, first);
+            st->errors++;
+            st->error_line = st->line;
+            free(first);
+            free(key);
+            return 0;
+        }
+    }
+    if (strcmp(sec->name, "profile") == 0 && strcmp(key, "inherit") == 0) {
+        sv_split(&st->inherit, value, ",");
+        st->inherit_line = st->line;
+    }
+    GROW(st->e, st->cap, st->n + 1);
+    struct entry *e = &st->e[st->n++];
+    e->section = xstrdup(sec->name);
+    e->key = key;
+    e->value = xstrdup(value);
+    e->kind = ORIGIN_FILE;
+    e->file = xstrdup(st->path);
+    e->line = st->line;
+    return 1;
+}
+
+static void configure_inih(void)
+{
+    /* Continuation lines make an indented key silently part of the previous
+     * value; a profile is clearer without them. */
+    ini_allow_multiline = false;
+    ini_use_stack = false;
+    ini_max_line = PROFILE_MAX_LINE + 3;
+    ini_allow_realloc = false;
+}
+
+/* Parse one file into st. Returns an RR_EX_* status. */
+static int read_file(const char *path, struct file_state *st)
+{
+    memset(st, 0, sizeof(*st));
+    st->path = path;
+    st->f = fopen(path, "r");
+    if (!st->f) {
+        int err = errno;
+        rr_error("cannot read profile %s: %s%s", path, strerror(err),
+                 err == EACCES ? " (hint: check the file's permissions)" : "");
+        return RR_EX_NOINPUT;
+    }
+    struct stat sb;
+    if (fstat(fileno(st->f), &sb) == 0 && sb.st_size > PROFILE_MAX_BYTES) {
+        rr_error("profile %s is %lld bytes, more than the 1 MiB a profile may have (hint: is "
+                 "this really a profile?)", path, (long long)sb.st_size);
+        fclose(st->f);
+        return RR_EX_CONFIG;
+    }
+    if (sb.st_mode & S_IFDIR) {
+        rr_error("profile %s is a directory", path);
+        fclose(st->f);
+        return RR_EX_NOINPUT;
+    }
+    configure_inih();
+    int bad = ini_parse_stream(read_line, st, on_value, st);
+    fclose(st->f);
+    free(st->buf);
+    free(st->bad_section);
+    if (bad > 0 && bad != st->error_line && st->errors == 0) {
+        fprintf(stderr, "rdmarun: error: %s:%d: malformed line (expected '[section]', "
+                "'key = value' or a comment starting with '#' or ';')\n", path, bad);
+        st->errors++;
+    } else if (bad > 0 && bad != st->error_line) {
+        fprintf(stderr, "rdmarun: error: %s:%d: malformed line\n", path, bad);
+        st->errors++;
+    }
+    return st->errors ? RR_EX_CONFIG : 0;
+}
+
+/* ---- inheritance ---- */
+
+struct load_stack {
+    const char *paths[INHERIT_MAX_DEPTH];
+    int depth;
+};
+
+/* A parent written as a path is relative to the file that names it. */
+static char *find_parent(const char *name, const char *from_file, const struct strvec *dirs)
+{
+    if (from_file && strchr(name, '/') && name[0] != '/') {
+        const char *slash = strrchr(from_file, '/');
+        char *path = slash ? xasprintf("%.*s/%s", (int)(slash - from_file), from_file, name)
+                           : xstrdup(name);
+        return path;
+    }
+    return profile_find(name, dirs);
+}
+
+static int load_rec(const char *name, const struct strvec *dirs, struct profile *out,
+                    struct load_stack *stack, const char *from_file, int from_line)
+{
+    char *path = find_parent(name, from_file, dirs);
+    if (!path) {
+        char *searched = sv_join(dirs, ", ");
+        if (from_file)
+            rr_error("%s:%d: parent profile '%s' not found (searched: %s)", from_file, from_line,
+                     name, searched);
+        else
+            rr_error("profile '%s' not found (searched: %s) (hint: 'rdmarun profiles' lists "
+                     "the profiles; -p also takes a path to a file)", name, searched);
+        free(searched);
+        return RR_EX_NOINPUT;
+    }
+    for (int i = 0; i < stack->depth; i++) {
+        if (strcmp(stack->paths[i], path) == 0) {
+            fprintf(stderr, "rdmarun: error: %s:%d: inheritance cycle: ", from_file, from_line);
+            for (int j = i; j < stack->depth; j++)
+                fprintf(stderr, "%s -> ", stack->paths[j]);
+            fprintf(stderr, "%s\n", path);
+            free(path);
+            return RR_EX_CONFIG;
+        }
+    }
+    if (stack->depth == INHERIT_MAX_DEPTH) {
+        rr_error("%s:%d: profiles inherit more than %d levels deep", from_file, from_line,
+                 INHERIT_MAX_DEPTH);
+        free(path);
+        return RR_EX_CONFIG;
+    }
+    struct file_state st;
+    int rc = read_file(path, &st);
+    stack->paths[stack->depth++] = path;
+    for (size_t i = 0; rc == 0 && i < st.inherit.n; i++)
+        rc = load_rec(st.inherit.v[i], dirs, out, stack, path, st.inherit_line);
+    stack->depth--;
+    if (rc == 0) {
+        for (size_t i = 0; i < st.n; i++) {
+            struct entry *e = &st.e[i];
+            profile_put(out, e->section, e->key, e->value, e->kind, e->file, e->line);
+        }
+        sv_push(&out->files, path);
+    }
+    entries_free(st.e, st.n);
+    sv_free(&st.inherit);
+    free(path);
+    return rc;
+}
+
+int profile_load(const char *name, const struct strvec *dirs, struct profile *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->name = xstrdup(name);
+    struct load_stack stack = {.depth = 0};
+    int rc = load_rec(name, dirs, out, &stack, NULL, 0);
+    if (rc == 0) {
+        out->path = xstrdup(out->files.v[out->files.n - 1]);
+        /* inherit names this file's parents only; the merged profile has them all. */
+        const struct entry *inh = profile_get(out, "profile", "inherit");
+        if (inh && strcmp(inh->file, out->path) != 0)
+            profile_put(out, "profile", "inherit", "", ORIGIN_DEFAULT, NULL, 0);
+    }
+    return rc;
+}
+
+/* ---- overrides from the command line and the environment ---- */
+
+static int put_checked(struct profile *p, const char *section, const char *key, const char *value,
+                       enum origin_kind kind, const char *what)
+{
+    const struct sectiondef *sec = NULL;
+    char *k = NULL, *why = NULL;
+    if (!resolve_name(section, key, &sec, &k, &why)) {
+        rr_error("%s: %s", what, why);
+        free(why);
+        return RR_EX_CONFIG;
+    }
+    if (!is_printable(value)) {
+        rr_error("%s: value contains a control character", what);
+        free(k);
+        return RR_EX_CONFIG;
+    }
+    if (strlen(value) > PROFILE_MAX_LINE) {
+        rr_error("%s: value is longer than the %d characters a profile line may have", what,
+                 PROFILE_MAX_LINE);
+        free(k);
+        return RR_EX_CONFIG;
+    }
+    profile_put(p, sec->name, k, value, kind, NULL, 0);
+    free(k);
+    return 0;
+}
+
+int profile_apply_set(struct profile *p, const char *assignment)
+{
+    const char *dot = strchr(assignment, '.');
+    const char *eq = strchr(assignment, '=');
+    if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1) {
+        rr_error("--set %.200s: expected section.key=value, for example --set ucx.RNDV_THRESH=16M",
+                 assignment);
+        return RR_EX_USAGE;
+    }
+    char *section = xstrndup(assignment, (size_t)(dot - assignment));
+    char *key = xstrndup(dot + 1, (size_t)(eq - dot - 1));
+    /* The value itself stays out of messages: it may be huge or hold control characters. */
+    char *what = xasprintf("--set %.*s", (int)(eq - assignment), assignment);
+    int rc = put_checked(p, section, key, eq + 1, ORIGIN_SET, what);
+    free(section);
+    free(key);
+    free(what);
+    return rc;
+}
+
+int profile_apply_env(struct profile *p, char *const *envp)
+{
+    static const struct { const char *prefix, *section; } tools[] = {
+        {"UCX_", "ucx"}, {"NCCL_", "nccl"}, {"OMPI_MCA_", "mpi"},
+    };
+    int rc = 0;
+    for (; *envp; envp++) {
+        const char *eq = strchr(*envp, '=');
+        if (!eq)
+            continue;
+        for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
+            size_t plen = strlen(tools[t].prefix);
+            if (strncmp(*envp, tools[t].prefix, plen) != 0 || eq - *envp <= (long)plen)
+                continue;
+            char *key = xstrndup(*envp + plen, (size_t)(eq - *envp) - plen);
+            char *what = xasprintf("environment variable %.*s", (int)(eq - *envp), *envp);
+            int r = put_checked(p, tools[t].section, key, eq + 1, ORIGIN_ENV, what);
+            if (r && !rc)
+                rc = r;
+            free(key);
+            free(what);
+        }
+    }
+    return rc;
+}
+
+/* ---- value checks ---- */
+
+static void value_error(const struct entry *e, const char *why)
+{
+    if (e->kind == ORIGIN_FILE)
+        rr_error("%s:%d: [%s] %s = %s: %s", e->file, e->line, e->section, e->key, e->value, why);
+    else {
+        char *o = entry_origin(e);
+        rr_error("%s: [%s] %s = %s: %s", o, e->section, e->key, e->value, why);
+        free(o);
+    }
+}
+
+int profile_validate(struct profile *p)
+{
+    int errors = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        struct entry *e = &p->e[i];
+        const struct sectiondef *sec = schema_section(e->section);
+        char *why = NULL;
+        if (str_ieq(e->value, "auto") && schema_resolvable(e->section, e->key))
+            continue;
+        if (sec->keyset == KEYS_FIXED) {
+            const struct keydef *kd = schema_key(sec, e->key);
+            if (!schema_check_value(kd, e->value, &why)) {
+                value_error(e, why);
+                errors++;
+            }
+        } else if (sec->keyset == KEYS_UCX) {
+            char *fixed = NULL;
+            if (!ucx_config_check(e->key, e->value, &why, &fixed)) {
+                value_error(e, why);
+                errors++;
+            } else if (fixed) {
+                free(e->value);
+                e->value = fixed;
+            }
+        } else if (sec->keyset != KEYS_ENV && !*e->value) {
+            value_error(e, "empty value");
+            errors++;
+        }
+        free(why);
+    }
+    return errors ? RR_EX_CONFIG : 0;
+}
+
+/* ---- listing ---- */
+
+static int on_description(void *user, const char *section, const char *name, const char *value)
+{
+    if (str_ieq(section, "profile") && str_ieq(name, "description")) {
+        free(*(char **)user);
+        *(char **)user = xstrdup(value);
+    }
+    return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void profile_list(const struct strvec *dirs, struct profile_info **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    configure_inih();
+    for (size_t d = 0; d < dirs->n; d++) {
+        DIR *dir = opendir(dirs->v[d]);
+        if (!dir)
+            continue;
+        struct strvec names = {0};
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len > 4 && strcmp(de->d_name + len - 4, ".ini") == 0)
+                sv_push(&names, de->d_name);
+        }
+        closedir(dir);
+        if (names.n)
+            qsort(names.v, names.n, sizeof(char *), by_name);
+        for (size_t i = 0; i < names.n; i++) {
+            char *name = xstrndup(names.v[i], strlen(names.v[i]) - 4);
+            bool shadowed = false;
+            for (size_t j = 0; j < *n; j++)
+                shadowed |= strcmp((*out)[j].name, name) == 0;
+            GROW(*out, cap, *n + 1);
+            struct profile_info *pi = &(*out)[(*n)++];
+            pi->name = name;
+            pi->path = xasprintf("%s/%s", dirs->v[d], names.v[i]);
+            pi->description = NULL;
+            pi->shadowed = shadowed;
+            ini_parse(pi->path, on_description, &pi->description);
+        }
+        sv_free(&names);
+    }
+}
+
+void profile_info_free(struct profile_info *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(list[i].name);
+        free(list[i].path);
+        free(list[i].description);
+    }
+    free(list);
+}
+
+int profile_load_for_job(const char *name, const struct strvec *dirs, const struct strvec *sets,
+                         struct profile *p)
+{
+    int rc = profile_load(name, dirs, p);
+    /* environ is read only now: asking UCX for its tables swaps it. */
+    if (!rc)
+        rc = profile_apply_env(p, environ);
+    for (size_t i = 0; !rc && sets && i < sets->n; i++)
+        rc = profile_apply_set(p, sets->v[i]);
+    if (!rc)
+        rc = profile_validate(p);
+    return rc;
+}

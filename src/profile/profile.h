@@ -1,0 +1,72 @@
+/* Tuning profiles: INI files read with inih, merged through inheritance, with
+ * the origin of every value kept so that a plan can say where it came from. */
+#ifndef RDMARUN_PROFILE_H
+#define RDMARUN_PROFILE_H
+#include "util/strvec.h"
+#include <stdbool.h>
+
+enum origin_kind {
+    ORIGIN_DEFAULT, /* built into rdmarun */
+    ORIGIN_FILE,    /* a profile file, with its line */
+    ORIGIN_ENV,     /* UCX_*, NCCL_*, OMPI_MCA_* already in rdmarun's environment */
+    ORIGIN_SET,     /* --set section.key=value */
+};
+
+struct entry {
+    char *section;      /* canonical section name */
+    char *key;          /* canonical key (see schema_canonical_key) */
+    char *value;
+    enum origin_kind kind;
+    char *file;         /* ORIGIN_FILE: path as found */
+    int line;
+};
+
+struct profile {
+    char *name;            /* as asked for (-p NAME or PATH) */
+    char *path;            /* the top file */
+    struct strvec files;   /* every file read, parents first */
+    struct entry *e;
+    size_t n, cap;
+};
+
+/* Directories searched for NAME.ini, in order (see rdmarun-profile(5)). */
+void profile_search_path(struct strvec *dirs);
+/* Path of profile `name` ("roce" or a path to a file), or NULL. Caller frees. */
+char *profile_find(const char *name, const struct strvec *dirs);
+
+/* Load and merge a profile and its parents. Prints every problem with its
+ * file:line and returns an RR_EX_* status (0 when loaded). */
+int profile_load(const char *name, const struct strvec *dirs, struct profile *out);
+void profile_free(struct profile *p);
+
+const struct entry *profile_get(const struct profile *p, const char *section, const char *key);
+const char *profile_value(const struct profile *p, const char *section, const char *key);
+/* Set or replace a value; a replaced value keeps its position. */
+void profile_put(struct profile *p, const char *section, const char *key, const char *value,
+                 enum origin_kind kind, const char *file, int line);
+/* --set section.key=value. Returns an RR_EX_* status. */
+int profile_apply_set(struct profile *p, const char *assignment);
+/* Tool variables already in the environment override the profile, as they
+ * would have without rdmarun. Returns an RR_EX_* status. */
+int profile_apply_env(struct profile *p, char *const *envp);
+/* Type checks of every value (files, environment, --set) and UCX's own check
+ * of the [ucx] section; a size UCX cannot read as written (8MiB) becomes its
+ * byte count. Returns an RR_EX_* status. */
+int profile_validate(struct profile *p);
+/* What a job or a command uses: load, then the environment, then --set
+ * (sets), then validate. Returns an RR_EX_* status. */
+int profile_load_for_job(const char *name, const struct strvec *dirs, const struct strvec *sets,
+                         struct profile *p);
+
+/* "roce.ini:12", "--set", "environment", "default". Caller frees. */
+char *entry_origin(const struct entry *e);
+
+/* One line per profile found on the search path, for 'rdmarun profiles'. */
+struct profile_info {
+    char *name, *path, *description;
+    bool shadowed;   /* an earlier directory has a profile of the same name */
+};
+void profile_list(const struct strvec *dirs, struct profile_info **out, size_t *n);
+void profile_info_free(struct profile_info *list, size_t n);
+
+#endif

@@ -1,0 +1,230 @@
+#include "profile/schema.h"
+#include "plan/placement.h"
+#include "util/size.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct keydef profile_keys[] = {
+    {"description", VT_STRING, NULL, "one line shown by 'rdmarun profiles'"},
+    {"inherit", VT_LIST, NULL, "parent profiles, applied left to right"},
+    {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
+     "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
+     "'auto' picks a profile from the node"},
+    {"launcher", VT_ENUM, "mpirun|srun", "how ranks are started"},
+    {"verify", VT_ENUM, "off|warn|strict", "what a transport fallback does to the run"},
+    {"expect", VT_ENUM, "rdma|tcp|local|any",
+     "what the job should run on (default: from fabric); a different verdict is a fallback"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const struct keydef bind_keys[] = {
+    {"policy", VT_ENUM, BIND_POLICIES,
+     "where rdmarun places each rank (none: Open MPI binds)"},
+    {"memory", VT_ENUM, "prefer|bind|none", "memory policy of a placed rank's NUMA node"},
+    {"nics", VT_ENUM, "one|nearest", "a placed rank's ports: one (spread) or every nearest one"},
+    {"map-by", VT_STRING, NULL, "mpirun --map-by"},
+    {"bind-to", VT_ENUM, "none|hwthread|core|l1cache|l2cache|l3cache|socket|numa|board|package",
+     "mpirun --bind-to"},
+    {"rank-by", VT_STRING, NULL, "mpirun --rank-by"},
+    {"report-bindings", VT_BOOL, NULL, "mpirun --report-bindings"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const struct keydef check_keys[] = {
+    {"port-state", VT_ENUM, "active|any", "required state of the selected ports"},
+    {"min-rate", VT_UINT, NULL, "minimum port rate in Gb/s"},
+    {"mtu", VT_ENUM, "256|512|1024|2048|4096", "required active MTU"},
+    {"memlock", VT_SIZE, "unlimited", "minimum RLIMIT_MEMLOCK"},
+    {"hugepages", VT_UINT, NULL, "minimum number of free huge pages"},
+    {"pcie-at-capability", VT_BOOL, NULL, "PCIe link must run at the device's capability"},
+    {"qp-test", VT_BOOL, NULL, "run the verbs RC loopback before launch"},
+    {"devices", VT_LIST, NULL, "health check: devices or DEV:PORT that must be present"},
+    {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded"},
+    {"counters", VT_BOOL, NULL, "health check: port error counters must not grow"},
+    {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
+    {"timeout", VT_UINT, NULL, "health check: seconds for the whole run"},
+    {"check-timeout", VT_UINT, NULL, "health check: seconds for each check"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct sectiondef schema_sections[] = {
+    {"profile", KEYS_FIXED, profile_keys, "the profile itself"},
+    {"ucx", KEYS_UCX, NULL, "UCX variables, written without the UCX_ prefix"},
+    {"nccl", KEYS_NCCL, NULL, "NCCL variables, written without the NCCL_ prefix"},
+    {"mpi", KEYS_MCA, NULL, "Open MPI MCA parameters"},
+    {"bind", KEYS_FIXED, bind_keys, "process mapping and binding"},
+    {"env", KEYS_ENV, NULL, "any other environment variable"},
+    {"check", KEYS_FIXED, check_keys, "expectations checked before launch"},
+};
+const size_t schema_nsections = sizeof(schema_sections) / sizeof(*schema_sections);
+
+/* From NCCL's environment variable documentation (2.18 - 2.23). */
+static const char *const nccl_vars[] = {
+    "ALGO", "BUFFSIZE", "CGA_CLUSTER_SIZE", "CHECK_POINTERS", "CHECKS_DISABLE",
+    "COLLNET_ENABLE", "COLLNET_NODE_THRESHOLD", "COMM_BLOCKING", "COMM_ID", "CONF_FILE",
+    "CREATE_THREAD_CONTEXT", "CROSS_NIC", "CUMEM_ENABLE", "CUMEM_HOST_ENABLE", "DEBUG",
+    "DEBUG_FILE", "DEBUG_SUBSYS", "DMABUF_ENABLE", "GDRCOPY_ENABLE", "GRAPH_MIXING_SUPPORT",
+    "GRAPH_REGISTER", "IB_ADAPTIVE_ROUTING", "IB_ADDR_FAMILY", "IB_ADDR_RANGE",
+    "IB_AR_THRESHOLD", "IB_CUDA_SUPPORT", "IB_DISABLE", "IB_ECE_ENABLE", "IB_FIFO_TC",
+    "IB_GID_INDEX", "IB_HCA", "IB_MERGE_NICS", "IB_MERGE_VFS", "IB_PCI_RELAXED_ORDERING",
+    "IB_QPS_PER_CONNECTION", "IB_RETRY_CNT", "IB_RETURN_ASYNC_EVENTS", "IB_ROCE_VERSION_NUM",
+    "IB_SL", "IB_SPLIT_DATA_ON_QPS", "IB_TC", "IB_TIMEOUT", "IB_USE_INLINE",
+    "IGNORE_CPU_AFFINITY", "IGNORE_DISABLED_P2P", "LAUNCH_MODE", "LL128_BUFFSIZE",
+    "LL_BUFFSIZE", "LOCAL_REGISTER", "MAX_CTAS", "MAX_NCHANNELS", "MAX_P2P_NCHANNELS",
+    "MIN_CTAS", "MIN_NCHANNELS", "MIN_P2P_NCHANNELS", "MNNVL_ENABLE", "NCHANNELS_PER_NET_PEER",
+    "NET", "NET_DISABLE_INTRA", "NET_GDR_C2C", "NET_GDR_LEVEL", "NET_GDR_READ",
+    "NET_OVERHEAD", "NET_PLUGIN", "NET_SHARED_BUFFERS", "NET_SHARED_COMMS", "NSOCKS_PERTHREAD",
+    "NTHREADS", "NVB_DISABLE", "NVB_PRECONNECT", "NVLS_ENABLE", "NVLS_NCHANNELS",
+    "NVTX_DISABLE", "OOB_NET_ENABLE", "OOB_NET_IFNAME", "P2P_DIRECT_DISABLE", "P2P_DISABLE",
+    "P2P_LEVEL", "P2P_LL_THRESHOLD", "P2P_NET_CHUNKSIZE", "P2P_NVL_CHUNKSIZE",
+    "P2P_PCI_CHUNKSIZE", "P2P_PXN_LEVEL", "P2P_READ_ENABLE", "PROFILER_PLUGIN", "PROTO",
+    "PXN_DISABLE", "RAS_ENABLE", "RUNTIME_CONNECT", "SET_STACK_SIZE", "SET_THREAD_NAME",
+    "SHM_DISABLE", "SHM_USE_CUDA_MEMCPY", "SINGLE_RING_THRESHOLD", "SOCKET_FAMILY",
+    "SOCKET_IFNAME", "SOCKET_NTHREADS", "TOPO_DUMP_FILE", "TOPO_FILE", "TREE_THRESHOLD",
+    "TUNER_PLUGIN", "WARN_ENABLE_DEBUG_INFO", "WORK_FIFO_DEPTH",
+};
+
+const struct sectiondef *schema_section(const char *name)
+{
+    for (size_t i = 0; i < schema_nsections; i++)
+        if (str_ieq(schema_sections[i].name, name))
+            return &schema_sections[i];
+    return NULL;
+}
+
+static bool is_var_name(const char *s)
+{
+    if (!isalpha((unsigned char)*s) && *s != '_')
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
+char *schema_canonical_key(const struct sectiondef *sec, const char *key, char **why)
+{
+    *why = NULL;
+    switch (sec->keyset) {
+    case KEYS_FIXED: {
+        char *k = xstrdup(key);
+        for (char *p = k; *p; p++)
+            *p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+        return k;
+    }
+    case KEYS_UCX:
+    case KEYS_NCCL: {
+        const char *prefix = sec->keyset == KEYS_UCX ? "UCX_" : "NCCL_";
+        const char *k = key;
+        if (strlen(k) > strlen(prefix) && strncasecmp(k, prefix, strlen(prefix)) == 0)
+            k += strlen(prefix);
+        if (!is_var_name(k)) {
+            *why = xasprintf("'%s' is not a variable name", key);
+            return NULL;
+        }
+        return to_var_name(k);
+    }
+    case KEYS_MCA:
+        for (const char *p = key; *p; p++) {
+            if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_') {
+                *why = xasprintf("'%s' is not an MCA parameter name (lower case letters, "
+                                 "digits and '_', as ompi_info lists them)", key);
+                return NULL;
+            }
+        }
+        return xstrdup(key);
+    case KEYS_ENV:
+        if (!is_var_name(key)) {
+            *why = xasprintf("'%s' is not an environment variable name", key);
+            return NULL;
+        }
+        return xstrdup(key);
+    }
+    return NULL;
+}
+
+const struct keydef *schema_key(const struct sectiondef *sec, const char *key)
+{
+    if (sec->keyset != KEYS_FIXED)
+        return NULL;
+    for (const struct keydef *kd = sec->keys; kd->name; kd++)
+        if (strcmp(kd->name, key) == 0)
+            return kd;
+    return NULL;
+}
+
+static bool in_choices(const char *choices, const char *value)
+{
+    size_t len = strlen(value);
+    for (const char *p = choices; *p;) {
+        size_t n = strcspn(p, "|");
+        if (n == len && strncasecmp(p, value, n) == 0)
+            return true;
+        p += n + (p[n] == '|');
+    }
+    return false;
+}
+
+bool schema_check_value(const struct keydef *kd, const char *value, char **why)
+{
+    *why = NULL;
+    uint64_t size;
+    bool b;
+    switch (kd->type) {
+    case VT_STRING:
+    case VT_LIST:
+        return true;
+    case VT_BOOL:
+        if (parse_bool(value, &b))
+            return true;
+        *why = xstrdup("expected a boolean: yes/no, true/false, on/off, 1/0");
+        return false;
+    case VT_SIZE:
+        if (parse_size(value, &size) || (kd->choices && in_choices(kd->choices, value)))
+            return true;
+        *why = xasprintf("expected a size such as 8388608, 8M, 8MiB or 8m%s%s",
+                         kd->choices ? ", or " : "", kd->choices ? kd->choices : "");
+        return false;
+    case VT_UINT:
+        if (*value && strspn(value, "0123456789") == strlen(value) && strlen(value) < 10)
+            return true;
+        *why = xstrdup("expected a whole number");
+        return false;
+    case VT_ENUM: {
+        /* Open MPI policies take qualifiers after ':' (core:overload-allowed). */
+        char *word = xstrndup(value, strcspn(value, ":"));
+        bool ok = in_choices(kd->choices, word);
+        free(word);
+        if (!ok)
+            *why = xasprintf("expected one of: %s", kd->choices);
+        return ok;
+    }
+    }
+    return false;
+}
+
+bool schema_nccl_known(const char *name, const char **suggestion)
+{
+    size_t n = sizeof(nccl_vars) / sizeof(*nccl_vars);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(nccl_vars[i], name) == 0)
+            return true;
+    *suggestion = suggest(name, nccl_vars, n);
+    return false;
+}
+
+bool schema_resolvable(const char *section, const char *key)
+{
+    static const char *const keys[][2] = {
+        {"ucx", "NET_DEVICES"}, {"ucx", "IB_GID_INDEX"},
+        {"nccl", "IB_HCA"}, {"nccl", "IB_GID_INDEX"}, {"nccl", "SOCKET_IFNAME"},
+    };
+    for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+        if (strcmp(keys[i][0], section) == 0 && strcmp(keys[i][1], key) == 0)
+            return true;
+    return false;
+}

@@ -1,0 +1,181 @@
+/* Draining and resuming a Slurm node through scontrol, as LBNL's NHC does:
+ * rdmarun's drains carry the reason prefix "rdmarun:", and rdmarun resumes
+ * only nodes whose reason carries it, never a node an admin drained.
+ * scontrol runs with an argv array and a time limit (slurmctld may be down);
+ * prologs and HealthCheckProgram have no PATH, so its usual places are tried. */
+#include "slurm/drain.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCONTROL_TIMEOUT_MS 15000
+#define PREFIX "rdmarun:"
+
+static char *find_scontrol(const char *given)
+{
+    if (given)
+        return xstrdup(given);
+    const char *path = getenv("PATH");
+    char *dirs = xasprintf("%s:/usr/bin:/usr/local/bin:/opt/slurm/bin", path ? path : "");
+    char *found = NULL;
+    for (char *s = dirs, *d; !found && (d = strsep(&s, ":"));) {
+        char *cand = xasprintf("%s/scontrol", *d ? d : ".");
+        if (*d && access(cand, X_OK) == 0)
+            found = cand;
+        else
+            free(cand);
+    }
+    free(dirs);
+    return found;
+}
+
+/* Run scontrol ARGS; its output in *out. Returns its exit status, or -1. */
+static int scontrol(const char *given, const char *const *args, char **out)
+{
+    *out = NULL;
+    char *bin = find_scontrol(given);
+    if (!bin || access(bin, X_OK) != 0) {
+        rr_error("cannot run %s: %s (hint: give scontrol's path with --scontrol)",
+                 bin ? bin : "scontrol", bin ? strerror(errno) : "not found");
+        free(bin);
+        return -1;
+    }
+    const char *argv[8] = {bin};
+    size_t n = 1;
+    for (; args[n - 1] && n < 7; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        free(bin);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t len = 0, cap = 4096;
+    char *buf = xmalloc(cap);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long left = SCONTROL_TIMEOUT_MS - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+        struct pollfd p = {fds[0], POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, (int)left) == 0) {
+            kill(pid, SIGKILL);
+            rr_error("%s %s did not answer within %d s (hint: is slurmctld running?)", bin,
+                     args[0], SCONTROL_TIMEOUT_MS / 1000);
+            break;
+        }
+        if (len + 1024 > cap)
+            buf = xrealloc(buf, cap *= 2);
+        ssize_t r = read(fds[0], buf + len, cap - len - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    buf[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    free(bin);
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The node's state and drain reason from 'scontrol show node'. */
+static int node_state(const char *bin, const char *node, char **state, char **reason)
+{
+    const char *args[] = {"show", "node", node, NULL};
+    char *out;
+    *state = *reason = NULL;
+    int st = scontrol(bin, args, &out);
+    if (st != 0) {
+        if (out)
+            rr_error("scontrol show node %s failed: %s", node, out);
+        free(out);
+        return RR_EX_UNAVAILABLE;
+    }
+    const char *s = strstr(out, "State=");
+    if (s)
+        *state = xstrndup(s + 6, strcspn(s + 6, " \n"));
+    const char *r = strstr(out, "Reason=");
+    if (r)
+        *reason = xstrndup(r + 7, strcspn(r + 7, "\n"));
+    free(out);
+    return 0;
+}
+
+int slurm_drain(const char *bin, const char *node, const char *why)
+{
+    char *state, *reason;
+    int rc = node_state(bin, node, &state, &reason);
+    if (rc)
+        return rc;
+    bool drained = state && strstr(state, "DRAIN");
+    if (drained && (!reason || strncmp(reason, PREFIX, strlen(PREFIX)) != 0)) {
+        printf("rdmarun: node %s is already drained (Reason=%s): left as it is\n", node,
+               reason ? reason : "");
+    } else {
+        char *text = xasprintf("Reason=" PREFIX " %.200s", why);
+        char *nodearg = xasprintf("NodeName=%s", node);
+        const char *args[] = {"update", nodearg, "State=DRAIN", text, NULL};
+        char *out;
+        if (scontrol(bin, args, &out) != 0) {
+            rr_error("cannot drain node %s: %s", node, out ? out : "");
+            rc = RR_EX_UNAVAILABLE;
+        } else {
+            printf("rdmarun: drained node %s: %s\n", node, text + 7);
+        }
+        free(out);
+        free(text);
+        free(nodearg);
+    }
+    free(state);
+    free(reason);
+    return rc;
+}
+
+int slurm_resume_ours(const char *bin, const char *node)
+{
+    char *state, *reason;
+    int rc = node_state(bin, node, &state, &reason);
+    if (rc)
+        return rc;
+    if (state && strstr(state, "DRAIN") && reason &&
+        strncmp(reason, PREFIX, strlen(PREFIX)) == 0) {
+        char *nodearg = xasprintf("NodeName=%s", node);
+        const char *args[] = {"update", nodearg, "State=RESUME", NULL};
+        char *out;
+        if (scontrol(bin, args, &out) != 0) {
+            rr_error("cannot resume node %s: %s", node, out ? out : "");
+            rc = RR_EX_UNAVAILABLE;
+        } else {
+            printf("rdmarun: resumed node %s (it was drained by %s)\n", node, reason);
+        }
+        free(out);
+        free(nodearg);
+    }
+    free(state);
+    free(reason);
+    return rc;
+}

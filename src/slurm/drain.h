@@ -1,0 +1,11 @@
+/* Slurm: drain this node with "rdmarun: REASON" (never over a drain set by
+ * someone else), or resume it when an rdmarun drain is the reason it is out.
+ * scontrol: its path, or NULL to find it. Each returns 0 or an RR_EX_* status
+ * after printing why. */
+#ifndef RDMARUN_SLURM_DRAIN_H
+#define RDMARUN_SLURM_DRAIN_H
+
+int slurm_drain(const char *scontrol, const char *node, const char *reason);
+int slurm_resume_ours(const char *scontrol, const char *node);
+
+#endif

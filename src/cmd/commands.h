@@ -1,17 +1,31 @@
-/* The subcommands, each a slice of the pipeline. Every one returns rdmarun's
- * exit status. */
+/* The subcommands, each a slice of the pipeline, in one table: its word,
+ * its handler and its usage line. Every handler returns rdmarun's exit
+ * status. */
 #ifndef RDMARUN_COMMANDS_H
 #define RDMARUN_COMMANDS_H
 #include "cmd/options.h"
-#include "profile/profile.h"
 
-int cmd_profiles(const struct cmdline *cl, const struct strvec *dirs);
-int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs);
+struct command_def {
+    const char *name;          /* the word after rdmarun; NULL: the default (run) */
+    enum command id;
+    int (*run)(const struct cmdline *cl);
+    const char *usage;         /* after "rdmarun ", one or more lines */
+};
+
+extern const struct command_def commands[];
+extern const size_t ncommands;
+/* The command for a word, or NULL. */
+const struct command_def *command_named(const char *word);
+const struct command_def *command_of(enum command id);
+
+int cmd_run(const struct cmdline *cl);
+int cmd_profiles(const struct cmdline *cl);
 int cmd_probe(const struct cmdline *cl);
 int cmd_verify(const struct cmdline *cl);
 int cmd_check(const struct cmdline *cl);
 int cmd_rank(const struct cmdline *cl);
 int cmd_compare(const struct cmdline *cl);
-int cmd_run(const struct cmdline *cl, const struct strvec *dirs);
+int cmd_help(const struct cmdline *cl);
+int cmd_version(const struct cmdline *cl);
 
 #endif

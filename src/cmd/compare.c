@@ -112,7 +112,7 @@ static int settings_from(struct compare *c, const struct cmdline *cl)
                  "compare -p shm,tcp --np 1,2 -- ./app)");
         return RR_EX_USAGE;
     }
-    if (cl->np > 0 || cl->ppn > 0) {
+    if (cl->job.np > 0 || cl->job.ppn > 0) {
         rr_error("compare: give rank counts with --np N[,N...], not as mpirun options");
         return RR_EX_USAGE;
     }
@@ -135,8 +135,8 @@ static int settings_from(struct compare *c, const struct cmdline *cl)
     c->warmup = (int)v;
     c->metric = cl->metric ? xstrdup(cl->metric) : NULL;
     c->baseline = xstrdup(cl->baseline ? cl->baseline : c->profiles.v[0]);
-    sv_append(&c->args, &cl->mpirun_args);
-    sv_append(&c->program, &cl->program);
+    sv_append(&c->args, &cl->job.mpirun_args);
+    sv_append(&c->program, &cl->job.program);
     for (size_t i = 0; i < c->args.n + c->program.n; i++) {
         const char *a = i < c->args.n ? c->args.v[i] : c->program.v[i - c->args.n];
         if (strchr(a, '\n')) {
@@ -325,11 +325,11 @@ static double read_metric(const struct compare *c, const char *log)
     return value;
 }
 
+/* Whether a recorded run's verdict is what its profile expects. */
 static bool verdict_fine(const char *verdict, const char *expect)
 {
-    /* A fallback is what a tcp profile intends, and a problem for any other. */
-    return strcmp(verdict, "fallback") != 0 || strcmp(expect, "tcp") == 0 ||
-           strcmp(expect, "any") == 0;
+    int v = name_index(verdict_names, verdict), e = name_index(expectation_names, expect);
+    return v >= 0 && e >= 0 && verdict_meets((enum verdict)v, (enum expectation)e);
 }
 
 static void progress(int done, int total, const struct run *r, double elapsed)
@@ -403,8 +403,10 @@ static int do_runs(struct compare *c, const char *self)
             runs_append(csv, &r);
             if (!r.included)
                 rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
-                        i, r.profile, r.np, r.status ? "failed" : !verdict_fine(r.verdict, r.expect)
-                        ? "fell back to TCP" : "printed no metric", log);
+                        i, r.profile, r.np, r.status ? "failed"
+                        : verdict_fine(r.verdict, r.expect) ? "printed no metric"
+                        : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
+                        : "has no verdict its profile expects", log);
         }
         free(evdir);
         free(log);

@@ -1,15 +1,19 @@
-/* The command line: rdmarun's own options, then mpirun's, then the program.
- * mpirun options are kept verbatim and in order; the ones that can override a
- * profile value are also noted so that the plan can let them win. */
-#ifndef RDMARUN_CLI_H
-#define RDMARUN_CLI_H
+/* The command line: the subcommand, rdmarun's own options (one table in
+ * options.c drives parsing and --help), then mpirun's options, kept
+ * verbatim and in order, then the program. */
+#ifndef RDMARUN_OPTIONS_H
+#define RDMARUN_OPTIONS_H
+#include "plan/plan.h"
+#include "plan/rank_args.h"
 #include "util/strvec.h"
 #include <stdbool.h>
 #include <stdio.h>
 
+/* Bits, so that an option row names every command that takes it. */
 enum command {
-    CMD_RUN, CMD_PROFILES, CMD_PROFILES_SHOW, CMD_PROBE, CMD_VERIFY, CMD_CHECK, CMD_HELP,
-    CMD_VERSION, CMD_RANK, CMD_COMPARE
+    CMD_RUN = 1 << 0, CMD_PROFILES = 1 << 1, CMD_PROBE = 1 << 2, CMD_VERIFY = 1 << 3,
+    CMD_CHECK = 1 << 4, CMD_RANK = 1 << 5, CMD_COMPARE = 1 << 6, CMD_HELP = 1 << 7,
+    CMD_VERSION = 1 << 8,
 };
 
 struct cmdline {
@@ -23,35 +27,28 @@ struct cmdline {
     char *topology;          /* --topology FILE.xml (hwloc XML instead of this node) */
     char *facts;             /* --facts FILE.json (saved probe --json) */
     char *verify;            /* --verify off|warn|strict, or NULL: the profile's */
+    char *expect;            /* verify --expect: judge the verdict against it */
     char *evidence_dir;      /* --evidence-dir DIR */
-    bool qp_test;            /* check --qp-test */
-    char *device;            /* check --device DEV[:PORT] */
-    char *gid_index;         /* check --gid-index N */
-    char *show_name;         /* profiles show NAME */
     char *bind_policy;       /* --bind-policy, or NULL: the profile's */
     bool report;             /* --report: the placement of each rank */
-    /* rdmarun rank (the per-rank helper), as the plan writes its command */
-    char *memory, *nics, *fabric;   /* --memory, --nics, --fabric */
-    bool net_devices, nccl_hca;     /* --net-devices, --nccl-hca: set them per rank */
-    bool keep_cpus;                 /* --keep-cpus: Open MPI binds, cores are left alone */
-    /* rdmarun check (health) */
+    /* rdmarun check */
+    bool qp_test;                    /* --qp-test */
+    char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
     char *config, *scontrol, *node;  /* --config, --scontrol, --node */
     bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
+    /* rdmarun profiles show NAME */
+    char *show_name;
 
-    struct strvec mpirun_args;  /* mpirun options exactly as given */
-    struct strvec user_env;     /* names given with -x */
-    struct strvec user_mca;     /* MCA names given with --mca/-mca/-gmca */
-    struct strvec user_opts;    /* binding options given: map-by, bind-to, rank-by, report-bindings */
-    struct strvec program;      /* PROGRAM ARGS... */
-    long np, ppn;               /* -np N and -N N as given; -1 when not given */
-    char *map_by;               /* --map-by as given, or NULL */
+    struct rank_args rank;   /* rdmarun rank: the helper's options (plan/rank_args.c) */
+    struct job_args job;     /* mpirun's options and the program */
 };
 
 /* Returns 0, or an RR_EX_* status after printing the problem. */
 int cli_parse(int argc, char **argv, struct cmdline *cl);
 void cli_free(struct cmdline *cl);
+/* --help: the usage of every command, then every option from the tables. */
 void cli_usage(FILE *out);
 
 #endif

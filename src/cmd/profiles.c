@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_profiles(const struct cmdline *cl, const struct strvec *dirs)
+static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
 {
     struct profile_info *list;
     size_t n;
@@ -42,7 +42,7 @@ int cmd_profiles(const struct cmdline *cl, const struct strvec *dirs)
     return 0;
 }
 
-int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs)
+static int show_profile(const struct cmdline *cl, const struct strvec *dirs)
 {
     struct profile p;
     int rc = profile_load_for_job(cl->show_name, dirs, &cl->sets, &p);
@@ -99,3 +99,12 @@ int cmd_profiles_show(const struct cmdline *cl, const struct strvec *dirs)
     return 0;
 }
 
+
+int cmd_profiles(const struct cmdline *cl)
+{
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    int rc = cl->show_name ? show_profile(cl, &dirs) : list_profiles(cl, &dirs);
+    sv_free(&dirs);
+    return rc;
+}

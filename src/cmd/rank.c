@@ -91,15 +91,15 @@ static int bind_cpus(const char *pus)
     return rc;
 }
 
-static int bind_memory(int node, const char *how)
+static int bind_memory(int node, enum memory_policy how)
 {
-    if (strcmp(how, "none") == 0)
+    if (how == MEMORY_NONE)
         return 0;
     if (numa_available() < 0) {
         errno = ENOSYS;
         return -1;
     }
-    if (strcmp(how, "prefer") == 0) {
+    if (how == MEMORY_PREFER) {
         numa_set_preferred(node);
         return 0;
     }
@@ -146,17 +146,21 @@ int cmd_rank(const struct cmdline *cl)
                  "none)", size, MAX_LOCAL_RANKS);
         return RR_EX_USAGE;
     }
+    const struct rank_args *a = &cl->rank;
     struct facts facts;
-    struct facts_sources src = {.sysfs_root = cl->sysfs, .placement_only = true};
+    struct facts_sources src = {.sysfs_root = a->sysfs, .placement_only = true};
     int rc = facts_gather(&facts, &src);
     if (rc) {
         facts_free(&facts);
         return rc;
     }
+    int policy = a->bind_policy ? name_index(bind_policy_names, a->bind_policy) : BIND_NUMA;
+    int memory = a->memory ? name_index(memory_policy_names, a->memory) : MEMORY_PREFER;
+    int nics = a->nics ? name_index(nic_choice_names, a->nics) : NICS_ONE;
     struct placement_request rq = {
-        .policy = cl->bind_policy ? cl->bind_policy : "numa", .fabric = cl->fabric,
-        .nics = cl->nics, .memory = cl->memory ? cl->memory : "prefer",
-        .set_ucx = cl->net_devices, .set_nccl = cl->nccl_hca, .local_size = (int)size,
+        .policy = (enum bind_policy)policy, .fabric = a->fabric, .nics = (enum nic_choice)nics,
+        .memory = (enum memory_policy)memory, .set_ucx = a->net_devices,
+        .set_nccl = a->nccl_hca, .local_size = (int)size,
     };
     struct placement pl;
     placement_build(&facts, &rq, &pl);
@@ -165,7 +169,7 @@ int cmd_rank(const struct cmdline *cl)
     gethostname(host, sizeof(host) - 1);
     host[sizeof(host) - 1] = '\0';
 
-    if (rp->numa >= 0 && !cl->keep_cpus) {
+    if (rp->numa >= 0 && !a->keep_cpus) {
         if (bind_cpus(rp->pus) != 0) {
             rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not "
                      "include them; use --bind-policy none)", rank, rp->pus, strerror(errno));
@@ -182,17 +186,17 @@ int cmd_rank(const struct cmdline *cl)
         free(name);
     }
     char *line = placement_rank_line(&pl, (int)local, host, rank);
-    if (!rc && cl->report)
+    if (!rc && a->report)
         fprintf(stderr, "rdmarun: %s\n", line);
-    if (!rc && cl->evidence_dir) {
-        record(cl->evidence_dir, line);
+    if (!rc && a->evidence_dir) {
+        record(a->evidence_dir, line);
         for (size_t i = 0; local == 0 && i < pl.notes.n; i++) {
             char *note = xasprintf("note: %s: %s", host, pl.notes.v[i]);
-            record(cl->evidence_dir, note);
+            record(a->evidence_dir, note);
             free(note);
         }
     }
-    if (!rc && cl->report && local == 0)
+    if (!rc && a->report && local == 0)
         for (size_t i = 0; i < pl.notes.n; i++)
             fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl.notes.v[i]);
     free(line);
@@ -201,8 +205,8 @@ int cmd_rank(const struct cmdline *cl)
     if (rc)
         return rc;
     fflush(NULL);
-    execvp(cl->program.v[0], cl->program.v);
+    execvp(cl->job.program.v[0], cl->job.program.v);
     int err = errno;
-    rr_error("rank %ld: cannot run %s: %s", rank, cl->program.v[0], strerror(err));
+    rr_error("rank %ld: cannot run %s: %s", rank, cl->job.program.v[0], strerror(err));
     return err == ENOENT ? RR_EX_NOTFOUND : RR_EX_NOEXEC;
 }

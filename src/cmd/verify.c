@@ -9,8 +9,8 @@ int cmd_verify(const struct cmdline *cl)
 {
     struct evidence ev = {0};
     int rc = 0;
-    for (size_t i = 0; i < cl->program.n && !rc; i++)
-        rc = evidence_read(&ev, cl->program.v[i]);
+    for (size_t i = 0; i < cl->job.program.n && !rc; i++)
+        rc = evidence_read(&ev, cl->job.program.v[i]);
     if (!rc) {
         enum verdict v = evidence_verdict(&ev);
         if (cl->json) {
@@ -20,8 +20,9 @@ int cmd_verify(const struct cmdline *cl)
             printf("rdmarun: %s\n", summary);
             free(summary);
         }
-        static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
-        rc = status[v];
+        /* With --expect, a verdict that meets it is a success. */
+        int e = name_index(expectation_names, cl->expect);
+        rc = e >= 0 && verdict_meets(v, (enum expectation)e) ? 0 : verdict_status(v);
     }
     evidence_free(&ev);
     return rc;

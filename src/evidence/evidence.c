@@ -183,10 +183,11 @@ void evidence_free(struct evidence *ev)
     memset(ev, 0, sizeof(*ev));
 }
 
+const char *const verdict_names[] = {"rdma", "fallback", "local", "unknown", NULL};
+
 const char *verdict_name(enum verdict v)
 {
-    static const char *const names[] = {"rdma", "fallback", "local", "unknown"};
-    return names[v];
+    return verdict_names[v];
 }
 
 const char *path_kind_name(enum path_kind k)
@@ -222,6 +223,27 @@ enum verdict evidence_verdict(const struct evidence *ev)
     if (rdma)
         return VERDICT_RDMA;
     return local ? VERDICT_LOCAL : VERDICT_UNKNOWN;
+}
+
+bool verdict_meets(enum verdict v, enum expectation e)
+{
+    switch (e) {
+    case EXPECT_RDMA:
+        return v == VERDICT_RDMA || v == VERDICT_LOCAL;
+    case EXPECT_TCP:
+        return v == VERDICT_FALLBACK || v == VERDICT_LOCAL;
+    case EXPECT_LOCAL:
+        return v == VERDICT_LOCAL;
+    case EXPECT_ANY:
+        break;
+    }
+    return true;
+}
+
+int verdict_status(enum verdict v)
+{
+    static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
+    return status[v];
 }
 
 static size_t count_processes(const struct evidence *ev)

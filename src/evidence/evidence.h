@@ -3,6 +3,7 @@
  * function of the evidence. */
 #ifndef RDMARUN_EVIDENCE_H
 #define RDMARUN_EVIDENCE_H
+#include "profile/settings.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,8 +44,18 @@ int evidence_read(struct evidence *ev, const char *path);
 void evidence_free(struct evidence *ev);
 
 enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN };
-const char *verdict_name(enum verdict v);   /* "rdma", "fallback", "local", "unknown" */
+/* "rdma", "fallback", "local", "unknown" (NULL-terminated), and one of them. */
+extern const char *const verdict_names[];
+const char *verdict_name(enum verdict v);
 enum verdict evidence_verdict(const struct evidence *ev);
+/* Whether a verdict is what a profile expects: the one judgement the
+ * supervisor, compare and verify all use. rdma: RDMA, or local only (a job
+ * within one node never needs the network); tcp: TCP or local only; local:
+ * local only; any: every verdict. No evidence never meets rdma, tcp or
+ * local: an unproven path is not the path expected. */
+bool verdict_meets(enum verdict v, enum expectation e);
+/* `rdmarun verify`'s status for a verdict: 0, 80, 81 or 82. */
+int verdict_status(enum verdict v);
 const char *path_kind_name(enum path_kind k);
 const char *path_scope_name(enum path_scope s);
 

@@ -250,7 +250,9 @@ static void check_qp(struct hctx *h)
         char name[128];
         snprintf(name, sizeof(name), "%s:%d", h->dev[i]->name, h->port[i]->num);
         /* The reason goes to stderr, which the supervisor reads as this check's. */
-        if (check_qp_ports(&h->f, name, NULL, true) != 0)
+        struct plan_port port[1];
+        size_t n = preflight_ports(&h->f, name, -1, port, 1);
+        if (preflight_qp_test(port, n, "such port", true) != 0)
             problem(h, "the RC loopback failed on %s", name);
     }
 }

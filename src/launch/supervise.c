@@ -89,18 +89,6 @@ static char *counter_summary(const struct facts *f, const struct port_count *bef
     return s;
 }
 
-/* Whether this verdict is what the profile expects. */
-static bool as_expected(enum verdict v, const char *expect)
-{
-    if (strcmp(expect, "rdma") == 0)
-        return v == VERDICT_RDMA || v == VERDICT_LOCAL;
-    if (strcmp(expect, "tcp") == 0)
-        return v == VERDICT_FALLBACK || v == VERDICT_LOCAL;
-    if (strcmp(expect, "local") == 0)
-        return v == VERDICT_LOCAL;
-    return true;
-}
-
 static enum verdict read_verdict(const char *dir, struct evidence *ev)
 {
     memset(ev, 0, sizeof(*ev));
@@ -125,8 +113,8 @@ int supervise(const struct plan *p, const struct facts *f)
                 (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
     counters(f, before, MAX_COUNTERS);
-    bool strict = strcmp(p->policy, "strict") == 0;
-    bool want_rdma = strcmp(p->expect, "rdma") == 0;
+    bool strict = p->verify.value == VERIFY_STRICT;
+    bool want_rdma = p->expect.value == EXPECT_RDMA;
 
     fflush(stdout);
     fflush(stderr);
@@ -201,7 +189,7 @@ int supervise(const struct plan *p, const struct facts *f)
         free(summary);
         summary = more;
     }
-    if (v == VERDICT_FALLBACK && strcmp(p->expect, "tcp") == 0) {
+    if (v == VERDICT_FALLBACK && p->expect.value == EXPECT_TCP) {
         free(summary);
         summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");
     }
@@ -212,10 +200,10 @@ int supervise(const struct plan *p, const struct facts *f)
         free(moved);
         moved = with;
     }
-    bool expected = as_expected(v, p->expect);
+    bool expected = verdict_meets(v, (enum expectation)p->expect.value);
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
             moved ? "; " : "", moved ? moved : "", expected ? "" : "; the profile expects ",
-            expected ? "" : p->expect);
+            expected ? "" : expectation_names[p->expect.value]);
     char *path = xasprintf("%s/verdict.json", p->evidence_dir);
     FILE *out = fopen(path, "w");
     if (out)

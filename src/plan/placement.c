@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NUMA 256
-
 static size_t core_count(const struct numa_node *n)
 {
     size_t k = 0;
@@ -117,7 +115,7 @@ static size_t eligible_domains(const struct facts *f, const struct placement_req
                 break;
             }
     }
-    if (strcmp(rq->policy, "nic-local") != 0 || nall == 0)
+    if (rq->policy != BIND_NIC_LOCAL || nall == 0)
         return n;
     if (near == 0) {
         sv_push(notes, "no NUMA node has a local ACTIVE port: ranks are spread over every NUMA "
@@ -138,8 +136,8 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
                      struct placement *out)
 {
     memset(out, 0, sizeof(*out));
-    out->policy = xstrdup(rq->policy);
-    out->memory = xstrdup(rq->memory ? rq->memory : "prefer");
+    out->policy = rq->policy;
+    out->memory = rq->memory;
     int size = rq->local_size > 0 ? rq->local_size : 1;
     if (size > MAX_LOCAL_RANKS) {
         sv_pushf(&out->notes, "%d ranks on one node is more than rdmarun places (%d): showing "
@@ -160,8 +158,8 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
         sv_push(&out->notes, "the topology shows no NUMA node with cores: ranks are not bound");
         return;
     }
-    bool by_gpu = strcmp(rq->policy, "gpu-local") == 0 && f->ngpus > 0;
-    if (strcmp(rq->policy, "gpu-local") == 0 && f->ngpus == 0)
+    bool by_gpu = rq->policy == BIND_GPU_LOCAL && f->ngpus > 0;
+    if (rq->policy == BIND_GPU_LOCAL && f->ngpus == 0)
         sv_push(&out->notes, "gpu-local: this node has no GPU: ranks are placed by NUMA node");
     if (by_gpu && (size_t)size > f->ngpus)
         sv_pushf(&out->notes, "%d ranks share %zu GPU%s", size, f->ngpus,
@@ -217,7 +215,7 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
         if (nall) {
             struct port_ref near[MAX_PORTS];
             size_t nnear = ports_nearest(f, dom[r], all, nall, near, &rp->nic_local);
-            bool one = !rq->nics || strcmp(rq->nics, "nearest") != 0;
+            bool one = rq->nics == NICS_ONE;
             rp->nics = one ? join_refs(&near[j % nnear], 1) : join_refs(near, nnear);
             if (!rp->nic_local)
                 hwloc_bitmap_set(remote, (unsigned)r);
@@ -252,8 +250,6 @@ void placement_free(struct placement *p)
         sv_free(&p->ranks[r].env);
     }
     free(p->ranks);
-    free(p->policy);
-    free(p->memory);
     sv_free(&p->notes);
     memset(p, 0, sizeof(*p));
 }

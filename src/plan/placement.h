@@ -6,6 +6,7 @@
 #ifndef RDMARUN_PLACEMENT_H
 #define RDMARUN_PLACEMENT_H
 #include "facts/facts.h"
+#include "profile/settings.h"
 #include "util/json.h"
 #include "util/strvec.h"
 #include <stdbool.h>
@@ -14,14 +15,11 @@
 /* The most ranks on one node that rdmarun places. */
 #define MAX_LOCAL_RANKS 4096
 
-/* [bind] policy values; "none" leaves binding to Open MPI. */
-#define BIND_POLICIES "none|numa|nic-local|gpu-local"
-
 struct placement_request {
-    const char *policy;   /* numa, nic-local, gpu-local */
+    enum bind_policy policy;   /* numa, nic-local, gpu-local */
     const char *fabric;   /* whose ports a rank may use; NULL or not RDMA: none */
-    const char *nics;     /* "one" (spread ranks over the nearest ports) or "nearest" (all) */
-    const char *memory;   /* prefer, bind, none: reported, applied by the helper */
+    enum nic_choice nics; /* one (spread ranks over the nearest ports) or nearest (all) */
+    enum memory_policy memory;  /* reported, applied by the helper */
     bool set_ucx;         /* UCX_NET_DEVICES per rank */
     bool set_nccl;        /* NCCL_IB_HCA per rank */
     int local_size;       /* ranks on this node */
@@ -41,7 +39,8 @@ struct rank_place {
 };
 
 struct placement {
-    char *policy, *memory;
+    enum bind_policy policy;
+    enum memory_policy memory;
     int local_size;
     struct rank_place *ranks;   /* local_size of them */
     struct strvec notes;

@@ -10,8 +10,9 @@ static const char *near_word(bool known, bool local)
 
 void placement_print_table(const struct placement *p, const char *host, FILE *out)
 {
-    fprintf(out, "placement: policy %s, %d rank%s per node, memory %s%s%s\n", p->policy,
-            p->local_size, p->local_size == 1 ? "" : "s", p->memory, host ? ", host " : "",
+    fprintf(out, "placement: policy %s, %d rank%s per node, memory %s%s%s\n",
+            bind_policy_names[p->policy],
+            p->local_size, p->local_size == 1 ? "" : "s", memory_policy_names[p->memory], host ? ", host " : "",
             host ? host : "");
     fprintf(out, "  %-5s %-5s %-5s %-16s %-16s %-6s %-8s %s\n", "local", "NUMA", "cores", "PUs",
             "NIC", "NIC-is", "GPU", "GPU-is");
@@ -32,8 +33,8 @@ void placement_print_table(const struct placement *p, const char *host, FILE *ou
 void placement_json(const struct placement *p, struct json *j)
 {
     json_begin_object(j, "placement");
-    json_string(j, "policy", p->policy);
-    json_string(j, "memory", p->memory);
+    json_string(j, "policy", bind_policy_names[p->policy]);
+    json_string(j, "memory", memory_policy_names[p->memory]);
     json_int(j, "ranks_per_node", p->local_size);
     json_begin_array(j, "ranks");
     for (int r = 0; r < p->local_size; r++) {
@@ -78,7 +79,7 @@ char *placement_rank_line(const struct placement *p, int local_rank, const char 
         : xasprintf("rank %ld (local %d of %d) on %s: PUs %s (%d core%s%s), NUMA %d, memory %s%s%s",
                     rank, local_rank, p->local_size, host, rp->pus, rp->ncores,
                     rp->ncores == 1 ? "" : "s", rp->shared ? ", shared" : "", rp->numa,
-                    p->memory, nic, gpu);
+                    memory_policy_names[p->memory], nic, gpu);
     free(gpu);
     free(nic);
     return line;

@@ -1,6 +1,6 @@
 #include "plan/plan.h"
-#include "plan/ports.h"
 #include "plan/argv_srun.h"
+#include "plan/rank_args.h"
 #include "plan/rules.h"
 #include "profile/schema.h"
 #include "util/msg.h"
@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_item(struct plan *p, enum item_kind kind, const char *name, const char *value,
-                     char *origin, char *reason)
+static void add_item(struct plan *p, enum item_kind kind, enum item_source source,
+                     const char *name, const char *value, char *origin, char *reason)
 {
     GROW(p->items, p->cap, p->n + 1);
     struct plan_item *it = &p->items[p->n++];
     it->kind = kind;
+    it->source = source;
     it->name = xstrdup(name);
     it->value = value ? xstrdup(value) : NULL;
     it->origin = origin;   /* owned */
@@ -50,9 +51,12 @@ static const char *fabric_from_facts(const struct facts *f)
     return NULL;
 }
 
-/* ---- where the ranks run, and the ports nearest to them ---- */
+bool plan_verifies(const struct plan *p)
+{
+    return p->verify.value != VERIFY_OFF;
+}
 
-#define MAX_NUMA 256
+/* ---- where the ranks run, and the ports nearest to them ---- */
 
 /* The NUMA nodes (indexes into f->numa) this node's ranks occupy, following
  * Open MPI 4.1's mapping: by core when 2 ranks or fewer, else by package,
@@ -154,6 +158,7 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     it->value = NULL;
     free(it->origin);
     it->origin = xstrdup("auto");
+    it->source = SOURCE_AUTO;
     bool ib = nports && strcmp(ports[0].port->link_layer, "InfiniBand") == 0;
     if (nports == 0) {
         it->reason = xasprintf("unresolved: no ACTIVE %s port", fabric_label(p->fabric));
@@ -221,15 +226,15 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
         const char *s = e->section;
         if (strcmp(s, "ucx") == 0 || strcmp(s, "nccl") == 0) {
             char *name = xasprintf("%s_%s", strcmp(s, "ucx") == 0 ? "UCX" : "NCCL", e->key);
-            add_item(p, ITEM_ENV, name, e->value, entry_origin(e), NULL);
+            add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         } else if (strcmp(s, "env") == 0) {
-            add_item(p, ITEM_ENV, e->key, e->value, entry_origin(e), NULL);
+            add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "mpi") == 0) {
-            add_item(p, ITEM_MCA, e->key, e->value, entry_origin(e), NULL);
+            add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
             char *name = xasprintf("--%s", e->key);
-            add_item(p, ITEM_OPTION, name, e->value, entry_origin(e), NULL);
+            add_item(p, ITEM_OPTION, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         }
     }
@@ -238,19 +243,13 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
 static void apply_rules(struct plan *p, const struct facts *f, const struct port_ref *ports,
                         size_t nports)
 {
-    const char *names[MAX_PORTS + 1];
-    char *owned[MAX_PORTS];
-    for (size_t i = 0; i < nports; i++) {
-        owned[i] = xasprintf("%s:%d", ports[i].dev->name, ports[i].port->num);
-        names[i] = owned[i];
-    }
-    names[nports] = NULL;
     for (size_t r = 0; r < nrules; r++) {
         const struct rule *rule = &rules[r];
         const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
         const struct plan_item *tls = plan_find(p, ITEM_ENV, "UCX_TLS");
         struct rule_context ctx = {
-            .fabric = p->fabric, .ucx_version = f->ucx_version, .facts = f, .ports = names,
+            .fabric = p->fabric, .ucx_version = f->ucx_version, .facts = f, .ports = ports,
+            .nports = nports,
             .pml = pml ? pml->value : NULL, .ucx_tls = tls ? tls->value : NULL,
         };
         if (!rule_applies(rule, &ctx))
@@ -261,7 +260,7 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
                                                   "UCX" : "NCCL", rule->key);
         const struct plan_item *have = plan_find(p, kind, name);
         if (!have) {
-            add_item(p, kind, name, rule->value, xasprintf("rule:%s", rule->id),
+            add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
                      xasprintf("%s (%s)", rule->reason, rule->upstream));
         } else if (!have->value || strcmp(have->value, rule->value) != 0) {
             sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
@@ -270,8 +269,6 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
         }
         free(name);
     }
-    for (size_t i = 0; i < nports; i++)
-        free(owned[i]);
 }
 
 /* Transports only mlx5 devices have (UCX's accelerated verbs). */
@@ -312,15 +309,15 @@ static void check_tls_devices(struct plan *p, const struct port_ref *ports, size
 }
 
 /* What the verdict should be for this profile, unless it says otherwise. */
-static const char *expected_from_fabric(const char *fabric)
+static enum expectation expected_from_fabric(const char *fabric)
 {
     if (strcmp(fabric, "tcp") == 0)
-        return "tcp";
+        return EXPECT_TCP;
     if (strcmp(fabric, "shm") == 0)
-        return "local";
+        return EXPECT_LOCAL;
     if (strcmp(fabric, "none") == 0 || strcmp(fabric, "auto") == 0)
-        return "any";
-    return "rdma";
+        return EXPECT_ANY;
+    return EXPECT_RDMA;
 }
 
 /* Evidence: each rank logs its transports into the evidence directory,
@@ -340,7 +337,7 @@ static void plan_evidence(struct plan *p, const char *dir)
         bool file = strstr(vars[i].value, "%p") != NULL;
         char *value = file ? xasprintf("%s/%s", dir, vars[i].value) : xstrdup(vars[i].value);
         if (!have) {
-            add_item(p, ITEM_ENV, vars[i].name, value, xstrdup("evidence"),
+            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value, xstrdup("evidence"),
                      xasprintf("rdmarun reads the ranks' transport reports from %s", dir));
         } else if (file || (vars[i].weak && have->value &&
                             strstr(vars[i].weak, have->value) != NULL)) {
@@ -352,24 +349,23 @@ static void plan_evidence(struct plan *p, const char *dir)
     }
 }
 
-static void mark_overrides(struct plan *p, const struct cmdline *cmd)
+static void mark_overrides(struct plan *p, const struct job_args *job)
 {
     for (size_t i = 0; i < p->n; i++) {
         struct plan_item *it = &p->items[i];
-        const struct strvec *given = it->kind == ITEM_ENV ? &cmd->user_env
-                                   : it->kind == ITEM_MCA ? &cmd->user_mca : &cmd->user_opts;
+        const struct strvec *given = it->kind == ITEM_ENV ? &job->user_env
+                                   : it->kind == ITEM_MCA ? &job->user_mca : &job->user_opts;
         const char *name = it->kind == ITEM_OPTION ? it->name + 2 : it->name;
         it->overridden = sv_find(given, name) >= 0;
     }
 }
 
-/* A value from --OPTION or the profile, with where it came from. */
-static const char *bind_value(const struct profile *prof, const char *key, const char *given,
-                              const char *option, const char *dflt, char **origin)
+/* Whether the per-rank helper sets this variable for each rank: an `auto`
+ * value the command line does not override. */
+static bool per_rank(const struct plan *p, const char *name)
 {
-    const struct entry *e = profile_get(prof, "bind", key);
-    *origin = given ? xstrdup(option) : e ? entry_origin(e) : xstrdup("default");
-    return given ? given : e ? e->value : dflt;
+    const struct plan_item *it = plan_find(p, ITEM_ENV, name);
+    return it && !it->overridden && it->source == SOURCE_AUTO;
 }
 
 /* [bind] policy other than none: `rdmarun rank` starts each rank and binds
@@ -377,111 +373,87 @@ static const char *bind_value(const struct profile *prof, const char *key, const
  * the command line says --bind-to: then Open MPI binds and the helper only
  * chooses NICs and GPUs. The placement the helper would choose is computed
  * here too, for the ranks per node the command line gives. */
-static void plan_placement(struct plan *p, const struct plan_input *in,
+static void plan_placement(struct plan *p, const struct plan_request *rq,
                            const struct profile *prof)
 {
-    char *origin;
-    const char *policy = bind_value(prof, "policy", in->cmd->bind_policy, "--bind-policy",
-                                    "none", &origin);
-    p->bind_policy = xstrdup(policy);
-    if (strcmp(policy, "none") == 0) {
-        free(origin);
-        if (in->cmd->report && sv_find(&in->cmd->user_opts, "report-bindings") < 0 &&
+    const char *policy = bind_policy_names[p->bind.value];
+    if (p->bind.value == BIND_NONE) {
+        if (rq->report && sv_find(&rq->job->user_opts, "report-bindings") < 0 &&
             !plan_find(p, ITEM_OPTION, "--report-bindings"))
-            add_item(p, ITEM_OPTION, "--report-bindings", "true", xstrdup("--report"),
+            add_item(p, ITEM_OPTION, SOURCE_PLAN, "--report-bindings", "true",
+                     xstrdup("--report"),
                      xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
         return;
     }
     struct plan_item *bind_to = (struct plan_item *)plan_find(p, ITEM_OPTION, "--bind-to");
-    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0) {
+    if (sv_find(&rq->job->user_opts, "bind-to") >= 0) {
         sv_pushf(&p->notes, "--bind-to on the command line: Open MPI binds the ranks; "
                  "bind policy %s only chooses their NICs and GPUs", policy);
     } else if (bind_to) {
         sv_pushf(&p->notes, "bind policy %s (%s) places the ranks: --bind-to %s from %s is "
-                 "replaced by none", policy, origin, bind_to->value, bind_to->origin);
+                 "replaced by none", policy, p->bind.origin, bind_to->value, bind_to->origin);
         free(bind_to->value);
         free(bind_to->origin);
         free(bind_to->reason);
         bind_to->value = xstrdup("none");
-        bind_to->origin = xstrdup(origin);
+        bind_to->origin = xstrdup(p->bind.origin);
         bind_to->reason = xasprintf("rdmarun rank binds each rank (policy %s)", policy);
+        bind_to->source = SOURCE_PLAN;
     } else {
-        add_item(p, ITEM_OPTION, "--bind-to", "none", xstrdup(origin),
+        add_item(p, ITEM_OPTION, SOURCE_PLAN, "--bind-to", "none", xstrdup(p->bind.origin),
                  xasprintf("rdmarun rank binds each rank (policy %s)", policy));
     }
-    free(origin);
-    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
+    long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
     if (ranks <= 0)
         return;
-    char *o1, *o2;
-    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
-    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
-    struct placement_request rq = {
-        .policy = policy, .fabric = p->fabric,
-        .memory = bind_value(prof, "memory", NULL, NULL, "prefer", &o1),
-        .nics = bind_value(prof, "nics", NULL, NULL, "one", &o2),
-        .set_ucx = dev && !dev->overridden && strcmp(dev->origin, "auto") == 0,
-        .set_nccl = hca && !hca->overridden && strcmp(hca->origin, "auto") == 0,
+    struct setting memory, nics;
+    setting_resolve(&memory, memory_policy_names, NULL, NULL, prof, "bind", "memory",
+                    MEMORY_PREFER);
+    setting_resolve(&nics, nic_choice_names, NULL, NULL, prof, "bind", "nics", NICS_ONE);
+    struct placement_request prq = {
+        .policy = (enum bind_policy)p->bind.value, .fabric = p->fabric,
+        .memory = (enum memory_policy)memory.value, .nics = (enum nic_choice)nics.value,
+        .set_ucx = per_rank(p, "UCX_NET_DEVICES"), .set_nccl = per_rank(p, "NCCL_IB_HCA"),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
-    placement_build(in->facts, &rq, p->placement);
-    free(o1);
-    free(o2);
+    placement_build(rq->facts, &prq, p->placement);
+    setting_free(&memory);
+    setting_free(&nics);
 }
 
 /* `rdmarun rank OPTIONS --` before the program: the helper in front of
  * each rank, told what the plan decided. */
-static void helper_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
+static void helper_argv(struct plan *p, const struct plan_request *rq,
+                        const struct profile *prof)
 {
-    if (!p->bind_policy || strcmp(p->bind_policy, "none") == 0)
+    if (p->bind.value == BIND_NONE)
         return;
-    char *origin;
-    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
-    const struct plan_item *hca = plan_find(p, ITEM_ENV, "NCCL_IB_HCA");
-    sv_push(&p->argv, in->self ? in->self : "rdmarun");
+    struct setting memory, nics;
+    setting_resolve(&memory, memory_policy_names, NULL, NULL, prof, "bind", "memory",
+                    MEMORY_PREFER);
+    setting_resolve(&nics, nic_choice_names, NULL, NULL, prof, "bind", "nics", NICS_ONE);
+    struct rank_args a = {
+        .bind_policy = (char *)bind_policy_names[p->bind.value],
+        .memory = (char *)memory_policy_names[memory.value],
+        .nics = (char *)nic_choice_names[nics.value],
+        .fabric = fabric_is_rdma(p->fabric) ? p->fabric : NULL,
+        .net_devices = per_rank(p, "UCX_NET_DEVICES"), .nccl_hca = per_rank(p, "NCCL_IB_HCA"),
+        .keep_cpus = sv_find(&rq->job->user_opts, "bind-to") >= 0, .report = rq->report,
+        .sysfs = (char *)rq->sysfs, .evidence_dir = p->evidence_dir,
+    };
+    sv_push(&p->argv, rq->self ? rq->self : "rdmarun");
     sv_push(&p->argv, "rank");
-    sv_push(&p->argv, "--bind-policy");
-    sv_push(&p->argv, p->bind_policy);
-    sv_push(&p->argv, "--memory");
-    sv_push(&p->argv, bind_value(prof, "memory", NULL, NULL, "prefer", &origin));
-    free(origin);
-    sv_push(&p->argv, "--nics");
-    sv_push(&p->argv, bind_value(prof, "nics", NULL, NULL, "one", &origin));
-    free(origin);
-    if (fabric_is_rdma(p->fabric)) {
-        sv_push(&p->argv, "--fabric");
-        sv_push(&p->argv, p->fabric);
-    }
-    if (dev && !dev->overridden && strcmp(dev->origin, "auto") == 0)
-        sv_push(&p->argv, "--net-devices");
-    if (hca && !hca->overridden && strcmp(hca->origin, "auto") == 0)
-        sv_push(&p->argv, "--nccl-hca");
-    if (sv_find(&in->cmd->user_opts, "bind-to") >= 0)
-        sv_push(&p->argv, "--keep-cpus");
-    if (in->cmd->report)
-        sv_push(&p->argv, "--report");
-    if (in->cmd->sysfs) {
-        sv_push(&p->argv, "--sysfs");
-        sv_push(&p->argv, in->cmd->sysfs);
-    }
-    if (p->evidence_dir) {
-        sv_push(&p->argv, "--evidence-dir");
-        sv_push(&p->argv, p->evidence_dir);
-    }
+    rank_args_write(&a, &p->argv);
     sv_push(&p->argv, "--");
+    setting_free(&memory);
+    setting_free(&nics);
 }
 
-static void build_argv(struct plan *p, const struct plan_input *in, const struct profile *prof)
+static void mpirun_argv(struct plan *p, const char *mpirun, const struct job_args *job)
 {
-    if (strcmp(p->launcher, "srun") == 0) {
-        srun_argv(p, in->mpirun, &in->cmd->mpirun_args);
-        helper_argv(p, in, prof);
-        sv_append(&p->argv, &in->cmd->program);
-        return;
-    }
-    sv_push(&p->argv, in->mpirun);
-    sv_append(&p->argv, &in->cmd->mpirun_args);
+    sv_push(&p->argv, mpirun);
+    sv_append(&p->argv, &job->mpirun_args);
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
         if (it->overridden || !it->value)
@@ -508,24 +480,79 @@ static void build_argv(struct plan *p, const struct plan_input *in, const struct
             break;
         }
     }
-    helper_argv(p, in, prof);
-    sv_append(&p->argv, &in->cmd->program);
 }
 
-void plan_build(const struct plan_input *in, struct plan *out)
+static void build_argv(struct plan *p, const struct plan_request *rq, const struct profile *prof)
+{
+    if (p->launcher.value == LAUNCHER_SRUN)
+        srun_argv(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
+    else
+        mpirun_argv(p, rq->mpirun ? rq->mpirun : "mpirun", rq->job);
+    helper_argv(p, rq, prof);
+    sv_append(&p->argv, &rq->job->program);
+}
+
+/* UCX_NET_DEVICES as the ports it names on this node, each with the job's
+ * GID index (UCX_IB_GID_INDEX, else the routable RoCE v2 one on Ethernet):
+ * what preflight tests. A device without a port names all its ports; a
+ * name this node lacks stays, without a device, for preflight to report. */
+static void plan_ports(struct plan *p, const struct facts *f)
+{
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *gid = plan_find(p, ITEM_ENV, "UCX_IB_GID_INDEX");
+    long gid_index = -1;
+    char *end;
+    if (gid && gid->value) {
+        gid_index = strtol(gid->value, &end, 10);
+        if (*end || end == gid->value || gid_index < 0)
+            gid_index = -1;
+    }
+    struct strvec names = {0};
+    if (dev && dev->value)
+        sv_split(&names, dev->value, ",");
+    for (size_t k = 0; k < names.n && p->nports < MAX_PORTS; k++) {
+        bool found = false;
+        for (size_t i = 0; i < f->ndevs; i++) {
+            const struct rdma_device *d = &f->devs[i];
+            for (size_t j = 0; j < d->nports && p->nports < MAX_PORTS; j++) {
+                char name[80];
+                snprintf(name, sizeof(name), "%s:%d", d->name, d->ports[j].num);
+                if (strcmp(names.v[k], d->name) != 0 && strcmp(names.v[k], name) != 0)
+                    continue;
+                struct plan_port *pp = &p->ports[p->nports++];
+                const struct gid_entry *g = port_best_gid(&d->ports[j]);
+                snprintf(pp->name, sizeof(pp->name), "%s", name);
+                pp->dev = d;
+                pp->port = &d->ports[j];
+                pp->gid_index = gid && gid->value ? (int)gid_index
+                              : strcmp(d->ports[j].link_layer, "Ethernet") == 0 && g ? g->index
+                              : -1;
+                found = true;
+            }
+        }
+        if (!found && p->nports < MAX_PORTS) {
+            struct plan_port *pp = &p->ports[p->nports++];
+            snprintf(pp->name, sizeof(pp->name), "%s", names.v[k]);
+            pp->gid_index = (int)gid_index;
+        }
+    }
+    sv_free(&names);
+}
+
+void plan_build(const struct plan_request *rq, struct plan *out)
 {
     memset(out, 0, sizeof(*out));
-    const struct profile *prof = in->profile;
+    const struct profile *prof = rq->profile;
     out->profile = xstrdup(prof->name);
     const char *fabric = profile_value(prof, "profile", "fabric");
     fabric = fabric ? fabric : "auto";
 
     if (strcmp(fabric, "auto") == 0) {
-        const char *found = fabric_from_facts(in->facts);
+        const char *found = fabric_from_facts(rq->facts);
         const struct profile *choice = NULL;
-        for (size_t i = 0; found && i < in->ncandidates; i++)
-            if (strcmp(in->candidates[i]->name, found) == 0)
-                choice = in->candidates[i];
+        for (size_t i = 0; found && i < rq->ncandidates; i++)
+            if (strcmp(rq->candidates[i]->name, found) == 0)
+                choice = rq->candidates[i];
         if (found && !choice) {
             fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
                  "named '%s' was found to use it", found, found));
@@ -537,8 +564,8 @@ void plan_build(const struct plan_input *in, struct plan *out)
         } else {
             sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over "
                     "shared memory within a node and TCP between nodes, not RDMA");
-            for (size_t i = 0; i < in->facts->ndevs; i++) {
-                const struct rdma_device *d = &in->facts->devs[i];
+            for (size_t i = 0; i < rq->facts->ndevs; i++) {
+                const struct rdma_device *d = &rq->facts->devs[i];
                 if (d->nports && port_is_active(&d->ports[0]))
                     sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand "
                              "nor RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
@@ -551,23 +578,34 @@ void plan_build(const struct plan_input *in, struct plan *out)
     out->chosen = xstrdup(prof->name);
     sv_append(&out->files, &prof->files);
     out->fabric = xstrdup(fabric);
-
-    out->launcher = xstrdup(in->launcher ? in->launcher : "mpirun");
+    /* rdmarun's own settings: option, else profile, else default. */
+    setting_resolve(&out->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
+                    "launcher", LAUNCHER_MPIRUN);
+    setting_resolve(&out->verify, verify_policy_names, rq->verify, "--verify", prof, "profile",
+                    "verify", VERIFY_WARN);
+    setting_resolve(&out->bind, bind_policy_names, rq->bind_policy, "--bind-policy", prof, "bind",
+                    "policy", BIND_NONE);
+    setting_resolve(&out->expect, expectation_names, NULL, NULL, prof, "profile", "expect",
+                    expected_from_fabric(fabric));
+    if (strcmp(out->expect.origin, "default") == 0) {
+        free(out->expect.origin);
+        out->expect.origin = xasprintf("fabric %s", fabric);
+    }
 
     struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
-    size_t nall = ports_select(in->facts, fabric, all, MAX_PORTS);
+    size_t nall = ports_select(rq->facts, fabric, all, MAX_PORTS);
     bool used[MAX_NUMA];
     char *how = NULL;
-    long ranks = in->cmd->ppn > 0 ? in->cmd->ppn : in->cmd->np;
-    const char *map_by = in->cmd->map_by ? in->cmd->map_by : profile_value(prof, "bind", "map-by");
-    rank_numa(in->facts, ranks, map_by, used, &how);
+    long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
+    const char *map_by = rq->job->map_by ? rq->job->map_by : profile_value(prof, "bind", "map-by");
+    rank_numa(rq->facts, ranks, map_by, used, &how);
     struct strvec remote = {0}, local = {0};
-    size_t nports = nearest_ports(in->facts, used, all, nall, ports, &remote);
-    for (size_t n = 0; n < in->facts->nnuma && n < MAX_NUMA; n++)
+    size_t nports = nearest_ports(rq->facts, used, all, nall, ports, &remote);
+    for (size_t n = 0; n < rq->facts->nnuma && n < MAX_NUMA; n++)
         if (used[n])
-            sv_pushf(&local, "%d", in->facts->numa[n].os_index);
+            sv_pushf(&local, "%d", rq->facts->numa[n].os_index);
     char *numas = sv_join(&local, ",");
-    char *where = in->facts->nnuma == 0 ? xstrdup("(no topology known)")
+    char *where = rq->facts->nnuma == 0 ? xstrdup("(no topology known)")
                 : xasprintf("nearest to NUMA %s, where the ranks run (%s)", numas, how);
     if (remote.n) {
         char *r = sv_join(&remote, ",");
@@ -585,7 +623,7 @@ void plan_build(const struct plan_input *in, struct plan *out)
                        "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
                        "-p tcp to run without RDMA)", prof->name, fabric_label(fabric),
                        fabric_label(fabric),
-                       in->facts->ndevs, in->facts->ndevs == 1 ? "" : "s"));
+                       rq->facts->ndevs, rq->facts->ndevs == 1 ? "" : "s"));
 
     items_from_profile(out, prof);
     for (size_t i = 0; i < prof->n; i++) {
@@ -603,19 +641,16 @@ void plan_build(const struct plan_input *in, struct plan *out)
         if (ports[i].port->active_mtu && ports[i].port->active_mtu != atoi(want_mtu))
             sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
                      ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
-    apply_rules(out, in->facts, ports, nports);
-    const char *policy = in->cmd->verify ? in->cmd->verify : profile_value(prof, "profile", "verify");
-    const char *expect = profile_value(prof, "profile", "expect");
-    out->policy = xstrdup(policy ? policy : "warn");
-    out->expect = xstrdup(expect ? expect : expected_from_fabric(fabric));
-    if (strcmp(out->policy, "off") != 0 && in->evidence_dir) {
-        out->evidence_dir = xstrdup(in->evidence_dir);
-        plan_evidence(out, in->evidence_dir);
+    apply_rules(out, rq->facts, ports, nports);
+    if (plan_verifies(out) && rq->evidence_dir) {
+        out->evidence_dir = xstrdup(rq->evidence_dir);
+        plan_evidence(out, rq->evidence_dir);
     }
-    mark_overrides(out, in->cmd);
-    plan_placement(out, in, prof);
+    mark_overrides(out, rq->job);
+    plan_placement(out, rq, prof);
     check_tls_devices(out, ports, nports);
-    build_argv(out, in, prof);
+    plan_ports(out, rq->facts);
+    build_argv(out, rq, prof);
 }
 
 void plan_free(struct plan *p)
@@ -630,15 +665,15 @@ void plan_free(struct plan *p)
     free(p->profile);
     free(p->chosen);
     free(p->fabric);
-    free(p->policy);
-    free(p->expect);
+    setting_free(&p->verify);
+    setting_free(&p->expect);
+    setting_free(&p->launcher);
+    setting_free(&p->bind);
     free(p->evidence_dir);
     sv_free(&p->files);
     sv_free(&p->notes);
     sv_free(&p->errors);
     sv_free(&p->argv);
-    free(p->bind_policy);
-    free(p->launcher);
     if (p->placement)
         placement_free(p->placement);
     free(p->placement);

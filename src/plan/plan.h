@@ -1,18 +1,29 @@
 /* The plan: everything needed to run, each value with where it came from and
- * why. plan_build is a pure function of (profiles, facts, command line): it
- * reads no file and no environment, so plans are golden-tested from
- * recorded facts. */
+ * why. plan_build is a pure function of its request (profiles, facts, what
+ * the command line said of the job): it reads no file and no environment, so
+ * plans are golden-tested from recorded facts. */
 #ifndef RDMARUN_PLAN_H
 #define RDMARUN_PLAN_H
-#include "cmd/options.h"
 #include "facts/facts.h"
 #include "plan/placement.h"
+#include "plan/ports.h"
 #include "profile/profile.h"
+#include "profile/settings.h"
 
 enum item_kind { ITEM_ENV, ITEM_MCA, ITEM_OPTION };
 
+/* Who set an item: the origin text says it for people, this for code. */
+enum item_source {
+    SOURCE_PROFILE,    /* a profile file, the environment or --set */
+    SOURCE_AUTO,       /* `auto`, resolved from the facts */
+    SOURCE_RULE,       /* a rule of rules.c */
+    SOURCE_EVIDENCE,   /* the log settings rdmarun reads its evidence through */
+    SOURCE_PLAN,       /* the plan itself (binding for the per-rank helper, --report) */
+};
+
 struct plan_item {
     enum item_kind kind;
+    enum item_source source;
     char *name;        /* UCX_TLS, pml, --map-by */
     char *value;       /* NULL: unresolved, nothing is set */
     char *origin;      /* roce.ini:12, --set, environment, auto, rule:<id> */
@@ -20,42 +31,68 @@ struct plan_item {
     bool overridden;   /* the command line sets it instead */
 };
 
-struct plan_input {
+/* What the command line says about the job itself (cmd/options.c fills it). */
+struct job_args {
+    struct strvec mpirun_args;  /* mpirun options exactly as given */
+    struct strvec user_env;     /* names given with -x */
+    struct strvec user_mca;     /* MCA names given with --mca/-mca/-gmca */
+    struct strvec user_opts;    /* binding options given: map-by, bind-to, rank-by, report-bindings */
+    struct strvec program;      /* PROGRAM ARGS... */
+    long np, ppn;               /* -np N and -N N as given; -1 when not given */
+    char *map_by;               /* --map-by as given, or NULL */
+};
+
+struct plan_request {
     const struct profile *profile;      /* the one asked for */
     /* For a profile with fabric = auto: the profiles it may choose, by name. */
     const struct profile *const *candidates;
     size_t ncandidates;
     const struct facts *facts;
-    const struct cmdline *cmd;
-    const char *launcher;               /* "mpirun" or "srun" */
-    const char *mpirun;                 /* the launcher's path */
+    const struct job_args *job;
+    /* rdmarun's own options as given, or NULL: the profile's, else the default */
+    const char *verify, *launcher, *bind_policy;
+    bool report;                        /* --report: each rank's placement */
+    const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
+    const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
+};
+
+/* A port the job uses, as preflight and the rules need it. */
+struct plan_port {
+    char name[80];                      /* "mlx5_0:1" as UCX_NET_DEVICES names it */
+    const struct rdma_device *dev;      /* in the facts; NULL: not on this node */
+    const struct rdma_port *port;
+    int gid_index;                      /* the job's GID index; -1: none set */
 };
 
 struct plan {
     char *profile;       /* name asked for */
     char *chosen;        /* the profile whose values are used (differs for auto) */
     char *fabric;
-    char *policy;        /* verify: off, warn, strict */
-    char *expect;        /* what the job should run on: rdma, tcp, local, any */
-    char *evidence_dir;  /* NULL when policy is off */
+    struct setting verify;    /* enum verify_policy */
+    struct setting expect;    /* enum expectation */
+    struct setting launcher;  /* enum launcher */
+    struct setting bind;      /* enum bind_policy */
+    char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;
     size_t n, cap;
+    struct plan_port ports[MAX_PORTS];   /* UCX_NET_DEVICES, as ports; none when unset */
+    size_t nports;
     struct strvec notes;     /* things the user should know */
     struct strvec errors;    /* reasons the plan cannot run */
     int status;              /* RR_EX_* for the first error, 0 if none */
     struct strvec argv;      /* the command to exec */
-    char *launcher;          /* mpirun or srun */
-    char *bind_policy;       /* none, or how the per-rank helper places ranks */
     struct placement *placement;  /* the helper's choice on this node's facts, for
                                      the ranks per node given (-N, else -np); or NULL */
 };
 
-void plan_build(const struct plan_input *in, struct plan *out);
+void plan_build(const struct plan_request *rq, struct plan *out);
 void plan_free(struct plan *p);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);
+/* Whether the plan verifies the job (verify is not off). */
+bool plan_verifies(const struct plan *p);
 
 /* Output (plan_print.c). */
 void plan_print_text(const struct plan *p, FILE *out);

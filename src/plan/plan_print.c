@@ -32,8 +32,11 @@ void plan_print_text(const struct plan *p, FILE *out)
         fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
     for (size_t i = 0; i < p->files.n; i++)
         fprintf(out, "  file: %s\n", p->files.v[i]);
-    fprintf(out, "verify: %s (expect %s)%s%s\n", p->policy, p->expect,
+    fprintf(out, "verify: %s (%s), expect %s (%s)%s%s\n", verify_policy_names[p->verify.value],
+            p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
             p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
+    fprintf(out, "launcher: %s (%s); bind policy: %s (%s)\n", launcher_names[p->launcher.value],
+            p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin);
     fprintf(out, "\n%-6s %-28s %-24s %s\n", "KIND", "NAME", "VALUE", "ORIGIN");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
@@ -57,8 +60,15 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "profile", p->profile);
     json_string(&j, "chosen", p->chosen);
     json_string(&j, "fabric", p->fabric);
-    json_string(&j, "verify", p->policy);
-    json_string(&j, "expect", p->expect);
+    json_string(&j, "verify", verify_policy_names[p->verify.value]);
+    json_string(&j, "expect", expectation_names[p->expect.value]);
+    json_string(&j, "launcher", launcher_names[p->launcher.value]);
+    json_begin_object(&j, "origins");
+    json_string(&j, "verify", p->verify.origin);
+    json_string(&j, "expect", p->expect.origin);
+    json_string(&j, "launcher", p->launcher.origin);
+    json_string(&j, "bind_policy", p->bind.origin);
+    json_end_object(&j);
     json_string(&j, "evidence_dir", p->evidence_dir);
     json_begin_array(&j, "files");
     for (size_t i = 0; i < p->files.n; i++)
@@ -93,7 +103,7 @@ void plan_print_json(const struct plan *p, FILE *out)
         json_string(&j, NULL, p->errors.v[i]);
     json_end_array(&j);
     json_int(&j, "status", p->status);
-    json_string(&j, "bind_policy", p->bind_policy);
+    json_string(&j, "bind_policy", bind_policy_names[p->bind.value]);
     if (p->placement)
         placement_json(p->placement, &j);
     json_end_object(&j);

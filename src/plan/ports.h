@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 #define MAX_PORTS 64
+/* The most NUMA nodes of a node that plans and placements look at. */
+#define MAX_NUMA 256
 
 struct port_ref {
     const struct rdma_device *dev;

@@ -1,5 +1,4 @@
 #include "plan/rules.h"
-#include "plan/ports.h"
 #include "util/text.h"
 #include <stdlib.h>
 #include <string.h>
@@ -23,26 +22,15 @@ static bool rdma_fabric(const struct rule_context *c)
     return fabric_is_rdma(c->fabric);
 }
 
-static const struct rdma_device *device_of(const struct facts *f, const char *devport)
-{
-    size_t len = strcspn(devport, ":");
-    for (size_t i = 0; i < f->ndevs; i++)
-        if (strlen(f->devs[i].name) == len && strncmp(f->devs[i].name, devport, len) == 0)
-            return &f->devs[i];
-    return NULL;
-}
-
 /* Open MPI 4.1 enables pml ucx only when a device matches pml_ucx_devices
  * (default mlx*). */
 static bool pml_ucx_without_mlx(const struct rule_context *c)
 {
     if (!c->pml || strcmp(c->pml, "ucx") != 0)
         return false;
-    for (const char *const *p = c->ports; p && *p; p++) {
-        const struct rdma_device *d = device_of(c->facts, *p);
-        if (d && starts_with(d->name, "mlx"))
+    for (size_t i = 0; i < c->nports; i++)
+        if (starts_with(c->ports[i].dev->name, "mlx"))
             return false;
-    }
     return true;
 }
 

@@ -3,6 +3,7 @@
 #ifndef RDMARUN_RULES_H
 #define RDMARUN_RULES_H
 #include "facts/facts.h"
+#include "plan/ports.h"
 #include <stdbool.h>
 
 struct rule_context {
@@ -11,8 +12,9 @@ struct rule_context {
     const char *pml;               /* pml in effect so far, or NULL */
     const char *ucx_tls;           /* UCX_TLS in effect so far, or NULL */
     const struct facts *facts;
-    /* ports the job will use (UCX_NET_DEVICES), NULL-terminated "dev:port" */
-    const char *const *ports;
+    /* the ports the job will use, nearest to its ranks */
+    const struct port_ref *ports;
+    size_t nports;
 };
 
 struct rule {

@@ -1,49 +1,74 @@
-/* 'rdmarun check': node checks before a job (and, later, in Slurm prologs).
- * For now the live verbs RC loopback on the node's ports. */
 #include "preflight/preflight.h"
 #include "preflight/qp_loopback.h"
 #include "util/msg.h"
-#include "util/xalloc.h"
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define QP_TIMEOUT_S 5.0
 
-int check_qp_ports(const struct facts *f, const char *only, const char *gid_override, bool quiet)
+size_t preflight_ports(const struct facts *f, const char *only, int gid_index,
+                       struct plan_port *out, size_t max)
 {
-    int tested = 0, failed = 0;
+    size_t n = 0;
     for (size_t i = 0; i < f->ndevs; i++) {
         const struct rdma_device *d = &f->devs[i];
-        for (size_t j = 0; j < d->nports; j++) {
+        for (size_t j = 0; j < d->nports && n < max; j++) {
             const struct rdma_port *p = &d->ports[j];
-            char name[128];
+            char name[80];
             snprintf(name, sizeof(name), "%s:%d", d->name, p->num);
             if (only ? strcmp(only, d->name) != 0 && strcmp(only, name) != 0 : !port_is_active(p))
                 continue;
-            int gid = -1;
             const struct gid_entry *g = port_best_gid(p);
-            if (gid_override)
-                gid = atoi(gid_override);
-            else if (strcmp(p->link_layer, "Ethernet") == 0 && g)
-                gid = g->index;
-            struct qp_result r;
-            qp_test(d->name, p->num, gid, QP_TIMEOUT_S, &r);
-            tested++;
-            if (r.ok) {
-                if (!quiet)
-                    printf("rdmarun: %s QP test %s\n", name, r.message);
-            } else {
-                failed++;
-                rr_error("%s QP test: %s", name, r.message);
-            }
-            qp_result_free(&r);
+            struct plan_port *pp = &out[n++];
+            snprintf(pp->name, sizeof(pp->name), "%s", name);
+            pp->dev = d;
+            pp->port = p;
+            pp->gid_index = gid_index >= 0 ? gid_index
+                          : strcmp(p->link_layer, "Ethernet") == 0 && g ? g->index : -1;
         }
     }
-    if (tested == 0) {
-        rr_error("no %s to test (hint: 'rdmarun probe' shows the devices and their ports)",
-                 only ? "such device or port" : "ACTIVE RDMA port");
+    return n;
+}
+
+int preflight_qp_test(const struct plan_port *ports, size_t n, const char *what, bool quiet)
+{
+    int failed = 0, tested = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ports[i].dev) {
+            rr_error("no such device or port: %s (hint: 'rdmarun probe' shows the devices and "
+                     "their ports)", ports[i].name);
+            failed++;
+            continue;
+        }
+        struct qp_result r;
+        qp_test(ports[i].dev->name, ports[i].port->num, ports[i].gid_index, QP_TIMEOUT_S, &r);
+        tested++;
+        if (r.ok) {
+            if (!quiet)
+                printf("rdmarun: %s QP test %s\n", ports[i].name, r.message);
+        } else {
+            failed++;
+            rr_error("%s QP test: %s", ports[i].name, r.message);
+        }
+        qp_result_free(&r);
+    }
+    if (tested == 0 && failed == 0) {
+        rr_error("no %s to test (hint: 'rdmarun probe' shows the devices and their ports)", what);
         return RR_EX_UNAVAILABLE;
     }
     return failed ? RR_EX_UNAVAILABLE : 0;
+}
+
+int preflight_run(const struct plan *p)
+{
+    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || p->nports == 0)
+        return 0;
+    int rc = preflight_qp_test(p->ports, p->nports, "port", true);
+    if (rc && p->verify.value == VERIFY_STRICT) {
+        rr_error("preflight QP test failed: not starting the job (verify = strict)");
+        return rc;
+    }
+    if (rc)
+        rr_warn("preflight QP test failed; starting the job anyway (verify = warn)");
+    return 0;
 }

@@ -2,8 +2,8 @@
  * other through it, carrying an RDMA WRITE, an RDMA READ and a SEND/RECV of a
  * known pattern. If this works, the port, the GID, the MTU and locked memory
  * are good enough for an MPI or NCCL job. */
-#ifndef RDMARUN_QP_TEST_H
-#define RDMARUN_QP_TEST_H
+#ifndef RDMARUN_QP_LOOPBACK_H
+#define RDMARUN_QP_LOOPBACK_H
 #include <stdbool.h>
 
 struct qp_result {

@@ -1,5 +1,5 @@
 #include "profile/schema.h"
-#include "plan/placement.h"
+#include "profile/settings.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -14,9 +14,9 @@ static const struct keydef profile_keys[] = {
     {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
      "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
      "'auto' picks a profile from the node"},
-    {"launcher", VT_ENUM, "mpirun|srun", "how ranks are started"},
-    {"verify", VT_ENUM, "off|warn|strict", "what a transport fallback does to the run"},
-    {"expect", VT_ENUM, "rdma|tcp|local|any",
+    {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started"},
+    {"verify", VT_ENUM, VERIFY_POLICIES, "what a transport fallback does to the run"},
+    {"expect", VT_ENUM, EXPECTATIONS,
      "what the job should run on (default: from fabric); a different verdict is a fallback"},
     {NULL, 0, NULL, NULL},
 };
@@ -24,8 +24,8 @@ static const struct keydef profile_keys[] = {
 static const struct keydef bind_keys[] = {
     {"policy", VT_ENUM, BIND_POLICIES,
      "where rdmarun places each rank (none: Open MPI binds)"},
-    {"memory", VT_ENUM, "prefer|bind|none", "memory policy of a placed rank's NUMA node"},
-    {"nics", VT_ENUM, "one|nearest", "a placed rank's ports: one (spread) or every nearest one"},
+    {"memory", VT_ENUM, MEMORY_POLICIES, "memory policy of a placed rank's NUMA node"},
+    {"nics", VT_ENUM, NIC_CHOICES, "a placed rank's ports: one (spread) or every nearest one"},
     {"map-by", VT_STRING, NULL, "mpirun --map-by"},
     {"bind-to", VT_ENUM, "none|hwthread|core|l1cache|l2cache|l3cache|socket|numa|board|package",
      "mpirun --bind-to"},

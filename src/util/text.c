@@ -1,6 +1,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -119,5 +120,16 @@ bool is_printable(const char *s)
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
             return false;
+    return true;
+}
+
+bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
     return true;
 }

@@ -19,6 +19,8 @@ bool starts_with(const char *s, const char *prefix);
 char *to_var_name(const char *s);
 /* Parse a yes/no word; returns false when `s` is not a boolean. */
 bool parse_bool(const char *s, bool *out);
+/* A whole decimal number from lo to hi, nothing around it. */
+bool parse_long(const char *s, long lo, long hi, long *out);
 /* Whether every byte is printable (no control characters such as newline or NUL). */
 bool is_printable(const char *s);
 

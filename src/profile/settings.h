@@ -1,0 +1,47 @@
+/* The settings that steer rdmarun itself (not UCX or Open MPI): each an
+ * enum with the words a profile or an option spells it with, and one rule of
+ * precedence for all of them: the command line's option, else the profile's
+ * value, else the built-in default, each with the origin the plan shows. */
+#ifndef RDMARUN_SETTINGS_H
+#define RDMARUN_SETTINGS_H
+#include "profile/profile.h"
+
+enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
+enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY };
+enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN };
+enum bind_policy { BIND_NONE, BIND_NUMA, BIND_NIC_LOCAL, BIND_GPU_LOCAL };
+enum memory_policy { MEMORY_PREFER, MEMORY_BIND, MEMORY_NONE };
+enum nic_choice { NICS_ONE, NICS_NEAREST };
+
+/* The words, in enum order, and the same as "a|b|c" for the schema and
+ * messages. */
+extern const char *const verify_policy_names[], *const expectation_names[],
+    *const launcher_names[], *const bind_policy_names[], *const memory_policy_names[],
+    *const nic_choice_names[];
+#define VERIFY_POLICIES "off|warn|strict"
+#define EXPECTATIONS "rdma|tcp|local|any"
+#define LAUNCHERS "mpirun|srun"
+#define BIND_POLICIES "none|numa|nic-local|gpu-local"
+#define MEMORY_POLICIES "prefer|bind|none"
+#define NIC_CHOICES "one|nearest"
+
+/* Index of `word` in a NULL-terminated list of names, or -1. */
+int name_index(const char *const *names, const char *word);
+
+/* One resolved setting: its word and where it came from ("--verify",
+ * "roce.ini:4", "default"). */
+struct setting {
+    int value;       /* the enum */
+    char *origin;    /* owned */
+};
+
+/* given (an option's value, spelled `option`) wins over [section] key of the
+ * profile, which wins over dflt. Values were checked when read (options by
+ * the parser, profiles by the schema), so a word outside `names` cannot
+ * arrive; should one, the default is kept. */
+void setting_resolve(struct setting *out, const char *const *names, const char *given,
+                     const char *option, const struct profile *p, const char *section,
+                     const char *key, int dflt);
+void setting_free(struct setting *s);
+
+#endif

@@ -1,0 +1,127 @@
+#include "util/options.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(base, o, type) ((type *)((char *)(base) + (o)->offset))
+
+/* VALUE must be one of "a|b|c". */
+static bool one_of(const char *value, const char *choices)
+{
+    size_t n = strlen(value);
+    for (const char *c = choices; *c; c += strcspn(c, "|"), c += *c == '|')
+        if (strncmp(c, value, n) == 0 && (c[n] == '|' || c[n] == '\0'))
+            return true;
+    return false;
+}
+
+static int store(const struct opt *o, void *base, const char *value)
+{
+    if (o->choices && !one_of(value, o->choices)) {
+        rr_error("--%s %s: expected %s", o->name, value, o->choices);
+        return -1;
+    }
+    if (o->type == OPT_LIST) {
+        sv_push(FIELD(base, o, struct strvec), value);
+    } else {
+        char **field = FIELD(base, o, char *);
+        free(*field);
+        *field = xstrdup(value);
+    }
+    return 1;
+}
+
+int opt_parse(const struct opt *table, size_t n, unsigned scope, void *base, int argc,
+              char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    for (size_t k = 0; k < n; k++) {
+        const struct opt *o = &table[k];
+        if (!(o->scope & scope))
+            continue;
+        size_t len = strlen(o->name);
+        bool lng = strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, o->name, len) == 0;
+        if (o->type != OPT_FLAG && lng && arg[2 + len] == '=')
+            return store(o, base, arg + 3 + len);
+        if (!(lng && arg[2 + len] == '\0') && !(o->alias && strcmp(arg, o->alias) == 0))
+            continue;
+        if (o->type == OPT_FLAG) {
+            *FIELD(base, o, bool) = true;
+            return 1;
+        }
+        if (*i + 1 >= argc) {
+            rr_error("option %s needs a value (hint: rdmarun --help)", arg);
+            return -1;
+        }
+        ++*i;
+        return store(o, base, argv[*i]);
+    }
+    return 0;
+}
+
+void opt_write(const struct opt *table, size_t n, unsigned scope, const void *base,
+               struct strvec *argv)
+{
+    for (size_t k = 0; k < n; k++) {
+        const struct opt *o = &table[k];
+        if (!(o->scope & scope))
+            continue;
+        if (o->type == OPT_FLAG) {
+            if (*FIELD(base, o, const bool))
+                sv_pushf(argv, "--%s", o->name);
+        } else if (o->type == OPT_VALUE) {
+            const char *v = *FIELD(base, o, char *const);
+            if (v) {
+                sv_pushf(argv, "--%s", o->name);
+                sv_push(argv, v);
+            }
+        } else {
+            const struct strvec *v = FIELD(base, o, const struct strvec);
+            for (size_t j = 0; j < v->n; j++) {
+                sv_pushf(argv, "--%s", o->name);
+                sv_push(argv, v->v[j]);
+            }
+        }
+    }
+}
+
+void opt_help(const struct opt *table, size_t n, unsigned scope, unsigned shown, FILE *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        const struct opt *o = &table[k];
+        if (!(o->scope & scope) || (o->scope & shown) || !o->help)
+            continue;
+        char head[96];
+        const char *meta = o->type == OPT_FLAG ? "" : o->choices ? o->choices : o->metavar;
+        snprintf(head, sizeof(head), "%s%s%s--%s%s%s", o->alias ? o->alias : "",
+                 o->alias ? ", " : "    ", "", o->name, *meta ? " " : "", meta);
+        /* The help text: after the head when it fits, else on the next line. */
+        const char *h = o->help;
+        bool first = true;
+        if (strlen(head) > 24) {
+            fprintf(out, "  %s\n", head);
+            first = false;
+        }
+        while (*h) {
+            size_t len = strcspn(h, "\n");
+            fprintf(out, "  %-24s %.*s\n", first ? head : "", (int)len, h);
+            first = false;
+            h += len + (h[len] == '\n');
+        }
+    }
+}
+
+void opt_free(const struct opt *table, size_t n, void *base)
+{
+    for (size_t k = 0; k < n; k++) {
+        const struct opt *o = &table[k];
+        if (o->type == OPT_VALUE) {
+            char **field = FIELD(base, o, char *);
+            free(*field);
+            *field = NULL;
+        } else if (o->type == OPT_LIST) {
+            sv_free(FIELD(base, o, struct strvec));
+        }
+    }
+}

@@ -9,6 +9,7 @@
 #include "compare/compare.h"
 #include "evidence/evidence.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -227,31 +228,21 @@ static int load_settings(struct compare *c)
 
 /* ---- runs ---- */
 
-/* Run rdmarun itself with argv, output to `log`; returns its wait status. */
+/* Run rdmarun itself with argv, output to `log`; returns its wait status,
+ * or -1 when it cannot start. */
 static int run_child(char *const *argv, const char *log, double *seconds)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid_t pid = fork();
-    if (pid < 0)
+    struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
+                             .err_to_out = true};
+    struct proc p;
+    double t0 = proc_now();
+    if (proc_start(&spec, &p) != 0)
         return -1;
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        execv(argv[0], argv);
-        _exit(RR_EX_NOTFOUND);
-    }
-    child = pid;
+    child = p.pid;
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    proc_wait(&p, -1, &status);
     child = 0;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *seconds = proc_now() - t0;
     return status;
 }
 
@@ -362,8 +353,7 @@ static int do_runs(struct compare *c, const char *self)
         runs_append(csv, &rows[i]);
     free(rows);
     int total = (c->warmup + c->repeat) * (int)ncombos(c);
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = proc_now();
     int rc = 0, started = (int)done;
     if (done)
         fprintf(stderr, "rdmarun: compare: %zu of %d runs already recorded in %s; continuing\n",
@@ -377,9 +367,7 @@ static int do_runs(struct compare *c, const char *self)
         r.warmup = r.round < c->warmup;
         snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
         r.np = combo_np(c, k);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        progress(i - started, total - started, &r,
-                 (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+        progress(i - started, total - started, &r, proc_now() - t0);
         char *evdir = xasprintf("%s/runs/%04d", c->dir, i);
         char *log = xasprintf("%s/runs/%04d.out", c->dir, i);
         struct strvec argv = {0};
@@ -390,7 +378,7 @@ static int do_runs(struct compare *c, const char *self)
         int st = run_child(argv.v, log, &r.wall);
         sv_free(&argv);
         if (!interrupted) {
-            r.status = st < 0 ? -1 : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+            r.status = st < 0 ? -1 : proc_exit_code(st);
             struct evidence ev;
             memset(&ev, 0, sizeof(ev));
             evidence_read(&ev, evdir);

@@ -3,6 +3,7 @@
 #include "compare/compare.h"
 #include "util/json.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/xalloc.h"
 #include <fcntl.h>
 #include <math.h>
@@ -216,26 +217,19 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
         fprintf(g, "unset multiplot\nset output\n");
     }
     fclose(g);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* gnuplot's chatter (an x range of one point) goes to scaling.log. */
-        int null = open("/dev/null", O_WRONLY);
-        int log = chdir(c->dir) == 0 ? open("scaling.log", O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-        if (null >= 0)
-            dup2(null, STDOUT_FILENO);
-        if (log >= 0)
-            dup2(log, STDERR_FILENO);
-        if (log >= 0)
-            execlp("gnuplot", "gnuplot", "scaling.gp", (char *)NULL);
-        _exit(127);
-    }
+    /* gnuplot's chatter (an x range of one point) goes to scaling.log. */
+    char *const argv[] = {"gnuplot", "scaling.gp", NULL};
+    struct proc_spec spec = {.argv = argv, .dir = c->dir, .out = PROC_NULL, .err = PROC_FILE,
+                             .err_file = "scaling.log"};
+    struct proc p;
     int st = 0;
-    if (pid > 0)
-        waitpid(pid, &st, 0);
-    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 127)
+    bool started = proc_start(&spec, &p) == 0;
+    if (started)
+        proc_wait(&p, -1, &st);
+    if (!started)
         rr_warn("compare: gnuplot not found: no plot, the data is in %s (hint: apt-get install "
                 "gnuplot-nox)", dat);
-    else if (WEXITSTATUS(st) != 0)
+    else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         rr_warn("compare: gnuplot failed on %s (its messages are in scaling.log)", gp);
     free(dat);
     free(gp);

@@ -1,72 +1,29 @@
 /* The kernel's view of a running job: 'rdma -j res show qp' (iproute2), run
  * with an argv and a time limit, counting the ranks' RC QPs in RTS. */
 #include "evidence/evidence.h"
-#include "util/xalloc.h"
+#include "util/proc.h"
 #include <json-c/json.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#define RES_TIMEOUT_MS 2000
+#define RES_TIMEOUT_S 2.0
 #define RES_MAX_BYTES (4 * 1024 * 1024)
 
-/* stdout of `rdma -j res show qp`, or NULL when it cannot run. */
+/* stdout of `rdma -j res show qp`, or NULL when it cannot run. Its stderr
+ * (a node without RDMA netlink says so there) is not the user's business. */
 static char *rdma_res_json(void)
 {
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        close(fd[1]);
-        char *const argv[] = {"rdma", "-j", "res", "show", "qp", NULL};
-        execvp("rdma", argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t cap = 65536, len = 0;
-    char *buf = xmalloc(cap);
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        if (len + 1 >= cap && cap < RES_MAX_BYTES) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        if (len + 1 >= cap)
-            break;
-        ssize_t n = read(fd[0], buf + len, cap - len - 1);
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    close(fd[0]);
-    buf[len] = '\0';
-    int status;
-    for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
-        if (waited > RES_TIMEOUT_MS) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            break;
-        }
-        struct timespec ts = {0, 10000000L};
-        nanosleep(&ts, NULL);
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(buf);
+    char *const argv[] = {"rdma", "-j", "res", "show", "qp", NULL};
+    struct proc_spec spec = {.argv = argv, .err = PROC_NULL};
+    char *out;
+    bool timed_out;
+    int status = proc_capture(&spec, RES_TIMEOUT_S, RES_MAX_BYTES, &out, &timed_out);
+    if (status < 0 || timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(out);
         return NULL;
     }
-    return buf;
+    return out;
 }
 
 int rdma_res_count_rts(const long *pids, size_t npids)

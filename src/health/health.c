@@ -6,18 +6,16 @@
 #include "health/health.h"
 #include "slurm/drain.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 60
@@ -79,13 +77,6 @@ static int load_config(const char *path, struct profile *cfg)
     return rc;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static struct result *result_for(struct result *r, size_t *n, const char *name)
 {
     for (size_t i = 0; i < *n; i++)
@@ -98,15 +89,16 @@ static struct result *result_for(struct result *r, size_t *n, const char *name)
 }
 
 /* Read the worker's report until it ends or a limit is reached. */
-static void supervise_worker(pid_t pid, int fd, double check_limit, double total_limit,
+static void supervise_worker(struct proc *worker, double check_limit, double total_limit,
                              struct result *res, size_t *nres)
 {
+    int fd = worker->err;
     FILE *in = fdopen(fd, "r");
-    double start = now_s(), began = start;
+    double start = proc_now(), began = start;
     struct result *current = NULL;
     char line[4096];
     for (;;) {
-        double left_check = began + check_limit - now_s(), left_total = start + total_limit - now_s();
+        double left_check = began + check_limit - proc_now(), left_total = start + total_limit - proc_now();
         double left = left_check < left_total ? left_check : left_total;
         struct pollfd p = {fd, POLLIN, 0};
         int ready = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
@@ -118,7 +110,7 @@ static void supervise_worker(pid_t pid, int fd, double check_limit, double total
             sv_pushf(&r->problems, "did not finish within %g s (%s time limit); stopped",
                      left_check <= left_total ? check_limit : total_limit,
                      left_check <= left_total ? "the check's" : "the whole run's");
-            kill(pid, SIGKILL);
+            proc_kill(worker, SIGKILL);
             break;
         }
         if (!fgets(line, sizeof(line), in))
@@ -126,7 +118,7 @@ static void supervise_worker(pid_t pid, int fd, double check_limit, double total
         line[strcspn(line, "\n")] = '\0';
         if (strncmp(line, "begin ", 6) == 0) {
             current = result_for(res, nres, line + 6);
-            began = now_s();
+            began = proc_now();
         } else if (strncmp(line, "end ", 4) == 0 && current) {
             current->ended = true;
             current = NULL;
@@ -144,8 +136,18 @@ static void supervise_worker(pid_t pid, int fd, double check_limit, double total
     }
     fclose(in);
     int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    proc_wait(worker, -1, &status);
+}
+
+struct worker_args {
+    const struct profile *cfg;
+    const char *sysfs;
+};
+
+static void run_checks(void *arg)
+{
+    const struct worker_args *wa = arg;
+    health_checks(wa->cfg, wa->sysfs, stderr);
 }
 
 static const char *node_name(const struct health_request *cl, char *buf, size_t len)
@@ -176,32 +178,20 @@ int health_main(const struct health_request *cl)
     const char *ct = profile_value(&cfg, "check", "check-timeout");
     double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;
 
-    int fds[2];
-    if (pipe(fds) != 0) {
-        rr_error("pipe: %s", strerror(errno));
+    /* The worker writes its report on its stderr, which also carries what
+     * a check prints itself (the QP test's reason). */
+    struct worker_args wa = {&cfg, cl->sysfs};
+    struct proc_spec spec = {.fn = run_checks, .arg = &wa, .err = PROC_PIPE};
+    struct proc worker;
+    if (proc_start(&spec, &worker) != 0) {
+        rr_error("cannot start the health check worker: %s", strerror(errno));
         profile_free(&cfg);
         return RR_EX_OSERR;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        rr_error("fork: %s", strerror(errno));
-        profile_free(&cfg);
-        return RR_EX_OSERR;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], STDERR_FILENO);
-        FILE *out = fdopen(fds[1], "w");
-        health_checks(&cfg, cl->sysfs, out);
-        fclose(out);
-        _exit(0);
-    }
-    close(fds[1]);
     struct result res[MAX_RESULTS];
     size_t nres = 0;
     memset(res, 0, sizeof(res));
-    supervise_worker(pid, fds[0], each, total, res, &nres);
+    supervise_worker(&worker, each, total, res, &nres);
 
     char host[256];
     const char *node = node_name(cl, host, sizeof(host));

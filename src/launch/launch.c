@@ -63,13 +63,17 @@ char *launch_find_srun(const char *option)
     return find_launcher("srun", option, "RDMARUN_SRUN");
 }
 
+int launch_failed(const char *path, int err)
+{
+    rr_error("cannot run %s: %s (hint: install Open MPI's mpirun, or give its path with "
+             "--mpirun or RDMARUN_MPIRUN)", path, strerror(err));
+    return err == ENOENT || err == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR;
+}
+
 int launch_exec(const struct strvec *argv)
 {
     fflush(stdout);
     fflush(stderr);
     execv(argv->v[0], argv->v);
-    int err = errno;
-    rr_error("cannot run %s: %s (hint: install Open MPI's mpirun, or give its path with "
-             "--mpirun or RDMARUN_MPIRUN)", argv->v[0], strerror(err));
-    return err == ENOENT || err == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR;
+    return launch_failed(argv->v[0], errno);
 }

@@ -13,5 +13,8 @@ char *launch_find_srun(const char *option);
 /* Replace this process with argv (no shell). Returns only on failure, with an
  * RR_EX_* status after printing why. */
 int launch_exec(const struct strvec *argv);
+/* Say that the launcher at `path` could not be run (errno err), with a hint;
+ * returns the status: RR_EX_NOTFOUND, or RR_EX_OSERR. */
+int launch_failed(const char *path, int err);
 
 #endif

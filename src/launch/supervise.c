@@ -1,18 +1,17 @@
 #include "launch/supervise.h"
 #include "evidence/evidence.h"
+#include "launch/launch.h"
 #include "util/fs.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define WATCH_INTERVAL_MS 500
@@ -116,24 +115,13 @@ int supervise(const struct plan *p, const struct facts *f)
     bool strict = p->verify.value == VERIFY_STRICT;
     bool want_rdma = p->expect.value == EXPECT_RDMA;
 
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        rr_error("fork failed: %s", strerror(errno));
-        return RR_EX_OSERR;
-    }
-    if (pid == 0) {
-        /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
-         * unsupervised: it gets SIGTERM and takes the ranks down with it. */
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() == 1)
-            _exit(RR_EX_OSERR);
-        execv(p->argv.v[0], p->argv.v);
-        rr_error("cannot run %s: %s", p->argv.v[0], strerror(errno));
-        _exit(errno == ENOENT || errno == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR);
-    }
-    child_pid = pid;
+    /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
+     * unsupervised: it gets SIGTERM and takes the ranks down with it. */
+    struct proc_spec spec = {.argv = p->argv.v, .die_with_parent = true};
+    struct proc job;
+    if (proc_start(&spec, &job) != 0)
+        return launch_failed(p->argv.v[0], errno);
+    child_pid = job.pid;
     struct sigaction sa = {.sa_handler = forward};
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
@@ -141,15 +129,9 @@ int supervise(const struct plan *p, const struct facts *f)
 
     int status = 0, max_rts = -1;
     bool stopped = false;
-    time_t stop_time = 0;
-    for (long tick = 0;; tick++) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0 && errno != EINTR) {
-            rr_error("waiting for %s failed: %s", p->argv.v[0], strerror(errno));
-            return RR_EX_OSERR;
-        }
+    double stop_time = 0, next = proc_now();
+    /* A tick every WATCH_INTERVAL_MS; the wait ends early when the job does. */
+    for (long tick = 0; !proc_wait(&job, next += WATCH_INTERVAL_MS / 1000.0, &status); tick++) {
         if (strict && want_rdma && !stopped && tick % 2 == 1) {
             struct evidence ev;
             if (read_verdict(p->evidence_dir, &ev) == VERDICT_FALLBACK) {
@@ -157,9 +139,9 @@ int supervise(const struct plan *p, const struct facts *f)
                 rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it "
                          "run)", s);
                 free(s);
-                kill(pid, SIGTERM);
+                proc_kill(&job, SIGTERM);
                 stopped = true;
-                stop_time = time(NULL);
+                stop_time = proc_now();
             }
             evidence_free(&ev);
         }
@@ -171,10 +153,8 @@ int supervise(const struct plan *p, const struct facts *f)
             if (rts > max_rts)
                 max_rts = rts;
         }
-        if (stopped && time(NULL) - stop_time > KILL_GRACE_S)
-            kill(pid, SIGKILL);
-        struct timespec ts = {0, WATCH_INTERVAL_MS * 1000000L};
-        nanosleep(&ts, NULL);
+        if (stopped && proc_now() - stop_time > KILL_GRACE_S)
+            proc_kill(&job, SIGKILL);
     }
     child_pid = 0;
     counters(f, after, MAX_COUNTERS);
@@ -215,7 +195,7 @@ int supervise(const struct plan *p, const struct facts *f)
     free(moved);
     evidence_free(&ev);
 
-    int rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    int rc = proc_exit_code(status);
     if (strict && want_rdma) {
         if (v == VERDICT_FALLBACK && (rc == 0 || stopped))
             rc = RR_EX_FALLBACK;

@@ -5,19 +5,18 @@
  * prologs and HealthCheckProgram have no PATH, so its usual places are tried. */
 #include "slurm/drain.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define SCONTROL_TIMEOUT_MS 15000
+#define SCONTROL_TIMEOUT_S 15.0
+#define SCONTROL_MAX_BYTES (1024 * 1024)
 #define PREFIX "rdmarun:"
 
 static char *find_scontrol(const char *given)
@@ -38,7 +37,8 @@ static char *find_scontrol(const char *given)
     return found;
 }
 
-/* Run scontrol ARGS; its output in *out. Returns its exit status, or -1. */
+/* Run scontrol ARGS; its output (stdout and stderr) in *out. Returns its
+ * exit status, or -1. */
 static int scontrol(const char *given, const char *const *args, char **out)
 {
     *out = NULL;
@@ -54,52 +54,17 @@ static int scontrol(const char *given, const char *const *args, char **out)
     for (; args[n - 1] && n < 7; n++)
         argv[n] = args[n - 1];
     argv[n] = NULL;
-    int fds[2];
-    if (pipe(fds) != 0) {
-        free(bin);
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execv(bin, (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    size_t len = 0, cap = 4096;
-    char *buf = xmalloc(cap);
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        long left = SCONTROL_TIMEOUT_MS - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
-        struct pollfd p = {fds[0], POLLIN, 0};
-        if (left <= 0 || poll(&p, 1, (int)left) == 0) {
-            kill(pid, SIGKILL);
-            rr_error("%s %s did not answer within %d s (hint: is slurmctld running?)", bin,
-                     args[0], SCONTROL_TIMEOUT_MS / 1000);
-            break;
-        }
-        if (len + 1024 > cap)
-            buf = xrealloc(buf, cap *= 2);
-        ssize_t r = read(fds[0], buf + len, cap - len - 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        len += (size_t)r;
-    }
-    buf[len] = '\0';
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    struct proc_spec spec = {.argv = (char *const *)argv, .err_to_out = true};
+    bool timed_out;
+    int status = proc_capture(&spec, SCONTROL_TIMEOUT_S, SCONTROL_MAX_BYTES, out, &timed_out);
+    if (status < 0)
+        rr_error("cannot run %s: %s (hint: give scontrol's path with --scontrol)", bin,
+                 strerror(errno));
+    else if (timed_out)
+        rr_error("%s %s did not answer within %g s (hint: is slurmctld running?)", bin, args[0],
+                 SCONTROL_TIMEOUT_S);
     free(bin);
-    *out = buf;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* The node's state and drain reason from 'scontrol show node'. */

@@ -1,0 +1,229 @@
+#include "util/proc.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double proc_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int proc_exit_code(int status)
+{
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+/* In the child: fd `target` becomes what `io` says. */
+static int child_io(enum proc_io io, const char *file, int pipe_w, int target)
+{
+    int fd = io == PROC_PIPE ? pipe_w
+           : io == PROC_NULL ? open("/dev/null", O_WRONLY)
+           : io == PROC_FILE ? open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : target;
+    if (fd < 0)
+        return -1;
+    if (fd != target && dup2(fd, target) < 0)
+        return -1;
+    if (fd != target && fd != pipe_w)
+        close(fd);
+    return 0;
+}
+
+static void close_pair(int fd[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+}
+
+int proc_start(const struct proc_spec *s, struct proc *p)
+{
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
+    p->pid = -1;
+    p->out = p->err = p->pidfd = -1;
+    p->ended = false;
+    p->status = 0;
+    if ((s->out == PROC_PIPE && pipe2(out, O_CLOEXEC) != 0) ||
+        (s->err == PROC_PIPE && !s->err_to_out && pipe2(err, O_CLOEXEC) != 0) ||
+        pipe2(report, O_CLOEXEC) != 0) {
+        int e = errno;
+        close_pair(out);
+        close_pair(err);
+        errno = e;
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close_pair(out);
+        close_pair(err);
+        close_pair(report);
+        errno = e;
+        return -1;
+    }
+    if (pid == 0) {
+        if (s->die_with_parent) {
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (getppid() == 1)
+                _exit(127);
+        }
+        int e = 0;
+        if (s->dir && chdir(s->dir) != 0)
+            e = errno;
+        if (!e && child_io(s->out, s->out_file, out[1], STDOUT_FILENO) != 0)
+            e = errno;
+        if (!e && s->err_to_out && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+            e = errno;
+        if (!e && !s->err_to_out && child_io(s->err, s->err_file, err[1], STDERR_FILENO) != 0)
+            e = errno;
+        if (!e && s->fn) {
+            close(report[1]);
+            s->fn(s->arg);
+            fflush(NULL);
+            _exit(0);
+        }
+        if (!e) {
+            if (strchr(s->argv[0], '/'))
+                execv(s->argv[0], s->argv);
+            else
+                execvp(s->argv[0], s->argv);
+            e = errno;
+        }
+        /* Tell the parent why, then go. */
+        ssize_t w = write(report[1], &e, sizeof(e));
+        (void)w;
+        _exit(127);
+    }
+    close(report[1]);
+    int e = 0;
+    ssize_t r;
+    while ((r = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+        ;
+    close(report[0]);
+    if (out[1] >= 0)
+        close(out[1]);
+    if (err[1] >= 0)
+        close(err[1]);
+    if (r == (ssize_t)sizeof(e)) {
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        if (out[0] >= 0)
+            close(out[0]);
+        if (err[0] >= 0)
+            close(err[0]);
+        errno = e;
+        return -1;
+    }
+    p->pid = pid;
+    p->out = out[0];
+    p->err = err[0];
+#ifdef SYS_pidfd_open
+    p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    return 0;
+}
+
+static void proc_done(struct proc *p, int status)
+{
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    p->pidfd = -1;
+    p->ended = true;
+    p->status = status;
+}
+
+bool proc_wait(struct proc *p, double deadline, int *status)
+{
+    for (;;) {
+        if (p->ended) {
+            *status = p->status;
+            return true;
+        }
+        int st = 0;
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid || (r < 0 && errno != EINTR)) {
+            proc_done(p, r < 0 ? 127 << 8 : st);   /* < 0: not ours to wait for any more */
+            continue;
+        }
+        double left = deadline < 0 ? 1.0 : deadline - proc_now();
+        if (left <= 0)
+            return false;
+        /* The pidfd wakes us when the child ends; without one, look again
+         * every 10 ms. A signal (forwarded by the caller) only shortens it. */
+        int ms = (int)(left * 1000) + 1;
+        struct pollfd pf = {p->pidfd, POLLIN, 0};
+        poll(p->pidfd >= 0 ? &pf : NULL, p->pidfd >= 0, p->pidfd >= 0 || ms < 10 ? ms : 10);
+    }
+}
+
+void proc_kill(struct proc *p, int sig)
+{
+    if (p->pid <= 0 || p->ended)
+        return;
+    kill(p->pid, sig);
+    if (sig == SIGKILL) {
+        int status = 0;
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        proc_done(p, status);
+    }
+}
+
+int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char **out,
+                 bool *timed_out)
+{
+    struct proc_spec spec = *s;
+    spec.out = PROC_PIPE;
+    struct proc p;
+    *out = NULL;
+    *timed_out = false;
+    if (proc_start(&spec, &p) != 0)
+        return -1;
+    double deadline = proc_now() + timeout_s;
+    size_t len = 0, cap = 4096;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        double left = deadline - proc_now();
+        struct pollfd pf = {p.out, POLLIN, 0};
+        int ready = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            *timed_out = true;
+            break;
+        }
+        if (len + 1024 > cap && cap < max + 1)
+            buf = xrealloc(buf, cap *= 2);
+        char sink[4096];
+        bool room = len + 1 < cap && len < max;
+        ssize_t r = room ? read(p.out, buf + len, cap - len - 1) : read(p.out, sink, sizeof(sink));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (room)
+            len += (size_t)r;
+    }
+    buf[len] = '\0';
+    close(p.out);
+    int status = 0;
+    if (*timed_out || !proc_wait(&p, deadline + 1.0, &status)) {
+        *timed_out = true;
+        proc_kill(&p, SIGKILL);
+        status = p.status;
+    }
+    *out = buf;
+    return status;
+}

@@ -1,0 +1,57 @@
+/* Running a program, or a function of ours, in a child process: the one
+ * primitive behind every place rdmarun starts something (the launcher, the
+ * health worker, scontrol, rdma res, compare's runs, gnuplot). argv arrays,
+ * never a shell; a failed exec is reported to the parent with its errno;
+ * waits have deadlines on the monotonic clock and wake when the child ends. */
+#ifndef RDMARUN_UTIL_PROC_H
+#define RDMARUN_UTIL_PROC_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum proc_io {
+    PROC_INHERIT,   /* rdmarun's own */
+    PROC_PIPE,      /* a pipe whose read end the parent gets */
+    PROC_NULL,      /* /dev/null */
+    PROC_FILE,      /* a file, created or truncated (after chdir, when dir is set) */
+};
+
+struct proc_spec {
+    char *const *argv;          /* the program; a name without '/' is looked up on PATH */
+    void (*fn)(void *arg);      /* instead of argv: run this in the child, then exit 0 */
+    void *arg;
+    enum proc_io out, err;
+    const char *out_file, *err_file;   /* for PROC_FILE */
+    bool err_to_out;            /* stderr goes wherever stdout goes */
+    const char *dir;            /* the child's working directory, or NULL */
+    bool die_with_parent;       /* the child gets SIGTERM if rdmarun dies */
+};
+
+struct proc {
+    pid_t pid;
+    int out, err;               /* read ends of PROC_PIPE, else -1 */
+    int pidfd;                  /* wakes poll when the child ends; -1: not available */
+    bool ended;                 /* reaped; status holds its wait status */
+    int status;
+};
+
+/* Start it. 0, or -1 with errno (a failed exec's own errno: ENOENT, EACCES). */
+int proc_start(const struct proc_spec *s, struct proc *p);
+/* Wait for the child's end until `deadline` (proc_now() time; < 0: no limit).
+ * true: it ended, *status is its wait status and p is done; false: still
+ * running at the deadline. */
+bool proc_wait(struct proc *p, double deadline, int *status);
+/* Send sig; SIGKILL also reaps the child (proc_wait then returns at once). */
+void proc_kill(struct proc *p, int sig);
+/* Run s to its end with stdout captured (and stderr with err_to_out), at
+ * most `max` bytes kept, killed after timeout_s. Returns the wait status, or
+ * -1 when it could not start (errno says why); *out is owned and
+ * NUL-terminated; *timed_out says whether the deadline killed it. */
+int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char **out,
+                 bool *timed_out);
+/* Seconds on the monotonic clock. */
+double proc_now(void);
+/* The status a shell would report: the exit status, or 128 + the signal. */
+int proc_exit_code(int status);
+
+#endif

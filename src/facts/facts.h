@@ -117,6 +117,8 @@ bool port_is_active(const struct rdma_port *p);
  * non-link-local IPv6 one; NULL when none fits. */
 const struct gid_entry *port_best_gid(const struct rdma_port *p);
 bool gid_is_ipv4(const struct gid_entry *g);
+/* Bytes of a verbs MTU (enum ibv_mtu: 1 = 256 ... 5 = 4096); 0 when it is none of them. */
+int mtu_bytes(int ibv_mtu);
 
 /* Sources (the files under facts/), each filling in what it knows. */
 void facts_read_sysfs(struct facts *f, const char *root);

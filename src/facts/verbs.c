@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int mtu_bytes(enum ibv_mtu m)
+int mtu_bytes(int m)
 {
     return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
 }

@@ -1,5 +1,6 @@
 /* What deserves a warning in a node's facts (pure: facts in, lines out). The
  * 'check' command turns the same findings into failures. */
+#include "facts/findings.h"
 #include "facts/internal.h"
 #include "util/text.h"
 #include <string.h>
@@ -17,8 +18,7 @@ void facts_warnings(const struct facts *f, struct strvec *out)
         const struct rdma_device *d = &f->devs[i];
         for (size_t j = 0; j < d->nports; j++) {
             const struct rdma_port *p = &d->ports[j];
-            bool link_up = !p->phys_state || strcmp(p->phys_state, "LinkUp") == 0;
-            if (!port_is_active(p) || !link_up)
+            if (!port_link_up(p))
                 sv_pushf(out, "%s port %d is %s%s%s (hint: check the cable, the switch port "
                          "and the subnet manager; 'ibstat %s %d')", d->name, p->num, p->state,
                          p->phys_state ? ", physical state " : "",
@@ -27,22 +27,20 @@ void facts_warnings(const struct facts *f, struct strvec *out)
                 if (!mtu) {
                     mtu = p->active_mtu;
                     mtu_port = d->name;
-                } else if (p->active_mtu != mtu) {
+                } else if (port_mtu_differs(p, mtu)) {
                     sv_pushf(out, "%s port %d has MTU %d but %s has %d: every node and port of "
                              "a job should use the same MTU", d->name, p->num, p->active_mtu,
                              mtu_port, mtu);
                 }
             }
         }
-        if ((d->pcie_max_speed_gts > 0 && d->pcie_speed_gts > 0 &&
-             d->pcie_speed_gts < d->pcie_max_speed_gts) ||
-            (d->pcie_max_width > 0 && d->pcie_width > 0 && d->pcie_width < d->pcie_max_width))
+        if (pcie_below_capability(d))
             sv_pushf(out, "%s PCIe link trained at %.1f GT/s x%d, below its capability %.1f GT/s "
                      "x%d (hint: reseat the card or check the slot and BIOS settings)", d->name,
                      d->pcie_speed_gts, d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
     }
     const struct host_limits *l = &f->limits;
-    if (f->ndevs > 0 && l->memlock_soft >= 0)
+    if (f->ndevs > 0 && memlock_against(l, -1) == LIMIT_BELOW)
         sv_pushf(out, "memlock limit is %lld KiB, not unlimited: registering RDMA memory will "
                  "fail for large buffers (hint: 'ulimit -l unlimited', or memlock in "
                  "/etc/security/limits.conf)", l->memlock_soft / 1024);

@@ -4,6 +4,7 @@
  * time limit like any other check. */
 #include "preflight/preflight.h"
 #include "facts/facts.h"
+#include "facts/findings.h"
 #include "health/health.h"
 #include "util/fs.h"
 #include "util/size.h"
@@ -11,6 +12,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +126,7 @@ static void check_rate(struct hctx *h)
 {
     double min = atof(cfg(h, "min-rate"));
     for (size_t i = 0; i < h->n; i++)
-        if (h->port[i]->rate_gbps > 0 && h->port[i]->rate_gbps < min)
+        if (port_rate_below(h->port[i], min))
             problem(h, "%s port %d runs at %s, below the %g Gb/s required (hint: a cable or "
                     "switch port that trained down)", h->dev[i]->name, h->port[i]->num,
                     h->port[i]->rate, min);
@@ -134,7 +136,7 @@ static void check_mtu(struct hctx *h)
 {
     int want = atoi(cfg(h, "mtu"));
     for (size_t i = 0; i < h->n; i++)
-        if (h->port[i]->active_mtu && h->port[i]->active_mtu != want)
+        if (port_mtu_differs(h->port[i], want))
             problem(h, "%s port %d has active MTU %d, the site requires %d", h->dev[i]->name,
                     h->port[i]->num, h->port[i]->active_mtu, want);
 }
@@ -145,8 +147,7 @@ static void check_pcie(struct hctx *h)
         const struct rdma_device *d = h->dev[i];
         if (i > 0 && h->dev[i - 1] == d)
             continue;
-        if ((d->pcie_max_speed_gts > 0 && d->pcie_speed_gts < d->pcie_max_speed_gts) ||
-            (d->pcie_max_width > 0 && d->pcie_width < d->pcie_max_width))
+        if (pcie_below_capability(d))
             problem(h, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d "
                     "(hint: reseat the card or check the slot)", d->name, d->pcie_speed_gts,
                     d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
@@ -158,15 +159,17 @@ static void check_memlock(struct hctx *h)
     const char *want = cfg(h, "memlock");
     long long have = h->f.limits.memlock_soft;
     uint64_t need = 0;
-    if (have == -2) {
+    bool unlimited = str_ieq(want, "unlimited");
+    if (!unlimited && (!parse_size(want, &need) || need > (uint64_t)LLONG_MAX))
+        return;   /* the schema checked it: cannot happen */
+    enum limit_finding found = memlock_against(&h->f.limits, unlimited ? -1 : (long long)need);
+    if (found == LIMIT_UNKNOWN)
         problem(h, "the memlock limit cannot be read");
-    } else if (str_ieq(want, "unlimited")) {
-        if (have != -1)
-            problem(h, "the memlock limit is %lld KiB, the site requires unlimited (hint: "
-                    "/etc/security/limits.d and slurmd's LimitMEMLOCK)", have / 1024);
-    } else if (parse_size(want, &need) && have >= 0 && (uint64_t)have < need) {
+    else if (found == LIMIT_BELOW && unlimited)
+        problem(h, "the memlock limit is %lld KiB, the site requires unlimited (hint: "
+                "/etc/security/limits.d and slurmd's LimitMEMLOCK)", have / 1024);
+    else if (found == LIMIT_BELOW)
         problem(h, "the memlock limit is %lld KiB, below the %s required", have / 1024, want);
-    }
 }
 
 static void check_hugepages(struct hctx *h)

@@ -1,4 +1,5 @@
 #include "plan/plan.h"
+#include "facts/findings.h"
 #include "plan/argv_srun.h"
 #include "plan/rank_args.h"
 #include "plan/rules.h"
@@ -638,7 +639,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     free(where);
     const char *want_mtu = profile_value(prof, "check", "mtu");
     for (size_t i = 0; want_mtu && i < nports; i++)
-        if (ports[i].port->active_mtu && ports[i].port->active_mtu != atoi(want_mtu))
+        if (port_mtu_differs(ports[i].port, atoi(want_mtu)))
             sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
                      ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
     apply_rules(out, rq->facts, ports, nports);

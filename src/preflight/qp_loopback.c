@@ -1,4 +1,5 @@
 #include "preflight/qp_loopback.h"
+#include "facts/facts.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -50,7 +51,6 @@ static void fail(struct qp_result *r, const char *step, int err, char *hint)
     free(hint);
 }
 
-static int mtu_bytes(enum ibv_mtu m) { return 128 << m; }
 
 /* Wait for one completion; false on timeout or error status (r filled in). */
 static bool wait_completion(struct qp_ctx *c, const char *what, struct qp_result *r)

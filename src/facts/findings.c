@@ -1,0 +1,34 @@
+#include "facts/findings.h"
+#include <string.h>
+
+bool port_link_up(const struct rdma_port *p)
+{
+    return port_is_active(p) && (!p->phys_state || strcmp(p->phys_state, "LinkUp") == 0);
+}
+
+bool pcie_below_capability(const struct rdma_device *d)
+{
+    return (d->pcie_max_speed_gts > 0 && d->pcie_speed_gts > 0 &&
+            d->pcie_speed_gts < d->pcie_max_speed_gts) ||
+           (d->pcie_max_width > 0 && d->pcie_width > 0 && d->pcie_width < d->pcie_max_width);
+}
+
+bool port_rate_below(const struct rdma_port *p, double min_gbps)
+{
+    return p->rate_gbps > 0 && p->rate_gbps < min_gbps;
+}
+
+bool port_mtu_differs(const struct rdma_port *p, int mtu)
+{
+    return p->active_mtu && p->active_mtu != mtu;
+}
+
+enum limit_finding memlock_against(const struct host_limits *l, long long need)
+{
+    long long have = l->memlock_soft;
+    if (have == -2)
+        return LIMIT_UNKNOWN;
+    if (have == -1)
+        return LIMIT_OK;
+    return need == -1 || have < need ? LIMIT_BELOW : LIMIT_OK;
+}

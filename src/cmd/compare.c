@@ -11,6 +11,7 @@
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/strvec.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -93,16 +94,11 @@ static long combo_np(const struct compare *c, size_t k)
 
 static bool parse_count(const char *what, const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : -1;
-    if (!s || errno || *end || end == s || v < lo || v > hi) {
-        rr_error("compare: %s '%s': expected a whole number from %ld to %ld", what,
-                 s ? s : "", lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
+    if (parse_long(s, lo, hi, out))
+        return true;
+    rr_error("compare: %s '%s': expected a whole number from %ld to %ld", what, s ? s : "", lo,
+             hi);
+    return false;
 }
 
 static int settings_from(struct compare *c, const struct cmdline *cl)

@@ -7,128 +7,18 @@
 #include "cmd/commands.h"
 #include "facts/facts.h"
 #include "plan/placement.h"
+#include "launch/rank.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
-#include <fcntl.h>
-#include <hwloc.h>
-#include <hwloc/glibc-sched.h>
-#include <numa.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static bool env_int(const char *name, long *out)
-{
-    const char *v = getenv(name);
-    char *end;
-    if (!v || !*v)
-        return false;
-    errno = 0;
-    *out = strtol(v, &end, 10);
-    return errno == 0 && *end == '\0' && *out >= 0;
-}
-
-/* Slurm's SLURM_STEP_TASKS_PER_NODE ("2(x3),1") for node `node`. */
-static bool slurm_local_size(long node, long *out)
-{
-    const char *s = getenv("SLURM_STEP_TASKS_PER_NODE");
-    if (!s)
-        s = getenv("SLURM_TASKS_PER_NODE");
-    for (long seen = 0; s && *s;) {
-        char *end;
-        long tasks = strtol(s, &end, 10), times = 1;
-        if (end == s)
-            return false;
-        if (strncmp(end, "(x", 2) == 0)
-            times = strtol(end + 2, &end, 10), end += *end == ')';
-        if (node < seen + times) {
-            *out = tasks;
-            return true;
-        }
-        seen += times;
-        s = end + (*end == ',');
-    }
-    return false;
-}
-
-/* This rank's local rank, ranks on its node and global rank, from whichever
- * launcher started it. */
-static const char *local_rank(long *local, long *size, long *rank)
-{
-    static const struct { const char *local, *size, *rank; } vars[] = {
-        {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
-        {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
-        {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
-        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
-    };
-    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
-        if (env_int(vars[i].local, local) && env_int(vars[i].size, size)) {
-            if (!env_int(vars[i].rank, rank))
-                *rank = *local;
-            return vars[i].local;
-        }
-    long node;
-    if (env_int("SLURM_LOCALID", local) && env_int("SLURM_NODEID", &node) &&
-        slurm_local_size(node, size)) {
-        if (!env_int("SLURM_PROCID", rank))
-            *rank = *local;
-        return "SLURM_LOCALID";
-    }
-    return NULL;
-}
-
-static int bind_cpus(const char *pus)
-{
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    cpu_set_t mask;
-    int rc = -1;
-    if (set && hwloc_bitmap_list_sscanf(set, pus) == 0 &&
-        hwloc_cpuset_to_glibc_sched_affinity(NULL, set, &mask, sizeof(mask)) == 0)
-        rc = sched_setaffinity(0, sizeof(mask), &mask);
-    hwloc_bitmap_free(set);
-    return rc;
-}
-
-static int bind_memory(int node, enum memory_policy how)
-{
-    if (how == MEMORY_NONE)
-        return 0;
-    if (numa_available() < 0) {
-        errno = ENOSYS;
-        return -1;
-    }
-    if (how == MEMORY_PREFER) {
-        numa_set_preferred(node);
-        return 0;
-    }
-    struct bitmask *nodes = numa_allocate_nodemask();
-    numa_bitmask_setbit(nodes, (unsigned)node);
-    numa_set_membind(nodes);
-    numa_free_nodemask(nodes);
-    return 0;
-}
-
-/* One line per rank in EVDIR/placement.txt: a single append, so ranks of
- * the job (on every node, with a shared evidence directory) never mix lines. */
-static void record(const char *dir, const char *line)
-{
-    char *path = xasprintf("%s/placement.txt", dir);
-    char *text = xasprintf("%s\n", line);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-        rr_warn("cannot record the placement in %s: %s", path, strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    free(text);
-    free(path);
-}
-
 int cmd_rank(const struct cmdline *cl)
 {
     long local, size, rank;
-    const char *from = local_rank(&local, &size, &rank);
+    const char *from = rank_from_launcher(&local, &size, &rank);
     if (!from) {
         rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
                  "SLURM_LOCALID, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK or "
@@ -170,11 +60,11 @@ int cmd_rank(const struct cmdline *cl)
     host[sizeof(host) - 1] = '\0';
 
     if (rp->numa >= 0 && !a->keep_cpus) {
-        if (bind_cpus(rp->pus) != 0) {
+        if (rank_bind_cpus(rp->pus) != 0) {
             rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not "
                      "include them; use --bind-policy none)", rank, rp->pus, strerror(errno));
             rc = RR_EX_OSERR;
-        } else if (bind_memory(rp->numa, pl.memory) != 0) {
+        } else if (rank_bind_memory(rp->numa, pl.memory) != 0) {
             rr_error("rank %ld: cannot set the memory policy to NUMA %d: %s (hint: [bind] "
                      "memory = none)", rank, rp->numa, strerror(errno));
             rc = RR_EX_OSERR;
@@ -189,10 +79,10 @@ int cmd_rank(const struct cmdline *cl)
     if (!rc && a->report)
         fprintf(stderr, "rdmarun: %s\n", line);
     if (!rc && a->evidence_dir) {
-        record(a->evidence_dir, line);
+        rank_record(a->evidence_dir, line);
         for (size_t i = 0; local == 0 && i < pl.notes.n; i++) {
             char *note = xasprintf("note: %s: %s", host, pl.notes.v[i]);
-            record(a->evidence_dir, note);
+            rank_record(a->evidence_dir, note);
             free(note);
         }
     }

@@ -79,20 +79,34 @@ bool evidence_parse_line(struct evidence *ev, const char *line, const char *wher
                          const char *host, long pid)
 {
     ev->lines++;
-    return ucx_parse_line(ev, line, where, host, pid) ||
-           nccl_parse_line(ev, line, where, host, pid);
+    for (size_t i = 0; i < nlog_families; i++)
+        if (log_families[i].wanted(line) && log_families[i].parse(ev, line, where, host, pid))
+            return true;
+    return false;
 }
 
-/* ucx.HOST.PID.log / nccl.HOST.PID.log, as rdmarun names them. */
+static bool wanted(const char *line)
+{
+    for (size_t i = 0; i < nlog_families; i++)
+        if (log_families[i].wanted(line))
+            return true;
+    return false;
+}
+
+/* FAMILY.HOST.PID.log (ucx.vm.3251.log), as rdmarun names them. */
 static void origin_from_name(const char *path, char **host, long *pid)
 {
     *host = NULL;
     *pid = -1;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (!starts_with(base, "ucx.") && !starts_with(base, "nccl."))
+    size_t flen = strcspn(base, ".");
+    bool ours = false;
+    for (size_t i = 0; i < nlog_families && !ours; i++)
+        ours = strlen(log_families[i].name) == flen && strncmp(base, log_families[i].name, flen) == 0;
+    if (!ours || !base[flen])
         return;
-    const char *h = strchr(base, '.') + 1;
+    const char *h = base + flen + 1;
     const char *dot = strchr(h, '.');
     if (!dot)
         return;
@@ -127,7 +141,7 @@ static int read_file(struct evidence *ev, const char *path)
             continue;
         n++;
         char *where = NULL;
-        if (strstr(line, "cfg") || strstr(line, "NCCL")) {
+        if (wanted(line)) {
             where = xasprintf("%s:%llu", path, n);
             evidence_parse_line(ev, line, where, host, pid);
             free(where);

@@ -16,8 +16,26 @@ void line_origin(const char *line, const char *host, long pid, struct line_origi
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
                   enum path_scope scope, enum path_kind kind, const char *transports,
                   const char *line, const char *where);
+
+/* A log family: one file of parsers (ucx.c, nccl.c) and one row in
+ * families.c. Adding a family is adding both. */
+struct log_family {
+    const char *name;   /* also the start of its log files' names: NAME.HOST.PID.log */
+    /* Cheap: whether the line may hold this family's evidence (most lines
+     * of a large log are skipped on this alone). */
+    bool (*wanted)(const char *line);
+    /* Record what the line says; whether it was evidence. host and pid are
+     * the defaults from the file's name. */
+    bool (*parse)(struct evidence *ev, const char *line, const char *where, const char *host,
+                  long pid);
+};
+extern const struct log_family log_families[];
+extern const size_t nlog_families;
+
+bool ucx_wanted(const char *line);
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                     long pid);
+bool nccl_wanted(const char *line);
 bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);
 

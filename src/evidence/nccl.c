@@ -23,11 +23,14 @@ static enum path_kind net_kind(const char *net, size_t len)
     return PATH_UNKNOWN;
 }
 
+bool nccl_wanted(const char *line)
+{
+    return strstr(line, "NCCL") != NULL;
+}
+
 bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
-    if (!strstr(line, "NCCL"))
-        return false;
     struct line_origin o;
     enum path_kind kind = PATH_UNKNOWN;
     enum path_scope scope = SCOPE_UNKNOWN;

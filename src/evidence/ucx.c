@@ -95,6 +95,12 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
     sv_free(&seen);
 }
 
+/* ep_cfg[ and cfg# both hold "cfg". */
+bool ucx_wanted(const char *line)
+{
+    return strstr(line, "cfg") != NULL;
+}
+
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                     long pid)
 {

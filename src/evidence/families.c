@@ -1,0 +1,9 @@
+/* The log families rdmarun reads evidence from, in the order a line is
+ * offered to them. */
+#include "evidence/internal.h"
+
+const struct log_family log_families[] = {
+    {"ucx", ucx_wanted, ucx_parse_line},
+    {"nccl", nccl_wanted, nccl_parse_line},
+};
+const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);

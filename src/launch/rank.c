@@ -1,0 +1,113 @@
+/* What the per-rank helper does to its own process: learn its local rank
+ * from the launcher that started it, bind itself, record where it went. */
+#include "launch/rank.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool env_int(const char *name, long *out)
+{
+    return parse_long(getenv(name), 0, LONG_MAX, out);
+}
+
+/* Slurm's SLURM_STEP_TASKS_PER_NODE ("2(x3),1") for node `node`. */
+static bool slurm_local_size(long node, long *out)
+{
+    const char *s = getenv("SLURM_STEP_TASKS_PER_NODE");
+    if (!s)
+        s = getenv("SLURM_TASKS_PER_NODE");
+    for (long seen = 0; s && *s;) {
+        char *end;
+        long tasks = strtol(s, &end, 10), times = 1;
+        if (end == s)
+            return false;
+        if (strncmp(end, "(x", 2) == 0)
+            times = strtol(end + 2, &end, 10), end += *end == ')';
+        if (node < seen + times) {
+            *out = tasks;
+            return true;
+        }
+        seen += times;
+        s = end + (*end == ',');
+    }
+    return false;
+}
+
+const char *rank_from_launcher(long *local, long *size, long *rank)
+{
+    static const struct { const char *local, *size, *rank; } vars[] = {
+        {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
+        {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
+        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
+    };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
+        if (env_int(vars[i].local, local) && env_int(vars[i].size, size)) {
+            if (!env_int(vars[i].rank, rank))
+                *rank = *local;
+            return vars[i].local;
+        }
+    long node;
+    if (env_int("SLURM_LOCALID", local) && env_int("SLURM_NODEID", &node) &&
+        slurm_local_size(node, size)) {
+        if (!env_int("SLURM_PROCID", rank))
+            *rank = *local;
+        return "SLURM_LOCALID";
+    }
+    return NULL;
+}
+
+int rank_bind_cpus(const char *pus)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    cpu_set_t mask;
+    int rc = -1;
+    if (set && hwloc_bitmap_list_sscanf(set, pus) == 0 &&
+        hwloc_cpuset_to_glibc_sched_affinity(NULL, set, &mask, sizeof(mask)) == 0)
+        rc = sched_setaffinity(0, sizeof(mask), &mask);
+    hwloc_bitmap_free(set);
+    return rc;
+}
+
+int rank_bind_memory(int node, enum memory_policy how)
+{
+    if (how == MEMORY_NONE)
+        return 0;
+    if (numa_available() < 0) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (how == MEMORY_PREFER) {
+        numa_set_preferred(node);
+        return 0;
+    }
+    struct bitmask *nodes = numa_allocate_nodemask();
+    numa_bitmask_setbit(nodes, (unsigned)node);
+    numa_set_membind(nodes);
+    numa_free_nodemask(nodes);
+    return 0;
+}
+
+void rank_record(const char *dir, const char *line)
+{
+    char *path = xasprintf("%s/placement.txt", dir);
+    char *text = xasprintf("%s\n", line);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+        rr_warn("cannot record the placement in %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    free(text);
+    free(path);
+}
+

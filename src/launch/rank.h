@@ -1,0 +1,20 @@
+/* The per-rank helper's own process (cmd/rank.c runs it): the launcher's
+ * view of this rank, and applying a placement to it before exec. */
+#ifndef RDMARUN_LAUNCH_RANK_H
+#define RDMARUN_LAUNCH_RANK_H
+#include "profile/settings.h"
+#include <stdbool.h>
+
+/* This rank's local rank, ranks on its node and global rank, from whichever
+ * launcher started it (Open MPI, Slurm, MPICH/Intel MPI, MVAPICH, or
+ * RDMARUN_LOCAL_*); returns the variable it read, or NULL. */
+const char *rank_from_launcher(long *local, long *size, long *rank);
+/* Bind this process to PUs ("8-15", OS indexes), or its memory to a NUMA
+ * node. 0, or -1 with errno. */
+int rank_bind_cpus(const char *pus);
+int rank_bind_memory(int node, enum memory_policy how);
+/* One line in DIR/placement.txt: a single append, so ranks of the job (on
+ * every node, with a shared evidence directory) never mix lines. */
+void rank_record(const char *dir, const char *line);
+
+#endif

@@ -1,5 +1,5 @@
 /* rdmarun compare, shared between its files: the comparison's settings
- * (cmd_compare.c runs it) and the results (compare/results.c: statistics,
+ * (cmd/compare.c runs it) and the results (compare/results.c: statistics,
  * table, CSV, JSON, plot). */
 #ifndef RDMARUN_COMPARE_H
 #define RDMARUN_COMPARE_H

@@ -106,16 +106,18 @@ static void origin_from_name(const char *path, char **host, long *pid)
         ours = strlen(log_families[i].name) == flen && strncmp(base, log_families[i].name, flen) == 0;
     if (!ours || !base[flen])
         return;
+    /* HOST may hold dots (c01.cluster.local): the pid is the last part. */
     const char *h = base + flen + 1;
-    const char *dot = strchr(h, '.');
-    if (!dot)
+    size_t len = strlen(h);
+    if (len > 4 && strcmp(h + len - 4, ".log") == 0)
+        len -= 4;
+    size_t dot = len;
+    while (dot > 0 && h[dot - 1] != '.')
+        dot--;
+    if (dot < 2 || dot == len || strspn(h + dot, "0123456789") != len - dot)
         return;
-    char *end;
-    long p = strtol(dot + 1, &end, 10);
-    if (end != dot + 1 && (*end == '.' || *end == '\0')) {
-        *host = xstrndup(h, (size_t)(dot - h));
-        *pid = p;
-    }
+    *host = xstrndup(h, dot - 1);
+    *pid = strtol(h + dot, NULL, 10);
 }
 
 static int read_file(struct evidence *ev, const char *path)
@@ -134,8 +136,14 @@ static int read_file(struct evidence *ev, const char *path)
     char line[8192];
     unsigned long long n = 0;
     bool rest = false;
-    while (fgets(line, sizeof(line), f)) {
-        bool whole = strchr(line, '\n') != NULL || feof(f), skip = rest;
+    for (;;) {
+        /* fgets ends what it read with a NUL, which tells a full buffer (a
+         * line cut short) even when the line itself holds NUL bytes. */
+        line[sizeof(line) - 1] = 1;
+        if (!fgets(line, sizeof(line), f))
+            break;
+        bool full = line[sizeof(line) - 1] == '\0' && line[sizeof(line) - 2] != '\n';
+        bool whole = !full || feof(f), skip = rest;
         rest = !whole;
         if (skip)
             continue;

@@ -145,7 +145,10 @@ static void check_pcie(struct hctx *h)
 {
     for (size_t i = 0; i < h->n; i++) {
         const struct rdma_device *d = h->dev[i];
-        if (i > 0 && h->dev[i - 1] == d)
+        bool seen = false;   /* a device once, however its ports are listed */
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = h->dev[k] == d;
+        if (seen)
             continue;
         if (pcie_below_capability(d))
             problem(h, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d "
@@ -175,7 +178,9 @@ static void check_memlock(struct hctx *h)
 static void check_hugepages(struct hctx *h)
 {
     long long want = atoll(cfg(h, "hugepages"));
-    if (h->f.limits.hugepages_free < want)
+    if (h->f.limits.hugepages_free < 0)
+        problem(h, "the number of free huge pages cannot be read (/proc/meminfo)");
+    else if (h->f.limits.hugepages_free < want)
         problem(h, "%lld huge pages free, the site requires %lld", h->f.limits.hugepages_free,
                 want);
 }

@@ -3,20 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int version_cmp(const char *a, const char *b)
-{
-    for (;;) {
-        char *ea, *eb;
-        long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
-        if (x != y)
-            return x < y ? -1 : 1;
-        if (*ea != '.' && *eb != '.')
-            return 0;
-        a = *ea == '.' ? ea + 1 : ea;   /* a missing part counts as 0 */
-        b = *eb == '.' ? eb + 1 : eb;
-    }
-}
-
 static bool rdma_fabric(const struct rule_context *c)
 {
     return fabric_is_rdma(c->fabric);

@@ -31,7 +31,5 @@ extern const struct rule rules[];
 extern const size_t nrules;
 
 bool rule_applies(const struct rule *r, const struct rule_context *ctx);
-/* Compare dotted versions: <0, 0, >0. */
-int version_cmp(const char *a, const char *b);
 
 #endif

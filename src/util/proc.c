@@ -206,9 +206,10 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
         }
         if (len + 1024 > cap && cap < max + 1)
             buf = xrealloc(buf, cap *= 2);
+        /* Past `max`, the rest is read and dropped, so the child never blocks. */
         char sink[4096];
-        bool room = len + 1 < cap && len < max;
-        ssize_t r = room ? read(p.out, buf + len, cap - len - 1) : read(p.out, sink, sizeof(sink));
+        size_t room = len < max ? (cap - len - 1 < max - len ? cap - len - 1 : max - len) : 0;
+        ssize_t r = room ? read(p.out, buf + len, room) : read(p.out, sink, sizeof(sink));
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)

@@ -127,9 +127,26 @@ bool parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (!s || errno || end == s || *end || v < lo || v > hi)
+    /* strtol would skip leading blanks and take a sign: a number starts with a digit or '-'. */
+    if (!s || !(isdigit((unsigned char)*s) || (*s == '-' && isdigit((unsigned char)s[1]))))
+        return false;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
         return false;
     *out = v;
     return true;
+}
+
+int version_cmp(const char *a, const char *b)
+{
+    for (;;) {
+        char *ea, *eb;
+        long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (*ea != '.' && *eb != '.')
+            return 0;
+        a = *ea == '.' ? ea + 1 : ea;   /* a missing part counts as 0 */
+        b = *eb == '.' ? eb + 1 : eb;
+    }
 }

@@ -1,13 +1,21 @@
 /* Unit tests of the shared helpers: sizes, suggestions, quoting, versions,
- * JSON, string vectors. */
-#include "plan/rules.h"
+ * JSON, string vectors, integers, the option-table engine and the process
+ * primitive. */
 #include "tap.h"
 #include "util/json.h"
+#include "util/options.h"
+#include "util/proc.h"
 #include "util/size.h"
 #include "util/strvec.h"
 #include "util/text.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void test_sizes(void)
 {
@@ -115,6 +123,159 @@ static void test_bool(void)
     ok(!parse_bool("maybe", &b), "maybe is not a boolean");
 }
 
+static void test_parse_long(void)
+{
+    long v = 5;
+    ok(parse_long("42", 0, 100, &v) && v == 42, "42 in 0..100");
+    v = 5;
+    ok(!parse_long("101", 0, 100, &v) && v == 5, "101 is out of 0..100, value untouched");
+    ok(!parse_long("-1", 0, 100, &v), "-1 below 0");
+    ok(!parse_long("4x", 0, 100, &v) && !parse_long("", 0, 100, &v) &&
+       !parse_long(" 4", 0, 100, &v) && !parse_long(NULL, 0, 100, &v), "junk, empty, blank, NULL");
+    ok(!parse_long("99999999999999999999", 0, 1L << 40, &v), "overflow");
+}
+
+/* A table over a struct of its own, as the command line and the helper use it. */
+struct demo {
+    bool flag;
+    char *value, *choice;
+    struct strvec list;
+};
+#define D(f) offsetof(struct demo, f)
+static const struct opt demo_opts[] = {
+    {"flag", "-f", 1, OPT_FLAG, D(flag), NULL, NULL, "a flag"},
+    {"value", NULL, 1, OPT_VALUE, D(value), NULL, "V", "a value"},
+    {"choice", NULL, 2, OPT_VALUE, D(choice), "a|bb|c", NULL, "one of three\nsecond line"},
+    {"list", NULL, 1, OPT_LIST, D(list), NULL, "X", "repeatable"},
+};
+
+static int parse_words(struct demo *d, unsigned scope, char **argv, int argc)
+{
+    int rc = 1;
+    for (int i = 0; i < argc && rc == 1; i++)
+        rc = opt_parse(demo_opts, 4, scope, d, argc, argv, &i);
+    return rc;
+}
+
+static void test_options(void)
+{
+    struct demo d;
+    memset(&d, 0, sizeof(d));
+    char *words[] = {"-f", "--value", "x", "--choice=bb", "--list", "1", "--list=2"};
+    ok(parse_words(&d, 3, words, 7) == 1, "every form parses: alias, --name V, --name=V");
+    ok(d.flag, "the flag is set");
+    is_str(d.value, "x", "--value x");
+    is_str(d.choice, "bb", "--choice=bb");
+    ok(d.list.n == 2 && strcmp(d.list.v[1], "2") == 0, "--list twice");
+    struct strvec argv = {0};
+    opt_write(demo_opts, 4, 3, &d, &argv);
+    char *line = sv_join(&argv, " ");
+    is_str(line, "--flag --value x --choice bb --list 1 --list 2", "written back in table order");
+    free(line);
+    struct demo back;
+    memset(&back, 0, sizeof(back));
+    ok(parse_words(&back, 3, argv.v, (int)argv.n) == 1 && back.flag &&
+       strcmp(back.value, "x") == 0 && back.list.n == 2, "what is written parses back the same");
+    opt_free(demo_opts, 4, &back);
+    sv_free(&argv);
+    char *other[] = {"--choice", "a"};
+    int i = 0;
+    ok(opt_parse(demo_opts, 4, 1, &d, 2, other, &i) == 0, "an option outside the scope is not taken");
+    char *bad[] = {"--choice", "b"};
+    i = 0;
+    ok(opt_parse(demo_opts, 4, 2, &d, 2, bad, &i) == -1, "a value outside the choices is refused");
+    char *missing[] = {"--value"};
+    i = 0;
+    ok(opt_parse(demo_opts, 4, 1, &d, 1, missing, &i) == -1, "a missing value is refused");
+    char *prefix[] = {"--val", "x"};
+    i = 0;
+    ok(opt_parse(demo_opts, 4, 1, &d, 2, prefix, &i) == 0, "a prefix of a name is not the option");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    opt_help(demo_opts, 4, 3, 2, out);
+    fclose(out);
+    ok(strstr(buf, "-f, --flag") && strstr(buf, "--value V") && !strstr(buf, "--choice"),
+       "help shows the scope's options, not those already shown");
+    free(buf);
+    opt_free(demo_opts, 4, &d);
+    ok(d.value == NULL && d.list.n == 0, "opt_free clears the fields");
+}
+
+static void child_writes(void *arg)
+{
+    fprintf(stderr, "from the child: %s\n", (const char *)arg);
+}
+
+static void test_proc(void)
+{
+    char *out = NULL;
+    bool late;
+    char *const echo[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+    struct proc_spec s = {.argv = echo, .err_to_out = true};
+    int st = proc_capture(&s, 5, 1024, &out, &late);
+    ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 3 && !late, "exit status 3 comes back");
+    is_str(out, "out\nerr\n", "stdout and stderr captured together");
+    free(out);
+    char *const big[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x", NULL};
+    s = (struct proc_spec){.argv = big};
+    st = proc_capture(&s, 5, 1000, &out, &late);
+    ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && strlen(out) == 1000,
+       "output past the limit is read and dropped (kept %zu bytes)", strlen(out));
+    free(out);
+    char *const nowhere[] = {"/nonexistent/prog", NULL};
+    s = (struct proc_spec){.argv = nowhere};
+    struct proc p;
+    errno = 0;
+    ok(proc_start(&s, &p) == -1 && errno == ENOENT, "a program that does not exist: -1, ENOENT");
+    char *const slow[] = {"sleep", "10", NULL};
+    s = (struct proc_spec){.argv = slow};
+    double t0 = proc_now();
+    st = proc_capture(&s, 0.3, 1024, &out, &late);
+    double took = proc_now() - t0;
+    ok(late && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the deadline kills it");
+    ok(took < 3, "and it does not wait for the program (%.2f s)", took);
+    free(out);
+    /* proc_wait returns at the deadline while the child runs, and at once when it ends. */
+    ok(proc_start(&s, &p) == 0, "sleep starts");
+    ok(!proc_wait(&p, proc_now() + 0.1, &st), "still running at a near deadline");
+    proc_kill(&p, SIGTERM);
+    t0 = proc_now();
+    ok(proc_wait(&p, proc_now() + 5, &st) && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+       "SIGTERM ends it and the wait sees it");
+    ok(proc_now() - t0 < 1, "the wait wakes when the child ends (%.3f s)", proc_now() - t0);
+    ok(proc_exit_code(st) == 128 + SIGTERM, "a signal's exit code is 128 + N");
+    ok(proc_start(&s, &p) == 0, "sleep starts again");
+    proc_kill(&p, SIGKILL);
+    ok(proc_wait(&p, -1, &st) && WIFSIGNALED(st), "after SIGKILL the wait returns at once");
+    /* A function of ours in the child, with its stderr on a pipe. */
+    s = (struct proc_spec){.fn = child_writes, .arg = "hello", .err = PROC_PIPE};
+    ok(proc_start(&s, &p) == 0 && p.err >= 0, "a function runs in a child, stderr piped");
+    char buf[128] = "";
+    ssize_t n = read(p.err, buf, sizeof(buf) - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    close(p.err);
+    is_str(buf, "from the child: hello\n", "what it wrote arrives on the pipe");
+    ok(proc_wait(&p, -1, &st) && WIFEXITED(st) && WEXITSTATUS(st) == 0, "and it exits 0");
+    /* The child's working directory and a file for its output. */
+    char dir[] = "/tmp/rdmarun-proc.XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a temporary directory");
+    char *const pwd[] = {"pwd", NULL};
+    s = (struct proc_spec){.argv = pwd, .dir = dir, .out = PROC_FILE, .out_file = "pwd.txt"};
+    ok(proc_start(&s, &p) == 0 && proc_wait(&p, -1, &st) && WIFEXITED(st), "pwd runs in it");
+    char *path = xasprintf("%s/pwd.txt", dir);
+    FILE *f = fopen(path, "r");
+    char got[256] = "";
+    ok(f && fgets(got, sizeof(got), f), "its output went to the file, relative to the directory");
+    if (f)
+        fclose(f);
+    got[strcspn(got, "\n")] = '\0';
+    is_str(got, dir, "the child ran in the directory");
+    unlink(path);
+    rmdir(dir);
+    free(path);
+}
+
 int main(void)
 {
     test_sizes();
@@ -124,5 +285,8 @@ int main(void)
     test_json();
     test_strvec();
     test_bool();
+    test_parse_long();
+    test_options();
+    test_proc();
     return done_testing();
 }

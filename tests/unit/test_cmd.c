@@ -1,0 +1,121 @@
+/* Unit tests of the command line: the command table, rdmarun's options
+ * (scopes, choices, values in both spellings), mpirun's options kept in
+ * order with what they override, and --help showing every option of both
+ * tables. */
+#include "cmd/commands.h"
+#include "cmd/options.h"
+#include "tap.h"
+#include "util/msg.h"
+#include <stdlib.h>
+
+static int parse(struct cmdline *cl, const char *line)
+{
+    char buf[1024], *argv[64];
+    int argc = 0;
+    snprintf(buf, sizeof(buf), "rdmarun %s", line);
+    for (char *w = strtok(buf, " "); w && argc < 63; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    return cli_parse(argc, argv, cl);
+}
+
+static void test_commands(void)
+{
+    static const struct { const char *word; enum command id; } words[] = {
+        {"profiles", CMD_PROFILES}, {"probe", CMD_PROBE}, {"verify", CMD_VERIFY},
+        {"check", CMD_CHECK}, {"rank", CMD_RANK}, {"compare", CMD_COMPARE},
+    };
+    for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
+        const struct command_def *c = command_named(words[i].word);
+        ok(c && c->id == words[i].id && c->run && c->usage, "'%s' is in the command table",
+           words[i].word);
+    }
+    ok(command_named("help") == NULL && command_named("run") == NULL,
+       "help and run are not words: 'rdmarun help' runs a program called help");
+    ok(command_of(CMD_RUN)->run == cmd_run && command_of(CMD_HELP)->run == cmd_help,
+       "every command id has its handler");
+}
+
+static void test_options(void)
+{
+    struct cmdline cl;
+    ok(parse(&cl, "-p roce --verify=strict --set ucx.TLS=rc --set mpi.pml=ucx -np 4 "
+                  "-x UCX_IB_SL=3 --mca btl ^tcp --map-by numa ./app a b") == 0,
+       "a job's command line parses");
+    ok(cl.command == CMD_RUN, "the default command is run");
+    is_str(cl.profile, "roce", "-p");
+    is_str(cl.verify, "strict", "--verify=strict");
+    ok(cl.sets.n == 2, "--set twice");
+    ok(cl.job.np == 4 && cl.job.ppn == -1, "-np 4 noted");
+    ok(sv_find(&cl.job.user_env, "UCX_IB_SL") >= 0 && sv_find(&cl.job.user_mca, "btl") >= 0 &&
+       sv_find(&cl.job.user_opts, "map-by") >= 0, "-x, --mca and --map-by noted as overrides");
+    is_str(cl.job.map_by, "numa", "--map-by's value");
+    ok(cl.job.mpirun_args.n == 9 && strcmp(cl.job.mpirun_args.v[0], "-np") == 0 &&
+       strcmp(cl.job.mpirun_args.v[8], "numa") == 0, "mpirun's options kept verbatim, in order");
+    ok(cl.job.program.n == 3 && strcmp(cl.job.program.v[2], "b") == 0, "the program and its arguments");
+    cli_free(&cl);
+
+    ok(parse(&cl, "--verify sometimes ./app") == RR_EX_USAGE, "a value outside the choices: 64");
+    cli_free(&cl);
+    ok(parse(&cl, "probe --qp-test") == RR_EX_USAGE, "an option of another command: 64");
+    cli_free(&cl);
+    ok(parse(&cl, "check --qp-test --device mlx5_0:1 --gid-index 3") == 0 && cl.qp_test &&
+       strcmp(cl.device, "mlx5_0:1") == 0, "check's options");
+    cli_free(&cl);
+    ok(parse(&cl, "rank --bind-policy nic-local --net-devices --evidence-dir /e -- ./app") == 0 &&
+       cl.command == CMD_RANK && cl.rank.net_devices &&
+       strcmp(cl.rank.bind_policy, "nic-local") == 0 && strcmp(cl.rank.evidence_dir, "/e") == 0,
+       "the helper's options go to its own struct");
+    cli_free(&cl);
+    ok(parse(&cl, "rank --memory sideways -- ./app") == RR_EX_USAGE, "the helper's choices too");
+    cli_free(&cl);
+    ok(parse(&cl, "compare -p a,b -np 1,2 -o out -- ./app") == 0 && strcmp(cl.np_list, "1,2") == 0 &&
+       strcmp(cl.output, "out") == 0 && cl.job.mpirun_args.n == 0,
+       "compare's -np is its own, not mpirun's");
+    cli_free(&cl);
+    ok(parse(&cl, "profiles show roce") == 0 && strcmp(cl.show_name, "roce") == 0,
+       "profiles show NAME");
+    cli_free(&cl);
+    ok(parse(&cl, "verify --expect tcp a.log") == 0 && strcmp(cl.expect, "tcp") == 0 &&
+       cl.job.program.n == 1, "verify --expect and its files");
+    cli_free(&cl);
+    ok(parse(&cl, "-np 2") == RR_EX_USAGE, "no program: 64");
+    cli_free(&cl);
+    ok(parse(&cl, "-np") == RR_EX_USAGE, "an mpirun option without its value: 64");
+    cli_free(&cl);
+    ok(parse(&cl, "--dry-run --help ./app") == 0 && cl.command == CMD_HELP, "--help anywhere");
+    cli_free(&cl);
+}
+
+/* Every option of both tables appears in --help. */
+static void test_help(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    cli_usage(out);
+    fclose(out);
+    static const char *const names[] = {
+        "--profile", "--set", "--dry-run", "--json", "--mpirun", "--launcher", "--verify",
+        "--bind-policy", "--report", "--evidence-dir", "--sysfs", "--topology", "--facts",
+        "--expect", "--qp-test", "--device", "--gid-index", "--config", "--drain", "--node",
+        "--scontrol", "--np", "--repeat", "--warmup", "--metric", "--baseline", "--output",
+        "--resume", "--memory", "--nics", "--fabric", "--net-devices", "--nccl-hca",
+        "--keep-cpus",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        ok(strstr(buf, names[i]) != NULL, "--help shows %s", names[i]);
+    for (size_t i = 0; i < ncommands; i++)
+        if (commands[i].usage)
+            ok(strstr(buf, commands[i].usage) != NULL, "--help shows the usage of '%s'",
+               commands[i].name ? commands[i].name : "run");
+    free(buf);
+}
+
+int main(void)
+{
+    test_commands();
+    test_options();
+    test_help();
+    return done_testing();
+}

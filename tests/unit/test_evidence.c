@@ -1,0 +1,465 @@
+/* Unit tests of the evidence stage: each log family's line parser, the
+ * verdict drawn from evidence, what a verdict meets, and the fixtures. */
+#include "evidence/evidence.h"
+#include "evidence/internal.h"
+#include "tap.h"
+#include "util/msg.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *srcdir(void)
+{
+    const char *d = getenv("RDMARUN_SRCDIR");
+    return d && *d ? d : ".";
+}
+
+static const struct log_family *family(const char *name)
+{
+    for (size_t i = 0; i < nlog_families; i++)
+        if (strcmp(log_families[i].name, name) == 0)
+            return &log_families[i];
+    return NULL;
+}
+
+/* Offer one line to one family the way evidence_parse_line does: its
+ * prefilter, then its parser. */
+static bool offer(const struct log_family *fam, struct evidence *ev, const char *line,
+                  const char *host, long pid)
+{
+    return fam->wanted(line) && fam->parse(ev, line, "test:1", host, pid);
+}
+
+static void test_family_table(void)
+{
+    ok(nlog_families == 2, "two log families (got %zu)", nlog_families);
+    ok(family("ucx") != NULL && family("nccl") != NULL, "the table has ucx and nccl");
+    ok(family("ucx")->parse == ucx_parse_line && family("ucx")->wanted == ucx_wanted,
+       "ucx's row holds ucx's prefilter and parser");
+    ok(family("nccl")->parse == nccl_parse_line && family("nccl")->wanted == nccl_wanted,
+       "nccl's row holds nccl's prefilter and parser");
+}
+
+#define UCX_PREFIX "[1795952102.463937] [rxe-guest:2213 :0]      ucp_worker.c:1763 UCX  INFO  "
+
+static void test_ucx_ep_cfg(void)
+{
+    const struct log_family *ucx = family("ucx");
+    struct evidence ev = {0};
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1]: tag(rc_verbs/rxe0:1)\n", "file-host", 7),
+       "ucx 1.13 ep_cfg line with rc_verbs is evidence");
+    ok(ev.n == 1 && ev.obs[0].kind == PATH_RDMA, "ep_cfg rc_verbs is an RDMA path");
+    ok(ev.n == 1 && ev.obs[0].scope == SCOPE_UNKNOWN, "ep_cfg does not say its scope");
+    is_str(ev.n ? ev.obs[0].family : NULL, "ucx", "ep_cfg observation's family is ucx");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "rc_verbs/rxe0:1", "ep_cfg data lane kept");
+    is_str(ev.n ? ev.obs[0].host : NULL, "rxe-guest", "host from the [ts] [host:pid:tid] prefix");
+    ok(ev.n == 1 && ev.obs[0].pid == 2213, "pid from the prefix, not the default (got %ld)",
+       ev.n ? ev.obs[0].pid : -9);
+    is_str(ev.n ? ev.obs[0].where : NULL, "test:1", "where is kept");
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1]: tag(rc_verbs/rxe0:1)\n", "file-host", 7) &&
+           ev.n == 1 && ev.obs[0].count == 2,
+       "the same configuration again is counted, not stored again");
+    evidence_free(&ev);
+    ok(ev.n == 0 && ev.obs == NULL, "evidence_free leaves empty evidence");
+
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[0]: tag(self/memory0 rc_verbs/rxe0:1)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_SELF && ev.obs[0].scope == SCOPE_SELF,
+       "ep_cfg with self first is the self path, self scope");
+    evidence_free(&ev);
+
+    ok(!offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1] tag(rc_verbs/rxe0:1)", NULL, -1) && ev.n == 0,
+       "ep_cfg without ']:' is not evidence");
+}
+
+static void test_ucx_cfg_hash(void)
+{
+    const struct log_family *ucx = family("ucx");
+    struct evidence ev = {0};
+    ok(offer(ucx, &ev, UCX_PREFIX "0xe53a00 inter-node cfg#1 tag(tcp/eth0)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_TCP && ev.obs[0].scope == SCOPE_INTER,
+       "inter-node cfg#1 tag(tcp/eth0) is TCP, inter-node");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "tcp/eth0", "inter-node tcp lane kept");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, UCX_PREFIX "0x1b2c3d0 intra-node cfg#1tag(sysv/memory cma/memory)", NULL,
+             -1) && ev.n == 1 && ev.obs[0].kind == PATH_LOCAL && ev.obs[0].scope == SCOPE_INTRA,
+       "intra-node cfg#1tag(sysv/memory ...) without a space is local, intra-node");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "sysv/memory cma/memory",
+           "both shared-memory lanes kept");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, UCX_PREFIX "0xe53a00 self cfg#0 tag(self/memory)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_SELF && ev.obs[0].scope == SCOPE_SELF,
+       "self cfg#0 tag(self/memory) is self");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, UCX_PREFIX "0xe53a00 self cfg#0 tag(self/memory cma/memory rc_mlx5/mlx5_0:1)",
+             NULL, -1) && ev.n == 1 && ev.obs[0].kind == PATH_SELF,
+       "self scope makes the path self whatever its lanes");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, UCX_PREFIX "ucp_context_0 inter-node cfg#2  rma_am(rc_mlx5/mlx5_2:1)  "
+             "am(rc_mlx5/mlx5_2:1)  ka(ud_mlx5/mlx5_2:1)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_RDMA && ev.obs[0].scope == SCOPE_INTER,
+       "newer form without a tag lane: am/rma_am lanes count");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "rc_mlx5/mlx5_2:1",
+           "keepalive ud_mlx5 lane not among the data lanes");
+    evidence_free(&ev);
+
+    ok(!offer(ucx, &ev, UCX_PREFIX "0xe53a00 remote cfg#1 tag(tcp/eth0)", NULL, -1) && ev.n == 0,
+       "cfg# after an unknown scope word is not evidence");
+}
+
+static void test_ucx_lanes(void)
+{
+    const struct log_family *ucx = family("ucx");
+    struct evidence ev = {0};
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1]: tag(rc_verbs/mlx5_0:1) ka(tcp/eth0)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_RDMA,
+       "a tcp keepalive lane beside an RDMA data lane is RDMA, not TCP");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "rc_verbs/mlx5_0:1",
+           "the keepalive lane is not a data transport");
+    evidence_free(&ev);
+
+    ok(!offer(ucx, &ev, UCX_PREFIX "  ep_cfg[2]: ka(tcp/eth0)", NULL, -1) && ev.n == 0,
+       "keepalive ka(tcp/eth0) lanes alone are not tcp data evidence");
+    ok(!offer(ucx, &ev, UCX_PREFIX "0x1 inter-node cfg#3 ka(tcp/eth0) wireup(tcp/eth0)", NULL, -1)
+           && ev.n == 0,
+       "only non-data lanes on a cfg# line: not evidence");
+
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1]: tag(tcp/ib0) am(tcp/ib0) ka(tcp/ib0)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_TCP,
+       "tcp/ib0 (TCP over IPoIB) is tcp, not RDMA");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "tcp/ib0", "a lane repeated is listed once");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, UCX_PREFIX "  ep_cfg[1]: tag(rc_mlx5/mlx5_0:1 tcp/eth0)", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_TCP,
+       "any tcp data lane makes the path TCP, even beside RDMA");
+    evidence_free(&ev);
+}
+
+static void test_ucx_origin_and_rejects(void)
+{
+    const struct log_family *ucx = family("ucx");
+    struct evidence ev = {0};
+    ok(offer(ucx, &ev, "    ep_cfg[1]: tag(rc_mlx5/mlx5_0:1) rma_bw(rc_mlx5/mlx5_0:1)", "node7",
+             4242) && ev.n == 1,
+       "a pasted ep_cfg line without prefix is evidence");
+    is_str(ev.n ? ev.obs[0].host : NULL, "node7", "no prefix: host from the defaults");
+    ok(ev.n == 1 && ev.obs[0].pid == 4242, "no prefix: pid from the defaults");
+    is_str(ev.n ? ev.obs[0].line : NULL, "ep_cfg[1]: tag(rc_mlx5/mlx5_0:1) rma_bw(rc_mlx5/mlx5_0:1)",
+           "the example line is kept trimmed");
+    evidence_free(&ev);
+
+    ok(offer(ucx, &ev, "ep_cfg[1]: tag(rc_verbs/rxe0:1)", NULL, -1) && ev.n == 1 &&
+           ev.obs[0].host == NULL && ev.obs[0].pid == -1,
+       "no prefix and no defaults: host NULL, pid -1");
+    evidence_free(&ev);
+
+    const char *version = "[1795952102.401000] [rxe-guest:2213 :0] ucp_context.c:1849 UCX  INFO  "
+                          "Version 1.13.1 (loaded from /lib/x86_64-linux-gnu/libucp.so.0)";
+    ok(!ucx->wanted(version), "ucx prefilter skips a line without cfg");
+    ok(!ucx->parse(&ev, version, "test:1", NULL, -1) && ev.n == 0,
+       "a UCX line without cfg is not evidence");
+    ok(!ucx->wanted("plain text, nothing to see") &&
+           !ucx->parse(&ev, "plain text, nothing to see", "test:1", NULL, -1),
+       "ucx prefilter and parser both reject plain text");
+    ok(!ucx->wanted("") && !ucx->parse(&ev, "", "test:1", NULL, -1), "empty line rejected");
+    ok(ucx->wanted(UCX_PREFIX "  ep_cfg[1]: tag(rc_verbs/rxe0:1)") &&
+           ucx->wanted(UCX_PREFIX "0x1 inter-node cfg#1 tag(tcp/eth0)") &&
+           ucx->wanted(UCX_PREFIX "0x1 intra-node cfg#1tag(sysv/memory)"),
+       "ucx prefilter wants every evidence form");
+    ok(ev.n == 0, "rejected lines recorded nothing");
+    evidence_free(&ev);
+}
+
+#define NCCL_PREFIX "gpu01:12345:12402 [0] NCCL INFO "
+
+static void test_nccl(void)
+{
+    const struct log_family *nccl = family("nccl");
+    struct evidence ev = {0};
+    ok(offer(nccl, &ev, NCCL_PREFIX "Using network IB\n", "default", 1) && ev.n == 1 &&
+           ev.obs[0].kind == PATH_RDMA && ev.obs[0].scope == SCOPE_UNKNOWN,
+       "Using network IB is RDMA, scope unknown");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "network IB", "network choice kept as transport");
+    is_str(ev.n ? ev.obs[0].family : NULL, "nccl", "nccl observation's family is nccl");
+    is_str(ev.n ? ev.obs[0].host : NULL, "gpu01", "host from the host:pid:tid prefix");
+    ok(ev.n == 1 && ev.obs[0].pid == 12345, "pid from the host:pid:tid prefix");
+    evidence_free(&ev);
+
+    ok(offer(nccl, &ev, NCCL_PREFIX "Using network Socket", NULL, -1) && ev.n == 1 &&
+           ev.obs[0].kind == PATH_TCP,
+       "Using network Socket is TCP");
+    evidence_free(&ev);
+
+    ok(offer(nccl, &ev, "gpu03:777:777 [0] NCCL INFO NET/IB : No device found.", NULL, -1),
+       "NET/IB : No device found is evidence");
+    ok(ev.nccl_no_device && ev.n == 0, "No device found sets nccl_no_device, no observation");
+    evidence_free(&ev);
+    ok(!ev.nccl_no_device, "evidence_free clears nccl_no_device");
+
+    ok(offer(nccl, &ev, NCCL_PREFIX "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA", NULL,
+             -1) && ev.n == 1 && ev.obs[0].kind == PATH_RDMA && ev.obs[0].scope == SCOPE_INTER,
+       "channel via NET/IB/0/GDRDMA is inter-node RDMA");
+    is_str(ev.n ? ev.obs[0].transports : NULL, "NET/IB/0/GDRDMA", "channel transport kept");
+    evidence_free(&ev);
+
+    ok(offer(nccl, &ev, NCCL_PREFIX "Channel 00 : 0[0] -> 1[0] via NET/IBext_v8/4", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_RDMA,
+       "a net plugin channel via NET/IBext_v8 is RDMA");
+    evidence_free(&ev);
+
+    ok(offer(nccl, &ev, NCCL_PREFIX "Ring 00 : 0 -> 1 [send] via NET/Socket/0", NULL, -1) &&
+           ev.n == 1 && ev.obs[0].kind == PATH_TCP && ev.obs[0].scope == SCOPE_INTER,
+       "old Ring via NET/Socket/0 is inter-node TCP");
+    evidence_free(&ev);
+
+    ok(offer(nccl, &ev, "gpu07:7777:7777 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+             NULL, -1) && ev.n == 1 && ev.obs[0].kind == PATH_LOCAL &&
+           ev.obs[0].scope == SCOPE_INTRA,
+       "channel via P2P/IPC is local, intra-node");
+    ok(offer(nccl, &ev, "gpu07:7777:7777 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via "
+             "SHM/direct/direct", NULL, -1) && ev.n == 2 && ev.obs[1].kind == PATH_LOCAL,
+       "channel via SHM/direct/direct is local");
+    evidence_free(&ev);
+
+    const char *bootstrap = "gpu04:4444:4444 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.4<0>";
+    ok(nccl->wanted(bootstrap) && !nccl->parse(&ev, bootstrap, "test:1", NULL, -1) && ev.n == 0,
+       "NET/Socket : Using alone (the bootstrap) is not evidence");
+    ok(!nccl->parse(&ev, NCCL_PREFIX "Channel 00 : 0 -> 1 via NVL/whatever", "test:1", NULL, -1),
+       "a channel via an unknown transport is not evidence");
+    ok(!nccl->wanted("plain text, nothing to see") &&
+           !nccl->parse(&ev, "plain text, nothing to see", "test:1", NULL, -1),
+       "nccl prefilter and parser both reject plain text");
+    ok(nccl->wanted(NCCL_PREFIX "Using network IB") &&
+           nccl->wanted(NCCL_PREFIX "NET/IB : No device found.") &&
+           nccl->wanted(NCCL_PREFIX "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA"),
+       "nccl prefilter wants every evidence form");
+    ok(!ev.nccl_no_device && ev.n == 0, "rejected nccl lines recorded nothing");
+
+    ok(offer(nccl, &ev, "NCCL INFO Using network IB", "fromname", 99) && ev.n == 1,
+       "nccl line without host:pid:tid is still evidence");
+    is_str(ev.n ? ev.obs[0].host : NULL, "fromname", "no nccl prefix: host from the defaults");
+    ok(ev.n == 1 && ev.obs[0].pid == 99, "no nccl prefix: pid from the defaults");
+    evidence_free(&ev);
+}
+
+static void test_parse_line_dispatch(void)
+{
+    struct evidence ev = {0};
+    ok(evidence_parse_line(&ev, UCX_PREFIX "  ep_cfg[1]: tag(rc_verbs/rxe0:1)", "a:1", NULL, -1) &&
+           ev.n == 1 && strcmp(ev.obs[0].family, "ucx") == 0,
+       "evidence_parse_line hands a UCX line to ucx");
+    ok(evidence_parse_line(&ev, NCCL_PREFIX "Using network IB", "a:2", NULL, -1) && ev.n == 2 &&
+           strcmp(ev.obs[1].family, "nccl") == 0,
+       "evidence_parse_line hands a NCCL line to nccl");
+    ok(!evidence_parse_line(&ev, "nothing here", "a:3", NULL, -1) && ev.n == 2,
+       "evidence_parse_line: a plain line is not evidence");
+    ok(ev.lines == 3, "evidence_parse_line counts every line it is given (got %llu)", ev.lines);
+    evidence_free(&ev);
+}
+
+/* Evidence from lines, then its verdict. */
+static enum verdict verdict_of(const char *const *lines)
+{
+    struct evidence ev = {0};
+    for (size_t i = 0; lines[i]; i++)
+        evidence_parse_line(&ev, lines[i], "v:1", "h", 1);
+    enum verdict v = evidence_verdict(&ev);
+    evidence_free(&ev);
+    return v;
+}
+
+static void test_verdict(void)
+{
+    const char *rdma[] = {UCX_PREFIX "0x1 self cfg#0 tag(self/memory)",
+                          UCX_PREFIX "0x1 intra-node cfg#1 tag(sysv/memory)",
+                          UCX_PREFIX "0x1 inter-node cfg#2 tag(rc_mlx5/mlx5_0:1)", NULL};
+    ok(verdict_of(rdma) == VERDICT_RDMA, "RDMA inter-node beside local paths: rdma");
+    const char *fallback[] = {UCX_PREFIX "0x1 inter-node cfg#2 tag(rc_mlx5/mlx5_0:1)",
+                              UCX_PREFIX "0x1 inter-node cfg#3 tag(tcp/eth0)", NULL};
+    ok(verdict_of(fallback) == VERDICT_FALLBACK, "one TCP inter-node path among RDMA: fallback");
+    const char *unscoped_tcp[] = {"ep_cfg[1]: tag(tcp/eth0)", NULL};
+    ok(verdict_of(unscoped_tcp) == VERDICT_FALLBACK, "TCP of unknown scope may leave: fallback");
+    const char *local[] = {UCX_PREFIX "0x1 self cfg#0 tag(self/memory)",
+                           UCX_PREFIX "0x1 intra-node cfg#1tag(sysv/memory cma/memory)", NULL};
+    ok(verdict_of(local) == VERDICT_LOCAL, "self and shared memory only: local");
+    const char *intra_tcp[] = {UCX_PREFIX "0x1 intra-node cfg#1 tag(tcp/lo)", NULL};
+    ok(verdict_of(intra_tcp) == VERDICT_LOCAL, "TCP within one node is not a fallback: local");
+    const char *nothing[] = {"hello", "UCX  INFO  Version 1.13.1", NULL};
+    ok(verdict_of(nothing) == VERDICT_UNKNOWN, "no evidence lines: unknown");
+    struct evidence empty = {0};
+    ok(evidence_verdict(&empty) == VERDICT_UNKNOWN, "empty evidence: unknown");
+
+    const char *no_dev[] = {"g:1:1 [0] NCCL INFO NET/IB : No device found.", NULL};
+    ok(verdict_of(no_dev) == VERDICT_FALLBACK, "nccl no device, no RDMA channel: fallback");
+    const char *no_dev_local[] = {"g:1:1 [0] NCCL INFO NET/IB : No device found.",
+                                  "g:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+                                  NULL};
+    ok(verdict_of(no_dev_local) == VERDICT_FALLBACK,
+       "nccl no device with only local channels: fallback");
+    const char *no_dev_rdma[] = {"g:1:1 [0] NCCL INFO NET/IB : No device found.",
+                                 "g:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via "
+                                 "NET/IB/0/GDRDMA", NULL};
+    ok(verdict_of(no_dev_rdma) == VERDICT_RDMA, "nccl no device but an RDMA channel: rdma");
+}
+
+static void test_verdict_meets(void)
+{
+    static const struct { enum verdict v; enum expectation e; bool met; } table[] = {
+        {VERDICT_RDMA, EXPECT_RDMA, true},      {VERDICT_FALLBACK, EXPECT_RDMA, false},
+        {VERDICT_LOCAL, EXPECT_RDMA, true},     {VERDICT_UNKNOWN, EXPECT_RDMA, false},
+        {VERDICT_RDMA, EXPECT_TCP, false},      {VERDICT_FALLBACK, EXPECT_TCP, true},
+        {VERDICT_LOCAL, EXPECT_TCP, true},      {VERDICT_UNKNOWN, EXPECT_TCP, false},
+        {VERDICT_RDMA, EXPECT_LOCAL, false},    {VERDICT_FALLBACK, EXPECT_LOCAL, false},
+        {VERDICT_LOCAL, EXPECT_LOCAL, true},    {VERDICT_UNKNOWN, EXPECT_LOCAL, false},
+        {VERDICT_RDMA, EXPECT_ANY, true},       {VERDICT_FALLBACK, EXPECT_ANY, true},
+        {VERDICT_LOCAL, EXPECT_ANY, true},      {VERDICT_UNKNOWN, EXPECT_ANY, true},
+    };
+    static const char *const expect[] = {"rdma", "tcp", "local", "any"};
+    for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
+        ok(verdict_meets(table[i].v, table[i].e) == table[i].met, "verdict %s %s expect %s",
+           verdict_name(table[i].v), table[i].met ? "meets" : "does not meet",
+           expect[table[i].e]);
+    ok(!verdict_meets(VERDICT_UNKNOWN, EXPECT_RDMA),
+       "decided: unknown (no evidence) does NOT meet expect rdma");
+    ok(!verdict_meets(VERDICT_RDMA, EXPECT_LOCAL),
+       "decided: rdma does NOT meet expect local");
+}
+
+static void test_status_and_names(void)
+{
+    ok(verdict_status(VERDICT_RDMA) == 0, "status of rdma is 0");
+    ok(verdict_status(VERDICT_FALLBACK) == 80 && RR_EX_FALLBACK == 80, "status of fallback is 80");
+    ok(verdict_status(VERDICT_LOCAL) == 81 && RR_EX_LOCAL == 81, "status of local is 81");
+    ok(verdict_status(VERDICT_UNKNOWN) == 82 && RR_EX_NO_EVIDENCE == 82, "status of unknown is 82");
+    is_str(verdict_name(VERDICT_RDMA), "rdma", "verdict_name rdma");
+    is_str(verdict_name(VERDICT_FALLBACK), "fallback", "verdict_name fallback");
+    is_str(verdict_name(VERDICT_LOCAL), "local", "verdict_name local");
+    is_str(verdict_name(VERDICT_UNKNOWN), "unknown", "verdict_name unknown");
+    size_t n = 0;
+    bool same = true;
+    while (verdict_names[n]) {
+        same &= verdict_name((enum verdict)n) == verdict_names[n];
+        n++;
+    }
+    ok(n == 4 && same, "verdict_names: the four names in enum order, NULL-terminated");
+}
+
+static void test_fixtures(void)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/tests/data/logs/EXPECTED", srcdir());
+    FILE *f = fopen(path, "r");
+    ok(f != NULL, "EXPECTED list of fixtures is readable (%s)", path);
+    if (!f)
+        return;
+    char line[512], file[256], want[64];
+    int fixtures = 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (line[0] == '#' || sscanf(line, "%255s %63s", file, want) != 2)
+            continue;
+        snprintf(path, sizeof(path), "%s/tests/data/logs/%s", srcdir(), file);
+        struct evidence ev = {0};
+        int rc = evidence_read(&ev, path);
+        enum verdict v = evidence_verdict(&ev);
+        ok(rc == 0 && ev.files == 1 && strcmp(verdict_name(v), want) == 0,
+           "fixture %s: verdict %s (got %s, rc %d)", file, want, verdict_name(v), rc);
+        evidence_free(&ev);
+        fixtures++;
+    }
+    fclose(f);
+    ok(fixtures >= 19, "every fixture of EXPECTED was read (%d)", fixtures);
+}
+
+static void test_read_files(void)
+{
+    char dir[] = "/tmp/test_evidence.XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a temporary evidence directory");
+    char path[256];
+    snprintf(path, sizeof(path), "%s/ucx.nodeA.99.log", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("banner line\n    ep_cfg[1]: tag(rc_verbs/rxe0:1)\n", f);
+        fclose(f);
+    }
+    struct evidence ev = {0};
+    ok(evidence_read(&ev, path) == 0 && ev.n == 1, "a ucx.HOST.PID.log file is read");
+    is_str(ev.n ? ev.obs[0].host : NULL, "nodeA", "prefix-less line: host from the file name");
+    ok(ev.n == 1 && ev.obs[0].pid == 99, "prefix-less line: pid from the file name");
+    ok(ev.lines == 2, "both lines counted (got %llu)", ev.lines);
+    evidence_free(&ev);
+
+    char other[256];
+    snprintf(other, sizeof(other), "%s/nccl.nodeB.5.log", dir);
+    f = fopen(other, "w");
+    if (f) {
+        fputs("gpu:5:5 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] via NET/Socket/0\n", f);
+        fclose(f);
+    }
+    ok(evidence_read(&ev, dir) == 0 && ev.files == 2 && ev.n == 2,
+       "a directory: every file in it is read");
+    ok(evidence_verdict(&ev) == VERDICT_FALLBACK, "directory verdict: one socket channel falls back");
+    evidence_free(&ev);
+
+    snprintf(path + strlen(dir), sizeof(path) - strlen(dir), "/absent.log");
+    fprintf(stderr, "# expect an error about %s below\n", path);
+    ok(evidence_read(&ev, path) == RR_EX_NOINPUT && ev.files == 0, "a missing file: NOINPUT");
+    evidence_free(&ev);
+
+    /* A host name with dots: the pid is the last part of the name. */
+    char dotted[256];
+    snprintf(dotted, sizeof(dotted), "%s/ucx.c01.cluster.local.1234.log", dir);
+    f = fopen(dotted, "w");
+    if (f) {
+        fputs("    ep_cfg[1]: tag(rc_verbs/rxe0:1)\n", f);
+        fclose(f);
+    }
+    ok(evidence_read(&ev, dotted) == 0 && ev.n == 1, "a dotted host's log is read");
+    is_str(ev.n ? ev.obs[0].host : NULL, "c01.cluster.local", "the host keeps its dots");
+    ok(ev.n == 1 && ev.obs[0].pid == 1234, "the pid is the name's last part");
+    evidence_free(&ev);
+    long pids[4];
+    size_t npids = evidence_dir_pids(dir, pids, 4);
+    ok(npids == 3, "the evidence directory's pids include the dotted host's (%zu)", npids);
+    unlink(dotted);
+
+    /* A NUL byte inside a line hides neither that line's end nor the next line. */
+    char nul[256];
+    snprintf(nul, sizeof(nul), "%s/ucx.nodeC.7.log", dir);
+    f = fopen(nul, "w");
+    if (f) {
+        fwrite("junk\0more\n", 1, 10, f);
+        fputs("    ep_cfg[1]: tag(rc_verbs/rxe0:1)\n", f);
+        fclose(f);
+    }
+    ok(evidence_read(&ev, nul) == 0 && ev.n == 1 && evidence_verdict(&ev) == VERDICT_RDMA,
+       "the line after one with a NUL byte is still read");
+    evidence_free(&ev);
+    unlink(nul);
+
+    snprintf(path, sizeof(path), "%s/ucx.nodeA.99.log", dir);
+    unlink(path);
+    unlink(other);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    test_family_table();
+    test_ucx_ep_cfg();
+    test_ucx_cfg_hash();
+    test_ucx_lanes();
+    test_ucx_origin_and_rejects();
+    test_nccl();
+    test_parse_line_dispatch();
+    test_verdict();
+    test_verdict_meets();
+    test_status_and_names();
+    test_fixtures();
+    test_read_files();
+    return done_testing();
+}

@@ -1,0 +1,115 @@
+/* Unit tests of the launch stage that run no job: the per-rank helper's
+ * view of its rank under each launcher's variables, and finding the real
+ * mpirun past rdmarun's own drop-in wrapper. (Jobs themselves are tested in
+ * tests/integration with real Open MPI.) */
+#include "launch/launch.h"
+#include "launch/rank.h"
+#include "tap.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const vars[] = {
+    "RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+    "PMI_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK",
+    "SLURM_LOCALID", "SLURM_NODEID", "SLURM_STEP_TASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
+    "SLURM_PROCID",
+};
+
+static void clear(void)
+{
+    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
+        unsetenv(vars[i]);
+}
+
+static void test_ranks(void)
+{
+    long local = -1, size = -1, rank = -1;
+    clear();
+    ok(rank_from_launcher(&local, &size, &rank) == NULL, "no launcher's variables: none");
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
+    setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
+    setenv("OMPI_COMM_WORLD_RANK", "9", 1);
+    const char *from = rank_from_launcher(&local, &size, &rank);
+    is_str(from, "OMPI_COMM_WORLD_LOCAL_RANK", "Open MPI's variables");
+    ok(local == 1 && size == 4 && rank == 9, "local 1 of 4, rank 9");
+    clear();
+    setenv("SLURM_LOCALID", "1", 1);
+    setenv("SLURM_NODEID", "2", 1);
+    setenv("SLURM_STEP_TASKS_PER_NODE", "4(x2),2", 1);
+    setenv("SLURM_PROCID", "9", 1);
+    from = rank_from_launcher(&local, &size, &rank);
+    is_str(from, "SLURM_LOCALID", "Slurm's variables");
+    ok(local == 1 && size == 2 && rank == 9, "node 2 of 4(x2),2 has 2 tasks (got %ld)", size);
+    setenv("SLURM_NODEID", "1", 1);
+    rank_from_launcher(&local, &size, &rank);
+    ok(size == 4, "node 1 of 4(x2),2 has 4 tasks");
+    setenv("SLURM_NODEID", "7", 1);
+    ok(rank_from_launcher(&local, &size, &rank) == NULL, "a node past the list: none");
+    clear();
+    setenv("MPI_LOCALRANKID", "0", 1);
+    setenv("MPI_LOCALNRANKS", "2", 1);
+    ok(rank_from_launcher(&local, &size, &rank) && rank == 0, "MPICH without PMI_RANK: rank = local");
+    setenv("MPI_LOCALNRANKS", "two", 1);
+    ok(rank_from_launcher(&local, &size, &rank) == NULL, "a size that is not a number: none");
+    clear();
+}
+
+static void test_find(void)
+{
+    char dir[] = "/tmp/rdmarun-launch.XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a PATH directory");
+    char *wrapper = xasprintf("%s/w/mpirun", dir), *real = xasprintf("%s/r/mpirun", dir);
+    char *wdir = xasprintf("%s/w", dir), *rdir = xasprintf("%s/r", dir);
+    mkdir(wdir, 0755);
+    mkdir(rdir, 0755);
+    FILE *f = fopen(wrapper, "w");
+    fputs("#!/bin/sh\n# rdmarun-mpirun-wrapper\nexec rdmarun \"$@\"\n", f);
+    fclose(f);
+    f = fopen(real, "w");
+    fputs("#!/bin/sh\necho real\n", f);
+    fclose(f);
+    chmod(wrapper, 0755);
+    chmod(real, 0755);
+    char *path = xasprintf("%s:%s", wdir, rdir);
+    char *old = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+    setenv("PATH", path, 1);
+    unsetenv("RDMARUN_MPIRUN");
+    char *found = launch_find_mpirun(NULL);
+    is_str(found, real, "the wrapper first on PATH is skipped for the real mpirun");
+    free(found);
+    found = launch_find_mpirun("/opt/x/mpirun");
+    is_str(found, "/opt/x/mpirun", "--mpirun wins");
+    free(found);
+    setenv("RDMARUN_MPIRUN", "/opt/y/mpirun", 1);
+    found = launch_find_mpirun(NULL);
+    is_str(found, "/opt/y/mpirun", "then RDMARUN_MPIRUN");
+    free(found);
+    unsetenv("RDMARUN_MPIRUN");
+    setenv("PATH", wdir, 1);
+    found = launch_find_mpirun(NULL);
+    ok(found == NULL, "only the wrapper on PATH: not found");
+    free(found);
+    if (old)
+        setenv("PATH", old, 1);
+    free(old);
+    unlink(wrapper);
+    unlink(real);
+    rmdir(wdir);
+    rmdir(rdir);
+    rmdir(dir);
+    free(path);
+    free(wrapper);
+    free(real);
+    free(wdir);
+    free(rdir);
+}
+
+int main(void)
+{
+    test_ranks();
+    test_find();
+    return done_testing();
+}

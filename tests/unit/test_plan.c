@@ -1,0 +1,378 @@
+/* Unit tests of the plan stage on recorded nodes: plan_build's settings and
+ * their precedence, item sources, structured ports, launchers, the per-rank
+ * helper's argv (read back with its own option table), each rule's condition,
+ * and placement_build. */
+#include "facts/facts.h"
+#include "plan/placement.h"
+#include "plan/plan.h"
+#include "plan/rank_args.h"
+#include "plan/rules.h"
+#include "profile/profile.h"
+#include "tap.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+
+static const char *src(void)
+{
+    const char *s = getenv("RDMARUN_SRCDIR");
+    return s && *s ? s : ".";
+}
+
+/* A recorded node: a sysfs tree with the two-NUMA topology the golden tests use. */
+static int node(struct facts *f, const char *tree)
+{
+    char *sysfs = xasprintf("%s/tests/data/sysfs/%s", src(), tree);
+    char *topo = xasprintf("%s/tests/data/topology/2pkg-2numa.xml", src());
+    struct facts_sources s = {.sysfs_root = sysfs, .topology = topo};
+    int rc = facts_gather(f, &s);
+    free(sysfs);
+    free(topo);
+    return rc;
+}
+
+static int profile(struct profile *p, const char *name)
+{
+    struct strvec dirs = {0};
+    sv_pushf(&dirs, "%s/profiles", src());
+    int rc = profile_load_for_job(name, &dirs, NULL, p);
+    sv_free(&dirs);
+    return rc;
+}
+
+/* One job: 2 ranks of ./app. */
+struct job {
+    struct job_args args;
+    struct plan_request rq;
+};
+
+static void job_init(struct job *j, const struct profile *p, const struct facts *f)
+{
+    memset(j, 0, sizeof(*j));
+    j->args.np = 2;
+    j->args.ppn = -1;
+    sv_push(&j->args.program, "./app");
+    j->rq = (struct plan_request){.profile = p, .facts = f, .job = &j->args,
+                                  .mpirun = "/usr/bin/mpirun", .srun = "/usr/bin/srun",
+                                  .evidence_dir = "/EV", .self = "/bin/rdmarun"};
+}
+
+static void job_free(struct job *j)
+{
+    sv_free(&j->args.program);
+    sv_free(&j->args.user_opts);
+    sv_free(&j->args.mpirun_args);
+}
+
+static bool argv_has(const struct plan *p, const char *word)
+{
+    return sv_find(&p->argv, word) >= 0;
+}
+
+static void test_settings(void)
+{
+    struct facts f;
+    struct profile p;
+    ok(node(&f, "rxe") == 0 && profile(&p, "roce") == 0, "rxe node and roce profile load");
+    struct job j;
+    job_init(&j, &p, &f);
+    struct plan pl;
+    plan_build(&j.rq, &pl);
+    ok(pl.status == 0, "roce on rxe plans");
+    ok(pl.verify.value == VERIFY_WARN, "verify defaults to warn");
+    is_str(pl.verify.origin, "default", "its origin is the default");
+    ok(pl.expect.value == EXPECT_RDMA, "an RDMA fabric expects rdma");
+    is_str(pl.expect.origin, "fabric roce", "the expectation comes from the fabric");
+    ok(pl.launcher.value == LAUNCHER_MPIRUN && pl.bind.value == BIND_NONE,
+       "launcher mpirun and bind policy none by default");
+    is_str(pl.evidence_dir, "/EV", "a verified job logs its evidence");
+    plan_free(&pl);
+
+    /* The profile's value wins over the default, the option over both. */
+    profile_put(&p, "profile", "verify", "strict", ORIGIN_SET, NULL, 0);
+    plan_build(&j.rq, &pl);
+    ok(pl.verify.value == VERIFY_STRICT, "the profile's verify = strict");
+    is_str(pl.verify.origin, "--set", "its origin is the profile's value (--set)");
+    plan_free(&pl);
+    j.rq.verify = "off";
+    j.rq.bind_policy = "numa";
+    j.rq.launcher = "srun";
+    plan_build(&j.rq, &pl);
+    ok(pl.verify.value == VERIFY_OFF && !plan_verifies(&pl), "--verify off wins over the profile");
+    is_str(pl.verify.origin, "--verify", "its origin is the option");
+    ok(pl.evidence_dir == NULL, "verify off: no evidence directory");
+    bool any_evidence = false;
+    for (size_t i = 0; i < pl.n; i++)
+        any_evidence |= pl.items[i].source == SOURCE_EVIDENCE;
+    ok(!any_evidence, "verify off: no evidence variables");
+    ok(pl.bind.value == BIND_NUMA, "--bind-policy numa");
+    is_str(pl.bind.origin, "--bind-policy", "bind policy's origin is the option");
+    ok(pl.launcher.value == LAUNCHER_SRUN && pl.argv.n > 0 &&
+       strcmp(pl.argv.v[0], "/usr/bin/env") == 0 && argv_has(&pl, "/usr/bin/srun") &&
+       argv_has(&pl, "--mpi=pmix"), "--launcher srun: env VARS srun --mpi=pmix");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+
+    static const struct { const char *profile; enum expectation e; } fabrics[] = {
+        {"tcp", EXPECT_TCP}, {"shm", EXPECT_LOCAL}, {"ib", EXPECT_RDMA},
+    };
+    for (size_t i = 0; i < sizeof(fabrics) / sizeof(*fabrics); i++) {
+        ok(profile(&p, fabrics[i].profile) == 0, "profile %s loads", fabrics[i].profile);
+        job_init(&j, &p, &f);
+        plan_build(&j.rq, &pl);
+        ok(pl.expect.value == (int)fabrics[i].e, "profile %s expects %s", fabrics[i].profile,
+           expectation_names[fabrics[i].e]);
+        plan_free(&pl);
+        job_free(&j);
+        profile_free(&p);
+    }
+    facts_free(&f);
+}
+
+static void test_items_and_ports(void)
+{
+    struct facts f;
+    struct profile p;
+    node(&f, "rxe");
+    profile(&p, "roce");
+    struct job j;
+    job_init(&j, &p, &f);
+    struct plan pl;
+    plan_build(&j.rq, &pl);
+    const struct plan_item *dev = plan_find(&pl, ITEM_ENV, "UCX_NET_DEVICES");
+    const struct plan_item *gid = plan_find(&pl, ITEM_ENV, "UCX_IB_GID_INDEX");
+    const struct plan_item *pml = plan_find(&pl, ITEM_MCA, "pml_ucx_devices");
+    const struct plan_item *log = plan_find(&pl, ITEM_ENV, "UCX_LOG_FILE");
+    ok(dev && dev->source == SOURCE_AUTO && strcmp(dev->origin, "auto") == 0,
+       "UCX_NET_DEVICES = auto is resolved from the facts");
+    is_str(dev ? dev->value : NULL, "rxe0:1", "to the ACTIVE RoCE port");
+    ok(pml && pml->source == SOURCE_RULE, "pml_ucx_devices comes from a rule");
+    ok(log && log->source == SOURCE_EVIDENCE, "UCX_LOG_FILE is evidence");
+    ok(pl.nports == 1, "one port for preflight");
+    is_str(pl.ports[0].name, "rxe0:1", "named as UCX_NET_DEVICES names it");
+    ok(pl.ports[0].dev && strcmp(pl.ports[0].dev->name, "rxe0") == 0 && pl.ports[0].port &&
+       pl.ports[0].port->num == 1, "pointing at the device and port in the facts");
+    ok(gid && gid->value && pl.ports[0].gid_index == atoi(gid->value),
+       "with the plan's GID index (%d)", pl.ports[0].gid_index);
+    plan_free(&pl);
+
+    /* A device this node does not have stays, without a device, for preflight. */
+    profile_put(&p, "ucx", "NET_DEVICES", "nosuch_0:1,rxe0", ORIGIN_SET, NULL, 0);
+    profile_put(&p, "ucx", "IB_GID_INDEX", "3", ORIGIN_SET, NULL, 0);
+    plan_build(&j.rq, &pl);
+    ok(pl.nports == 2 && pl.ports[0].dev == NULL && strcmp(pl.ports[0].name, "nosuch_0:1") == 0,
+       "an unknown device is kept by name, without a device");
+    ok(pl.nports == 2 && pl.ports[1].dev && strcmp(pl.ports[1].name, "rxe0:1") == 0,
+       "a device without a port names its ports");
+    ok(pl.nports == 2 && pl.ports[1].gid_index == 3, "a GID index set by the profile is used");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+
+    /* InfiniBand needs no GID index. */
+    facts_free(&f);
+    node(&f, "ib-mlx5");
+    profile(&p, "ib");
+    job_init(&j, &p, &f);
+    plan_build(&j.rq, &pl);
+    ok(pl.nports == 1 && pl.ports[0].gid_index == -1, "an InfiniBand port has no GID index");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+
+    /* An RDMA profile on a node without its fabric cannot run. */
+    facts_free(&f);
+    node(&f, "none");
+    profile(&p, "roce");
+    job_init(&j, &p, &f);
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_UNAVAILABLE && pl.errors.n > 0, "roce on a node without RoCE: 69");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+    facts_free(&f);
+}
+
+/* fabric = auto picks the candidate for the node's fabric. */
+static void test_auto(void)
+{
+    struct facts f;
+    struct profile p, ib;
+    node(&f, "ib-mlx5");
+    profile(&p, "auto");
+    profile(&ib, "ib");
+    const struct profile *cands[] = {&ib};
+    struct job j;
+    job_init(&j, &p, &f);
+    j.rq.candidates = cands;
+    j.rq.ncandidates = 1;
+    struct plan pl;
+    plan_build(&j.rq, &pl);
+    is_str(pl.chosen, "ib", "auto on an InfiniBand node chooses ib");
+    is_str(pl.fabric, "ib", "and its fabric");
+    plan_free(&pl);
+    j.rq.ncandidates = 0;
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_NOINPUT, "auto without the ib profile to choose: 66");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&ib);
+    profile_free(&p);
+    facts_free(&f);
+}
+
+/* The helper's command line, read back with the helper's own table. */
+static void test_helper_argv(void)
+{
+    struct facts f;
+    struct profile p;
+    node(&f, "rxe");
+    profile(&p, "roce");
+    struct job j;
+    job_init(&j, &p, &f);
+    j.rq.bind_policy = "nic-local";
+    j.rq.report = true;
+    j.rq.sysfs = "/rec";
+    struct plan pl;
+    plan_build(&j.rq, &pl);
+    int at = sv_find(&pl.argv, "rank"), end = sv_find(&pl.argv, "--");
+    ok(at > 0 && strcmp(pl.argv.v[at - 1], "/bin/rdmarun") == 0 && end > at,
+       "rdmarun rank OPTIONS -- comes before the program");
+    struct rank_args a;
+    memset(&a, 0, sizeof(a));
+    int good = 1;
+    for (int i = at + 1; i < end && good == 1; i++)
+        good = opt_parse(rank_options, nrank_options, 1, &a, end, pl.argv.v, &i);
+    ok(good == 1, "every word the plan wrote is one of the helper's options");
+    is_str(a.bind_policy, "nic-local", "--bind-policy");
+    is_str(a.memory, "prefer", "--memory (the default)");
+    is_str(a.nics, "one", "--nics (the default)");
+    is_str(a.fabric, "roce", "--fabric");
+    is_str(a.sysfs, "/rec", "--sysfs");
+    is_str(a.evidence_dir, "/EV", "--evidence-dir");
+    ok(a.net_devices && !a.nccl_hca && !a.keep_cpus && a.report,
+       "flags: --net-devices and --report, not --nccl-hca or --keep-cpus");
+    const struct plan_item *bind = plan_find(&pl, ITEM_OPTION, "--bind-to");
+    ok(bind && strcmp(bind->value, "none") == 0 && bind->source == SOURCE_PLAN,
+       "Open MPI is told --bind-to none");
+    ok(pl.placement && pl.placement->local_size == 2, "the placement for 2 local ranks");
+    rank_args_free(&a);
+    plan_free(&pl);
+
+    /* --bind-to on the command line: the helper leaves cores alone. */
+    sv_push(&j.args.user_opts, "bind-to");
+    plan_build(&j.rq, &pl);
+    ok(argv_has(&pl, "--keep-cpus"), "--bind-to given: the helper gets --keep-cpus");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+    facts_free(&f);
+}
+
+/* Each rule's condition, on the facts it keys on. */
+static void test_rules(void)
+{
+    struct facts rxe, mlx, roce_mlx;
+    node(&rxe, "rxe");
+    node(&mlx, "ib-mlx5");
+    node(&roce_mlx, "roce-mlx5");
+    struct port_ref rxe_ports[MAX_PORTS], mlx_ports[MAX_PORTS];
+    size_t nrxe = ports_select(&rxe, "roce", rxe_ports, MAX_PORTS);
+    size_t nmlx = ports_select(&mlx, "ib", mlx_ports, MAX_PORTS);
+    ok(nrxe == 1 && nmlx == 2, "rxe: one ACTIVE RoCE port; ib-mlx5: two ACTIVE InfiniBand ports");
+    const struct rule *by_id[8] = {0};
+    const char *const ids[] = {"rdma-pml-ucx", "rdma-no-openib", "ompi-pml-ucx-any-device",
+                               "ompi-pml-ucx-any-tls", "ucx-ud-eth-dgid-check"};
+    for (size_t k = 0; k < 5; k++)
+        for (size_t r = 0; r < nrules; r++)
+            if (strcmp(rules[r].id, ids[k]) == 0)
+                by_id[k] = &rules[r];
+    ok(nrules == 5 && by_id[0] && by_id[1] && by_id[2] && by_id[3] && by_id[4],
+       "the rules table holds the five known rules");
+    if (nrules != 5 || !by_id[4])
+        goto out;
+    struct rule_context c = {.fabric = "roce", .ucx_version = "1.13.1", .facts = &rxe,
+                             .ports = rxe_ports, .nports = nrxe, .pml = "ucx"};
+    ok(rule_applies(by_id[0], &c) && rule_applies(by_id[1], &c),
+       "RDMA fabric: pml ucx forced, openib excluded");
+    c.fabric = "tcp";
+    ok(!rule_applies(by_id[0], &c) && !rule_applies(by_id[1], &c), "tcp: neither");
+    c.fabric = "roce";
+    ok(rule_applies(by_id[2], &c) && rule_applies(by_id[3], &c),
+       "pml ucx on rxe (no mlx* device): pml_ucx_devices and pml_ucx_tls any");
+    c.pml = "ob1";
+    ok(!rule_applies(by_id[2], &c), "pml ob1: not needed");
+    struct rule_context m = {.fabric = "ib", .ucx_version = "1.13.1", .facts = &mlx,
+                             .ports = mlx_ports, .nports = nmlx, .pml = "ucx"};
+    ok(!rule_applies(by_id[2], &m) && !rule_applies(by_id[3], &m), "pml ucx on mlx5: not needed");
+    c.pml = "ucx";
+    ok(rule_applies(by_id[4], &c), "UCX 1.13 with UD on rxe RoCE: the DGID check is turned off");
+    c.ucx_version = "1.19.0";
+    ok(!rule_applies(by_id[4], &c), "UCX 1.19 has the fix");
+    c.ucx_version = NULL;
+    ok(rule_applies(by_id[4], &c), "an unknown UCX version keeps the workaround");
+    c.ucx_version = "1.18.1";
+    c.ucx_tls = "tcp,self";
+    ok(!rule_applies(by_id[4], &c), "UCX_TLS without UD or RC: no UD, no rule");
+    c.ucx_tls = "^ud";
+    ok(!rule_applies(by_id[4], &c), "UCX_TLS=^ud excludes UD");
+    c.ucx_tls = "rc,sm,self";
+    ok(rule_applies(by_id[4], &c), "rc wires up over UD: the rule applies");
+    struct rule_context r = {.fabric = "roce", .ucx_version = "1.13.1", .facts = &roce_mlx,
+                             .ucx_tls = "rc,sm,self"};
+    ok(!rule_applies(by_id[4], &r), "mlx5 RoCE fills wc.sl: no rule");
+out:
+    facts_free(&rxe);
+    facts_free(&mlx);
+    facts_free(&roce_mlx);
+}
+
+static void test_placement(void)
+{
+    struct facts f;
+    node(&f, "rxe");
+    struct placement_request rq = {.policy = BIND_NUMA, .fabric = "roce", .nics = NICS_ONE,
+                                   .memory = MEMORY_BIND, .set_ucx = true, .local_size = 4};
+    struct placement pl;
+    placement_build(&f, &rq, &pl);
+    ok(pl.local_size == 4 && pl.policy == BIND_NUMA && pl.memory == MEMORY_BIND,
+       "4 local ranks, policy and memory as asked");
+    bool placed = true, env = true;
+    for (int r = 0; r < 4; r++) {
+        placed &= pl.ranks[r].numa >= 0 && pl.ranks[r].pus && pl.ranks[r].ncores > 0;
+        env &= sv_find(&pl.ranks[r].env, "UCX_NET_DEVICES=rxe0:1") >= 0;
+    }
+    ok(placed, "every rank has a NUMA node and cores");
+    ok(env, "every rank gets UCX_NET_DEVICES for its port");
+    ok(pl.ranks[0].numa != pl.ranks[3].numa, "ranks are spread over both NUMA nodes");
+    bool disjoint = true;
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            disjoint &= strcmp(pl.ranks[a].pus, pl.ranks[b].pus) != 0;
+    ok(disjoint, "no two ranks share their PUs");
+    char *line = placement_rank_line(&pl, 1, "h", 7);
+    ok(line && strstr(line, "rank 7 (local 1 of 4) on h") && strstr(line, "memory bind") &&
+       strstr(line, "NIC rxe0:1"), "the helper's report line: %s", line);
+    free(line);
+    placement_free(&pl);
+    rq.policy = BIND_GPU_LOCAL;
+    placement_build(&f, &rq, &pl);
+    bool noted = false;
+    for (size_t i = 0; i < pl.notes.n; i++)
+        noted |= strstr(pl.notes.v[i], "no GPU") != NULL;
+    ok(noted, "gpu-local without GPUs says so and places by NUMA node");
+    placement_free(&pl);
+    facts_free(&f);
+}
+
+int main(void)
+{
+    test_settings();
+    test_items_and_ports();
+    test_auto();
+    test_helper_argv();
+    test_rules();
+    test_placement();
+    return done_testing();
+}

@@ -1,0 +1,72 @@
+/* Unit tests of preflight that need no RDMA hardware: which ports of a
+ * recorded node are tested and with which GID index, and the failures that
+ * come before any verbs call (no port, a device the node lacks). The QP
+ * loopback itself runs on real verbs in the Soft-RoCE VM (tests/vm). */
+#include "facts/facts.h"
+#include "preflight/preflight.h"
+#include "tap.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+
+static int node(struct facts *f, const char *tree)
+{
+    const char *src = getenv("RDMARUN_SRCDIR");
+    src = src && *src ? src : ".";
+    char *sysfs = xasprintf("%s/tests/data/sysfs/%s", src, tree);
+    char *topo = xasprintf("%s/tests/data/topology/2pkg-2numa.xml", src);
+    /* A recorded topology too: this node's would load hwloc's PCI plugin,
+     * which valgrind sees leak. */
+    struct facts_sources s = {.sysfs_root = sysfs, .topology = topo};
+    int rc = facts_gather(f, &s);
+    free(sysfs);
+    free(topo);
+    return rc;
+}
+
+int main(void)
+{
+    struct facts f;
+    struct plan_port ports[MAX_PORTS];
+    ok(node(&f, "ib-mlx5") == 0, "ib-mlx5 loads");
+    size_t n = preflight_ports(&f, NULL, -1, ports, MAX_PORTS);
+    ok(n == 2, "every ACTIVE port: mlx5_0:1 and mlx5_1:1, not the DOWN mlx5_0:2 (%zu)", n);
+    ok(n == 2 && strcmp(ports[0].name, "mlx5_0:1") == 0 && ports[0].gid_index == -1,
+       "InfiniBand: no GID index");
+    n = preflight_ports(&f, "mlx5_0", -1, ports, MAX_PORTS);
+    ok(n == 2 && ports[1].port->num == 2, "a device names all its ports, DOWN ones too");
+    n = preflight_ports(&f, "mlx5_0:2", 5, ports, MAX_PORTS);
+    ok(n == 1 && ports[0].gid_index == 5, "DEV:PORT, with the GID index asked for");
+    n = preflight_ports(&f, "mlx5_9", -1, ports, MAX_PORTS);
+    ok(n == 0, "a device the node lacks: no port");
+    ok(preflight_qp_test(ports, 0, "such device or port", true) == RR_EX_UNAVAILABLE,
+       "nothing to test fails with 69");
+    struct plan_port unknown = {.name = "nosuch:1", .gid_index = -1};
+    ok(preflight_qp_test(&unknown, 1, "port", true) == RR_EX_UNAVAILABLE,
+       "a port the plan named but the node lacks fails with 69");
+    facts_free(&f);
+
+    ok(node(&f, "rxe") == 0, "rxe loads");
+    n = preflight_ports(&f, NULL, -1, ports, MAX_PORTS);
+    const struct gid_entry *g = n ? port_best_gid(ports[0].port) : NULL;
+    ok(n == 1 && g && ports[0].gid_index == g->index,
+       "RoCE: the routable RoCE v2 GID (%d)", n ? ports[0].gid_index : -1);
+    facts_free(&f);
+
+    /* A plan that does not verify, or expects no RDMA, runs no QP test. */
+    struct plan p;
+    memset(&p, 0, sizeof(p));
+    p.verify.value = VERIFY_OFF;
+    p.expect.value = EXPECT_RDMA;
+    p.nports = 1;
+    p.ports[0] = unknown;
+    ok(preflight_run(&p) == 0, "verify off: no preflight");
+    p.verify.value = VERIFY_STRICT;
+    p.expect.value = EXPECT_TCP;
+    ok(preflight_run(&p) == 0, "expect tcp: no preflight");
+    p.expect.value = EXPECT_RDMA;
+    ok(preflight_run(&p) == RR_EX_UNAVAILABLE, "strict, RDMA expected, the test fails: refused");
+    p.verify.value = VERIFY_WARN;
+    ok(preflight_run(&p) == 0, "warn: the job starts anyway");
+    return done_testing();
+}

@@ -50,20 +50,28 @@ fi
 
 rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log
 status=0
-make check || status=$?
-cp test-suite.log test-suite-main.log 2>/dev/null || true
-if [ "$status" = 0 ]; then
-    make check-vm || status=$?
-    cp test-suite.log test-suite-vm.log 2>/dev/null || true
-fi
-if [ "$status" = 0 ]; then
-    make check-slurm || status=$?
-    cp test-suite.log test-suite-slurm.log 2>/dev/null || true
-fi
+times=
+# step NAME LOG COMMAND...: run it unless an earlier step failed, note its
+# time, and keep its test-suite.log as LOG (- for none).
+step() {
+    _name=$1 _log=$2
+    shift 2
+    [ "$status" = 0 ] || return 0
+    _t0=$(date +%s)
+    "$@" || status=$?
+    _t=$(($(date +%s) - _t0))
+    times="$times$_name ${_t}s; "
+    echo "setup: $_name took ${_t}s (status $status)"
+    [ "$_log" = - ] || cp test-suite.log "$_log" 2>/dev/null || true
+}
+step "make check" test-suite-main.log make check
+step "check-vm" test-suite-vm.log make check-vm
+step "check-slurm" test-suite-slurm.log make check-slurm
 # The distribution, built and tested again with ASan and UBSan.
-[ "$status" = 0 ] && { make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers || status=$?; }
-[ "$status" = 0 ] && { make check-valgrind || status=$?; }
-[ "$status" = 0 ] && { make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}" || status=$?; }
+step "distcheck (sanitizers)" - make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
+step "check-valgrind" - make check-valgrind
+step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+echo "setup: times: $times"
 # One closing line for whoever reads the log: the totals of make check,
 # make check-vm and make check-slurm.
 pass=0 fail=0 skip=0

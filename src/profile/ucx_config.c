@@ -1,4 +1,5 @@
 #include "profile/ucx_config.h"
+#include <config.h>
 #include "util/size.h"
 #include "util/strvec.h"
 #include "util/text.h"
@@ -212,7 +213,12 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
                                  const char *value)
 {
     void *opts = xcalloc(1, entry->size);
+#ifdef HAVE_UCS_CONFIG_SET_VALUE_PREFIX
+    /* No table prefix: the name is matched as written, as before the argument. */
+    ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, NULL, name, value);
+#else
     ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, name, value);
+#endif
     ucs_config_parser_release_opts(opts, entry->table);
     free(opts);
     return st;

@@ -1,0 +1,77 @@
+#!/bin/sh
+# make check-debian13: the version matrix's second stack. Builds rdmarun
+# inside the Debian 13 root (scripts/debian13-root.sh) with that root's
+# compiler and libraries, from a copy of this tree, and runs make check, the
+# single- and two-guest VM suites (the guest boots trixie's kernel with the
+# root as its root) and the Slurm suite there. Needs root.
+#   scripts/check-debian13.sh SRCDIR
+set -u
+src=$(cd "${1:?srcdir}" && pwd)
+root=$("$src/scripts/debian13-root.sh" | tail -1) || exit 1
+work=/work/rdmarun
+mounted=
+cleanup() {
+    for m in $mounted; do umount -l "$root$m" 2>/dev/null; done
+}
+trap cleanup EXIT INT TERM
+bind() {  # bind SRC TARGET-IN-ROOT
+    mkdir -p "$root$2"
+    mount --bind "$1" "$root$2" && mounted="$2 $mounted"
+}
+bind /proc /proc
+bind /sys /sys
+bind /dev /dev
+bind /dev/pts /dev/pts
+mkdir -p "$root/dev/shm"
+mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm" && mounted="/dev/shm $mounted"
+mount -t tmpfs -o mode=1777 tmpfs "$root/tmp" && mounted="/tmp $mounted"
+mount -t tmpfs -o mode=755 tmpfs "$root/run" && mounted="/run $mounted"
+# A copy of the tree: what git tracks and what it would track, not this
+# stack's build products.
+rm -rf "${root:?}$work"
+mkdir -p "$root$work"
+if git -C "$src" rev-parse >/dev/null 2>&1; then
+    (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | tar xf - -C "$root$work"
+else
+    (cd "$src" && tar cf - --exclude='*.o' --exclude=autom4te.cache .) | tar xf - -C "$root$work"
+fi
+cp -a "$src/../shared/topologies" "$root/work/" 2>/dev/null || true
+cat >"$root$work/.matrix.sh" <<'IN'
+set -u
+cd /work/rdmarun
+echo "debian13: $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --version 2>&1 | head -1),"\
+" $(ucx_info -v | sed -n 's/^# Library version: /UCX /p'), $(slurmd -V),"\
+" hwloc $(hwloc-info --version | awk '{print $2}'), kernel $(ls /boot | sed -n 's/^vmlinuz-//p' | tail -1)"
+status=0
+times=
+step() {
+    [ "$status" = 0 ] || return 0
+    t0=$(date +%s)
+    "$@" || status=$?
+    times="$times$* $(($(date +%s) - t0))s; "
+}
+step autoreconf -fi
+step ./configure --enable-werror
+step make -j"$(nproc)"
+step make examples
+export RDMARUN_TOPOLOGIES=/work/topologies
+step make check
+cp test-suite.log test-suite-main.log 2>/dev/null
+step make check-vm
+cp test-suite.log test-suite-vm.log 2>/dev/null
+step make check-slurm
+cp test-suite.log test-suite-slurm.log 2>/dev/null
+echo "debian13: $times"
+for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do
+    [ -f "$log" ] && echo "debian13: $log: $(grep -E '^# (PASS|FAIL|ERROR|SKIP)' "$log" | tr '\n' ' ')"
+done
+exit $status
+IN
+chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root TERM=dumb LANG=C.UTF-8 /bin/sh "$work/.matrix.sh"
+status=$?
+# The logs, for whoever reads CI's output.
+for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do
+    [ -f "$root$work/$log" ] && cp "$root$work/$log" "$src/debian13-$log"
+done
+exit $status

@@ -32,7 +32,7 @@ check "UCX rejects RNDV_THRESH = eight with its own reason" 78 \
     "ucx-bad-value.ini:2: [ucx] RNDV_THRESH = eight: Invalid value for RNDV_THRESH: 'eight'"
 dry -p "$P/ucx-removed-var.ini"
 check "a variable this UCX does not have (removed in 1.13)" 78 \
-    "ucx-removed-var.ini:2: UCX 1.13.1 has no configuration variable UCX_SOCKADDR_CM_ENABLE" "did you mean UCX_"
+    "ucx-removed-var.ini:2: UCX $UCX_VERSION has no configuration variable UCX_SOCKADDR_CM_ENABLE" "did you mean UCX_"
 dry -p "$P/ucx-bad-tls.ini"
 check "UCX_TLS names a transport UCX does not have" 78 "ucx-bad-tls.ini:2" "no transport or alias 'tcpp' (did you mean 'tcp'?)"
 dry --set ucx.TLS=rc_x,sm,self -p shm
@@ -87,7 +87,7 @@ dry -p shm --set ucx.RNDV_THRESH=64K
 check "--set adds a value" 0 "UCX_RNDV_THRESH=64K"
 printf '%s\n' "$out" | grep -q "UCX_RNDV_THRESH .*--set"; ok $? "--set is the origin"
 dry -p shm --set ucx.NO_SUCH_THING=1
-check "--set of an unknown UCX variable" 78 "--set ucx.NO_SUCH_THING: UCX 1.13.1 has no configuration variable UCX_NO_SUCH_THING"
+check "--set of an unknown UCX variable" 78 "--set ucx.NO_SUCH_THING: UCX $UCX_VERSION has no configuration variable UCX_NO_SUCH_THING"
 dry -p shm --set nonsense
 check "--set without section.key=value" 64 "expected section.key=value"
 UCX_TLS=tcp,self run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog

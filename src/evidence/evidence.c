@@ -280,12 +280,13 @@ static size_t count_processes(const struct evidence *ev)
     return n;
 }
 
-/* The distinct transports of the paths of one kind, "rc_verbs/rxe0:1 ...". */
-static char *transports_of(const struct evidence *ev, enum path_kind kind)
+/* The distinct transports of the paths of one kind ("rc_verbs/rxe0:1 ..."),
+ * only those within one node when intra is set. */
+static char *transports_in(const struct evidence *ev, enum path_kind kind, bool intra)
 {
     struct strvec v = {0};
     for (size_t i = 0; i < ev->n; i++) {
-        if (ev->obs[i].kind != kind)
+        if (ev->obs[i].kind != kind || (intra && ev->obs[i].scope != SCOPE_INTRA))
             continue;
         struct strvec items = {0};
         sv_split(&items, ev->obs[i].transports, " ");
@@ -297,6 +298,11 @@ static char *transports_of(const struct evidence *ev, enum path_kind kind)
     char *s = v.n ? sv_join(&v, " ") : xstrdup("none");
     sv_free(&v);
     return s;
+}
+
+static char *transports_of(const struct evidence *ev, enum path_kind kind)
+{
+    return transports_in(ev, kind, false);
 }
 
 char *verdict_summary(const struct evidence *ev, enum verdict v)
@@ -322,10 +328,20 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
                           "uses sockets");
         break;
     }
-    case VERDICT_LOCAL:
-        out = xasprintf("local only: %zu process%s on shared memory (%s), no path left the node",
-                        procs, procs == 1 ? "" : "es", local);
+    case VERDICT_LOCAL: {
+        /* UCX 1.14+ says when TCP (or RDMA) connects ranks of one node:
+         * never call that shared memory. */
+        char *tcp_in = transports_in(ev, PATH_TCP, true);
+        if (strcmp(tcp_in, "none") != 0)
+            out = xasprintf("local only: %zu process%s within one node, over TCP (%s), not shared "
+                            "memory; no path left the node", procs, procs == 1 ? "" : "es",
+                            tcp_in);
+        else
+            out = xasprintf("local only: %zu process%s on shared memory (%s), no path left the "
+                            "node", procs, procs == 1 ? "" : "es", local);
+        free(tcp_in);
         break;
+    }
     case VERDICT_UNKNOWN:
         out = xasprintf("no transport evidence in %llu lines of %u file%s (hint: UCX logs at "
                         "UCX_LOG_LEVEL=info, NCCL at NCCL_DEBUG=INFO)", ev->lines, ev->files,

@@ -13,16 +13,14 @@ check "a 2-rank job through rdmarun with the default profile" 0 \
 
 # The profile's transports are the ones UCX uses (its own report, per endpoint).
 run "$RDMARUN" -p tcp --verify off $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
-check "tcp profile job" 0 "rank 0 of 2" "ep_cfg["
-printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/' && \
-    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix|cma'
+check "tcp profile job" 0 "rank 0 of 2"
+ucx_peer_eps "$out$err" | grep -q 'tcp/' && ! ucx_peer_eps "$out$err" | grep -Eq 'sysv|posix|cma'
 ok $? "with tcp, UCX's endpoint to the other rank uses TCP and no shared memory"
 has "$out$err" "UCX_TLS=tcp,self"; ok $? "UCX reports UCX_TLS=tcp,self from the plan"
 
 run "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 -x UCX_LOG_LEVEL=info "$HELLO"
 check "shm profile job" 0 "rank 1 of 2"
-printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -Eq 'sysv|posix' && \
-    ! printf '%s\n' "$out$err" | grep 'ep_cfg\[1\]' | grep -q 'tcp/'
+ucx_peer_eps "$out$err" | grep -Eq 'sysv|posix' && ! ucx_peer_eps "$out$err" | grep -q 'tcp/'
 ok $? "with shm, UCX's endpoint to the other rank uses shared memory and no TCP"
 
 # Exit status and signals are mpirun's own: rdmarun execs it.
@@ -34,7 +32,8 @@ pid=$!
 wait_lines "$TMP/sleep.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sleep.out")
 [ "$(echo $ranks | wc -w)" = 2 ]; ok $? "both ranks started and reported their pids"
-[ "$(cat /proc/$pid/comm 2>/dev/null)" = mpirun ]; ok $? "rdmarun became mpirun (exec, no process left between)"
+comm=$(cat /proc/$pid/comm 2>/dev/null)
+is_launcher "$comm"; ok $? "rdmarun became mpirun (exec, no process left between: $comm)"
 kill -TERM $pid
 wait $pid
 status=$?

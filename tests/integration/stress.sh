@@ -16,7 +16,7 @@ job() {
     i=$1
     case $((i % 3)) in
     0) set -- -p shm "$HELLO"; want=0 verdict="local only" ;;
-    1) set -- -p tcp "$HELLO"; want=0 verdict="TCP, as the profile intends" ;;
+    1) set -- -p tcp "$TWO_HOSTS" "$HELLO"; want=0 verdict="TCP, as the profile intends" ;;
     2) want=$((i % 7 + 1)); set -- -p shm "$EXIT" $want; verdict= ;;
     esac
     "$RDMARUN" --evidence-dir "$TMP/ev/$i" "${@:1:2}" $MPIRUN_ROOT -np 2 "${@:3}" \
@@ -61,7 +61,7 @@ ok $seq_bad "$((JOBS / 2)) jobs one after another: every status right ($seq_bad 
 sleep 0.5
 left=$(pgrep -f "$BUILD/examples/mpi_(hello|exit)" | wc -l)
 [ "$left" = 0 ]; ok $? "no rank left running ($left)"
-left=$(pgrep -x mpirun | wc -l)
+left=$(pgrep -x "$(echo $LAUNCHER_NAMES | tr ' ' '|')" | wc -l)
 [ "$left" = 0 ]; ok $? "no mpirun left running ($left)"
 [ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ]; ok $? "the test shell's descriptors are unchanged"
 # The ranks see the same descriptors through rdmarun as through mpirun alone.

@@ -19,14 +19,24 @@ grep -q '"verdict": "local"' "$dir/verdict.json"; ok $? "verdict.json written be
 run "$RDMARUN" verify "$dir"
 check "rdmarun verify gives the same verdict from the saved evidence" 81 "local only"
 
-run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$HELLO"
+# TCP between ranks on two (emulated) nodes.
+run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$TWO_HOSTS" "$HELLO"
 check "tcp: TCP is what the tcp profile intends, not a failure" 0 "rdmarun: TCP, as the profile intends"
+# TCP between ranks of one node: UCX 1.14+ says it is intra-node, 1.13 cannot tell.
+run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$HELLO"
+if [ "$(printf '%s\n' 1.14 "$UCX_VERSION" | sort -V | head -1)" = 1.14 ]; then
+    check "tcp on one node (UCX $UCX_VERSION): local, over TCP, never called shared memory" 0 \
+        "local only: 2 processes within one node, over TCP (tcp/"
+else
+    check "tcp on one node (UCX $UCX_VERSION, no scope in its log): TCP, as intended" 0 \
+        "rdmarun: TCP, as the profile intends"
+fi
 
 printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
-run "$RDMARUN" -p "$TMP/wants-rdma.ini" $MPIRUN_ROOT -np 2 "$HELLO"
+run "$RDMARUN" -p "$TMP/wants-rdma.ini" $MPIRUN_ROOT -np 2 "$TWO_HOSTS" "$HELLO"
 check "RDMA expected, TCP used, verify warn: a warning, the job's status" 0 \
     "rdmarun: warning: FALLBACK: process" "used tcp/" "the profile expects rdma"
-run "$RDMARUN" -p "$TMP/wants-rdma.ini" --verify strict $MPIRUN_ROOT -np 2 "$HELLO"
+run "$RDMARUN" -p "$TMP/wants-rdma.ini" --verify strict $MPIRUN_ROOT -np 2 "$TWO_HOSTS" "$HELLO"
 check "the same with verify strict: status 80" 80 "FALLBACK" "rank 1 of 2"
 
 # strict stops a running job within seconds of the first fallback line that
@@ -60,7 +70,7 @@ ok $? "the forwarded SIGTERM reached the ranks"
 pid=$!
 wait_lines "$TMP/kill.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/kill.out")
-mpirun_pid=$(pgrep -P $pid mpirun)
+mpirun_pid=$(pgrep -P $pid)   # the launcher, rdmarun's only child
 kill -KILL $pid
 wait $pid 2>/dev/null
 gone $mpirun_pid $ranks
@@ -70,7 +80,7 @@ ok $? "SIGKILL to rdmarun: mpirun ($mpirun_pid) and the ranks end too, no orphan
 "$RDMARUN" -p shm --evidence-dir "$EV/sig" $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sig.out" 2>&1 &
 pid=$!
 wait_lines "$TMP/sig.out" sleeping 2
-kill -KILL "$(pgrep -P $pid mpirun)"
+kill -KILL "$(pgrep -P $pid)"
 wait $pid
 status=$?
 [ "$status" = 137 ]; ok $? "mpirun killed by SIGKILL: rdmarun exits 137 (got $status)"
@@ -98,7 +108,7 @@ check "an evidence directory that cannot be written: status 73 and a hint" 73 \
 # Two jobs at once in one directory keep their evidence apart.
 "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$HELLO" >"$TMP/a.out" 2>&1 &
 a=$!
-"$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$HELLO" >"$TMP/b.out" 2>&1 &
+"$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$TWO_HOSTS" "$HELLO" >"$TMP/b.out" 2>&1 &
 b=$!
 wait $a; wait $b
 grep -q "local only" "$TMP/a.out" && grep -q "TCP, as the profile intends" "$TMP/b.out"

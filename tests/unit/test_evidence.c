@@ -289,6 +289,15 @@ static void test_verdict(void)
     ok(verdict_of(local) == VERDICT_LOCAL, "self and shared memory only: local");
     const char *intra_tcp[] = {UCX_PREFIX "0x1 intra-node cfg#1 tag(tcp/lo)", NULL};
     ok(verdict_of(intra_tcp) == VERDICT_LOCAL, "TCP within one node is not a fallback: local");
+    /* UCX 1.18's own line for a tcp,self job on one node: the summary says TCP. */
+    struct evidence ev18 = {0};
+    evidence_parse_line(&ev18, "[1796117648.571256] [vm:8687 :0]      ucp_worker.c:1903 UCX  INFO "
+                        "   ucp_context_0 intra-node cfg#1 tag(tcp/lo tcp/eth0)", "t:1", NULL, -1);
+    char *sum = verdict_summary(&ev18, evidence_verdict(&ev18));
+    ok(evidence_verdict(&ev18) == VERDICT_LOCAL && strstr(sum, "over TCP (tcp/lo tcp/eth0)") &&
+       !strstr(sum, "on shared memory"), "intra-node TCP is never called shared memory: %s", sum);
+    free(sum);
+    evidence_free(&ev18);
     const char *nothing[] = {"hello", "UCX  INFO  Version 1.13.1", NULL};
     ok(verdict_of(nothing) == VERDICT_UNKNOWN, "no evidence lines: unknown");
     struct evidence empty = {0};

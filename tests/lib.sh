@@ -22,9 +22,6 @@ is_launcher() { case " $LAUNCHER_NAMES " in *" $1 "*) return 0 ;; esac; return 1
 # ucx_peer_eps TEXT: UCX's endpoint lines to another rank (not to itself), in
 # both forms: ep_cfg[1..] (UCX 1.13) and intra-/inter-node cfg#N (1.14+).
 ucx_peer_eps() { printf '%s\n' "$1" | grep -E 'ep_cfg\[[1-9][0-9]*\]|(intra|inter)-node cfg#'; }
-# A program in front of the ranks that puts odd ranks on a second emulated
-# node (tests/data/two-hosts.sh): TCP between them is TCP between nodes.
-TWO_HOSTS=$DATA/two-hosts.sh
 # Tests run as root in CI; mpirun refuses that unless told.
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root

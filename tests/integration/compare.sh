@@ -11,7 +11,7 @@ METRIC='time_per_iter_us=([0-9.]+)'
 
 D=$TMP/cmp
 run "$RDMARUN" compare -p shm,tcp --np 1,2 --repeat 2 --warmup 1 --metric "$METRIC" -o "$D" \
-    $MPIRUN_ROOT -- "$TWO_HOSTS" "$STENCIL" 256 50
+    $MPIRUN_ROOT -- "$STENCIL" 256 50
 check "compare shm against tcp at np 1 and 2" 0 "speedup" "efficiency" "baseline: shm"
 printf '%s\n' "$out" >"$TMP/table"
 [ "$(grep -c '^[0-9]' "$D/runs.csv")" = 12 ]
@@ -77,7 +77,7 @@ ok $? "the base point of a profile has 100% efficiency in the table"
 # Flagged runs: a failed run and a TCP run where RDMA was expected are left out.
 printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
 run "$RDMARUN" compare -p tcp,"$TMP/wants-rdma.ini" --np 2 --repeat 1 --warmup 0 -o "$TMP/flag" \
-    $MPIRUN_ROOT -- "$TWO_HOSTS" "$HELLO"
+    $MPIRUN_ROOT -- "$HELLO"
 check "compare with a profile whose runs fall back to TCP" 0 "fell back to TCP" "wants-rdma"
 awk -F, '$4 == "wants-rdma" {print $8 "/" $11}' "$TMP/flag/runs.csv" | grep -qx fallback/0
 ok $? "the fallback run is recorded with included = 0"

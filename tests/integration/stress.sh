@@ -16,7 +16,7 @@ job() {
     i=$1
     case $((i % 3)) in
     0) set -- -p shm "$HELLO"; want=0 verdict="local only" ;;
-    1) set -- -p tcp "$TWO_HOSTS" "$HELLO"; want=0 verdict="TCP, as the profile intends" ;;
+    1) set -- -p tcp "$HELLO"; want=0 verdict="TCP, as the profile intends" ;;
     2) want=$((i % 7 + 1)); set -- -p shm "$EXIT" $want; verdict= ;;
     esac
     "$RDMARUN" --evidence-dir "$TMP/ev/$i" "${@:1:2}" $MPIRUN_ROOT -np 2 "${@:3}" \

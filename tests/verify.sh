@@ -57,4 +57,15 @@ ok $? "2 GiB through a FIFO, an endless line included: the fallback at the end i
 [ "${peak:-999999}" -lt 65536 ]
 ok $? "peak memory while reading it: ${peak} KiB (bounded, under 64 MiB)"
 
+# --expect: one judgement with the supervisor and compare (verdict_meets).
+run "$RDMARUN" verify --expect rdma "$LOGS/ucx-1.13-shm.log"
+check "--expect rdma, local only: met (a job on one node needs no network)" 0 "local only"
+run "$RDMARUN" verify --expect rdma "$LOGS/no-evidence.log"
+check "--expect rdma, no evidence: not met (82)" 82 "no transport evidence"
+run "$RDMARUN" verify --expect local "$LOGS/ucx-1.13-rxe.log"
+check "--expect local, RDMA: not met (80)" 80 "RDMA verified"
+run "$RDMARUN" verify --expect tcp "$LOGS/ucx-1.13-tcp.log"
+check "--expect tcp, TCP: met" 0 "FALLBACK"
+run "$RDMARUN" verify --expect sometimes "$LOGS/ucx-1.13-tcp.log"
+check "--expect takes only rdma, tcp, local or any" 64 "expected rdma|tcp|local|any"
 done_testing

@@ -20,9 +20,12 @@ int cmd_verify(const struct cmdline *cl)
             printf("rdmarun: %s\n", summary);
             free(summary);
         }
-        /* With --expect, a verdict that meets it is a success. */
+        /* With --expect, a verdict that meets it is a success, and one that
+         * does not is never 0 (RDMA where only local was expected: 80). */
         int e = name_index(expectation_names, cl->expect);
-        rc = e >= 0 && verdict_meets(v, (enum expectation)e) ? 0 : verdict_status(v);
+        rc = verdict_status(v);
+        if (e >= 0)
+            rc = verdict_meets(v, (enum expectation)e) ? 0 : rc ? rc : RR_EX_FALLBACK;
     }
     evidence_free(&ev);
     return rc;

@@ -374,8 +374,7 @@ static bool per_rank(const struct plan *p, const char *name)
  * the command line says --bind-to: then Open MPI binds and the helper only
  * chooses NICs and GPUs. The placement the helper would choose is computed
  * here too, for the ranks per node the command line gives. */
-static void plan_placement(struct plan *p, const struct plan_request *rq,
-                           const struct profile *prof)
+static void plan_placement(struct plan *p, const struct plan_request *rq)
 {
     const char *policy = bind_policy_names[p->bind.value];
     if (p->bind.value == BIND_NONE) {
@@ -407,37 +406,26 @@ static void plan_placement(struct plan *p, const struct plan_request *rq,
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
     if (ranks <= 0)
         return;
-    struct setting memory, nics;
-    setting_resolve(&memory, memory_policy_names, NULL, NULL, prof, "bind", "memory",
-                    MEMORY_PREFER);
-    setting_resolve(&nics, nic_choice_names, NULL, NULL, prof, "bind", "nics", NICS_ONE);
     struct placement_request prq = {
         .policy = (enum bind_policy)p->bind.value, .fabric = p->fabric,
-        .memory = (enum memory_policy)memory.value, .nics = (enum nic_choice)nics.value,
+        .memory = (enum memory_policy)p->memory.value, .nics = (enum nic_choice)p->nics.value,
         .set_ucx = per_rank(p, "UCX_NET_DEVICES"), .set_nccl = per_rank(p, "NCCL_IB_HCA"),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
     placement_build(rq->facts, &prq, p->placement);
-    setting_free(&memory);
-    setting_free(&nics);
 }
 
 /* `rdmarun rank OPTIONS --` before the program: the helper in front of
  * each rank, told what the plan decided. */
-static void helper_argv(struct plan *p, const struct plan_request *rq,
-                        const struct profile *prof)
+static void helper_argv(struct plan *p, const struct plan_request *rq)
 {
     if (p->bind.value == BIND_NONE)
         return;
-    struct setting memory, nics;
-    setting_resolve(&memory, memory_policy_names, NULL, NULL, prof, "bind", "memory",
-                    MEMORY_PREFER);
-    setting_resolve(&nics, nic_choice_names, NULL, NULL, prof, "bind", "nics", NICS_ONE);
     struct rank_args a = {
         .bind_policy = (char *)bind_policy_names[p->bind.value],
-        .memory = (char *)memory_policy_names[memory.value],
-        .nics = (char *)nic_choice_names[nics.value],
+        .memory = (char *)memory_policy_names[p->memory.value],
+        .nics = (char *)nic_choice_names[p->nics.value],
         .fabric = fabric_is_rdma(p->fabric) ? p->fabric : NULL,
         .net_devices = per_rank(p, "UCX_NET_DEVICES"), .nccl_hca = per_rank(p, "NCCL_IB_HCA"),
         .keep_cpus = sv_find(&rq->job->user_opts, "bind-to") >= 0, .report = rq->report,
@@ -447,8 +435,6 @@ static void helper_argv(struct plan *p, const struct plan_request *rq,
     sv_push(&p->argv, "rank");
     rank_args_write(&a, &p->argv);
     sv_push(&p->argv, "--");
-    setting_free(&memory);
-    setting_free(&nics);
 }
 
 static void mpirun_argv(struct plan *p, const char *mpirun, const struct job_args *job)
@@ -483,13 +469,13 @@ static void mpirun_argv(struct plan *p, const char *mpirun, const struct job_arg
     }
 }
 
-static void build_argv(struct plan *p, const struct plan_request *rq, const struct profile *prof)
+static void build_argv(struct plan *p, const struct plan_request *rq)
 {
     if (p->launcher.value == LAUNCHER_SRUN)
         srun_argv(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
     else
         mpirun_argv(p, rq->mpirun ? rq->mpirun : "mpirun", rq->job);
-    helper_argv(p, rq, prof);
+    helper_argv(p, rq);
     sv_append(&p->argv, &rq->job->program);
 }
 
@@ -586,6 +572,9 @@ void plan_build(const struct plan_request *rq, struct plan *out)
                     "verify", VERIFY_WARN);
     setting_resolve(&out->bind, bind_policy_names, rq->bind_policy, "--bind-policy", prof, "bind",
                     "policy", BIND_NONE);
+    setting_resolve(&out->memory, memory_policy_names, NULL, NULL, prof, "bind", "memory",
+                    MEMORY_PREFER);
+    setting_resolve(&out->nics, nic_choice_names, NULL, NULL, prof, "bind", "nics", NICS_ONE);
     setting_resolve(&out->expect, expectation_names, NULL, NULL, prof, "profile", "expect",
                     expected_from_fabric(fabric));
     if (strcmp(out->expect.origin, "default") == 0) {
@@ -648,10 +637,10 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         plan_evidence(out, rq->evidence_dir);
     }
     mark_overrides(out, rq->job);
-    plan_placement(out, rq, prof);
+    plan_placement(out, rq);
     check_tls_devices(out, ports, nports);
     plan_ports(out, rq->facts);
-    build_argv(out, rq, prof);
+    build_argv(out, rq);
 }
 
 void plan_free(struct plan *p)
@@ -670,6 +659,8 @@ void plan_free(struct plan *p)
     setting_free(&p->expect);
     setting_free(&p->launcher);
     setting_free(&p->bind);
+    setting_free(&p->memory);
+    setting_free(&p->nics);
     free(p->evidence_dir);
     sv_free(&p->files);
     sv_free(&p->notes);

@@ -74,6 +74,8 @@ struct plan {
     struct setting expect;    /* enum expectation */
     struct setting launcher;  /* enum launcher */
     struct setting bind;      /* enum bind_policy */
+    struct setting memory;    /* enum memory_policy: [bind] memory of placed ranks */
+    struct setting nics;      /* enum nic_choice: [bind] nics of placed ranks */
     char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;

@@ -15,6 +15,16 @@ mkdir -p "$HOME"
 # The installed UCX's version ("1.13.1"), as rdmarun's messages name it.
 # (1.13 prints "# Version 1.13.1", 1.18 "# Library version: 1.18.1").
 UCX_VERSION=$(ucx_info -v 2>/dev/null | sed -nE 's/^# (Library version:|Version) ([0-9.]+).*/\2/p' | head -1)
+# TCP between ranks of one node: UCX 1.14+ labels it intra-node, so the
+# verdict is local (over TCP); UCX 1.13 cannot tell, so TCP may leave the node
+# and it is a fallback. Between nodes it is a fallback on both (tests/vm).
+if [ "$(printf '%s\n' 1.14 "${UCX_VERSION:-0}" | sort -V | head -1)" = 1.14 ]; then
+    ONE_NODE_TCP=local ONE_NODE_TCP_TEXT="within one node, over TCP ("
+else
+    ONE_NODE_TCP=fallback ONE_NODE_TCP_TEXT="TCP, as the profile intends"
+fi
+# Open MPI's major version (4 on Debian 12, 5 on Debian 13).
+OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/\1/p' | head -1)
 # The names the launcher's process goes by: Open MPI 4.1's mpirun (orterun),
 # Open MPI 5's mpirun, which becomes PRRTE's prte.
 LAUNCHER_NAMES="mpirun orterun prte prterun"

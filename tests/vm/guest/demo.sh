@@ -10,5 +10,5 @@ rdma link
 "$RDMARUN" --dry-run --allow-run-as-root -np 2 "$RDMARUN_BUILDDIR/examples/mpi_pingpong"
 ( sleep 6; rdma res show qp | grep -E 'RC.*mpi_pingpong' | head -4 ) &
 "$RDMARUN" --allow-run-as-root -np 2 -x UCX_TLS=rc,self -x UCX_LOG_LEVEL=info \
-    "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 200 8 1048576 2>&1 | grep -E 'rdmarun|ep_cfg\[1\]|pingpong'
+    "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 200 8 1048576 2>&1 | grep -E 'rdmarun|ep_cfg\[1\]|(intra|inter)-node cfg#|pingpong'
 wait

@@ -47,13 +47,21 @@ else
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
         "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
-    cat "$S"/evidence/ucx.*.log | grep 'ep_cfg\[1\]' | sed 's/^/# /'
-    n=$(cat "$S"/evidence/ucx.*.log | grep 'ep_cfg\[1\]' | grep -c 'tag(rc_verbs/rxe0:1')
+    ucx_peer_eps "$(cat "$S"/evidence/ucx.*.log)" | sed 's/^/# /'
+    n=$(ucx_peer_eps "$(cat "$S"/evidence/ucx.*.log)" | grep -c 'tag(rc_verbs/rxe0:1')
     [ "$n" = 2 ]; ok $? "both ranks' endpoints to the other node send on rc_verbs/rxe0:1"
     ls "$S"/evidence/ucx.rxe-guest-b.*.log >/dev/null 2>&1
     ok $? "node b's rank wrote its UCX report into the shared evidence directory"
     has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
     ok $? "rdmarun's verdict across the two nodes is RDMA"
+    # TCP between the nodes where RDMA is expected: the fallback rdmarun exists
+    # to catch, between real nodes (UCX 1.14+ says inter-node here).
+    printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
+    run timeout 300 "$RDMARUN" --allow-run-as-root -p "$TMP/wants-rdma.ini" --verify strict \
+        -H $A,$B -np 2 --mca oob_tcp_if_include eth0 --evidence-dir "$S/evidence-tcp" \
+        "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
+    check "RDMA expected, TCP between the two nodes, verify strict: 80 and the lane" 80 \
+        "FALLBACK: process" "used tcp/eth0"
     touch "$S/a-done"
 fi
 kill $sampler

@@ -16,6 +16,7 @@
 
 #define WATCH_INTERVAL_MS 500
 #define KILL_GRACE_S 10
+#define ORPHAN_GRACE_S 2.0   /* s: orphaned ranks get SIGTERM, then SIGKILL */
 #define MAX_COUNTERS 256
 #define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
@@ -118,6 +119,9 @@ int supervise(const struct plan *p, const struct facts *f)
     /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
      * unsupervised: it gets SIGTERM and takes the ranks down with it. */
     struct proc_spec spec = {.argv = p->argv.v, .die_with_parent = true};
+    /* Ranks of a launcher that dies by a signal come to us, not to init,
+     * and are ended with it (Open MPI 5's prte leaves them running). */
+    proc_adopt_orphans();
     struct proc job;
     if (proc_start(&spec, &job) != 0)
         return launch_failed(p->argv.v[0], errno);
@@ -157,6 +161,10 @@ int supervise(const struct plan *p, const struct facts *f)
             proc_kill(&job, SIGKILL);
     }
     child_pid = 0;
+    int orphans = proc_end_orphans(ORPHAN_GRACE_S);
+    if (orphans)
+        rr_note("%d process%s of the job outlived %s; ended them", orphans,
+                orphans == 1 ? "" : "es", p->argv.v[0]);
     counters(f, after, MAX_COUNTERS);
 
     struct evidence ev;

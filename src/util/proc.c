@@ -1,5 +1,6 @@
 #include "util/proc.h"
 #include "util/xalloc.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -227,4 +228,58 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
     }
     *out = buf;
     return status;
+}
+
+void proc_adopt_orphans(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* Our children now, from /proc (the 4th field of /proc/PID/stat is the parent). */
+static int our_children(pid_t *out, int max)
+{
+    DIR *d = opendir("/proc");
+    pid_t me = getpid();
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
+        char path[300], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[len] = '\0';
+        const char *close = strrchr(buf, ')');   /* the command may hold spaces */
+        int ppid = 0;
+        char state = 0;
+        if (close && sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == me)
+            out[n++] = (pid_t)atol(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int proc_end_orphans(double grace_s)
+{
+    pid_t kids[256];
+    int n = our_children(kids, 256);
+    for (int i = 0; i < n; i++)
+        kill(kids[i], SIGTERM);
+    double deadline = proc_now() + grace_s;
+    while (n > 0 && proc_now() < deadline) {
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (our_children(kids, 256) == 0)
+            return n;
+        poll(NULL, 0, 20);
+    }
+    int left = our_children(kids, 256);
+    for (int i = 0; i < left; i++)
+        kill(kids[i], SIGKILL);
+    while (left > 0 && waitpid(-1, NULL, 0) > 0)
+        ;
+    return n;
 }

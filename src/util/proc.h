@@ -49,6 +49,13 @@ void proc_kill(struct proc *p, int sig);
  * NUL-terminated; *timed_out says whether the deadline killed it. */
 int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char **out,
                  bool *timed_out);
+/* Become the reaper of orphans: processes our children leave behind (ranks
+ * of a launcher killed by a signal) are re-parented to us, not to init. */
+void proc_adopt_orphans(void);
+/* End the children left once the ones we waited for are gone (adopted
+ * orphans): SIGTERM, then SIGKILL after grace_s, and reap them. Returns how
+ * many there were. */
+int proc_end_orphans(double grace_s);
 /* Seconds on the monotonic clock. */
 double proc_now(void);
 /* The status a shell would report: the exit status, or 128 + the signal. */

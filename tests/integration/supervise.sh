@@ -80,10 +80,12 @@ ok $? "SIGKILL to rdmarun: mpirun ($mpirun_pid) and the ranks end too, no orphan
 "$RDMARUN" -p shm --evidence-dir "$EV/sig" $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sig.out" 2>&1 &
 pid=$!
 wait_lines "$TMP/sig.out" sleeping 2
+ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sig.out")
 kill -KILL "$(pgrep -P $pid)"
 wait $pid
 status=$?
 [ "$status" = 137 ]; ok $? "mpirun killed by SIGKILL: rdmarun exits 137 (got $status)"
+gone $ranks; ok $? "and no rank of it is left running (rdmarun ends what the launcher left)"
 
 # verify off: no evidence, and rdmarun execs mpirun.
 run "$RDMARUN" -p shm --verify off --evidence-dir "$EV/off" $MPIRUN_ROOT -np 2 "$HELLO"

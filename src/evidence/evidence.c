@@ -224,9 +224,9 @@ const char *path_scope_name(enum path_scope s)
     return names[s];
 }
 
-/* TCP on a path that may leave the node is a fallback; RDMA anywhere a
- * path leaves the node is the goal; shared memory and self only mean the
- * job never left the node. */
+/* TCP on a path that may leave the node is a fallback; RDMA is the goal
+ * wherever it carries the traffic; shared memory, self, and TCP within the
+ * node only mean the job never left the node. */
 enum verdict evidence_verdict(const struct evidence *ev)
 {
     bool rdma = false, tcp = false, local = false;
@@ -235,8 +235,9 @@ enum verdict evidence_verdict(const struct evidence *ev)
         bool may_leave = o->scope == SCOPE_INTER || o->scope == SCOPE_UNKNOWN;
         if (o->kind == PATH_TCP && may_leave)
             tcp = true;
-        else if (o->kind == PATH_RDMA && may_leave)
-            rdma = true;
+        else if (o->kind == PATH_RDMA)
+            rdma = true;   /* through the NIC even between ranks of one node (UCX
+                              1.14+ says intra-node there): RDMA carried it */
         else if (o->kind == PATH_LOCAL || o->kind == PATH_SELF || o->scope == SCOPE_INTRA)
             local = true;
     }

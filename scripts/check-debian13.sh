@@ -22,7 +22,10 @@ bind() {  # bind SRC TARGET-IN-ROOT
     mount --bind "$1" "$root$2" && mounted="$2 $mounted"
 }
 bind /proc /proc
-bind /sys /sys
+# /sys with the mounts below it (Slurm 24.11's slurmd needs /sys/fs/cgroup), as
+# a slave copy, so that unmounting it here never reaches the host's.
+mkdir -p "$root/sys"
+mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" && mounted="/sys $mounted"
 bind /dev /dev
 bind /dev/pts /dev/pts
 mkdir -p "$root/dev/shm"

@@ -4,7 +4,8 @@
 # missing; needs root (or sudo) for that.
 #   scripts/setup-debian.sh run     # build, then a 2-rank MPI job through rdmarun
 #   scripts/setup-debian.sh check   # build, then make check, check-vm, check-slurm,
-#                                   # distcheck with sanitizers, check-valgrind and fuzz
+#                                   # distcheck with sanitizers, check-valgrind, fuzz,
+#                                   # and check, check-vm, check-slurm on Debian 13
 set -eu
 mode=${1:-run}
 case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
@@ -64,6 +65,9 @@ step() {
     echo "setup: $_name took ${_t}s (status $status)"
     [ "$_log" = - ] || cp test-suite.log "$_log" 2>/dev/null || true
 }
+echo "setup: this stack: $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --version 2>&1 | head -1)," \
+    "UCX $(ucx_info -v | sed -nE 's/^# (Library version:|Version) ([0-9.]+).*/\2/p' | head -1)," \
+    "$(slurmd -V 2>/dev/null || /usr/sbin/slurmd -V 2>/dev/null), hwloc $(hwloc-info --version | awk '{print $2}')"
 step "make check" test-suite-main.log make check
 step "check-vm" test-suite-vm.log make check-vm
 step "check-slurm" test-suite-slurm.log make check-slurm
@@ -71,11 +75,16 @@ step "check-slurm" test-suite-slurm.log make check-slurm
 step "distcheck (sanitizers)" - make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
 step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+# The second stack: Debian 13 (Open MPI 5, UCX 1.18, Slurm 24.11) in a root made
+# from Debian's packages; make check, check-vm and check-slurm inside it.
+rm -f debian13-test-suite-*.log
+step "check-debian13" - make check-debian13
 echo "setup: times: $times"
 # One closing line for whoever reads the log: the totals of make check,
-# make check-vm and make check-slurm.
+# make check-vm and make check-slurm, on both stacks.
 pass=0 fail=0 skip=0
-for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do
+for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log \
+    debian13-test-suite-main.log debian13-test-suite-vm.log debian13-test-suite-slurm.log; do
     [ -f "$log" ] || continue
     p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
     e=$(sed -n 's/^# ERROR: *//p' "$log"); s=$(sed -n 's/^# SKIP: *//p' "$log")

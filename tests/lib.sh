@@ -28,6 +28,7 @@ OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/
 # The names the launcher's process goes by: Open MPI 4.1's mpirun (orterun),
 # Open MPI 5's mpirun, which becomes PRRTE's prte.
 LAUNCHER_NAMES="mpirun orterun prte prterun"
+LAUNCHERS_RE=$(echo $LAUNCHER_NAMES | tr ' ' '|')   # for pgrep -x
 is_launcher() { case " $LAUNCHER_NAMES " in *" $1 "*) return 0 ;; esac; return 1; }
 # ucx_peer_eps TEXT: UCX's endpoint lines to another rank (not to itself), in
 # both forms: ep_cfg[1..] (UCX 1.13) and intra-/inter-node cfg#N (1.14+).

@@ -103,13 +103,15 @@ int cmd_run(const struct cmdline *cl)
     if (rc)
         goto out_facts;
     char *mpirun = launch_find_mpirun(cl->mpirun), *srun = launch_find_srun(cl->mpirun);
+    char *mpi_library = launch_mpi_library();
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
     struct plan_request rq = {
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &cl->job, .verify = cl->verify, .launcher = cl->launcher,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
-        .mpirun = mpirun, .srun = srun, .evidence_dir = evdir, .self = self,
+        .mpirun = mpirun, .srun = srun, .mpi_library = mpi_library, .evidence_dir = evdir,
+        .self = self,
     };
     plan_build(&rq, &plan);
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
@@ -142,6 +144,7 @@ int cmd_run(const struct cmdline *cl)
     free(evdir);
     free(mpirun);
     free(srun);
+    free(mpi_library);
 out_facts:
     facts_free(&facts);
 out_profiles:

@@ -262,7 +262,8 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
         const struct plan_item *have = plan_find(p, kind, name);
         if (!have) {
             add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
-                     xasprintf("%s (%s)", rule->reason, rule->upstream));
+                     xasprintf("%s (%s; applies to %s)", rule->reason, rule->upstream,
+                               rule->applies_to));
         } else if (!have->value || strcmp(have->value, rule->value) != 0) {
             sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
                      rule->value, rule->reason, have->value ? have->value : "(unset)",
@@ -565,6 +566,8 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     out->chosen = xstrdup(prof->name);
     sv_append(&out->files, &prof->files);
     out->fabric = xstrdup(fabric);
+    out->mpi_library = rq->mpi_library ? xstrdup(rq->mpi_library) : NULL;
+    out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
     /* rdmarun's own settings: option, else profile, else default. */
     setting_resolve(&out->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
                     "launcher", LAUNCHER_MPIRUN);
@@ -655,6 +658,8 @@ void plan_free(struct plan *p)
     free(p->profile);
     free(p->chosen);
     free(p->fabric);
+    free(p->mpi_library);
+    free(p->ucx_version);
     setting_free(&p->verify);
     setting_free(&p->expect);
     setting_free(&p->launcher);

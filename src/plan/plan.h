@@ -54,6 +54,7 @@ struct plan_request {
     bool report;                        /* --report: each rank's placement */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
+    const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
 };
@@ -70,6 +71,7 @@ struct plan {
     char *profile;       /* name asked for */
     char *chosen;        /* the profile whose values are used (differs for auto) */
     char *fabric;
+    char *mpi_library, *ucx_version;  /* the stack planned for; NULL: unknown */
     struct setting verify;    /* enum verify_policy */
     struct setting expect;    /* enum expectation */
     struct setting launcher;  /* enum launcher */

@@ -32,6 +32,8 @@ void plan_print_text(const struct plan *p, FILE *out)
         fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
     for (size_t i = 0; i < p->files.n; i++)
         fprintf(out, "  file: %s\n", p->files.v[i]);
+    fprintf(out, "stack: %s, UCX %s\n", p->mpi_library ? p->mpi_library : "MPI unknown",
+            p->ucx_version ? p->ucx_version : "unknown");
     fprintf(out, "verify: %s (%s), expect %s (%s)%s%s\n", verify_policy_names[p->verify.value],
             p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
             p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
@@ -60,6 +62,10 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "profile", p->profile);
     json_string(&j, "chosen", p->chosen);
     json_string(&j, "fabric", p->fabric);
+    json_begin_object(&j, "stack");
+    json_string(&j, "mpi", p->mpi_library);
+    json_string(&j, "ucx", p->ucx_version);
+    json_end_object(&j);
     json_string(&j, "verify", verify_policy_names[p->verify.value]);
     json_string(&j, "expect", expectation_names[p->expect.value]);
     json_string(&j, "launcher", launcher_names[p->launcher.value]);

@@ -51,31 +51,35 @@ const struct rule rules[] = {
      "mpi", "pml", "ucx",
      "RDMA traffic goes through UCX; forcing pml ucx means Open MPI fails loudly instead of "
      "silently taking ob1 over TCP",
-     "Open MPI 4.1 README, section UCX"},
+     "Open MPI 4.1 README, section UCX", "Open MPI 4.1 and 5.0, any UCX"},
     {"rdma-no-openib", NULL, rdma_fabric, "the profile is for an RDMA fabric",
      "mpi", "btl", "^openib",
      "Open MPI 4.x's openib btl warns on InfiniBand ports even when UCX carries the traffic, "
      "and is a second, unverified RDMA path",
-     "Open MPI 4.0 release notes: openib deprecated in favour of UCX"},
+     "Open MPI 4.0 release notes: openib deprecated in favour of UCX",
+     "Open MPI 4.x (5.0 has no openib: excluding it is harmless there)"},
     {"ompi-pml-ucx-any-device", NULL, pml_ucx_without_mlx,
      "pml ucx without an mlx* device among the selected ports",
      "mpi", "pml_ucx_devices", "any",
      "Open MPI 4.1 enables pml ucx only on devices matching pml_ucx_devices (default mlx*); "
      "elsewhere it aborts with 'PML ucx cannot be selected'",
-     "ompi/mca/pml/ucx (pml_ucx_devices, pml_ucx_tls); newer releases add hns*"},
+     "ompi/mca/pml/ucx (pml_ucx_devices, pml_ucx_tls); newer releases add hns*",
+     "Open MPI 4.1 and 5.0 (default mlx* in 4.1.4 and 5.0.7, ompi_info)"},
     {"ompi-pml-ucx-any-tls", NULL, pml_ucx_without_mlx,
      "pml ucx without an mlx* device among the selected ports",
      "mpi", "pml_ucx_tls", "any",
      "Open MPI 4.1 enables pml ucx only when UCX offers one of the transports in pml_ucx_tls "
      "(rc_verbs, rc_mlx5, dc_mlx5, ...); tcp, rxe and pvrdma setups need 'any'",
-     "ompi/mca/pml/ucx (pml_ucx_tls)"},
+     "ompi/mca/pml/ucx (pml_ucx_tls)",
+     "Open MPI 4.1 and 5.0 (the same default list in 4.1.4 and 5.0.7, ompi_info)"},
     {"ucx-ud-eth-dgid-check", "1.19", ud_on_non_mlx5_roce,
      "UCX below 1.19 using UD on an ACTIVE RoCE port of a non-mlx5 device (rxe, pvrdma, ...)",
      "ucx", "UD_VERBS_ETH_DGID_CHECK", "n",
      "UCX below 1.19 reads the RoCE packet type of UD receives from wc.sl, which only mlx5 "
      "fills: every UD packet with an IPv4 RoCE v2 GID is dropped, and since UD wires up RC, "
      "jobs hang about 30 s and abort",
-     "fixed in UCX 1.19.0 (openucx/ucx commit 7de57ad9f9)"},
+     "fixed in UCX 1.19.0 (openucx/ucx commit 7de57ad9f9)",
+     "UCX below 1.19 (the control run fails on rxe with 1.13.1 and 1.18.1)"},
 };
 const size_t nrules = sizeof(rules) / sizeof(*rules);
 

@@ -25,6 +25,7 @@ struct rule {
     const char *section, *key, *value;
     const char *reason;
     const char *upstream;
+    const char *applies_to;        /* the versions it applies to, as checked */
 };
 
 extern const struct rule rules[];

@@ -13,7 +13,10 @@ golden_run() {  # NAME, then the rdmarun arguments
     "$RDMARUN" "$@" >"$TMP/got" 2>&1
     echo "exit status: $?" >>"$TMP/got"
     sed -i -e "s|$SRC|@SRCDIR@|g" -e 's|"ucx_version": "[^"]*"|"ucx_version": "@UCX@"|' \
-        -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' "$TMP/got"
+        -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' \
+        -e 's|^stack: .*|stack: @MPI@, UCX @UCX@|' \
+        -e 's|"mpi": "[^"]*"|"mpi": "@MPI@"|' -e 's|"ucx": "[0-9][0-9.]*"|"ucx": "@UCX@"|' \
+        "$TMP/got"
     golden "$EXP/$name" "$TMP/got" "golden $name"
 }
 

@@ -66,7 +66,7 @@ for _ in $(seq 1 50); do
 done
 [ "$left" = 0 ] || ps -o pid,ppid,stat,etime,args -p "$(pgrep -d, -f "$BUILD/examples/mpi_(hello|exit)")" | sed 's/^/# /'
 ok $left "no rank left running ($left)"
-left=$(pgrep -x "$(echo $LAUNCHER_NAMES | tr ' ' '|')" | wc -l)
+left=$(pgrep -x "$LAUNCHERS_RE" | wc -l)
 [ "$left" = 0 ]; ok $? "no mpirun left running ($left)"
 [ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ]; ok $? "the test shell's descriptors are unchanged"
 # The ranks see the same descriptors through rdmarun as through mpirun alone.

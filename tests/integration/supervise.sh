@@ -70,7 +70,7 @@ ok $? "the forwarded SIGTERM reached the ranks"
 pid=$!
 wait_lines "$TMP/kill.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/kill.out")
-mpirun_pid=$(pgrep -P $pid)   # the launcher, rdmarun's only child
+mpirun_pid=$(pgrep -P $pid -x "$LAUNCHERS_RE")
 kill -KILL $pid
 wait $pid 2>/dev/null
 gone $mpirun_pid $ranks
@@ -81,7 +81,7 @@ ok $? "SIGKILL to rdmarun: mpirun ($mpirun_pid) and the ranks end too, no orphan
 pid=$!
 wait_lines "$TMP/sig.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sig.out")
-kill -KILL "$(pgrep -P $pid)"
+kill -KILL "$(pgrep -P $pid -x "$LAUNCHERS_RE")"
 wait $pid
 status=$?
 [ "$status" = 137 ]; ok $? "mpirun killed by SIGKILL: rdmarun exits 137 (got $status)"

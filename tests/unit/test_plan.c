@@ -86,7 +86,14 @@ static void test_settings(void)
     ok(pl.launcher.value == LAUNCHER_MPIRUN && pl.bind.value == BIND_NONE,
        "launcher mpirun and bind policy none by default");
     is_str(pl.evidence_dir, "/EV", "a verified job logs its evidence");
+    ok(pl.mpi_library == NULL && pl.ucx_version && strcmp(pl.ucx_version, f.ucx_version) == 0,
+       "the stack planned for: UCX from the facts, no MPI library asked for");
     plan_free(&pl);
+    j.rq.mpi_library = "Open MPI 5.0.7";
+    plan_build(&j.rq, &pl);
+    is_str(pl.mpi_library, "Open MPI 5.0.7", "the MPI library the launcher found is in the plan");
+    plan_free(&pl);
+    j.rq.mpi_library = NULL;
 
     /* The profile's value wins over the default, the option over both. */
     profile_put(&p, "profile", "verify", "strict", ORIGIN_SET, NULL, 0);
@@ -290,6 +297,10 @@ static void test_rules(void)
                 by_id[k] = &rules[r];
     ok(nrules == 5 && by_id[0] && by_id[1] && by_id[2] && by_id[3] && by_id[4],
        "the rules table holds the five known rules");
+    bool versions = true;
+    for (size_t r = 0; r < nrules; r++)
+        versions &= rules[r].applies_to && *rules[r].applies_to;
+    ok(versions, "every rule says which versions it applies to");
     if (nrules != 5 || !by_id[4])
         goto out;
     struct rule_context c = {.fabric = "roce", .ucx_version = "1.13.1", .facts = &rxe,

@@ -41,6 +41,15 @@ status=$?
 gone $ranks
 ok $? "SIGTERM reached the ranks: none is left running"
 
+# mpirun's own options pass through, with the profile's, on Open MPI 4.1 and 5.
+run "$RDMARUN" -p shm $MPIRUN_ROOT --oversubscribe -npernode 3 -np 3 --tag-output "$HELLO"
+check "--oversubscribe -npernode 3 --tag-output: 3 ranks, each line tagged" 0 "rank 2 of 3"
+[ "$(printf '%s\n' "$out" | grep -Ec '^\[1,[0-2]\]<stdout>: ?rank [0-2] of 3')" = 3 ]
+ok $? "Open MPI tagged every rank's line ([1,R]<stdout>:)"
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 --output-filename "$TMP/outfiles" "$HELLO"
+check "--output-filename: the job runs" 0
+grep -rqs "rank 1 of 2" "$TMP/outfiles"; ok $? "Open MPI wrote each rank's output under --output-filename"
+
 # Launcher problems.
 run "$RDMARUN" --mpirun /nonexistent/mpirun -p shm -np 1 "$HELLO"
 check "a missing --mpirun is status 127 with a hint" 127 "cannot run /nonexistent/mpirun" "hint:"

@@ -32,9 +32,10 @@ mkdir -p "$root/dev/shm"
 mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm" && mounted="/dev/shm $mounted"
 mount -t tmpfs -o mode=1777 tmpfs "$root/tmp" && mounted="/tmp $mounted"
 mount -t tmpfs -o mode=755 tmpfs "$root/run" && mounted="/run $mounted"
-# A copy of the tree: what git tracks and what it would track, not this
-# stack's build products (a build made there before is kept, and rebuilt
-# by make where the sources changed).
+# A fresh copy of the tree: what git tracks and what it would track, not the
+# other stack's build products. (A build kept from an earlier copy would go
+# stale: copied sources keep their times, older than its objects.)
+rm -rf "${root:?}$work"
 mkdir -p "$root$work"
 if git -C "$src" rev-parse >/dev/null 2>&1; then
     (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | tar xf - -C "$root$work"
@@ -61,7 +62,8 @@ step() {
     times="$times$* $(($(date +%s) - t0))s; "
     [ "$log" = - ] || cp test-suite.log "$log" 2>/dev/null
 }
-[ -f Makefile ] || { step - autoreconf -fi && step - ./configure --enable-werror; }
+step - autoreconf -fi
+step - ./configure --enable-werror
 step - make -j"$(nproc)"
 step - make examples
 export RDMARUN_TOPOLOGIES=/work/topologies

@@ -46,7 +46,9 @@ run "$RDMARUN" -p shm $MPIRUN_ROOT --oversubscribe -npernode 3 -np 3 --tag-outpu
 check "--oversubscribe -npernode 3 --tag-output: 3 ranks, each line tagged" 0 "rank 2 of 3"
 [ "$(printf '%s\n' "$out" | grep -Ec '^\[1,[0-2]\]<stdout>: ?rank [0-2] of 3')" = 3 ]
 ok $? "Open MPI tagged every rank's line ([1,R]<stdout>:)"
-run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 --output-filename "$TMP/outfiles" "$HELLO"
+# (A name in a folder: Open MPI 4.1 makes NAME/1/rank.R/stdout, 5 NAME.JOB.R.out;
+# 5.0.7 refuses a bare folder that does not exist, with or without rdmarun.)
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 --output-filename "$TMP/outfiles/job" "$HELLO"
 check "--output-filename: the job runs" 0
 grep -rqs "rank 1 of 2" "$TMP/outfiles"; ok $? "Open MPI wrote each rank's output under --output-filename"
 

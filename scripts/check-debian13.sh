@@ -5,8 +5,8 @@
 # single- and two-guest VM suites (the guest boots trixie's kernel with the
 # root as its root) and the Slurm suite there. Needs root.
 #   scripts/check-debian13.sh SRCDIR [COMMAND...]
-# With a COMMAND, it runs that in the copied tree instead (after the build
-# when the tree was built before), e.g. make check TESTS=tests/cli.sh.
+# With a COMMAND, it runs that in the copied, built tree instead of the
+# suites, e.g. 'make check TESTS=tests/cli.sh'.
 set -u
 src=$(cd "${1:?srcdir}" && pwd)
 shift

@@ -39,8 +39,8 @@ else
     for i in $(seq 1 120); do busybox ping -c1 -W1 $B >/dev/null 2>&1 && break; sleep 0.5; done
     for i in $(seq 1 120); do ssh -o ConnectTimeout=2 $B true 2>/dev/null && break; sleep 0.5; done
     ssh $B true; ok $? "node a reaches node b over ssh"
-    # Open MPI 4.1's runtime is kept on eth0 (the guests have no other
-    # interface for Open MPI 5's to pick).
+    # Open MPI 4.1's runtime is kept on eth0; Open MPI 5's runs without the
+    # option (the guests have no other interface for it to pick).
     # PRRTE also does not take this node's own address in -H for this node
     # (it knows it by name only: "not enough slots"), so it is named.
     oob= hosts="$(hostname),$B"

@@ -480,6 +480,17 @@ static void build_argv(struct plan *p, const struct plan_request *rq)
     sv_append(&p->argv, &rq->job->program);
 }
 
+void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
+                  int gid_index)
+{
+    const struct gid_entry *g = port_best_gid(port);
+    snprintf(pp->name, sizeof(pp->name), "%s:%d", d->name, port->num);
+    pp->dev = d;
+    pp->port = port;
+    pp->gid_index = gid_index >= 0 ? gid_index
+                  : strcmp(port->link_layer, "Ethernet") == 0 && g ? g->index : -1;
+}
+
 /* UCX_NET_DEVICES as the ports it names on this node, each with the job's
  * GID index (UCX_IB_GID_INDEX, else the routable RoCE v2 one on Ethernet):
  * what preflight tests. A device without a port names all its ports; a
@@ -507,14 +518,8 @@ static void plan_ports(struct plan *p, const struct facts *f)
                 snprintf(name, sizeof(name), "%s:%d", d->name, d->ports[j].num);
                 if (strcmp(names.v[k], d->name) != 0 && strcmp(names.v[k], name) != 0)
                     continue;
-                struct plan_port *pp = &p->ports[p->nports++];
-                const struct gid_entry *g = port_best_gid(&d->ports[j]);
-                snprintf(pp->name, sizeof(pp->name), "%s", name);
-                pp->dev = d;
-                pp->port = &d->ports[j];
-                pp->gid_index = gid && gid->value ? (int)gid_index
-                              : strcmp(d->ports[j].link_layer, "Ethernet") == 0 && g ? g->index
-                              : -1;
+                plan_port_of(&p->ports[p->nports++], d, &d->ports[j],
+                             gid && gid->value ? (int)gid_index : -1);
                 found = true;
             }
         }

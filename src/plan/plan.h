@@ -93,6 +93,10 @@ struct plan {
 };
 
 void plan_build(const struct plan_request *rq, struct plan *out);
+/* A port as preflight tests it: gid_index >= 0 is used, else the routable
+ * RoCE v2 GID on Ethernet, none on InfiniBand. */
+void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
+                  int gid_index);
 void plan_free(struct plan *p);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);
 /* Whether the plan verifies the job (verify is not off). */

@@ -18,13 +18,7 @@ size_t preflight_ports(const struct facts *f, const char *only, int gid_index,
             snprintf(name, sizeof(name), "%s:%d", d->name, p->num);
             if (only ? strcmp(only, d->name) != 0 && strcmp(only, name) != 0 : !port_is_active(p))
                 continue;
-            const struct gid_entry *g = port_best_gid(p);
-            struct plan_port *pp = &out[n++];
-            snprintf(pp->name, sizeof(pp->name), "%s", name);
-            pp->dev = d;
-            pp->port = p;
-            pp->gid_index = gid_index >= 0 ? gid_index
-                          : strcmp(p->link_layer, "Ethernet") == 0 && g ? g->index : -1;
+            plan_port_of(&out[n++], d, p, gid_index);
         }
     }
     return n;

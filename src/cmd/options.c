@@ -129,18 +129,35 @@ static int opt_nargs(const char *name)
     return 0;
 }
 
-static void note_override(struct job_args *job, const char *name, char **argv, int i)
+/* -np/-n/-c and -N/-npernode take a count of processes: a whole number >= 1,
+ * as mpirun needs (rdmarun would plan for a count mpirun refuses). */
+static bool process_count(const char *option, const char *value, long *out)
 {
+    if (parse_long(value, 1, 1L << 30, out))
+        return true;
+    rr_error("%s needs a number of processes (a whole number >= 1), not '%s'", option, value);
+    return false;
+}
+
+/* What an mpirun option says that the plan needs; false on a bad value. */
+static bool note_override(struct job_args *job, const char *name, char **argv, int i)
+{
+    if ((strcmp(name, "np") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c") == 0) &&
+        !process_count(argv[i], argv[i + 1], &job->np))
+        return false;
+    if ((strcmp(name, "N") == 0 || strcmp(name, "npernode") == 0) &&
+        !process_count(argv[i], argv[i + 1], &job->ppn))
+        return false;
+    if (strcmp(name, "app") == 0) {
+        free(job->appfile);
+        job->appfile = xstrdup(argv[i + 1]);
+    }
     if (strcmp(name, "x") == 0) {
         char *var = xstrndup(argv[i + 1], strcspn(argv[i + 1], "="));
         sv_push(&job->user_env, var);
         free(var);
     } else if (strcmp(name, "mca") == 0 || strcmp(name, "gmca") == 0) {
         sv_push(&job->user_mca, argv[i + 1]);
-    } else if (strcmp(name, "np") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c") == 0) {
-        job->np = strtol(argv[i + 1], NULL, 10);
-    } else if (strcmp(name, "N") == 0 || strcmp(name, "npernode") == 0) {
-        job->ppn = strtol(argv[i + 1], NULL, 10);
     }
     if (strcmp(name, "map-by") == 0) {
         free(job->map_by);
@@ -149,6 +166,68 @@ static void note_override(struct job_args *job, const char *name, char **argv, i
     if (strcmp(name, "map-by") == 0 || strcmp(name, "bind-to") == 0 ||
         strcmp(name, "rank-by") == 0 || strcmp(name, "report-bindings") == 0)
         sv_push(&job->user_opts, name);
+    return true;
+}
+
+/* One app context's words: its mpirun options, then PROGRAM ARGS up to the
+ * next ":" (or the end). Its -np adds to the job's. Returns the words used,
+ * or -1 on an error (said). */
+int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c)
+{
+    memset(c, 0, sizeof(*c));
+    long np = job->np;
+    job->np = -1;
+    int i = 0;
+    for (; i < n && words[i][0] == '-' && words[i][1] && strcmp(words[i], "--") != 0; i++) {
+        const char *name = words[i] + (words[i][1] == '-' ? 2 : 1);
+        int nargs = opt_nargs(name);
+        if (i + nargs >= n) {
+            rr_error("mpirun option %s needs %d argument%s", words[i], nargs, nargs > 1 ? "s" : "");
+            return -1;
+        }
+        if (!note_override(job, name, words, i))
+            return -1;
+        for (int k = 0; k <= nargs; k++)
+            sv_push(&c->args, words[i + k]);
+        i += nargs;
+    }
+    if (i < n && strcmp(words[i], "--") == 0)
+        i++;
+    for (; i < n && strcmp(words[i], ":") != 0; i++)
+        sv_push(&c->program, words[i]);
+    if (c->program.n == 0) {
+        rr_error("an app context has no program (hint: rdmarun -np 1 a : -np 1 b)");
+        return -1;
+    }
+    job->np = np >= 0 && job->np >= 0 ? np + job->np : np >= 0 ? np : job->np;
+    return i;
+}
+
+/* PROGRAM ARGS [: [OPTIONS] PROGRAM ARGS]...: the first context's program
+ * stays in job->program, the others become job->contexts. */
+static int split_contexts(struct job_args *job)
+{
+    struct strvec all = job->program;
+    memset(&job->program, 0, sizeof(job->program));
+    size_t i = 0;
+    for (; i < all.n && strcmp(all.v[i], ":") != 0; i++)
+        sv_push(&job->program, all.v[i]);
+    int rc = 0;
+    while (rc == 0 && i < all.n) {
+        i++;   /* the ":" */
+        GROW(job->contexts, job->ncontexts_cap, job->ncontexts + 1);
+        int used = cli_parse_context(job, all.v + i, (int)(all.n - i), &job->contexts[job->ncontexts]);
+        if (used < 0) {
+            sv_free(&job->contexts[job->ncontexts].args);
+            sv_free(&job->contexts[job->ncontexts].program);
+            rc = RR_EX_USAGE;
+            break;
+        }
+        job->ncontexts++;
+        i += (size_t)used;
+    }
+    sv_free(&all);
+    return rc;
 }
 
 /* One of rdmarun's own options, of the helper's (rdmarun rank) or of
@@ -209,13 +288,16 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             rr_error("mpirun option %s needs %d argument%s", a, nargs, nargs > 1 ? "s" : "");
             return RR_EX_USAGE;
         }
-        note_override(&cl->job, name, argv, i);
+        if (!note_override(&cl->job, name, argv, i))
+            return RR_EX_USAGE;
         for (int k = 0; k <= nargs; k++)
             sv_push(&cl->job.mpirun_args, argv[i + k]);
         i += nargs;
     }
     for (; i < argc; i++)
         sv_push(&cl->job.program, argv[i]);
+    if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
+        return RR_EX_USAGE;
     struct strvec *words = &cl->job.program;
     if (cl->command == CMD_PROFILES && words->n > 0) {
         if (strcmp(words->v[0], "show") != 0 || words->n != 2) {
@@ -226,7 +308,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         sv_free(words);
     }
     if ((cl->command & (CMD_RUN | CMD_RANK) || (cl->command == CMD_COMPARE && !cl->resume)) &&
-        words->n == 0) {
+        words->n == 0 && !(cl->job.appfile && cl->command & CMD_RUN)) {
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;
     }
@@ -253,4 +335,6 @@ void cli_free(struct cmdline *cl)
     sv_free(&cl->job.user_mca);
     sv_free(&cl->job.user_opts);
     sv_free(&cl->job.program);
+    free(cl->job.appfile);
+    job_contexts_free(&cl->job);
 }

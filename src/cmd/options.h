@@ -48,6 +48,9 @@ struct cmdline {
 /* Returns 0, or an RR_EX_* status after printing the problem. */
 int cli_parse(int argc, char **argv, struct cmdline *cl);
 void cli_free(struct cmdline *cl);
+/* One app context's words (an MPMD part after ":", or an appfile's line)
+ * into c; the words used, or -1 after saying why. */
+int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c);
 /* --help: the usage of every command, then every option from the tables. */
 void cli_usage(FILE *out);
 

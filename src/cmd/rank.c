@@ -7,6 +7,7 @@
 #include "cmd/commands.h"
 #include "facts/facts.h"
 #include "plan/placement.h"
+#include "evidence/stream.h"
 #include "launch/rank.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -78,13 +79,12 @@ int cmd_rank(const struct cmdline *cl)
     char *line = placement_rank_line(&pl, (int)local, host, rank);
     if (!rc && a->report)
         fprintf(stderr, "rdmarun: %s\n", line);
-    if (!rc && a->evidence_dir) {
-        rank_record(a->evidence_dir, line);
-        for (size_t i = 0; local == 0 && i < pl.notes.n; i++) {
-            char *note = xasprintf("note: %s: %s", host, pl.notes.v[i]);
-            rank_record(a->evidence_dir, note);
-            free(note);
-        }
+    /* On stderr, which the launcher brings to the supervisor from every
+     * node: no file system is shared for it. */
+    if (!rc && a->record) {
+        fprintf(stderr, PLACEMENT_TAG "%s\n", line);
+        for (size_t i = 0; local == 0 && i < pl.notes.n; i++)
+            fprintf(stderr, PLACEMENT_TAG "note: %s: %s\n", host, pl.notes.v[i]);
     }
     if (!rc && a->report && local == 0)
         for (size_t i = 0; i < pl.notes.n; i++)

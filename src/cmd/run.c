@@ -1,5 +1,6 @@
 /* The main command: profile -> facts -> plan -> preflight -> launch (and,
  * supervised, evidence -> verdict). */
+#include "cmd/appfile.h"
 #include "cmd/commands.h"
 #include "preflight/preflight.h"
 #include "evidence/evidence.h"
@@ -8,10 +9,13 @@
 #include "plan/plan.h"
 #include "profile/profile.h"
 #include "profile/schema.h"
+#include "launch/evidence_dir.h"
 #include "launch/supervise.h"
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,25 +59,76 @@ static void report_placement(const struct plan *p, const struct facts *f)
                "see each rank's placement\n", bind_policy_names[p->bind.value]);
 }
 
-/* Each job its own evidence directory, under the working directory by
- * default (on clusters a shared file system, so every node's ranks write
- * where the launch node reads). */
+/* Each job its own evidence directory, on the launch node (the ranks'
+ * reports reach it through the launcher's output): by default
+ * ./rdmarun-evidence/HOST.PID.TIME, under $RDMARUN_EVIDENCE_DIR when set;
+ * --evidence-dir names it exactly. Always absolute, whatever --wdir says. */
 static char *evidence_dir(const struct cmdline *cl)
 {
     const char *base = cl->evidence_dir ? cl->evidence_dir : getenv("RDMARUN_EVIDENCE_DIR");
-    if (base && *base && cl->evidence_dir)
-        return xstrdup(base);   /* --evidence-dir names the job's own directory */
     char host[64] = "host", cwd[4096];
     gethostname(host, sizeof(host) - 1);
     host[sizeof(host) - 1] = '\0';
-    if (!base || !*base)
-        base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
-    return xasprintf("%s%srdmarun-evidence/%s.%ld.%ld", base, base[strlen(base) - 1] == '/' ? "" : "/",
-                     host, (long)getpid(), (long)time(NULL));
+    const char *here = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+    char *dir;
+    if (base && *base && cl->evidence_dir)
+        dir = xstrdup(base);
+    else
+        dir = xasprintf("%s/rdmarun-evidence/%s.%ld.%ld", base && *base ? base : ".", host,
+                        (long)getpid(), (long)time(NULL));
+    if (dir[0] != '/') {
+        char *abs = xasprintf("%s/%s", here, strncmp(dir, "./", 2) == 0 ? dir + 2 : dir);
+        free(dir);
+        dir = abs;
+    }
+    return dir;
+}
+
+/* The completed appfile (--app): beside the job's other temporary files,
+ * made only by this job. 0, or an RR_EX_* status after saying why. */
+static int write_appfile(const struct plan *p)
+{
+    FILE *f = NULL;
+    int fd = open(p->app_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0)
+        f = fdopen(fd, "w");
+    for (size_t i = 0; f && i < p->app_lines.n; i++)
+        fprintf(f, "%s\n", p->app_lines.v[i]);
+    if (!f || ferror(f) | (fclose(f) != 0)) {
+        rr_error("cannot write the appfile %s: %s (hint: TMPDIR=DIR)", p->app_path,
+                 strerror(errno));
+        if (fd >= 0 && !f)
+            close(fd);
+        return RR_EX_CANTCREAT;
+    }
+    return 0;
+}
+
+static char *app_path(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char host[64] = "host";
+    gethostname(host, sizeof(host) - 1);
+    host[sizeof(host) - 1] = '\0';
+    return xasprintf("%s/rdmarun-app.%s.%ld.%ld", tmp && *tmp ? tmp : "/tmp", host,
+                     (long)getpid(), (long)time(NULL));
 }
 
 int cmd_run(const struct cmdline *cl)
 {
+    struct job_args job = cl->job;   /* the contexts of an appfile are added to a copy */
+    job.contexts = NULL;
+    job.ncontexts = job.ncontexts_cap = 0;
+    for (size_t i = 0; i < cl->job.ncontexts; i++) {
+        GROW(job.contexts, job.ncontexts_cap, job.ncontexts + 1);
+        job.contexts[job.ncontexts++] = cl->job.contexts[i];
+    }
+    int arc = job.appfile ? appfile_read(&job) : 0;
+    if (arc) {
+        free(job.contexts);   /* the command line's contexts are cl's */
+        return arc;
+    }
+    char *apppath = job.appfile ? app_path() : NULL;
     struct strvec dirs = {0};
     profile_search_path(&dirs);
     const char *name = cl->profile ? cl->profile : getenv("RDMARUN_PROFILE");
@@ -102,16 +157,17 @@ int cmd_run(const struct cmdline *cl)
     rc = facts_gather(&facts, &src);
     if (rc)
         goto out_facts;
-    char *mpirun = launch_find_mpirun(cl->mpirun), *srun = launch_find_srun(cl->mpirun);
+    bool on_path;
+    char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
     char *mpi_library = launch_mpi_library();
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
     struct plan_request rq = {
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .job = &cl->job, .verify = cl->verify, .launcher = cl->launcher,
+        .job = &job, .verify = cl->verify, .launcher = cl->launcher,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
-        .mpirun = mpirun, .srun = srun, .mpi_library = mpi_library, .evidence_dir = evdir,
-        .self = self,
+        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun, .mpi_library = mpi_library, .evidence_dir = evdir,
+        .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
@@ -122,6 +178,9 @@ int cmd_run(const struct cmdline *cl)
                  use_srun ? "RDMARUN_SRUN" : "RDMARUN_MPIRUN");
         rc = RR_EX_NOTFOUND;
     } else if (cl->dry_run) {
+        /* The run's warning, predicted. */
+        if (plan.evidence_dir && evidence_dir_make(plan.evidence_dir, true) != 0)
+            evidence_dir_warn(plan.evidence_dir, errno);
         if (cl->json)
             plan_print_json(&plan, stdout);
         else
@@ -136,8 +195,12 @@ int cmd_run(const struct cmdline *cl)
     } else {
         print_summary(&plan);
         rc = preflight_run(&plan);
+        if (!rc && plan.app_path)
+            rc = write_appfile(&plan);
         if (!rc)
-            rc = plan_verifies(&plan) ? supervise(&plan, &facts) : launch_exec(&plan.argv);
+            rc = plan_verifies(&plan) ? supervise(&plan, &facts) : launch_exec(plan.exec_path, &plan.argv);
+        if (plan.app_path && plan_verifies(&plan))
+            unlink(plan.app_path);   /* exec'd (verify off), the file stays for mpirun */
     }
     plan_free(&plan);
     free(self);
@@ -152,5 +215,11 @@ out_profiles:
         profile_free(&cands[i]);
     profile_free(&prof);
     sv_free(&dirs);
+    free(apppath);
+    for (size_t i = cl->job.ncontexts; i < job.ncontexts; i++) {
+        sv_free(&job.contexts[i].args);
+        sv_free(&job.contexts[i].program);
+    }
+    free(job.contexts);
     return rc;
 }

@@ -47,17 +47,74 @@ static bool same(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+static size_t hash_str(size_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h * 31 + 7;
+}
+
+static size_t hash_proc(const char *host, long pid)
+{
+    return hash_str(14695981039346656037u, host) ^ ((size_t)pid * 2654435761u);
+}
+
+static size_t hash_obs(const struct observation *o)
+{
+    size_t h = hash_proc(o->host, o->pid);
+    h = hash_str(h, o->family);
+    h = hash_str(h, o->transports);
+    return h ^ ((size_t)o->scope << 8) ^ ((size_t)o->kind << 16);
+}
+
+static bool same_obs(const struct observation *a, const struct observation *b)
+{
+    return a->pid == b->pid && a->scope == b->scope && a->kind == b->kind &&
+           same(a->host, b->host) && strcmp(a->family, b->family) == 0 &&
+           strcmp(a->transports, b->transports) == 0;
+}
+
+static bool same_proc(const struct observation *a, const struct observation *b)
+{
+    return a->pid == b->pid && same(a->host, b->host);
+}
+
+/* Slot of `o` in an index of observation numbers + 1 (0: empty). */
+static size_t *slot_of(size_t *index, size_t cap, const struct evidence *ev,
+                       const struct observation *o, bool proc)
+{
+    size_t i = (proc ? hash_proc(o->host, o->pid) : hash_obs(o)) & (cap - 1);
+    while (index[i] && !(proc ? same_proc : same_obs)(&ev->obs[index[i] - 1], o))
+        i = (i + 1) & (cap - 1);
+    return &index[i];
+}
+
+/* Keep the index at most half full; `count` entries are in it. */
+static void index_room(size_t **index, size_t *cap, size_t count, const struct evidence *ev,
+                       bool proc)
+{
+    if (*cap && (count + 1) * 2 <= *cap)
+        return;
+    size_t ncap = *cap ? *cap * 2 : 64, *old = *index, ocap = *cap;
+    *index = xcalloc(ncap, sizeof(**index));
+    *cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i])
+            *slot_of(*index, ncap, ev, &ev->obs[old[i] - 1], proc) = old[i];
+    free(old);
+}
+
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
                   enum path_scope scope, enum path_kind kind, const char *transports,
                   const char *line, const char *where)
 {
-    for (size_t i = 0; i < ev->n; i++) {
-        struct observation *o = &ev->obs[i];
-        if (o->pid == pid && o->scope == scope && o->kind == kind && same(o->host, host) &&
-            strcmp(o->family, family) == 0 && strcmp(o->transports, transports) == 0) {
-            o->count++;
-            return;
-        }
+    struct observation key = {.family = (char *)family, .host = (char *)host, .pid = pid,
+                              .scope = scope, .kind = kind, .transports = (char *)transports};
+    index_room(&ev->index, &ev->index_cap, ev->n, ev, false);
+    size_t *slot = slot_of(ev->index, ev->index_cap, ev, &key, false);
+    if (*slot) {
+        ev->obs[*slot - 1].count++;
+        return;
     }
     if (ev->n >= MAX_OBSERVATIONS)
         return;
@@ -73,6 +130,24 @@ void evidence_add(struct evidence *ev, const char *family, const char *host, lon
     o->line = trim_dup(line, len < MAX_LINE_KEPT ? len : MAX_LINE_KEPT);
     o->where = xstrdup(where);
     o->count = 1;
+    *slot = ev->n;
+    index_room(&ev->procs, &ev->procs_cap, ev->nprocs, ev, true);
+    size_t *ps = slot_of(ev->procs, ev->procs_cap, ev, o, true);
+    if (!*ps) {
+        *ps = ev->n;
+        ev->nprocs++;
+    }
+    /* TCP on a path that may leave the node is a fallback; RDMA is the goal
+     * wherever it carries the traffic (UCX 1.14+ says intra-node for RDMA
+     * between ranks of one node: RDMA carried it); shared memory, self, and
+     * TCP within the node only mean the job never left the node. */
+    bool may_leave = scope == SCOPE_INTER || scope == SCOPE_UNKNOWN;
+    if (kind == PATH_TCP && may_leave)
+        ev->tcp_leaving = true;
+    else if (kind == PATH_RDMA)
+        ev->rdma = true;
+    else if (kind == PATH_LOCAL || kind == PATH_SELF || scope == SCOPE_INTRA)
+        ev->local = true;
 }
 
 bool evidence_parse_line(struct evidence *ev, const char *line, const char *where,
@@ -163,7 +238,17 @@ static int read_file(struct evidence *ev, const char *path)
     return 0;
 }
 
-static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }
+bool evidence_own_file(const char *name)
+{
+    return strcmp(name, "verdict.json") == 0 || strcmp(name, "placement.txt") == 0 ||
+           strcmp(name, "app") == 0;
+}
+
+/* A directory's entries to read: not hidden, not rdmarun's own files. */
+static int log_entry(const struct dirent *d)
+{
+    return d->d_name[0] != '.' && !evidence_own_file(d->d_name);
+}
 
 int evidence_read(struct evidence *ev, const char *path)
 {
@@ -175,7 +260,7 @@ int evidence_read(struct evidence *ev, const char *path)
     if (!S_ISDIR(st.st_mode))
         return read_file(ev, path);
     struct dirent **names;
-    int n = scandir(path, &names, not_dot, alphasort);
+    int n = scandir(path, &names, log_entry, alphasort);
     if (n < 0) {
         rr_error("cannot list %s: %s", path, strerror(errno));
         return RR_EX_NOINPUT;
@@ -202,6 +287,8 @@ void evidence_free(struct evidence *ev)
         free(ev->obs[i].where);
     }
     free(ev->obs);
+    free(ev->index);
+    free(ev->procs);
     memset(ev, 0, sizeof(*ev));
 }
 
@@ -224,28 +311,13 @@ const char *path_scope_name(enum path_scope s)
     return names[s];
 }
 
-/* TCP on a path that may leave the node is a fallback; RDMA is the goal
- * wherever it carries the traffic; shared memory, self, and TCP within the
- * node only mean the job never left the node. */
 enum verdict evidence_verdict(const struct evidence *ev)
 {
-    bool rdma = false, tcp = false, local = false;
-    for (size_t i = 0; i < ev->n; i++) {
-        const struct observation *o = &ev->obs[i];
-        bool may_leave = o->scope == SCOPE_INTER || o->scope == SCOPE_UNKNOWN;
-        if (o->kind == PATH_TCP && may_leave)
-            tcp = true;
-        else if (o->kind == PATH_RDMA)
-            rdma = true;   /* through the NIC even between ranks of one node (UCX
-                              1.14+ says intra-node there): RDMA carried it */
-        else if (o->kind == PATH_LOCAL || o->kind == PATH_SELF || o->scope == SCOPE_INTRA)
-            local = true;
-    }
-    if (tcp || (ev->nccl_no_device && !rdma))
+    if (ev->tcp_leaving || (ev->nccl_no_device && !ev->rdma))
         return VERDICT_FALLBACK;
-    if (rdma)
+    if (ev->rdma)
         return VERDICT_RDMA;
-    return local ? VERDICT_LOCAL : VERDICT_UNKNOWN;
+    return ev->local ? VERDICT_LOCAL : VERDICT_UNKNOWN;
 }
 
 bool verdict_meets(enum verdict v, enum expectation e)
@@ -267,18 +339,6 @@ int verdict_status(enum verdict v)
 {
     static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
     return status[v];
-}
-
-static size_t count_processes(const struct evidence *ev)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < ev->n; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = ev->obs[j].pid == ev->obs[i].pid && same(ev->obs[j].host, ev->obs[i].host);
-        n += !seen;
-    }
-    return n;
 }
 
 /* The distinct transports of the paths of one kind ("rc_verbs/rxe0:1 ..."),
@@ -308,7 +368,7 @@ static char *transports_of(const struct evidence *ev, enum path_kind kind)
 
 char *verdict_summary(const struct evidence *ev, enum verdict v)
 {
-    size_t procs = count_processes(ev);
+    size_t procs = ev->nprocs;
     char *tcp = transports_of(ev, PATH_TCP), *rdma = transports_of(ev, PATH_RDMA);
     char *local = transports_of(ev, PATH_LOCAL), *out = NULL;
     switch (v) {
@@ -390,21 +450,13 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     json_finish(&j);
 }
 
-size_t evidence_dir_pids(const char *dir, long *pids, size_t max)
+size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max)
 {
-    struct dirent **names;
-    int n = scandir(dir, &names, not_dot, alphasort);
     size_t count = 0;
-    for (int i = 0; i < n; i++) {
-        char *host;
-        long pid;
-        origin_from_name(names[i]->d_name, &host, &pid);
-        if (host && pid > 0 && count < max)
-            pids[count++] = pid;
-        free(host);
-        free(names[i]);
+    for (size_t i = 0; i < ev->procs_cap && count < max; i++) {
+        const struct observation *o = ev->procs[i] ? &ev->obs[ev->procs[i] - 1] : NULL;
+        if (o && o->pid > 0 && (!o->host || !host || strcmp(o->host, host) == 0))
+            pids[count++] = o->pid;
     }
-    if (n >= 0)
-        free(names);
     return count;
 }

@@ -28,7 +28,14 @@ struct observation {
 struct evidence {
     struct observation *obs;
     size_t n, cap;
+    /* Open-addressed index of obs (by family, host, pid, scope, kind,
+     * transports) and of the distinct processes (host, pid): a repeat is
+     * counted in O(1), whatever the number of ranks. */
+    size_t *index, index_cap;
+    size_t *procs, procs_cap, nprocs;
+    bool tcp_leaving, rdma, local;   /* the verdict's inputs, kept as obs are added */
     unsigned long long lines;   /* lines read */
+    unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */
     unsigned files;             /* files read */
     bool nccl_no_device;        /* "NET/IB : No device found" */
 };
@@ -62,9 +69,12 @@ const char *path_scope_name(enum path_scope s);
 /* RC QPs in RTS owned by these processes, as the kernel lists them
  * ('rdma -j res show qp'); -1 when that cannot be asked. */
 int rdma_res_count_rts(const long *pids, size_t npids);
-/* The pids of the ranks that made logs in an evidence directory so far
- * (ucx.HOST.PID.log, nccl.HOST.PID.log); returns how many, at most max. */
-size_t evidence_dir_pids(const char *dir, long *pids, size_t max);
+/* The pids of the processes on `host` that reported evidence; returns how
+ * many, at most max. */
+size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max);
+/* Files rdmarun writes beside the logs in an evidence directory, which
+ * reading a directory skips: verdict.json, placement.txt, app. */
+bool evidence_own_file(const char *name);
 
 /* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
 char *verdict_summary(const struct evidence *ev, enum verdict v);

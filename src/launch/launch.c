@@ -31,13 +31,16 @@ static bool is_wrapper(const char *path)
     return strstr(head, WRAPPER_MARK) != NULL;
 }
 
-static char *find_launcher(const char *name, const char *option, const char *envvar)
+static char *find_launcher(const char *name, const char *option, const char *envvar,
+                           bool *on_path)
 {
+    *on_path = false;
     if (option)
         return xstrdup(option);
     const char *env = getenv(envvar);
     if (env && *env)
         return xstrdup(env);
+    *on_path = true;
     const char *path = getenv("PATH");
     if (!path)
         path = "/usr/local/bin:/usr/bin:/bin";
@@ -45,23 +48,28 @@ static char *find_launcher(const char *name, const char *option, const char *env
     char *found = NULL;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char *cand = xasprintf("%s/%s", *dir ? dir : ".", name);
-        if (executable(cand) && !is_wrapper(cand))
+        if (executable(cand) && !is_wrapper(cand)) {
             found = cand;
-        else
+        } else {
+            /* Past the wrapper, the bare name would find the wrapper again. */
+            if (executable(cand))
+                *on_path = false;
             free(cand);
+        }
     }
     free(copy);
     return found;
 }
 
-char *launch_find_mpirun(const char *option)
+char *launch_find_mpirun(const char *option, bool *on_path)
 {
-    return find_launcher("mpirun", option, "RDMARUN_MPIRUN");
+    return find_launcher("mpirun", option, "RDMARUN_MPIRUN", on_path);
 }
 
 char *launch_find_srun(const char *option)
 {
-    return find_launcher("srun", option, "RDMARUN_SRUN");
+    bool on_path;
+    return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
 }
 
 int launch_failed(const char *path, int err)
@@ -71,12 +79,12 @@ int launch_failed(const char *path, int err)
     return err == ENOENT || err == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR;
 }
 
-int launch_exec(const struct strvec *argv)
+int launch_exec(const char *path, const struct strvec *argv)
 {
     fflush(stdout);
     fflush(stderr);
-    execv(argv->v[0], argv->v);
-    return launch_failed(argv->v[0], errno);
+    execv(path ? path : argv->v[0], argv->v);
+    return launch_failed(path ? path : argv->v[0], errno);
 }
 
 /* MPI_Get_library_version may be called before MPI_Init (MPI-3): ask the

@@ -97,17 +97,3 @@ int rank_bind_memory(int node, enum memory_policy how)
     numa_free_nodemask(nodes);
     return 0;
 }
-
-void rank_record(const char *dir, const char *line)
-{
-    char *path = xasprintf("%s/placement.txt", dir);
-    char *text = xasprintf("%s\n", line);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-        rr_warn("cannot record the placement in %s: %s", path, strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    free(text);
-    free(path);
-}
-

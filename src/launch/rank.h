@@ -13,8 +13,5 @@ const char *rank_from_launcher(long *local, long *size, long *rank);
  * node. 0, or -1 with errno. */
 int rank_bind_cpus(const char *pus);
 int rank_bind_memory(int node, enum memory_policy how);
-/* One line in DIR/placement.txt: a single append, so ranks of the job (on
- * every node, with a shared evidence directory) never mix lines. */
-void rank_record(const char *dir, const char *line);
 
 #endif

@@ -1,11 +1,14 @@
 #include "launch/supervise.h"
 #include "evidence/evidence.h"
+#include "evidence/stream.h"
+#include "launch/evidence_dir.h"
 #include "launch/launch.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +17,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#define WATCH_INTERVAL_MS 500
 #define KILL_GRACE_S 10
 #define ORPHAN_GRACE_S 2.0   /* s: orphaned ranks get SIGTERM, then SIGKILL */
 #define MAX_COUNTERS 256
@@ -89,89 +91,202 @@ static char *counter_summary(const struct facts *f, const struct port_count *bef
     return s;
 }
 
-static enum verdict read_verdict(const char *dir, struct evidence *ev)
+/* What the supervisor watches while the job runs. */
+struct watch {
+    const struct plan *plan;
+    struct proc job;
+    struct evidence ev;
+    struct evidence_logs logs;
+    struct evidence_stream out, err;
+    bool strict_rdma, stopped;
+    bool take_ucx, take_nccl;   /* rdmarun set the log levels */
+    double stop_time;
+    int max_rts;
+    char host[256];
+};
+
+#define HOLD_MS 20           /* an incomplete line waits this long for its end */
+#define RES_INTERVAL_S 2.0   /* the kernel's QP table, while RDMA is expected */
+#define DRAIN_S 2.0          /* output still coming after the launcher ended */
+
+static void stop_on_fallback(struct watch *w)
 {
-    memset(ev, 0, sizeof(*ev));
-    evidence_read(ev, dir);
-    return evidence_verdict(ev);
+    if (!w->strict_rdma || w->stopped || evidence_verdict(&w->ev) != VERDICT_FALLBACK)
+        return;
+    char *s = verdict_summary(&w->ev, VERDICT_FALLBACK);
+    rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it run)", s);
+    free(s);
+    proc_kill(&w->job, SIGTERM);
+    w->stopped = true;
+    w->stop_time = proc_now();
+}
+
+/* Read what is there on one of the launcher's pipes. */
+static void drain(struct watch *w, int *fd, struct evidence_stream *s)
+{
+    char buf[STREAM_BUF];
+    ssize_t r = read(*fd, buf, sizeof(buf));
+    if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (r <= 0) {
+        stream_flush(s);
+        close(*fd);
+        *fd = -1;
+        return;
+    }
+    if (stream_feed(s, buf, (size_t)r))
+        stop_on_fallback(w);
+}
+
+/* Until the launcher has ended and its output is read: wake on output, on
+ * the launcher's end (pidfd), on the QP-table sample and the kill grace;
+ * nothing else costs time. */
+static void watch_job(struct watch *w, bool want_rdma, int *status)
+{
+    double next_res = proc_now() + RES_INTERVAL_S, drain_until = -1;
+    bool ended = false;
+    while (w->job.out >= 0 || w->job.err >= 0 || !ended) {
+        struct pollfd pf[3];
+        int n = 0, ms = -1;
+        if (w->job.out >= 0)
+            pf[n++] = (struct pollfd){w->job.out, POLLIN, 0};
+        if (w->job.err >= 0)
+            pf[n++] = (struct pollfd){w->job.err, POLLIN, 0};
+        if (!ended && w->job.pidfd >= 0)
+            pf[n++] = (struct pollfd){w->job.pidfd, POLLIN, 0};
+        double now = proc_now(), wake = -1;
+        if (!ended && w->job.pidfd < 0)
+            wake = now + 0.01;
+        if (!ended && want_rdma)
+            wake = wake < 0 || next_res < wake ? next_res : wake;
+        if (w->stopped && !ended && (wake < 0 || w->stop_time + KILL_GRACE_S < wake))
+            wake = w->stop_time + KILL_GRACE_S;
+        if (ended && (wake < 0 || drain_until < wake))
+            wake = drain_until;
+        if (wake >= 0)
+            ms = wake <= now ? 0 : (int)((wake - now) * 1000) + 1;
+        if (stream_holding(&w->out) || stream_holding(&w->err))
+            ms = ms < 0 || ms > HOLD_MS ? HOLD_MS : ms;
+        int ready = poll(pf, (nfds_t)n, ms);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready == 0) {
+            stream_flush(&w->out);
+            stream_flush(&w->err);
+        }
+        for (int k = 0; k < n && ready > 0; k++) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (pf[k].fd == w->job.out)
+                drain(w, &w->job.out, &w->out);
+            else if (pf[k].fd == w->job.err)
+                drain(w, &w->job.err, &w->err);
+        }
+        now = proc_now();
+        if (!ended && proc_wait(&w->job, 0, status)) {
+            ended = true;
+            child_pid = 0;
+            /* Ranks a killed launcher left hold the pipes open: end them,
+             * then read what is left. */
+            int orphans = proc_end_orphans(ORPHAN_GRACE_S);
+            if (orphans)
+                rr_note("%d process%s of the job outlived %s; ended them", orphans,
+                        orphans == 1 ? "" : "es", w->plan->argv.v[0]);
+            drain_until = proc_now() + DRAIN_S;
+        } else if (ended && now >= drain_until) {
+            break;
+        }
+        if (!ended && want_rdma && now >= next_res) {
+            long pids[256];
+            size_t npids = evidence_pids_on(&w->ev, w->host, pids, 256);
+            int rts = npids ? rdma_res_count_rts(pids, npids) : -1;
+            if (rts > w->max_rts)
+                w->max_rts = rts;
+            next_res = proc_now() + RES_INTERVAL_S;
+        }
+        if (w->stopped && !ended && now - w->stop_time > KILL_GRACE_S)
+            proc_kill(&w->job, SIGKILL);
+    }
+    stream_flush(&w->out);
+    stream_flush(&w->err);
+    for (int *fd = &w->job.out; fd <= &w->job.err; fd++)
+        if (*fd >= 0) {
+            close(*fd);
+            *fd = -1;
+        }
 }
 
 int supervise(const struct plan *p, const struct facts *f)
 {
-    if (make_dirs(p->evidence_dir) != 0 || access(p->evidence_dir, W_OK) != 0) {
-        rr_error("cannot write the evidence directory %s: %s (hint: --evidence-dir DIR, or "
-                 "--verify off to run without verification)", p->evidence_dir, strerror(errno));
-        return RR_EX_CANTCREAT;
+    static struct watch w;   /* its stream buffers are large */
+    memset(&w, 0, sizeof(w));
+    w.plan = p;
+    w.max_rts = -1;
+    gethostname(w.host, sizeof(w.host) - 1);
+    if (evidence_dir_make(p->evidence_dir, false) == 0) {
+        w.logs.dir = p->evidence_dir;
+        /* A full disk would only show as lost evidence: say so first. */
+        struct statvfs vfs;
+        if (statvfs(p->evidence_dir, &vfs) == 0 &&
+            (unsigned long long)vfs.f_bavail * vfs.f_frsize < MIN_EVIDENCE_SPACE)
+            rr_warn("the evidence directory %s has only %llu KiB free: the ranks' transport "
+                    "reports may not fit (the verdict does not depend on them; hint: "
+                    "--evidence-dir on a file system with space)", p->evidence_dir,
+                    (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
+    } else {
+        evidence_dir_warn(p->evidence_dir, errno);
     }
-    /* A full disk would only show as "no evidence": say so first. */
-    struct statvfs vfs;
-    if (statvfs(p->evidence_dir, &vfs) == 0 &&
-        (unsigned long long)vfs.f_bavail * vfs.f_frsize < MIN_EVIDENCE_SPACE)
-        rr_warn("the evidence directory %s has only %llu KiB free: the ranks' transport logs "
-                "may not fit, and the verdict may find no evidence (hint: --evidence-dir on a "
-                "file system with space)", p->evidence_dir,
-                (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
     counters(f, before, MAX_COUNTERS);
     bool strict = p->verify.value == VERIFY_STRICT;
     bool want_rdma = p->expect.value == EXPECT_RDMA;
+    w.strict_rdma = strict && want_rdma;
+    const struct plan_item *lvl = plan_find(p, ITEM_ENV, "UCX_LOG_LEVEL");
+    const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");
+    w.take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
+    w.take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
+    w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
+                                     .take_ucx = w.take_ucx, .take_nccl = w.take_nccl};
+    w.err = w.out;
+    w.err.out = STDERR_FILENO;
 
     /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
      * unsupervised: it gets SIGTERM and takes the ranks down with it. */
-    struct proc_spec spec = {.argv = p->argv.v, .die_with_parent = true};
+    struct proc_spec spec = {.argv = p->argv.v, .die_with_parent = true, .out = PROC_PIPE,
+                             .err = PROC_PIPE, .exec_path = p->exec_path};
     /* Ranks of a launcher that dies by a signal come to us, not to init,
      * and are ended with it (Open MPI 5's prte leaves them running). */
     proc_adopt_orphans();
-    struct proc job;
-    if (proc_start(&spec, &job) != 0)
+    if (proc_start(&spec, &w.job) != 0)
         return launch_failed(p->argv.v[0], errno);
-    child_pid = job.pid;
+    child_pid = w.job.pid;
     struct sigaction sa = {.sa_handler = forward};
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
         sigaction(forwarded[i], &sa, NULL);
-
-    int status = 0, max_rts = -1;
-    bool stopped = false;
-    double stop_time = 0, next = proc_now();
-    /* A tick every WATCH_INTERVAL_MS; the wait ends early when the job does. */
-    for (long tick = 0; !proc_wait(&job, next += WATCH_INTERVAL_MS / 1000.0, &status); tick++) {
-        if (strict && want_rdma && !stopped && tick % 2 == 1) {
-            struct evidence ev;
-            if (read_verdict(p->evidence_dir, &ev) == VERDICT_FALLBACK) {
-                char *s = verdict_summary(&ev, VERDICT_FALLBACK);
-                rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it "
-                         "run)", s);
-                free(s);
-                proc_kill(&job, SIGTERM);
-                stopped = true;
-                stop_time = proc_now();
-            }
-            evidence_free(&ev);
-        }
-        /* The kernel's QP table, every 2 s while RDMA is expected. */
-        if (want_rdma && tick % 4 == 3) {
-            long pids[256];
-            size_t npids = evidence_dir_pids(p->evidence_dir, pids, 256);
-            int rts = npids ? rdma_res_count_rts(pids, npids) : -1;
-            if (rts > max_rts)
-                max_rts = rts;
-        }
-        if (stopped && proc_now() - stop_time > KILL_GRACE_S)
-            proc_kill(&job, SIGKILL);
-    }
+    /* Our stdout/stderr closed (| head) ends us as it would end mpirun. */
+    int status = 0;
+    watch_job(&w, want_rdma, &status);
     child_pid = 0;
-    int orphans = proc_end_orphans(ORPHAN_GRACE_S);
-    if (orphans)
-        rr_note("%d process%s of the job outlived %s; ended them", orphans,
-                orphans == 1 ? "" : "es", p->argv.v[0]);
+    int max_rts = w.max_rts;
+    bool stopped = w.stopped;
+    struct evidence ev = w.ev;
+    evidence_logs_close(&w.logs);
     counters(f, after, MAX_COUNTERS);
-
-    struct evidence ev;
-    enum verdict v = read_verdict(p->evidence_dir, &ev);
+    enum verdict v = evidence_verdict(&ev);
+    int rc = proc_exit_code(status);
     char *summary = verdict_summary(&ev, v);
     const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
-    if (v == VERDICT_UNKNOWN && (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
+    if (v == VERDICT_UNKNOWN && rc) {
+        free(summary);
+        summary = xasprintf("no verdict: the job ended (status %d) before any rank reported a "
+                            "transport (the messages above say why)", rc);
+    } else if (v == VERDICT_UNKNOWN && !ev.reports && (w.take_ucx || w.take_nccl)) {
+        /* Nothing of UCX or NCCL at all: not a question of log levels. */
+        free(summary);
+        summary = xstrdup("no verdict: no rank reported a transport (not an MPI program, or "
+                          "not one that uses UCX or NCCL)");
+    } else if (v == VERDICT_UNKNOWN && (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
         char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
                                "have used ob1, which reports no transport", summary);
         free(summary);
@@ -179,7 +294,8 @@ int supervise(const struct plan *p, const struct facts *f)
     }
     if (v == VERDICT_FALLBACK && p->expect.value == EXPECT_TCP) {
         free(summary);
-        summary = xstrdup("TCP, as the profile intends (verify: the job did not use RDMA)");
+        summary = xasprintf("TCP, as the profile intends: %zu process%s, the job did not use "
+                            "RDMA", ev.nprocs, ev.nprocs == 1 ? "" : "es");
     }
     char *moved = counter_summary(f, before, after, MAX_COUNTERS);
     if (max_rts >= 0) {
@@ -192,18 +308,19 @@ int supervise(const struct plan *p, const struct facts *f)
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
             moved ? "; " : "", moved ? moved : "", expected ? "" : "; the profile expects ",
             expected ? "" : expectation_names[p->expect.value]);
-    char *path = xasprintf("%s/verdict.json", p->evidence_dir);
-    FILE *out = fopen(path, "w");
-    if (out)
-        evidence_print_json(&ev, v, out);
-    if (!out || ferror(out) | (fclose(out) != 0))
-        rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
-    free(path);
+    if (w.logs.dir && !w.logs.failed) {
+        char *path = xasprintf("%s/verdict.json", p->evidence_dir);
+        FILE *out = fopen(path, "w");
+        if (out)
+            evidence_print_json(&ev, v, out);
+        if (!out || ferror(out) | (fclose(out) != 0))
+            rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
+        free(path);
+    }
     free(summary);
     free(moved);
     evidence_free(&ev);
 
-    int rc = proc_exit_code(status);
     if (strict && want_rdma) {
         if (v == VERDICT_FALLBACK && (rc == 0 || stopped))
             rc = RR_EX_FALLBACK;

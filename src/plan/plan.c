@@ -322,32 +322,38 @@ static enum expectation expected_from_fabric(const char *fabric)
     return EXPECT_RDMA;
 }
 
-/* Evidence: each rank logs its transports into the evidence directory,
- * leaving the job's own output alone. A user's own log settings are kept,
- * with a note when they hide the evidence. */
+/* Evidence: each rank reports its transports on its stderr (UCX) or stdout
+ * (NCCL), which the launcher brings to the launch node from every node,
+ * where the supervisor takes them out of the job's output, live. A user's
+ * own log settings are kept, with a note when they hide the evidence. */
 static void plan_evidence(struct plan *p, const char *dir)
 {
-    static const struct { const char *name, *value, *weak; } vars[] = {
-        {"UCX_LOG_LEVEL", "info", "warn error fatal"},
-        {"UCX_LOG_FILE", "ucx.%h.%p.log", NULL},
-        {"NCCL_DEBUG", "INFO", "VERSION WARN"},
-        {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL},
-        {"NCCL_DEBUG_FILE", "nccl.%h.%p.log", NULL},
+    /* weak: values that hide the reports; file: a user's value other than
+     * stdout or stderr sends them to files the launch node may not see. */
+    static const struct { const char *name, *value, *weak; bool file; } vars[] = {
+        {"UCX_LOG_LEVEL", "info", "warn error fatal", false},
+        {"UCX_LOG_FILE", "stderr", NULL, true},
+        {"NCCL_DEBUG", "INFO", "VERSION WARN", false},
+        {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
+        {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
     for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
         const struct plan_item *have = plan_find(p, ITEM_ENV, vars[i].name);
-        bool file = strstr(vars[i].value, "%p") != NULL;
-        char *value = file ? xasprintf("%s/%s", dir, vars[i].value) : xstrdup(vars[i].value);
-        if (!have) {
-            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value, xstrdup("evidence"),
-                     xasprintf("rdmarun reads the ranks' transport reports from %s", dir));
-        } else if (file || (vars[i].weak && have->value &&
-                            strstr(vars[i].weak, have->value) != NULL)) {
-            sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
-                     "(it would set %s)", vars[i].name, have->value ? have->value : "",
-                     have->origin, value);
+        if (!have && vars[i].value) {
+            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, xstrdup(vars[i].value),
+                     xstrdup("evidence"),
+                     xasprintf("rdmarun reads the ranks' transport reports from the launcher's "
+                               "output as they come, and keeps them in %s", dir));
+            continue;
         }
-        free(value);
+        const char *v = have && have->value ? have->value : NULL;
+        bool hides = v && ((vars[i].weak && strstr(vars[i].weak, v)) ||
+                           (vars[i].file && *v && strcmp(v, "stdout") != 0 &&
+                            strcmp(v, "stderr") != 0));
+        if (hides)
+            sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
+                     "(it would %s%s)", vars[i].name, v, have->origin,
+                     vars[i].value ? "set " : "leave it unset", vars[i].value ? vars[i].value : "");
     }
 }
 
@@ -419,7 +425,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
 
 /* `rdmarun rank OPTIONS --` before the program: the helper in front of
  * each rank, told what the plan decided. */
-static void helper_argv(struct plan *p, const struct plan_request *rq)
+static void helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
 {
     if (p->bind.value == BIND_NONE)
         return;
@@ -430,54 +436,130 @@ static void helper_argv(struct plan *p, const struct plan_request *rq)
         .fabric = fabric_is_rdma(p->fabric) ? p->fabric : NULL,
         .net_devices = per_rank(p, "UCX_NET_DEVICES"), .nccl_hca = per_rank(p, "NCCL_IB_HCA"),
         .keep_cpus = sv_find(&rq->job->user_opts, "bind-to") >= 0, .report = rq->report,
-        .sysfs = (char *)rq->sysfs, .evidence_dir = p->evidence_dir,
+        .sysfs = (char *)rq->sysfs, .record = p->evidence_dir != NULL,
     };
-    sv_push(&p->argv, rq->self ? rq->self : "rdmarun");
-    sv_push(&p->argv, "rank");
-    rank_args_write(&a, &p->argv);
-    sv_push(&p->argv, "--");
+    sv_push(argv, rq->self ? rq->self : "rdmarun");
+    sv_push(argv, "rank");
+    rank_args_write(&a, argv);
+    sv_push(argv, "--");
 }
 
-static void mpirun_argv(struct plan *p, const char *mpirun, const struct job_args *job)
+enum { ALL_ITEMS, ONLY_ENV, NOT_ENV };
+
+/* The plan's variables, MCA parameters and options, as mpirun takes them:
+ * in every app context, since -x reaches only its own context's ranks.
+ * ONLY_ENV: the variables alone (an appfile line: Open MPI 4.1 ignores
+ * --mca there, so MCA parameters and options go before --app: NOT_ENV). */
+static void items_argv(const struct plan *p, struct strvec *argv, int only)
 {
-    sv_push(&p->argv, mpirun);
-    sv_append(&p->argv, &job->mpirun_args);
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
-        if (it->overridden || !it->value)
+        if (it->overridden || !it->value || (only == ONLY_ENV && it->kind != ITEM_ENV) ||
+            (only == NOT_ENV && it->kind == ITEM_ENV))
             continue;
         bool on = false;
         switch (it->kind) {
         case ITEM_MCA:
-            sv_push(&p->argv, "--mca");
-            sv_push(&p->argv, it->name);
-            sv_push(&p->argv, it->value);
+            sv_push(argv, "--mca");
+            sv_push(argv, it->name);
+            sv_push(argv, it->value);
             break;
         case ITEM_ENV:
-            sv_push(&p->argv, "-x");
-            sv_pushf(&p->argv, "%s=%s", it->name, it->value);
+            sv_push(argv, "-x");
+            sv_pushf(argv, "%s=%s", it->name, it->value);
             break;
         case ITEM_OPTION:
             if (strcmp(it->name, "--report-bindings") == 0) {
                 if (parse_bool(it->value, &on) && on)
-                    sv_push(&p->argv, it->name);
+                    sv_push(argv, it->name);
             } else {
-                sv_push(&p->argv, it->name);
-                sv_push(&p->argv, it->value);
+                sv_push(argv, it->name);
+                sv_push(argv, it->value);
             }
             break;
         }
     }
 }
 
+/* One app context after the first: its options, the plan's, the helper,
+ * its program. */
+static void context_argv(struct plan *p, const struct plan_request *rq,
+                         const struct app_context *c, int only, struct strvec *argv)
+{
+    sv_append(argv, &c->args);
+    items_argv(p, argv, only);
+    helper_argv(p, rq, argv);
+    sv_append(argv, &c->program);
+}
+
+/* --app FILE: Open MPI 4.1 ignores -x given before --app, so each of the
+ * file's lines gets the plan's settings and the helper, written to
+ * p->app_path for mpirun to read (an appfile line is split at white space:
+ * a word holding any cannot be written). */
+static void appfile_lines(struct plan *p, const struct plan_request *rq)
+{
+    for (size_t i = 0; i < rq->job->ncontexts; i++) {
+        struct strvec words = {0};
+        context_argv(p, rq, &rq->job->contexts[i], ONLY_ENV, &words);
+        for (size_t k = 0; k < words.n; k++)
+            if (strpbrk(words.v[k], " \t\n")) {
+                fail(p, RR_EX_USAGE, xasprintf("cannot write '%s' into an appfile line (Open "
+                                               "MPI splits them at white space)", words.v[k]));
+                break;
+            }
+        char *line = sv_join(&words, " ");
+        sv_push(&p->app_lines, line);
+        free(line);
+        sv_free(&words);
+    }
+}
+
+static void mpirun_argv(struct plan *p, const char *mpirun, const struct plan_request *rq)
+{
+    const struct job_args *job = rq->job;
+    sv_push(&p->argv, mpirun);
+    for (size_t i = 0; i < job->mpirun_args.n; i++) {
+        const char *a = job->mpirun_args.v[i];
+        if (job->appfile && (strcmp(a, "--app") == 0 || strcmp(a, "-app") == 0) &&
+            i + 1 < job->mpirun_args.n) {
+            i++;   /* replaced by the completed appfile, last */
+            continue;
+        }
+        sv_push(&p->argv, a);
+    }
+    if (job->appfile) {
+        items_argv(p, &p->argv, NOT_ENV);
+        appfile_lines(p, rq);
+        p->app_path = xstrdup(rq->app_path ? rq->app_path : "app");
+        sv_push(&p->argv, "--app");
+        sv_push(&p->argv, p->app_path);
+        return;
+    }
+    items_argv(p, &p->argv, ALL_ITEMS);
+    helper_argv(p, rq, &p->argv);
+    sv_append(&p->argv, &job->program);
+    for (size_t i = 0; i < job->ncontexts; i++) {
+        sv_push(&p->argv, ":");
+        context_argv(p, rq, &job->contexts[i], ALL_ITEMS, &p->argv);
+    }
+}
+
 static void build_argv(struct plan *p, const struct plan_request *rq)
 {
-    if (p->launcher.value == LAUNCHER_SRUN)
+    if (p->launcher.value == LAUNCHER_SRUN) {
+        if (rq->job->ncontexts || rq->job->appfile)
+            fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
+                                         "srun (hint: --launcher mpirun, or srun --multi-prog)"));
         srun_argv(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
-    else
-        mpirun_argv(p, rq->mpirun ? rq->mpirun : "mpirun", rq->job);
-    helper_argv(p, rq);
-    sv_append(&p->argv, &rq->job->program);
+        helper_argv(p, rq, &p->argv);
+        sv_append(&p->argv, &rq->job->program);
+        return;
+    }
+    /* As PATH names it: Open MPI takes an absolute argv[0] for --prefix
+     * (/bin/mpirun gives the prefix "/" and fails). */
+    mpirun_argv(p, rq->mpirun && !rq->mpirun_on_path ? rq->mpirun : "mpirun", rq);
+    if (rq->mpirun && rq->mpirun_on_path)
+        p->exec_path = xstrdup(rq->mpirun);
 }
 
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
@@ -651,6 +733,17 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     build_argv(out, rq);
 }
 
+void job_contexts_free(struct job_args *job)
+{
+    for (size_t i = 0; i < job->ncontexts; i++) {
+        sv_free(&job->contexts[i].args);
+        sv_free(&job->contexts[i].program);
+    }
+    free(job->contexts);
+    job->contexts = NULL;
+    job->ncontexts = job->ncontexts_cap = 0;
+}
+
 void plan_free(struct plan *p)
 {
     for (size_t i = 0; i < p->n; i++) {
@@ -676,6 +769,9 @@ void plan_free(struct plan *p)
     sv_free(&p->notes);
     sv_free(&p->errors);
     sv_free(&p->argv);
+    free(p->exec_path);
+    free(p->app_path);
+    sv_free(&p->app_lines);
     if (p->placement)
         placement_free(p->placement);
     free(p->placement);

@@ -31,6 +31,13 @@ struct plan_item {
     bool overridden;   /* the command line sets it instead */
 };
 
+/* An MPMD app context after the first (`: -np 2 b`), or a line of an
+ * appfile (--app FILE): its own mpirun options and program. */
+struct app_context {
+    struct strvec args;         /* its mpirun options, as given */
+    struct strvec program;      /* PROGRAM ARGS... */
+};
+
 /* What the command line says about the job itself (cmd/options.c fills it). */
 struct job_args {
     struct strvec mpirun_args;  /* mpirun options exactly as given */
@@ -38,8 +45,13 @@ struct job_args {
     struct strvec user_mca;     /* MCA names given with --mca/-mca/-gmca */
     struct strvec user_opts;    /* binding options given: map-by, bind-to, rank-by, report-bindings */
     struct strvec program;      /* PROGRAM ARGS... */
-    long np, ppn;               /* -np N and -N N as given; -1 when not given */
+    long np, ppn;               /* -np N and -N N as given (summed over the app
+                                   contexts); -1 when not given */
     char *map_by;               /* --map-by as given, or NULL */
+    struct app_context *contexts;   /* the app contexts after the first */
+    size_t ncontexts, ncontexts_cap;
+    char *appfile;              /* --app FILE: its lines are the contexts, and the
+                                   plan writes them, completed, to `app` */
 };
 
 struct plan_request {
@@ -54,9 +66,11 @@ struct plan_request {
     bool report;                        /* --report: each rank's placement */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
+    bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
+    const char *app_path;               /* --app: where the completed appfile goes */
 };
 
 /* A port the job uses, as preflight and the rules need it. */
@@ -88,11 +102,15 @@ struct plan {
     struct strvec errors;    /* reasons the plan cannot run */
     int status;              /* RR_EX_* for the first error, 0 if none */
     struct strvec argv;      /* the command to exec */
+    char *exec_path;         /* the file to exec it from, when argv[0] is a bare name */
+    char *app_path;          /* --app: the completed appfile argv names, or NULL */
+    struct strvec app_lines; /* its lines, for the run to write */
     struct placement *placement;  /* the helper's choice on this node's facts, for
                                      the ranks per node given (-N, else -np); or NULL */
 };
 
 void plan_build(const struct plan_request *rq, struct plan *out);
+void job_contexts_free(struct job_args *job);
 /* A port as preflight tests it: gid_index >= 0 is used, else the routable
  * RoCE v2 GID on Ethernet, none on InfiniBand. */
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,

@@ -24,8 +24,11 @@ static char *command_line(const struct plan *p)
 void plan_print_text(const struct plan *p, FILE *out)
 {
     char *cmd = command_line(p);
-    fprintf(out, "%s\n\n", cmd);
+    fprintf(out, "%s\n", cmd);
     free(cmd);
+    for (size_t i = 0; i < p->app_lines.n; i++)
+        fprintf(out, "%s%s\n", i ? "  " : "with the appfile:\n  ", p->app_lines.v[i]);
+    fputc('\n', out);
     if (strcmp(p->profile, p->chosen) == 0)
         fprintf(out, "profile: %s (fabric: %s)\n", p->chosen, p->fabric);
     else
@@ -87,6 +90,12 @@ void plan_print_json(const struct plan *p, FILE *out)
     char *cmd = command_line(p);
     json_string(&j, "command", cmd);
     free(cmd);
+    if (p->app_path) {
+        json_begin_array(&j, "appfile");
+        for (size_t i = 0; i < p->app_lines.n; i++)
+            json_string(&j, NULL, p->app_lines.v[i]);
+        json_end_array(&j);
+    }
     json_begin_array(&j, "items");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];

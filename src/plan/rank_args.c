@@ -20,8 +20,8 @@ const struct opt rank_options[] = {
      "leave the binding to Open MPI (--bind-to was given)"},
     {"report", NULL, 1, OPT_FLAG, R(report), NULL, NULL, "print the rank's placement"},
     {"sysfs", NULL, 1, OPT_VALUE, R(sysfs), NULL, "DIR", "read devices from a recorded tree"},
-    {"evidence-dir", NULL, 1, OPT_VALUE, R(evidence_dir), NULL, "DIR",
-     "append the rank's placement to DIR/placement.txt"},
+    {"record", NULL, 1, OPT_FLAG, R(record), NULL, NULL,
+     "tell the supervisor the rank's placement (for placement.txt)"},
 };
 const size_t nrank_options = sizeof(rank_options) / sizeof(*rank_options);
 

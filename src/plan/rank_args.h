@@ -10,11 +10,11 @@ struct rank_args {
     char *memory, *nics;  /* [bind] memory and nics */
     char *fabric;         /* whose ports a rank may use; NULL: none */
     char *sysfs;          /* a recorded tree instead of /sys (tests) */
-    char *evidence_dir;   /* where each rank records its placement */
     bool net_devices;     /* set UCX_NET_DEVICES per rank */
     bool nccl_hca;        /* set NCCL_IB_HCA per rank */
     bool keep_cpus;       /* Open MPI binds (--bind-to given): leave cores alone */
     bool report;          /* print each rank's placement */
+    bool record;          /* tag it on stderr for the supervisor's placement.txt */
 };
 
 extern const struct opt rank_options[];

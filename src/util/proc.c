@@ -96,7 +96,9 @@ int proc_start(const struct proc_spec *s, struct proc *p)
             _exit(0);
         }
         if (!e) {
-            if (strchr(s->argv[0], '/'))
+            if (s->exec_path)
+                execv(s->exec_path, s->argv);
+            else if (strchr(s->argv[0], '/'))
                 execv(s->argv[0], s->argv);
             else
                 execvp(s->argv[0], s->argv);
@@ -265,7 +267,16 @@ static int our_children(pid_t *out, int max)
 int proc_end_orphans(double grace_s)
 {
     pid_t kids[256];
+    /* Ranks still exiting after their launcher did are given the grace to
+     * end by themselves first: they were not left running. */
+    double settle = proc_now() + grace_s / 2;
     int n = our_children(kids, 256);
+    while (n > 0 && proc_now() < settle) {
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        poll(NULL, 0, 10);
+        n = our_children(kids, 256);
+    }
     for (int i = 0; i < n; i++)
         kill(kids[i], SIGTERM);
     double deadline = proc_now() + grace_s;

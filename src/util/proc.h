@@ -18,6 +18,7 @@ enum proc_io {
 
 struct proc_spec {
     char *const *argv;          /* the program; a name without '/' is looked up on PATH */
+    const char *exec_path;      /* or run this file, with argv[0] as given */
     void (*fn)(void *arg);      /* instead of argv: run this in the child, then exit 0 */
     void *arg;
     enum proc_io out, err;
@@ -53,8 +54,9 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
  * of a launcher killed by a signal) are re-parented to us, not to init. */
 void proc_adopt_orphans(void);
 /* End the children left once the ones we waited for are gone (adopted
- * orphans): SIGTERM, then SIGKILL after grace_s, and reap them. Returns how
- * many there were. */
+ * orphans): those that do not end by themselves within grace_s / 2 get
+ * SIGTERM, then SIGKILL after grace_s, and are reaped. Returns how many had
+ * to be signalled. */
 int proc_end_orphans(double grace_s);
 /* Seconds on the monotonic clock. */
 double proc_now(void);

@@ -57,14 +57,39 @@ static void test_options(void)
 
     ok(parse(&cl, "--verify sometimes ./app") == RR_EX_USAGE, "a value outside the choices: 64");
     cli_free(&cl);
+
+    /* Process counts: whole numbers >= 1, as mpirun needs them. */
+    static const char *const bad_counts[] = {"-np abc ./a", "-np -5 ./a", "-n 0 ./a",
+                                             "-c 2x ./a", "-N 1.5 ./a", "-npernode '' ./a",
+                                             "-np 1 ./a : -np zero ./b"};
+    for (size_t i = 0; i < sizeof(bad_counts) / sizeof(*bad_counts); i++) {
+        ok(parse(&cl, bad_counts[i]) == RR_EX_USAGE, "%s: status 64", bad_counts[i]);
+        cli_free(&cl);
+    }
+
+    /* MPMD: every context keeps its own options and program. */
+    ok(parse(&cl, "-np 2 ./a x : -np 1 -x A=1 ./b y : --host h -np 3 ./c") == 0 &&
+       cl.job.program.n == 2 && strcmp(cl.job.program.v[0], "./a") == 0 &&
+       cl.job.ncontexts == 2 && cl.job.contexts[0].args.n == 4 &&
+       strcmp(cl.job.contexts[0].program.v[0], "./b") == 0 &&
+       cl.job.contexts[0].program.n == 2 && strcmp(cl.job.contexts[1].args.v[0], "--host") == 0 &&
+       strcmp(cl.job.contexts[1].program.v[0], "./c") == 0,
+       "a : b : c: three app contexts, each with its options and program");
+    ok(cl.job.np == 6, "the job's -np is the sum of the contexts' (6, got %ld)", cl.job.np);
+    cli_free(&cl);
+    ok(parse(&cl, "-np 1 ./a : -np 1") == RR_EX_USAGE, "a context without a program: 64");
+    cli_free(&cl);
+    ok(parse(&cl, "--app jobs.txt") == 0 && cl.job.appfile && strcmp(cl.job.appfile, "jobs.txt") == 0,
+       "--app FILE needs no program on the command line");
+    cli_free(&cl);
     ok(parse(&cl, "probe --qp-test") == RR_EX_USAGE, "an option of another command: 64");
     cli_free(&cl);
     ok(parse(&cl, "check --qp-test --device mlx5_0:1 --gid-index 3") == 0 && cl.qp_test &&
        strcmp(cl.device, "mlx5_0:1") == 0, "check's options");
     cli_free(&cl);
-    ok(parse(&cl, "rank --bind-policy nic-local --net-devices --evidence-dir /e -- ./app") == 0 &&
-       cl.command == CMD_RANK && cl.rank.net_devices &&
-       strcmp(cl.rank.bind_policy, "nic-local") == 0 && strcmp(cl.rank.evidence_dir, "/e") == 0,
+    ok(parse(&cl, "rank --bind-policy nic-local --net-devices --record -- ./app") == 0 &&
+       cl.command == CMD_RANK && cl.rank.net_devices && cl.rank.record &&
+       strcmp(cl.rank.bind_policy, "nic-local") == 0,
        "the helper's options go to its own struct");
     cli_free(&cl);
     ok(parse(&cl, "rank --memory sideways -- ./app") == RR_EX_USAGE, "the helper's choices too");
@@ -101,7 +126,7 @@ static void test_help(void)
         "--expect", "--qp-test", "--device", "--gid-index", "--config", "--drain", "--node",
         "--scontrol", "--np", "--repeat", "--warmup", "--metric", "--baseline", "--output",
         "--resume", "--memory", "--nics", "--fabric", "--net-devices", "--nccl-hca",
-        "--keep-cpus",
+        "--keep-cpus", "--record",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
         ok(strstr(buf, names[i]) != NULL, "--help shows %s", names[i]);

@@ -2,6 +2,7 @@
  * verdict drawn from evidence, what a verdict meets, and the fixtures. */
 #include "evidence/evidence.h"
 #include "evidence/internal.h"
+#include "evidence/stream.h"
 #include "tap.h"
 #include "util/msg.h"
 #include <stdio.h>
@@ -431,9 +432,6 @@ static void test_read_files(void)
     is_str(ev.n ? ev.obs[0].host : NULL, "c01.cluster.local", "the host keeps its dots");
     ok(ev.n == 1 && ev.obs[0].pid == 1234, "the pid is the name's last part");
     evidence_free(&ev);
-    long pids[4];
-    size_t npids = evidence_dir_pids(dir, pids, 4);
-    ok(npids == 3, "the evidence directory's pids include the dotted host's (%zu)", npids);
     unlink(dotted);
 
     /* A NUL byte inside a line hides neither that line's end nor the next line. */
@@ -456,6 +454,108 @@ static void test_read_files(void)
     rmdir(dir);
 }
 
+/* The live filter: what passes to the job's output, what becomes evidence. */
+static char *passed_through(struct evidence_stream *st, const char *const *chunks, size_t n,
+                            size_t *found)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return NULL;
+    st->out = fd[1];
+    *found = 0;
+    for (size_t i = 0; i < n; i++)
+        *found += stream_feed(st, chunks[i], strlen(chunks[i]));
+    stream_flush(st);
+    close(fd[1]);
+    static char buf[8192];
+    ssize_t r = read(fd[0], buf, sizeof(buf) - 1);
+    close(fd[0]);
+    buf[r > 0 ? r : 0] = '\0';
+    return buf;
+}
+
+static void test_stream(void)
+{
+    static struct evidence_stream st;
+    struct evidence ev = {0};
+    struct evidence_logs logs = {0};
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true, .take_nccl = true};
+    const char *chunks[] = {
+        "rank 0 of 2: hello\n[1795.1] [c01:41 :0]     ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: ",
+        "tag(tcp/eth0);\n[1795.2] [c01:41 :0]  ucp_context.c:1 UCX  WARN  something odd\n",
+        "[1,1]<stderr>:[1795.3] [c02:42 :0] ucp_worker.c:1888 UCX  INFO  ep_cfg[0]: tag(rc_verbs/mlx5_0:1);\n",
+        "[1795.4] [c02:42 :0] rdmacm_cm.c:928  UCX  DIAG  rdma_create_event_channel failed\n",
+        "c02:42:42 [0] NCCL INFO Using network IB\n",
+        "c02:42:42 [0] NCCL WARN NET/IB : something\n",
+        "rdmarun-placement: rank 0 on c01: PUs 0-3\n",
+        "a prompt> ",
+    };
+    size_t found;
+    const char *out = passed_through(&st, chunks, sizeof(chunks) / sizeof(*chunks), &found);
+    is_str(out, "rank 0 of 2: hello\n[1795.2] [c01:41 :0]  ucp_context.c:1 UCX  WARN  something "
+                "odd\nc02:42:42 [0] NCCL WARN NET/IB : something\na prompt> ",
+           "the job's lines and UCX's and NCCL's warnings pass, in order, unchanged; a "
+           "line cut between reads is judged whole; the INFO and DIAG lines rdmarun asked "
+           "for and the helper's placement are taken out");
+    ok(found == 3 && ev.nprocs == 2, "three lines were evidence, from 2 processes (%zu, %zu)",
+       found, ev.nprocs);
+    ok(evidence_verdict(&ev) == VERDICT_FALLBACK, "c01's endpoint on TCP: a fallback");
+    const struct observation *o = &ev.obs[0];
+    ok(o->host && strcmp(o->host, "c01") == 0 && o->pid == 41 &&
+       strcmp(o->where, "ucx.log:1") == 0,
+       "the process, host and line come from the report itself (%s:%ld, %s)",
+       o->host ? o->host : "?", o->pid, o->where);
+    ok(ev.n >= 2 && ev.obs[1].host && strcmp(ev.obs[1].host, "c02") == 0,
+       "Open MPI's --tag-output prefix is looked past");
+    long pids[4];
+    ok(evidence_pids_on(&ev, "c02", pids, 4) == 1 && pids[0] == 42,
+       "the pids of one host's reporting processes, for rdma res");
+    evidence_free(&ev);
+
+    /* The user set UCX_LOG_LEVEL: every line is theirs; evidence is still read. */
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs};
+    const char *mine[] = {"[1795.1] [c01:41 :0] ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: "
+                          "tag(sysv/memory);\n"};
+    out = passed_through(&st, mine, 1, &found);
+    ok(strstr(out, "ep_cfg[1]") && found == 1 && evidence_verdict(&ev) == VERDICT_LOCAL,
+       "with the user's own log level, the INFO lines stay in the output and count");
+    evidence_free(&ev);
+
+    /* A line longer than the buffer is the job's. */
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true};
+    static char big[STREAM_BUF + 100];
+    memset(big, 'x', sizeof(big) - 2);
+    big[sizeof(big) - 2] = '\n';
+    FILE *sink = tmpfile();
+    if (sink) {
+        st.out = fileno(sink);
+        stream_feed(&st, big, strlen(big));
+        stream_flush(&st);
+        long total = ftell(sink) >= 0 ? (long)lseek(fileno(sink), 0, SEEK_END) : -1;
+        fclose(sink);
+        ok(total == (long)strlen(big), "a %zu-byte line passes whole (%ld bytes out)",
+           strlen(big), total);
+    }
+    evidence_free(&ev);
+}
+
+/* Many ranks: repeats are counted in place, processes counted once. */
+static void test_many_ranks(void)
+{
+    struct evidence ev = {0};
+    char line[256];
+    for (int rep = 0; rep < 3; rep++)
+        for (int r = 0; r < 20000; r++) {
+            snprintf(line, sizeof(line), "[1795.%d] [n%03d:%d :0] ucp_worker.c:1888 UCX  INFO  "
+                     "ep_cfg[%d]: tag(rc_verbs/mlx5_0:1);", r, r / 64, 1000 + r, rep);
+            evidence_parse_line(&ev, line, "t:1", NULL, -1);
+        }
+    ok(ev.nprocs == 20000 && ev.n == 20000 && ev.obs[0].count == 3,
+       "20000 ranks, 3 reports each: 20000 processes, 20000 observations counted 3 times");
+    ok(evidence_verdict(&ev) == VERDICT_RDMA, "and the verdict is RDMA");
+    evidence_free(&ev);
+}
+
 int main(void)
 {
     test_family_table();
@@ -470,5 +570,7 @@ int main(void)
     test_status_and_names();
     test_fixtures();
     test_read_files();
+    test_stream();
+    test_many_ranks();
     return done_testing();
 }

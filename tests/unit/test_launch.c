@@ -77,19 +77,22 @@ static void test_find(void)
     char *old = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
     setenv("PATH", path, 1);
     unsetenv("RDMARUN_MPIRUN");
-    char *found = launch_find_mpirun(NULL);
+    bool on_path = false;
+    char *found = launch_find_mpirun(NULL, &on_path);
     is_str(found, real, "the wrapper first on PATH is skipped for the real mpirun");
+    ok(!on_path, "past the wrapper: named by its path, since the bare name finds the wrapper");
     free(found);
-    found = launch_find_mpirun("/opt/x/mpirun");
+    found = launch_find_mpirun("/opt/x/mpirun", &on_path);
     is_str(found, "/opt/x/mpirun", "--mpirun wins");
+    ok(!on_path, "--mpirun is not found on PATH: used as given");
     free(found);
     setenv("RDMARUN_MPIRUN", "/opt/y/mpirun", 1);
-    found = launch_find_mpirun(NULL);
+    found = launch_find_mpirun(NULL, &on_path);
     is_str(found, "/opt/y/mpirun", "then RDMARUN_MPIRUN");
     free(found);
     unsetenv("RDMARUN_MPIRUN");
     setenv("PATH", wdir, 1);
-    found = launch_find_mpirun(NULL);
+    found = launch_find_mpirun(NULL, &on_path);
     ok(found == NULL, "only the wrapper on PATH: not found");
     free(found);
     if (old)

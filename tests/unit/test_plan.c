@@ -257,9 +257,8 @@ static void test_helper_argv(void)
     is_str(a.nics, "one", "--nics (the default)");
     is_str(a.fabric, "roce", "--fabric");
     is_str(a.sysfs, "/rec", "--sysfs");
-    is_str(a.evidence_dir, "/EV", "--evidence-dir");
-    ok(a.net_devices && !a.nccl_hca && !a.keep_cpus && a.report,
-       "flags: --net-devices and --report, not --nccl-hca or --keep-cpus");
+    ok(a.net_devices && !a.nccl_hca && !a.keep_cpus && a.report && a.record,
+       "flags: --net-devices, --report and --record, not --nccl-hca or --keep-cpus");
     const struct plan_item *bind = plan_find(&pl, ITEM_OPTION, "--bind-to");
     ok(bind && strcmp(bind->value, "none") == 0 && bind->source == SOURCE_PLAN,
        "Open MPI is told --bind-to none");

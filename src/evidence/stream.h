@@ -1,0 +1,47 @@
+/* Live evidence: the ranks' UCX and NCCL reports as they reach the launch
+ * node on mpirun's (or srun's) stdout and stderr. rdmarun reads both through
+ * pipes; every line passes on to its own stdout/stderr unchanged and at once,
+ * except the INFO lines rdmarun itself asked UCX and NCCL for, which become
+ * evidence and go to the evidence directory's ucx.log / nccl.log instead.
+ * Nothing is assumed of the ranks' file systems. */
+#ifndef RDMARUN_EVIDENCE_STREAM_H
+#define RDMARUN_EVIDENCE_STREAM_H
+#include "evidence/evidence.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define STREAM_BUF 65536
+
+struct evidence_logs {
+    char *dir;                 /* the evidence directory, or NULL: kept in memory only */
+    FILE *file[2];             /* ucx.log, nccl.log, opened on first use */
+    unsigned long long nlines[2];
+    FILE *placement;           /* placement.txt: the per-rank helper's records */
+    bool failed;               /* a write failed (warned once) */
+};
+
+struct evidence_stream {
+    struct evidence *ev;
+    struct evidence_logs *logs;
+    int out;                   /* where passed bytes go: 1 or 2 */
+    bool take_ucx, take_nccl;  /* rdmarun set the level: its INFO lines are not the job's */
+    char buf[STREAM_BUF];
+    size_t len;
+    bool passing;              /* the line in buf is the job's: its rest passes at once */
+};
+
+/* Take in what a read returned; complete lines are judged at once. Returns
+ * how many of them were evidence. */
+size_t stream_feed(struct evidence_stream *s, const char *data, size_t n);
+/* Whether an incomplete line is held back (it may still be evidence). */
+bool stream_holding(const struct evidence_stream *s);
+/* Pass on what is held (a line that ended without a newline, or a prompt). */
+void stream_flush(struct evidence_stream *s);
+
+/* The helper's placement line, as it prints it on stderr for the supervisor. */
+#define PLACEMENT_TAG "rdmarun-placement: "
+
+void evidence_logs_close(struct evidence_logs *l);
+
+#endif

@@ -84,7 +84,11 @@ static char *keep(struct evidence_logs *l, int which, const char *line, size_t l
     if (f) {
         fwrite(line, 1, len, f);
         fputc('\n', f);
-        fflush(f);
+        if (fflush(f) != 0 && !l->failed) {
+            rr_warn("cannot write %s/%s: %s (the evidence is kept in memory; the verdict "
+                    "stands)", l->dir, log_names[which], strerror(errno));
+            l->failed = true;
+        }
     }
     return l->dir ? xasprintf("%s/%s:%llu", l->dir, log_names[which], l->nlines[which])
                   : xasprintf("%s:%llu", log_names[which], l->nlines[which]);

@@ -33,8 +33,9 @@ static char *parent_of(const char *dir)
     return p;
 }
 
-/* Whether a directory could be made at `dir`: its first existing ancestor
- * is a writable directory. */
+/* Whether a directory could be made at `dir`: one can be made (and is
+ * removed again) in its first existing ancestor. (access() would say yes
+ * to root where mkdir fails, in /proc or on a read-only mount.) */
 static int could_make(const char *dir)
 {
     char *d = xstrdup(dir);
@@ -42,10 +43,12 @@ static int could_make(const char *dir)
     int rc = -1;
     for (;;) {
         if (stat(d, &st) == 0) {
+            char *probe = xasprintf("%s/.rdmarun-probe.%ld", d, (long)getpid());
             if (!S_ISDIR(st.st_mode))
                 errno = ENOTDIR;
-            else if (access(d, W_OK | X_OK) == 0)
-                rc = 0;
+            else if (mkdir(probe, 0700) == 0)
+                rc = rmdir(probe);
+            free(probe);
             break;
         }
         if (errno != ENOENT || strcmp(d, "/") == 0 || strcmp(d, ".") == 0)

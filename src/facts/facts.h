@@ -80,6 +80,12 @@ struct host_limits {
     bool uverbs_accessible;    /* all of them readable and writable */
 };
 
+/* One port of one device of the facts. */
+struct port_ref {
+    const struct rdma_device *dev;
+    const struct rdma_port *port;
+};
+
 struct facts {
     int format_version;
     char *hostname;

@@ -4,6 +4,7 @@
  * time limit like any other check. */
 #include "preflight/preflight.h"
 #include "facts/facts.h"
+#include "facts/check_keys.h"
 #include "facts/findings.h"
 #include "health/health.h"
 #include "util/fs.h"
@@ -73,6 +74,21 @@ static void check_facts(struct hctx *h)
         facts_read_host(&h->f, "/");   /* a recorded device tree; the limits are this node's */
 }
 
+/* Each problem a judgement of facts/check_keys.c found, as this check's. */
+static void report(struct hctx *h, struct strvec *problems)
+{
+    for (size_t i = 0; i < problems->n; i++)
+        problem(h, "%s", problems->v[i]);
+    sv_free(problems);
+}
+
+static struct port_ref *refs(const struct hctx *h, struct port_ref *out)
+{
+    for (size_t i = 0; i < h->n; i++)
+        out[i] = (struct port_ref){h->dev[i], h->port[i]};
+    return out;
+}
+
 /* Every device and port `devices` names is present, and ACTIVE unless
  * port-state = any; without `devices`, every port of every device. */
 static void check_devices(struct hctx *h)
@@ -108,10 +124,9 @@ static void check_devices(struct hctx *h)
                 continue;
             found = true;
             if (!any_state && !port_is_active(p)) {
-                problem(h, "%s port %d is %s%s%s (hint: check the cable and the switch port; "
-                        "'ibstat %s' shows the link)", d->name, p->num, p->state,
-                        p->phys_state ? ", physical state " : "",
-                        p->phys_state ? p->phys_state : "", d->name);
+                struct strvec v = {0};
+                judge_port_state(&(struct port_ref){d, p}, &v);
+                report(h, &v);
                 continue;
             }
             add_port(h, d, p);
@@ -124,65 +139,40 @@ static void check_devices(struct hctx *h)
 
 static void check_rate(struct hctx *h)
 {
-    double min = atof(cfg(h, "min-rate"));
-    for (size_t i = 0; i < h->n; i++)
-        if (port_rate_below(h->port[i], min))
-            problem(h, "%s port %d runs at %s, below the %g Gb/s required (hint: a cable or "
-                    "switch port that trained down)", h->dev[i]->name, h->port[i]->num,
-                    h->port[i]->rate, min);
+    struct strvec v = {0};
+    struct port_ref r[64];
+    judge_rate(cfg(h, "min-rate"), refs(h, r), h->n, &v);
+    report(h, &v);
 }
 
 static void check_mtu(struct hctx *h)
 {
-    int want = atoi(cfg(h, "mtu"));
-    for (size_t i = 0; i < h->n; i++)
-        if (port_mtu_differs(h->port[i], want))
-            problem(h, "%s port %d has active MTU %d, the site requires %d", h->dev[i]->name,
-                    h->port[i]->num, h->port[i]->active_mtu, want);
+    struct strvec v = {0};
+    struct port_ref r[64];
+    judge_mtu(cfg(h, "mtu"), refs(h, r), h->n, &v);
+    report(h, &v);
 }
 
 static void check_pcie(struct hctx *h)
 {
-    for (size_t i = 0; i < h->n; i++) {
-        const struct rdma_device *d = h->dev[i];
-        bool seen = false;   /* a device once, however its ports are listed */
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = h->dev[k] == d;
-        if (seen)
-            continue;
-        if (pcie_below_capability(d))
-            problem(h, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d "
-                    "(hint: reseat the card or check the slot)", d->name, d->pcie_speed_gts,
-                    d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
-    }
+    struct strvec v = {0};
+    struct port_ref r[64];
+    judge_pcie(refs(h, r), h->n, &v);
+    report(h, &v);
 }
 
 static void check_memlock(struct hctx *h)
 {
-    const char *want = cfg(h, "memlock");
-    long long have = h->f.limits.memlock_soft;
-    uint64_t need = 0;
-    bool unlimited = str_ieq(want, "unlimited");
-    if (!unlimited && (!parse_size(want, &need) || need > (uint64_t)LLONG_MAX))
-        return;   /* the schema checked it: cannot happen */
-    enum limit_finding found = memlock_against(&h->f.limits, unlimited ? -1 : (long long)need);
-    if (found == LIMIT_UNKNOWN)
-        problem(h, "the memlock limit cannot be read");
-    else if (found == LIMIT_BELOW && unlimited)
-        problem(h, "the memlock limit is %lld KiB, the site requires unlimited (hint: "
-                "/etc/security/limits.d and slurmd's LimitMEMLOCK)", have / 1024);
-    else if (found == LIMIT_BELOW)
-        problem(h, "the memlock limit is %lld KiB, below the %s required", have / 1024, want);
+    struct strvec v = {0};
+    judge_memlock(cfg(h, "memlock"), &h->f.limits, &v);
+    report(h, &v);
 }
 
 static void check_hugepages(struct hctx *h)
 {
-    long long want = atoll(cfg(h, "hugepages"));
-    if (h->f.limits.hugepages_free < 0)
-        problem(h, "the number of free huge pages cannot be read (/proc/meminfo)");
-    else if (h->f.limits.hugepages_free < want)
-        problem(h, "%lld huge pages free, the site requires %lld", h->f.limits.hugepages_free,
-                want);
+    struct strvec v = {0};
+    judge_hugepages(cfg(h, "hugepages"), &h->f.limits, &v);
+    report(h, &v);
 }
 
 static void check_modules(struct hctx *h)

@@ -1,4 +1,5 @@
 #include "plan/plan.h"
+#include "facts/check_keys.h"
 #include "facts/findings.h"
 #include "plan/argv_srun.h"
 #include "plan/rank_args.h"
@@ -614,6 +615,59 @@ static void plan_ports(struct plan *p, const struct facts *f)
     sv_free(&names);
 }
 
+/* The profile's [check] keys, before launch, on the job's ports (those of
+ * UCX_NET_DEVICES on this node, else the fabric's ACTIVE ones) and this
+ * node's limits: under strict a problem keeps the job from starting
+ * (status 69), under warn it is said and the job runs. A limit that cannot
+ * be read is the health check's concern, not a reason to stop a job. */
+static void plan_checks(struct plan *p, const struct profile *prof, const struct facts *f,
+                        const struct port_ref *fabric_ports, size_t nfabric)
+{
+    const char *qp = profile_value(prof, "check", "qp-test");
+    bool on = true;
+    p->qp_test = !qp || !parse_bool(qp, &on) || on;
+    if (!plan_verifies(p) || !fabric_is_rdma(p->fabric))
+        return;
+    struct port_ref refs[MAX_PORTS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->nports; i++)
+        if (p->ports[i].dev)
+            refs[n++] = (struct port_ref){p->ports[i].dev, p->ports[i].port};
+    for (size_t i = 0; n == 0 && i < nfabric && i < MAX_PORTS; i++)
+        refs[i] = fabric_ports[i];
+    if (n == 0)
+        n = nfabric < MAX_PORTS ? nfabric : MAX_PORTS;
+    static const char *const keys[] = {"port-state", "min-rate", "mtu", "pcie-at-capability",
+                                       "memlock", "hugepages"};
+    for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+        const char *v = profile_value(prof, "check", keys[k]);
+        struct strvec found = {0};
+        if (k == 0 && (!v || strcmp(v, "any") != 0))
+            for (size_t i = 0; i < n; i++)
+                judge_port_state(&refs[i], &found);
+        else if (k == 1 && v)
+            judge_rate(v, refs, n, &found);
+        else if (k == 2 && v)
+            judge_mtu(v, refs, n, &found);
+        else if (k == 3 && v && parse_bool(v, &on) && on)
+            judge_pcie(refs, n, &found);
+        else if (k == 4 && v && f->limits.memlock_soft != -2)
+            judge_memlock(v, &f->limits, &found);
+        else if (k == 5 && v && f->limits.hugepages_free >= 0)
+            judge_hugepages(v, &f->limits, &found);
+        for (size_t i = 0; i < found.n; i++) {
+            if (p->verify.value == VERIFY_STRICT)
+                fail(p, RR_EX_UNAVAILABLE,
+                     xasprintf("[check] %s: %s (verify = strict: the job does not start; "
+                               "--verify warn runs it anyway)", keys[k], found.v[i]));
+            else
+                sv_pushf(&p->notes, "warning: [check] %s: %s (verify = warn: the job runs)",
+                         keys[k], found.v[i]);
+        }
+        sv_free(&found);
+    }
+}
+
 void plan_build(const struct plan_request *rq, struct plan *out)
 {
     memset(out, 0, sizeof(*out));
@@ -716,11 +770,6 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         free(name);
     }
     free(where);
-    const char *want_mtu = profile_value(prof, "check", "mtu");
-    for (size_t i = 0; want_mtu && i < nports; i++)
-        if (port_mtu_differs(ports[i].port, atoi(want_mtu)))
-            sv_pushf(&out->notes, "%s:%d has active MTU %d, the profile expects %s ([check] mtu)",
-                     ports[i].dev->name, ports[i].port->num, ports[i].port->active_mtu, want_mtu);
     apply_rules(out, rq->facts, ports, nports);
     if (plan_verifies(out) && rq->evidence_dir) {
         out->evidence_dir = xstrdup(rq->evidence_dir);
@@ -730,6 +779,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     plan_placement(out, rq);
     check_tls_devices(out, ports, nports);
     plan_ports(out, rq->facts);
+    plan_checks(out, prof, rq->facts, ports, nports);
     build_argv(out, rq);
 }
 

@@ -96,6 +96,7 @@ struct plan {
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;
     size_t n, cap;
+    bool qp_test;            /* [check] qp-test: the RC loopback before launch (default yes) */
     struct plan_port ports[MAX_PORTS];   /* UCX_NET_DEVICES, as ports; none when unset */
     size_t nports;
     struct strvec notes;     /* things the user should know */

@@ -11,11 +11,6 @@
 /* The most NUMA nodes of a node that plans and placements look at. */
 #define MAX_NUMA 256
 
-struct port_ref {
-    const struct rdma_device *dev;
-    const struct rdma_port *port;
-};
-
 /* The ACTIVE ports of `fabric` (ib, roce, pvrdma; rdma: ib, else roce), in
  * device order. */
 size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max);

@@ -55,7 +55,7 @@ int preflight_qp_test(const struct plan_port *ports, size_t n, const char *what,
 
 int preflight_run(const struct plan *p)
 {
-    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || p->nports == 0)
+    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || p->nports == 0 || !p->qp_test)
         return 0;
     int rc = preflight_qp_test(p->ports, p->nports, "port", true);
     if (rc && p->verify.value == VERIFY_STRICT) {

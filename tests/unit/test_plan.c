@@ -376,6 +376,86 @@ static void test_placement(void)
     facts_free(&f);
 }
 
+static bool has_text(const struct strvec *v, const char *text)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (strstr(v->v[i], text))
+            return true;
+    return false;
+}
+
+/* The profile's [check] keys before launch: strict refuses with the check's
+ * own words (69), warn says them and runs. */
+static void test_check_keys(void)
+{
+    struct facts f;
+    struct profile p;
+    node(&f, "rxe");
+    profile(&p, "roce");   /* memlock = unlimited, port-state = active */
+    struct job j;
+    job_init(&j, &p, &f);
+    struct plan pl;
+    f.limits.memlock_soft = 8 << 20;
+    j.rq.verify = "strict";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_UNAVAILABLE && has_text(&pl.errors, "[check] memlock: the memlock "
+       "limit is 8192 KiB, the site requires unlimited"), "strict, memlock 8 MiB: refused, 69");
+    plan_free(&pl);
+    j.rq.verify = "warn";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == 0 && has_text(&pl.notes, "warning: [check] memlock") &&
+       has_text(&pl.notes, "verify = warn: the job runs"), "warn: a warning, and the job runs");
+    plan_free(&pl);
+    j.rq.verify = "off";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == 0 && !has_text(&pl.notes, "[check]"), "verify off: no check");
+    plan_free(&pl);
+    f.limits.memlock_soft = -2;
+    j.rq.verify = "strict";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == 0, "a memlock limit that cannot be read does not stop a job");
+    plan_free(&pl);
+    f.limits.memlock_soft = -1;
+
+    /* Every other key, one at a time (the recorded tree has no MTU or huge pages). */
+    f.devs[0].ports[0].active_mtu = 1024;
+    f.limits.hugepages_free = 0;
+    struct {
+        const char *set, *want;
+    } cases[] = {
+        {"check.min-rate=400", "[check] min-rate: rxe0 port 1 runs at"},
+        {"check.mtu=4096", "[check] mtu: rxe0 port 1 has active MTU 1024, the site requires 4096"},
+        {"check.hugepages=16", "[check] hugepages: 0 huge pages free, the site requires 16"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        struct strvec sets = {0};
+        sv_push(&sets, cases[i].set);
+        struct strvec dirs = {0};
+        sv_pushf(&dirs, "%s/profiles", src());
+        struct profile q;
+        profile_load_for_job("roce", &dirs, &sets, &q);
+        j.rq.profile = &q;
+        plan_build(&j.rq, &pl);
+        ok(pl.status == RR_EX_UNAVAILABLE && has_text(&pl.errors, cases[i].want),
+           "strict, --set %s: refused with '%s'", cases[i].set, cases[i].want);
+        plan_free(&pl);
+        profile_free(&q);
+        sv_free(&sets);
+        sv_free(&dirs);
+    }
+    j.rq.profile = &p;
+
+    /* A port the profile names that is not ACTIVE. */
+    for (size_t i = 0; i < f.ndevs; i++)
+        for (size_t k = 0; k < f.devs[i].nports; k++)
+            f.devs[i].ports[k].state = "DOWN";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_UNAVAILABLE, "no ACTIVE port: refused (69)");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+}
+
 int main(void)
 {
     test_settings();
@@ -384,5 +464,6 @@ int main(void)
     test_helper_argv();
     test_rules();
     test_placement();
+    test_check_keys();
     return done_testing();
 }

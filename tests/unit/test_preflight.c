@@ -60,12 +60,16 @@ int main(void)
     p.expect.value = EXPECT_RDMA;
     p.nports = 1;
     p.ports[0] = unknown;
+    p.qp_test = true;
     ok(preflight_run(&p) == 0, "verify off: no preflight");
     p.verify.value = VERIFY_STRICT;
     p.expect.value = EXPECT_TCP;
     ok(preflight_run(&p) == 0, "expect tcp: no preflight");
     p.expect.value = EXPECT_RDMA;
     ok(preflight_run(&p) == RR_EX_UNAVAILABLE, "strict, RDMA expected, the test fails: refused");
+    p.qp_test = false;
+    ok(preflight_run(&p) == 0, "[check] qp-test = no: no QP test, the job starts");
+    p.qp_test = true;
     p.verify.value = VERIFY_WARN;
     ok(preflight_run(&p) == 0, "warn: the job starts anyway");
     return done_testing();

@@ -83,7 +83,7 @@ static const struct { const char *name; int nargs; } mpirun_opts[] = {
     {"cpus-per-rank", 1}, {"debugger", 1}, {"default-hostfile", 1}, {"gmca", 2}, {"H", 1},
     {"host", 1}, {"hnp", 1}, {"hostfile", 1}, {"launch-agent", 1}, {"machinefile", 1},
     {"map-by", 1}, {"max-restarts", 1}, {"max-vm-size", 1}, {"mca", 2}, {"N", 1},
-    {"npernode", 1}, {"npersocket", 1}, {"ompi-server", 1}, {"output-filename", 1},
+    {"npernode", 1}, {"npersocket", 1}, {"ompi-server", 1}, {"output", 1}, {"output-filename", 1},
     {"path", 1}, {"personality", 1}, {"ppr", 1}, {"prefix", 1}, {"preload-files", 1},
     {"rank-by", 1}, {"report-events", 1}, {"report-pid", 1}, {"report-uri", 1}, {"rf", 1},
     {"rankfile", 1}, {"stdin", 1}, {"timeout", 1}, {"tune", 1}, {"wd", 1}, {"wdir", 1},

@@ -272,6 +272,8 @@ int supervise(const struct plan *p, const struct facts *f)
     bool stopped = w.stopped;
     struct evidence ev = w.ev;
     evidence_logs_close(&w.logs);
+    if (p->evidence_files && w.logs.dir)
+        evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
     counters(f, after, MAX_COUNTERS);
     enum verdict v = evidence_verdict(&ev);
     int rc = proc_exit_code(status);

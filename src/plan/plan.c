@@ -327,8 +327,24 @@ static enum expectation expected_from_fabric(const char *fabric)
  * (NCCL), which the launcher brings to the launch node from every node,
  * where the supervisor takes them out of the job's output, live. A user's
  * own log settings are kept, with a note when they hide the evidence. */
-static void plan_evidence(struct plan *p, const char *dir)
+/* Whether mpirun sends the ranks' output to files (4.1's --output-filename,
+ * 5's --output dir=|file=), where no report reaches the launcher's output. */
+static bool output_to_files(const struct job_args *job)
 {
+    const struct strvec *a = &job->mpirun_args;
+    for (size_t i = 0; i < a->n; i++) {
+        const char *o = a->v[i] + strspn(a->v[i], "-");
+        if (a->v[i][0] == '-' && (strcmp(o, "output-filename") == 0 ||
+                                  (strcmp(o, "output") == 0 && i + 1 < a->n &&
+                                   (strstr(a->v[i + 1], "dir=") || strstr(a->v[i + 1], "file=")))))
+            return true;
+    }
+    return false;
+}
+
+static void plan_evidence(struct plan *p, const char *dir, const struct job_args *job)
+{
+    p->evidence_files = output_to_files(job);
     /* weak: values that hide the reports; file: a user's value other than
      * stdout or stderr sends them to files the launch node may not see. */
     static const struct { const char *name, *value, *weak; bool file; } vars[] = {
@@ -338,13 +354,24 @@ static void plan_evidence(struct plan *p, const char *dir)
         {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
+    char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
+    char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
+    if (p->evidence_files)
+        sv_pushf(&p->notes, "the ranks' output goes to files (--output-filename): their transport "
+                 "reports go to %s, which every node must be able to write (a shared file "
+                 "system), and are read when the job ends", dir);
     for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
         const struct plan_item *have = plan_find(p, ITEM_ENV, vars[i].name);
-        if (!have && vars[i].value) {
-            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, xstrdup(vars[i].value),
+        const char *value = vars[i].value;
+        if (p->evidence_files && vars[i].file)
+            value = i == 1 ? ucx_file : nccl_file;
+        if (!have && value) {
+            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, xstrdup(value),
                      xstrdup("evidence"),
-                     xasprintf("rdmarun reads the ranks' transport reports from the launcher's "
-                               "output as they come, and keeps them in %s", dir));
+                     p->evidence_files
+                         ? xasprintf("rdmarun reads the ranks' transport reports from %s", dir)
+                         : xasprintf("rdmarun reads the ranks' transport reports from the "
+                                     "launcher's output as they come, and keeps them in %s", dir));
             continue;
         }
         const char *v = have && have->value ? have->value : NULL;
@@ -356,6 +383,8 @@ static void plan_evidence(struct plan *p, const char *dir)
                      "(it would %s%s)", vars[i].name, v, have->origin,
                      vars[i].value ? "set " : "leave it unset", vars[i].value ? vars[i].value : "");
     }
+    free(ucx_file);
+    free(nccl_file);
 }
 
 static void mark_overrides(struct plan *p, const struct job_args *job)
@@ -773,7 +802,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     apply_rules(out, rq->facts, ports, nports);
     if (plan_verifies(out) && rq->evidence_dir) {
         out->evidence_dir = xstrdup(rq->evidence_dir);
-        plan_evidence(out, rq->evidence_dir);
+        plan_evidence(out, rq->evidence_dir, rq->job);
     }
     mark_overrides(out, rq->job);
     plan_placement(out, rq);

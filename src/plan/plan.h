@@ -93,6 +93,8 @@ struct plan {
     struct setting memory;    /* enum memory_policy: [bind] memory of placed ranks */
     struct setting nics;      /* enum nic_choice: [bind] nics of placed ranks */
     char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
+    bool evidence_files; /* the ranks write their reports there (their output goes to
+                            files): read when the job ends, not live */
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;
     size_t n, cap;

@@ -4,7 +4,8 @@
 # missing; needs root (or sudo) for that.
 #   scripts/setup-debian.sh run     # build, then a 2-rank MPI job through rdmarun
 #   scripts/setup-debian.sh check   # build, then make check, check-vm, check-slurm,
-#                                   # distcheck with sanitizers, check-valgrind, fuzz,
+#                                   # distcheck with sanitizers, check-valgrind, the
+#                                   # benchmarks in short mode, fuzz,
 #                                   # and check, check-vm, check-slurm on Debian 13
 set -eu
 mode=${1:-run}
@@ -74,6 +75,7 @@ step "check-slurm" test-suite-slurm.log make check-slurm
 # The distribution, built and tested again with ASan and UBSan.
 step "distcheck (sanitizers)" - make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
+step "benchmarks (short)" - make bench
 step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 # The second stack: Debian 13 (Open MPI 5, UCX 1.18, Slurm 24.11) in a root made
 # from Debian's packages; make check, check-vm and check-slurm inside it.

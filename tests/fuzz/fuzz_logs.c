@@ -1,6 +1,10 @@
 /* libFuzzer target: every log parser (UCX, NCCL), line by line, and the
- * verdict and its summary. */
+ * verdict and its summary; and the same bytes through the live filter
+ * (evidence/stream.c), cut into reads at the input's own first byte. */
 #include "evidence/evidence.h"
+#include "evidence/stream.h"
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,5 +25,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(verdict_summary(&ev, v));
     evidence_free(&ev);
     free(text);
+
+    static struct evidence_stream st;
+    struct evidence_logs logs = {0};
+    int sink = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .out = sink, .take_ucx = true,
+                                  .take_nccl = true};
+    size_t step = size ? 1 + data[0] % 97 : 1;
+    for (size_t at = 0; at < size; at += step)
+        stream_feed(&st, (const char *)data + at, size - at < step ? size - at : step);
+    stream_flush(&st);
+    evidence_logs_close(&logs);
+    evidence_free(&ev);
+    if (sink >= 0)
+        close(sink);
     return 0;
 }

@@ -13,6 +13,12 @@ exec >"$RR_SHARE/$role.log" 2>&1
 A=192.168.77.1 B=192.168.77.2
 S=$RR_SHARE
 
+# The job's working directory: node-local (tmpfs) on each node, the same path,
+# nothing shared: every report must reach node a through mpirun.
+JOB=/tmp/rdmarun-job
+mkdir -p $JOB
+ulimit -l unlimited   # as on a node set up for RDMA (the kernel's default is 8 MiB)
+
 # sshd on both nodes, with the test's keys; root's home is a tmpfs.
 mkdir -p /root/.ssh /run/sshd
 cp "$S/id" /root/.ssh/id_ed25519
@@ -45,29 +51,36 @@ else
     # (it knows it by name only: "not enough slots"), so it is named.
     oob= hosts="$(hostname),$B"
     [ "${OMPI_MAJOR:-4}" -ge 5 ] || oob="--mca oob_tcp_if_include eth0" hosts="$A,$B"
-    # The evidence directory is on the share both guests mount: the "shared
-    # file system" of this two-node cluster.
+    cd $JOB
     # shellcheck disable=SC2086
-    run timeout 300 "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 \
-        $oob --evidence-dir "$S/evidence" \
+    run timeout 300 "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
         "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
-    ucx_peer_eps "$(cat "$S"/evidence/ucx.*.log)" | sed 's/^/# /'
-    n=$(ucx_peer_eps "$(cat "$S"/evidence/ucx.*.log)" | grep -c 'tag(rc_verbs/rxe0:1')
+    ev=$(ls -d $JOB/rdmarun-evidence/*/ | head -1)
+    ucx_peer_eps "$(cat "$ev/ucx.log")" | sed 's/^/# /'
+    n=$(ucx_peer_eps "$(cat "$ev/ucx.log")" | grep -c 'tag(rc_verbs/rxe0:1')
     [ "$n" = 2 ]; ok $? "both ranks' endpoints to the other node send on rc_verbs/rxe0:1"
-    ls "$S"/evidence/ucx.rxe-guest-b.*.log >/dev/null 2>&1
-    ok $? "node b's rank wrote its UCX report into the shared evidence directory"
+    grep -q '^\[[0-9.]*\] \[rxe-guest-b:' "$ev/ucx.log"
+    ok $? "node b's rank's report reached node a's evidence directory, with no file system shared"
+    [ -z "$(ssh $B ls $JOB)" ]; ok $? "and node b's working directory stays empty"
     has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
     ok $? "rdmarun's verdict across the two nodes is RDMA"
     # TCP between the nodes where RDMA is expected: the fallback rdmarun exists
-    # to catch, between real nodes (UCX 1.14+ says inter-node here).
+    # to catch, between real nodes (UCX 1.14+ says inter-node here). The job
+    # would run for minutes; strict stops it at its first endpoint on TCP.
     printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
     run timeout 300 "$RDMARUN" --allow-run-as-root -p "$TMP/wants-rdma.ini" --verify strict \
-        -H "$hosts" -np 2 $oob --evidence-dir "$S/evidence-tcp" \
-        "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
-    check "RDMA expected, TCP between the two nodes, verify strict: 80 and the lane" 80 \
-        "FALLBACK: process" "used tcp/eth0"
+        -H "$hosts" -np 2 $oob --evidence-dir "$TMP/evidence-tcp" \
+        "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 100000 8 1048576
+    end=$(date +%s.%N)
+    check "RDMA expected, TCP between the two nodes, verify strict: 80, the process, host and lane" 80 \
+        "FALLBACK: process" " on rxe-guest-" "used tcp/eth0" "stopping the job"
+    first=$(sed -n 's/^\[\([0-9.]*\)\] \[rxe-guest-a:.*cfg.*tcp\/.*/\1/p' "$TMP/evidence-tcp/ucx.log" | head -1)
+    took=$(awk -v a="$end" -v b="${first:-0}" 'BEGIN { printf "%.2f", a - b }')
+    [ -n "$first" ] && awk -v t="$took" 'BEGIN { exit !(t < 5) }'
+    ok $? "stopped $took s after node a's first endpoint on TCP (under 5 s)"
+    echo "# figures: strict stop $took s after the first TCP endpoint, two guests"
     touch "$S/a-done"
 fi
 kill $sampler

@@ -6,6 +6,9 @@ exec >"$RR_SHARE/tap.txt" 2>&1
 . "$RDMARUN_SRCDIR/tests/lib.sh"
 . "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
 cd "$TMP"   # evidence directories go under the working directory; / is read-only
+# As on a cluster node set up for RDMA (the kernel's default is 8 MiB, which
+# the roce profile's [check] memlock = unlimited refuses under strict).
+ulimit -l unlimited
 PINGPONG=$RDMARUN_BUILDDIR/examples/mpi_pingpong
 MPI="--allow-run-as-root -np 2"
 
@@ -77,7 +80,7 @@ rdma_job() {  # LABEL, rdmarun options...
     qp_sampler "$TMP/$label.qps" &
     sampler=$!
     run "$RDMARUN" "$@" --evidence-dir "$TMP/ev-$label" $MPI "$PINGPONG" 200 8 1048576
-    ucx_lines=$(cat "$TMP/ev-$label"/ucx.*.log 2>/dev/null)
+    ucx_lines=$(cat "$TMP/ev-$label/ucx.log" 2>/dev/null)
     kill $sampler
     wait $sampler 2>/dev/null
     rxe_counters >"$TMP/$label.after"
@@ -148,6 +151,25 @@ else
 fi
 ! grep -q "type RC.*comm mpi_pingpong" "$TMP/tcp.qps"
 ok $? "tcp: no RC QP of the job in rdma res"
+
+# 3b. The profile's [check] keys hold a job to them before launch: roce asks
+# for memlock = unlimited; strict refuses with the check's words, warn runs.
+run sh -c 'ulimit -l 8192 && exec "$@"' sh "$RDMARUN" -p roce --verify strict $MPI "$PINGPONG" 20 8
+check "[check] memlock under strict: the job does not start (69), the check says why" 69 \
+    "[check] memlock: the memlock limit is 8192 KiB, the site requires unlimited"
+! has "$out" "pingpong size"; ok $? "and no rank ran"
+run sh -c 'ulimit -l 8192 && exec "$@"' sh "$RDMARUN" -p roce --verify warn $MPI -x UCX_TLS=rc,self "$PINGPONG" 20 8
+check "[check] memlock under warn: a warning, and the job runs" 0 "warning: [check] memlock" \
+    "pingpong size"
+run "$RDMARUN" -p roce --verify strict --set check.min-rate=400 $MPI "$PINGPONG" 20 8
+check "[check] min-rate above rxe0's rate under strict: 69" 69 "[check] min-rate: rxe0 port 1 runs at"
+run "$RDMARUN" -p roce --verify strict --set ucx.IB_GID_INDEX=77 $MPI -x UCX_TLS=rc,self "$PINGPONG" 20 8
+check "a QP test that fails under strict (GID index 77): the job does not start" 69 \
+    "rxe0:1 QP test:" "not starting the job"
+run timeout 120 "$RDMARUN" -p roce --verify strict --set check.qp-test=no --set ucx.IB_GID_INDEX=77 \
+    $MPI -x UCX_TLS=rc,self -x UCX_UD_VERBS_TIMEOUT=5s "$PINGPONG" 20 8
+! has "$out$err" "QP test" && ! has "$err" "[check]" && has "$err" "UCX  "
+ok $? "--set check.qp-test=no: no QP test before the job, which started (status $rc)"
 
 # 4. The UCX 1.13 UD defect on rxe is handled out of the box, with the reason.
 run "$RDMARUN" --dry-run $MPI "$PINGPONG"

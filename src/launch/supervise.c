@@ -209,11 +209,11 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
     }
     stream_flush(&w->out);
     stream_flush(&w->err);
-    for (int *fd = &w->job.out; fd <= &w->job.err; fd++)
-        if (*fd >= 0) {
-            close(*fd);
-            *fd = -1;
-        }
+    if (w->job.out >= 0)
+        close(w->job.out);
+    if (w->job.err >= 0)
+        close(w->job.err);
+    w->job.out = w->job.err = -1;
 }
 
 int supervise(const struct plan *p, const struct facts *f)

@@ -95,6 +95,24 @@ check "UCX_* in the environment wins over the profile" 0 "UCX_TLS=tcp,self"
 printf '%s\n' "$out" | grep -q "UCX_TLS .*environment"; ok $? "environment is the origin"
 UCX_RNDV_THRESH=eight run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
 check "a bad UCX value in the environment is caught too" 78 "environment: [ucx] RNDV_THRESH = eight"
+# The environment a job inherits is not a profile: what configures nothing
+# in UCX or NCCL (Spack's and modules' UCX_ROOT, NCCL_HOME, a typo) passes.
+UCX_ROOT=/opt/spack/ucx UCX_HOME=/x UCX_DIR=/x NCCL_HOME=/x NCCL_ROOT=/x UCX_IB_SLL=3 \
+    run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
+check "UCX_ROOT, UCX_HOME, UCX_DIR, NCCL_HOME, NCCL_ROOT from the environment pass through" 0 \
+    "note: UCX_ROOT from the environment configures nothing in UCX $UCX_VERSION: passed to the job untouched" \
+    "note: NCCL_HOME from the environment configures nothing in NCCL" \
+    "UCX_IB_SLL from the environment configures nothing in UCX $UCX_VERSION: passed to the job untouched (did you mean UCX_IB_SL?)"
+! has "$out" "-x UCX_ROOT"; ok $? "and the plan does not set them"
+UCX_IB_SL=3 UCX_RC_TIMEOUT=10s run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
+check "inherited UCX names from the environment: UCX_IB_SL, UCX_RC_TIMEOUT" 0 "UCX_IB_SL" "environment"
+UCX_RC_TIMEOUT=banana run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
+check "an inherited name with a bad value is refused, with UCX's reason" 78 \
+    "[ucx] RC_TIMEOUT = banana: Invalid value for TIMEOUT"
+run "$RDMARUN" -p tcp --dry-run --mpirun mpirun --set ucx.RC_TIMEOUT=10s --set ucx.IB_SL=3 -np 1 ./app
+check "--set ucx.RC_TIMEOUT=10s and ucx.IB_SL=3" 0 "-x UCX_RC_TIMEOUT=10s" "-x UCX_IB_SL=3"
+run "$RDMARUN" -p tcp --dry-run --mpirun mpirun --set ucx.IB_SLL=3 -np 1 ./app
+check "a typo in --set is still refused, with a suggestion" 78 "did you mean UCX_IB_SL?"
 OMPI_MCA_pml=ob1 run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
 check "OMPI_MCA_* in the environment overrides [mpi]" 0 "--mca pml ob1"
 

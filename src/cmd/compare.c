@@ -131,6 +131,12 @@ static int settings_from(struct compare *c, const struct cmdline *cl)
         return RR_EX_USAGE;
     c->warmup = (int)v;
     c->metric = cl->metric ? xstrdup(cl->metric) : NULL;
+    c->higher = cl->higher;
+    if (c->higher && !c->metric) {
+        rr_error("compare: --higher-is-better is for a --metric such as a bandwidth (wall time "
+                 "is lower-is-better)");
+        return RR_EX_USAGE;
+    }
     c->baseline = xstrdup(cl->baseline ? cl->baseline : c->profiles.v[0]);
     sv_append(&c->args, &cl->job.mpirun_args);
     sv_append(&c->program, &cl->job.program);
@@ -160,7 +166,7 @@ static int save_settings(const struct compare *c)
         fprintf(f, "np=%ld\n", c->np[i]);
     fprintf(f, "repeat=%d\nwarmup=%d\nbaseline=%s\n", c->repeat, c->warmup, c->baseline);
     if (c->metric)
-        fprintf(f, "metric=%s\n", c->metric);
+        fprintf(f, "metric=%s\nbetter=%s\n", c->metric, c->higher ? "higher" : "lower");
     for (size_t i = 0; i < c->args.n; i++)
         fprintf(f, "arg=%s\n", c->args.v[i]);
     for (size_t i = 0; i < c->program.n; i++)
@@ -203,6 +209,9 @@ static int load_settings(struct compare *c)
             c->baseline = xstrdup(val);
         else if (strcmp(line, "metric") == 0)
             c->metric = xstrdup(val);
+        else if (strcmp(line, "better") == 0 && (strcmp(val, "higher") == 0 ||
+                                                  strcmp(val, "lower") == 0))
+            c->higher = strcmp(val, "higher") == 0;
         else if (strcmp(line, "arg") == 0)
             sv_push(&c->args, val);
         else if (strcmp(line, "program") == 0)
@@ -277,9 +286,17 @@ static int save_plans(struct compare *c, const char *self)
         int st = run_child(argv.v, path, &t);
         c->expect[k] = plan_file_string(path, "expect");
         if (st != 0 || !c->expect[k]) {
-            rr_error("compare: the plan for profile %s with %ld ranks cannot run (see %s)",
-                     combo_profile(c, k), combo_np(c, k), path);
-            rc = RR_EX_CONFIG;
+            /* The reason and the status a job of it would have had. */
+            struct strvec why = {0};
+            plan_file_errors(path, &why);
+            for (size_t i = 0; i < why.n; i++)
+                rr_error("compare: profile %s, %ld ranks: %s", combo_profile(c, k),
+                         combo_np(c, k), why.v[i]);
+            if (!why.n)
+                rr_error("compare: the plan for profile %s with %ld ranks cannot be made "
+                         "(see %s)", combo_profile(c, k), combo_np(c, k), path);
+            sv_free(&why);
+            rc = st > 0 && proc_exit_code(st) ? proc_exit_code(st) : RR_EX_CONFIG;
         }
         free(path);
         sv_free(&argv);
@@ -460,6 +477,31 @@ static int compile_metric(struct compare *c)
     return 0;
 }
 
+/* A comparison in which every run was left out measured nothing: it fails,
+ * with the status of its first left-out run's reason. */
+static int nothing_measured(const struct result *res, size_t n, const struct run *runs,
+                            size_t nruns)
+{
+    for (size_t i = 0; i < n; i++)
+        if (res[i].s.n)
+            return 0;
+    rr_error("compare: no run was measured: every one was left out (the warnings above say "
+             "why)");
+    for (size_t i = 0; i < nruns; i++) {
+        const struct run *r = &runs[i];
+        if (r->warmup || r->included)
+            continue;
+        if (r->status > 0)
+            return r->status;
+        if (strcmp(r->verdict, "fallback") == 0)
+            return RR_EX_FALLBACK;
+        if (strcmp(r->verdict, "unknown") == 0)
+            return RR_EX_NO_EVIDENCE;
+        return RR_EX_DATAERR;   /* it printed no metric */
+    }
+    return RR_EX_DATAERR;
+}
+
 int cmd_compare(const struct cmdline *cl)
 {
     struct compare c;
@@ -498,6 +540,8 @@ int cmd_compare(const struct cmdline *cl)
         struct result *res = xcalloc(ncombos(&c), sizeof(*res));
         size_t n = compare_summarize(&c, runs, nruns, res);
         rc = runs_rc ? runs_rc : compare_write(&c, res, n, runs, nruns);
+        if (!rc)
+            rc = nothing_measured(res, n, runs, nruns);
         if (!runs_rc)
             compare_plot(&c, res, n);
         free(res);

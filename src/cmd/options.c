@@ -69,6 +69,8 @@ static const struct opt options[] = {
      "compare: runs left out first (default 1)"},
     {"metric", NULL, CMD_COMPARE, OPT_VALUE, C(metric), NULL, "REGEX",
      "compare: the value to compare (default: wall time)"},
+    {"higher-is-better", NULL, CMD_COMPARE, OPT_FLAG, C(higher), NULL, NULL,
+     "compare: more of the metric is better (a bandwidth, busbw)"},
     {"baseline", NULL, CMD_COMPARE, OPT_VALUE, C(baseline), NULL, "PROFILE",
      "compare: the profile the others are measured against"},
     {"output", "-o", CMD_COMPARE, OPT_VALUE, C(output), NULL, "DIR", "compare: the results folder"},

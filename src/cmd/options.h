@@ -38,6 +38,7 @@ struct cmdline {
     bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
+    bool higher;             /* --higher-is-better */
     /* rdmarun profiles show NAME */
     char *show_name;
 

@@ -20,6 +20,7 @@ struct compare {
     size_t nnp;
     int repeat, warmup;
     char *metric;            /* regex, or NULL: the value is the wall time */
+    bool higher;             /* --higher-is-better: the metric is a rate (bandwidth) */
     regex_t re;
     char *baseline;
     struct strvec args;      /* mpirun options */

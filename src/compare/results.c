@@ -13,6 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static const char *better(const struct compare *c)
+{
+    return c->higher ? "higher" : "lower";
+}
+
 size_t compare_summarize(const struct compare *c, const struct run *runs, size_t nruns,
                          struct result *res)
 {
@@ -40,7 +45,7 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
         }
     }
     /* Speedup from each profile's smallest rank count with data; ratio to
-     * the baseline at the same rank count (above 1: faster). */
+     * the baseline at the same rank count (above 1: better). */
     for (size_t i = 0; i < n; i++) {
         struct result *r = &res[i];
         const struct result *base = NULL, *ref = NULL;
@@ -53,11 +58,11 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
         }
         r->speedup = r->efficiency = r->ratio = NAN;
         if (r->s.n && base) {
-            r->speedup = speedup(base->s.median, r->s.median);
-            r->efficiency = efficiency(base->s.median, base->np, r->s.median, r->np);
+            r->speedup = speedup(base->s.median, r->s.median, c->higher);
+            r->efficiency = efficiency(base->s.median, base->np, r->s.median, r->np, c->higher);
         }
         if (r->s.n && ref)
-            r->ratio = speedup(ref->s.median, r->s.median);
+            r->ratio = speedup(ref->s.median, r->s.median, c->higher);
     }
     return n;
 }
@@ -75,8 +80,8 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
 {
     const char *value = c->metric ? "metric" : "wall_s";
     /* The table. */
-    printf("compare: %s per run (median of measured runs; %s)\n", value,
-           c->metric ? c->metric : "seconds, as the job script sees it");
+    printf("compare: %s per run (median of measured runs; %s; %s is better)\n", value,
+           c->metric ? c->metric : "seconds, as the job script sees it", better(c));
     printf("%-16s %6s %5s %5s %12s %12s %12s %7s %8s %10s %9s\n", "profile", "np", "runs",
            "excl", "median", "min", "max", "cv%", "speedup", "efficiency", "vs base");
     for (size_t i = 0; i < n; i++) {
@@ -101,10 +106,12 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     free(path);
     if (!f)
         return RR_EX_CANTCREAT;
-    fprintf(f, "profile,np,runs,excluded,value,median,min,max,cv,speedup,efficiency,ratio_to_baseline\n");
+    fprintf(f, "profile,np,runs,excluded,value,better,median,min,max,cv,speedup,efficiency,"
+            "ratio_to_baseline\n");
     for (size_t i = 0; i < n; i++) {
         const struct result *r = &res[i];
-        fprintf(f, "%s,%ld,%zu,%zu,%s,", r->profile, r->np, r->runs, r->excluded, value);
+        fprintf(f, "%s,%ld,%zu,%zu,%s,%s,", r->profile, r->np, r->runs, r->excluded, value,
+                better(c));
         if (r->s.n)
             fprintf(f, "%.9g,%.9g,%.9g,%.9g,", r->s.median, r->s.min, r->s.max, r->s.cv);
         else
@@ -128,6 +135,7 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     json_begin_object(&j, NULL);
     json_string(&j, "value", value);
     json_string(&j, "metric", c->metric);
+    json_string(&j, "better", better(c));
     json_string(&j, "baseline", c->baseline);
     json_int(&j, "repeat", c->repeat);
     json_int(&j, "warmup", c->warmup);

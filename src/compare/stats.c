@@ -29,12 +29,14 @@ void stats_of(double *v, size_t n, struct sample_stats *out)
         out->cv = sqrt(sq / (double)(n - 1)) / fabs(out->mean);
 }
 
-double speedup(double t0, double t)
+double speedup(double v0, double v, bool higher)
 {
-    return t > 0 ? t0 / t : 0;
+    if (higher)
+        return v0 > 0 ? v / v0 : 0;
+    return v > 0 ? v0 / v : 0;
 }
 
-double efficiency(double t0, long n0, double t, long n)
+double efficiency(double v0, long n0, double v, long n, bool higher)
 {
-    return n > 0 ? speedup(t0, t) * (double)n0 / (double)n : 0;
+    return n > 0 ? speedup(v0, v, higher) * (double)n0 / (double)n : 0;
 }

@@ -2,6 +2,7 @@
  * Pure functions on arrays, unit-tested on known inputs. */
 #ifndef RDMARUN_COMPARE_STATS_H
 #define RDMARUN_COMPARE_STATS_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sample_stats {
@@ -12,9 +13,11 @@ struct sample_stats {
 
 /* Sorts `v` in place. n == 0 gives all zeros. */
 void stats_of(double *v, size_t n, struct sample_stats *out);
-/* Strong scaling from the smallest rank count n0 with time t0:
- * S(n) = t0 / t, E(n) = S(n) * n0 / n. */
-double speedup(double t0, double t);
-double efficiency(double t0, long n0, double t, long n);
+/* Strong scaling from the smallest rank count n0 with value v0: for a
+ * time (lower is better) S(n) = v0 / v, for a rate such as a bandwidth
+ * (higher is better) S(n) = v / v0; E(n) = S(n) * n0 / n. The same gain is
+ * a profile's ratio to the baseline (above 1: better). */
+double speedup(double v0, double v, bool higher);
+double efficiency(double v0, long n0, double v, long n, bool higher);
 
 #endif

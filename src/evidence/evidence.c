@@ -14,6 +14,48 @@
 #define MAX_OBSERVATIONS 100000   /* distinct ones; repeats are only counted */
 #define MAX_LINE_KEPT 400         /* characters of a line kept as the example */
 
+/* A date and time as log exporters and launchers put them in front:
+ * "2025-05-16T16:39:55.218-07:00", "2025-05-16 16:39:55,123". */
+static const char *after_timestamp(const char *s)
+{
+    if (!(isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[3]) && s[4] == '-' &&
+          isdigit((unsigned char)s[5]) && s[7] == '-'))
+        return s;
+    const char *t = s + strcspn(s, " T");
+    if (*t == 'T' || (*t == ' ' && isdigit((unsigned char)t[1]) && t[3] == ':'))
+        t += 1 + strcspn(t + 1, " ");
+    return t + strspn(t, " ");
+}
+
+const char *line_body(const char *line)
+{
+    const char *s = line, *was;
+    do {
+        was = s;
+        s += strspn(s, " \t");
+        if (*s == '|')                       /* an exported log's columns */
+            s += 1 + strspn(s + 1, " ");
+        s = after_timestamp(s);
+        if (*s == '|')
+            s += 1 + strspn(s + 1, " ");
+        if (*s == '[') {
+            const char *t = s + 1 + strspn(s + 1, "0123456789,");
+            if (t > s + 1 && *t == ']' && t[1] == '<') {   /* Open MPI's --tag-output */
+                const char *e = strstr(t, ">:");
+                if (e)
+                    s = e[2] == ' ' ? e + 3 : e + 2;
+            } else if (t > s + 1 && *t == ']' && t[1] == ' ' && !memchr(s, ',', (size_t)(t - s))) {
+                s = t + 2;                    /* a rank's number: "[155] " */
+            }
+        } else {
+            size_t d = strspn(s, "0123456789");
+            if (d > 0 && s[d] == ':' && s[d + 1] == ' ')   /* srun --label */
+                s += d + 2;
+        }
+    } while (s != was);
+    return s;
+}
+
 void line_origin(const char *line, const char *host, long pid, struct line_origin *o)
 {
     o->host = host ? xstrdup(host) : NULL;
@@ -37,7 +79,7 @@ void line_origin(const char *line, const char *host, long pid, struct line_origi
     size_t hl = strcspn(s, ": ");
     if (s[hl] == ':' && isdigit((unsigned char)s[hl + 1]) && strstr(s, " NCCL ")) {
         free(o->host);
-        o->host = xstrndup(s, hl);
+        o->host = hl ? xstrndup(s, hl) : NULL;   /* ":22901:22901 [0] NCCL": no name */
         o->pid = strtol(s + hl + 1, NULL, 10);
     }
 }
@@ -154,8 +196,9 @@ bool evidence_parse_line(struct evidence *ev, const char *line, const char *wher
                          const char *host, long pid)
 {
     ev->lines++;
+    const char *body = line_body(line);
     for (size_t i = 0; i < nlog_families; i++)
-        if (log_families[i].wanted(line) && log_families[i].parse(ev, line, where, host, pid))
+        if (log_families[i].wanted(body) && log_families[i].parse(ev, body, where, host, pid))
             return true;
     return false;
 }

@@ -40,6 +40,10 @@ struct evidence {
     bool nccl_no_device;        /* "NET/IB : No device found" */
 };
 
+/* The line after what launchers, rank labels and log exporters put in front
+ * of it: Open MPI's "[1,26]<stdout>:", "[155] ", srun's "0: ", an exported
+ * log's "  | 2025-05-16T16:39:55.218-07:00 | ", a date glued to the line. */
+const char *line_body(const char *line);
 /* Parse one log line (any family); `host`/`pid` are defaults from the file
  * name, used when the line has no prefix. Returns whether it was evidence. */
 bool evidence_parse_line(struct evidence *ev, const char *line, const char *where,

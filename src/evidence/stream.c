@@ -25,25 +25,6 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-/* The part of a line after what the launcher put in front of it: Open MPI's
- * --tag-output "[1,0]<stderr>:" (5.0 adds a space), srun --label's "0: ". */
-static const char *after_tag(const char *s)
-{
-    if (*s == '[') {
-        const char *t = s + 1 + strspn(s + 1, "0123456789,");
-        if (t > s + 1 && *t == ']' && t[1] == '<') {
-            const char *e = strstr(t, ">:");
-            if (e)
-                return e[2] == ' ' ? e + 3 : e + 2;
-        }
-        return s;
-    }
-    size_t d = strspn(s, "0123456789");
-    if (d > 0 && s[d] == ':' && s[d + 1] == ' ')
-        return s + d + 2;
-    return s;
-}
-
 /* A UCX log record: "[1795949793.450] [host:pid:tid] file.c:123 UCX  LEVEL ...".
  * Returns its level, or NULL. */
 static const char *ucx_level(const char *s)
@@ -98,7 +79,7 @@ static char *keep(struct evidence_logs *l, int which, const char *line, size_t l
  * it is taken out of the job's output; *evidence says if it was evidence. */
 static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evidence)
 {
-    const char *rec = after_tag(line);
+    const char *rec = line_body(line);
     size_t rlen = len - (size_t)(rec - line);
     *evidence = false;
     if (strncmp(rec, PLACEMENT_TAG, strlen(PLACEMENT_TAG)) == 0) {

@@ -366,7 +366,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         if (p->evidence_files && vars[i].file)
             value = i == 1 ? ucx_file : nccl_file;
         if (!have && value) {
-            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, xstrdup(value),
+            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
                      xstrdup("evidence"),
                      p->evidence_files
                          ? xasprintf("rdmarun reads the ranks' transport reports from %s", dir)
@@ -789,6 +789,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
                        rq->facts->ndevs, rq->facts->ndevs == 1 ? "" : "s"));
 
     items_from_profile(out, prof);
+    sv_append(&out->notes, &prof->passed);
     for (size_t i = 0; i < prof->n; i++) {
         const struct entry *e = &prof->e[i];
         if (!str_ieq(e->value, "auto") || !schema_resolvable(e->section, e->key))

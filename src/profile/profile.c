@@ -108,6 +108,7 @@ void profile_free(struct profile *p)
     free(p->name);
     free(p->path);
     sv_free(&p->files);
+    sv_free(&p->passed);
     memset(p, 0, sizeof(*p));
 }
 
@@ -469,6 +470,26 @@ int profile_apply_set(struct profile *p, const char *assignment)
     return rc;
 }
 
+/* Whether an environment variable configures UCX or NCCL; when it does not,
+ * the note the plan gives it. */
+static bool env_configures(const char *section, const char *prefix, const char *key,
+                           struct strvec *passed)
+{
+    char *s = NULL;
+    const char *ns = NULL;
+    bool ucx = strcmp(section, "ucx") == 0;
+    bool known = ucx ? ucx_config_known(key, &s)
+               : strcmp(section, "nccl") == 0 ? schema_nccl_known(key, &ns) : true;
+    const char *maybe = ucx ? s : ns;
+    if (!known)
+        sv_pushf(passed, "%s%s from the environment configures nothing in %s%s: passed to "
+                 "the job untouched%s%s%s%s", prefix, key, ucx ? "UCX " : "NCCL",
+                 ucx ? ucx_config_version() : "", maybe ? " (did you mean " : "",
+                 maybe ? prefix : "", maybe ? maybe : "", maybe ? "?)" : "");
+    free(s);
+    return known;
+}
+
 int profile_apply_env(struct profile *p, char *const *envp)
 {
     static const struct { const char *prefix, *section; } tools[] = {
@@ -484,6 +505,14 @@ int profile_apply_env(struct profile *p, char *const *envp)
             if (strncmp(*envp, tools[t].prefix, plen) != 0 || eq - *envp <= (long)plen)
                 continue;
             char *key = xstrndup(*envp + plen, (size_t)(eq - *envp) - plen);
+            /* The environment a job inherits is not a profile: a UCX_ or NCCL_
+             * variable that is no configuration variable (UCX_ROOT, NCCL_HOME
+             * from Spack and modules) passes through untouched, as it does
+             * with plain mpirun. A real one is checked like a profile's. */
+            if (!env_configures(tools[t].section, tools[t].prefix, key, &p->passed)) {
+                free(key);
+                continue;
+            }
             char *what = xasprintf("environment variable %.*s", (int)(eq - *envp), *envp);
             int r = put_checked(p, tools[t].section, key, eq + 1, ORIGIN_ENV, what);
             if (r && !rc)

@@ -27,6 +27,9 @@ struct profile {
     struct strvec files;   /* every file read, parents first */
     struct entry *e;
     size_t n, cap;
+    /* UCX_/NCCL_ variables of the environment that configure nothing there
+     * (UCX_ROOT), passed through untouched: a note each, with a suggestion. */
+    struct strvec passed;
 };
 
 /* Directories searched for NAME.ini, in order (see rdmarun-profile(5)). */

@@ -34,10 +34,19 @@ static const char *const tl_aliases[] = {
                     offsetof(ucs_config_global_list_entry_t, list)), 1);                       \
          l_ = l_->next)
 
+/* The table that reads a variable, and the field's name within it. */
+struct owner {
+    const ucs_config_global_list_entry_t *entry;
+    char *field;               /* "RC_IB_SL": sub-table prefixes, then the field */
+};
+
 static struct {
     bool loaded;
     ucp_config_t *config;
     struct strvec vars;        /* variable names without UCX_ */
+    struct owner *owners;      /* one per name in vars */
+    size_t owners_cap;
+    size_t *index, index_cap;  /* vars by name (see var_slot) */
     struct strvec transports;  /* transport names from the config tables */
     char *log;                 /* last message UCX logged while we asked it */
 } ucx;
@@ -54,6 +63,76 @@ static ucs_log_func_rc_t capture_log(const char *file, unsigned line, const char
             ucx.log = NULL;
     }
     return UCS_LOG_FUNC_RC_STOP;
+}
+
+#define MAX_TABLE_DEPTH 8
+
+/* ucx.vars by name: UCX 1.18 has thousands, each found many times over. */
+static size_t name_hash(const char *s)
+{
+    size_t h = 14695981039346656037u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static size_t *var_slot(const char *name)
+{
+    size_t mask = ucx.index_cap - 1, i = name_hash(name) & mask;
+    while (ucx.index[i] && strcmp(ucx.vars.v[ucx.index[i] - 1], name) != 0)
+        i = (i + 1) & mask;
+    return &ucx.index[i];
+}
+
+static ssize_t var_find(const char *name)
+{
+    return ucx.index_cap && *var_slot(name) ? (ssize_t)*var_slot(name) - 1 : -1;
+}
+
+static void var_add(const char *name, const ucs_config_global_list_entry_t *entry,
+                    const char *field)
+{
+    if ((ucx.vars.n + 1) * 2 > ucx.index_cap) {
+        free(ucx.index);
+        ucx.index_cap = ucx.index_cap ? ucx.index_cap * 2 : 1024;
+        ucx.index = xcalloc(ucx.index_cap, sizeof(*ucx.index));
+        for (size_t i = 0; i < ucx.vars.n; i++)
+            *var_slot(ucx.vars.v[i]) = i + 1;
+    }
+    size_t *slot = var_slot(name);
+    if (*slot)
+        return;
+    sv_push(&ucx.vars, name);
+    GROW(ucx.owners, ucx.owners_cap, ucx.vars.n);
+    ucx.owners[ucx.vars.n - 1] = (struct owner){entry, xstrdup(field)};
+    *slot = ucx.vars.n;
+}
+
+/* Every name UCX reads a field under, as ucs_config_apply_config_vars does:
+ * the field's name behind the table's prefix and behind each sub-table
+ * prefix on the way to it (UCX_RC_VERBS_SL, UCX_RC_SL and UCX_IB_SL are one
+ * field of rc_verbs). Each name keeps the table it was found in and the name
+ * ucs_config_parser_set_value finds the field by within it: the field's own
+ * name at the top, else behind its innermost sub-table prefix. */
+static void add_names(const ucs_config_global_list_entry_t *entry,
+                      const ucs_config_field_t *fields, const char **chain, size_t depth)
+{
+    for (const ucs_config_field_t *f = fields; f->name; f++) {
+        if (f->parser.read == ucs_config_sscanf_table) {
+            if (depth < MAX_TABLE_DEPTH) {
+                chain[depth] = f->name;
+                add_names(entry, (const ucs_config_field_t *)f->parser.arg, chain, depth + 1);
+            }
+            continue;
+        }
+        char *field = xasprintf("%s%s", depth > 1 ? chain[depth - 1] : "", f->name);
+        for (size_t i = 0; i < depth; i++) {
+            char *name = xasprintf("%s%s", chain[i], f->name);
+            var_add(name, entry, field);
+            free(name);
+        }
+        free(field);
+    }
 }
 
 static void load(void)
@@ -83,29 +162,13 @@ static void load(void)
     if (uct_query_components(&components, &ncomponents) == UCS_OK)
         uct_release_component_list(components);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f) {
-        ucs_config_parser_print_all_opts(f, "UCX_", UCS_CONFIG_PRINT_CONFIG |
-                                         UCS_CONFIG_PRINT_HIDDEN, &ucs_config_global_list);
-        fclose(f);
-    }
-    for (char *line = buf, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (!starts_with(line, "UCX_"))
-            continue;
-        /* "UCX_NAME=value", or "UCX_NAME (deprecated)=value" */
-        char *name = xstrndup(line + 4, strcspn(line + 4, "= "));
-        if (sv_find(&ucx.vars, name) < 0)
-            sv_push(&ucx.vars, name);
-        free(name);
-    }
-    free(buf);
-
     ucs_config_global_list_entry_t *entry;
+    FOR_EACH_CONFIG_TABLE(entry) {
+        if (entry->table) {
+            const char *chain[MAX_TABLE_DEPTH] = {entry->prefix ? entry->prefix : ""};
+            add_names(entry, entry->table, chain, 1);
+        }
+    }
     FOR_EACH_CONFIG_TABLE(entry) {
         const char *suffix = " transport";
         size_t n = entry->name ? strlen(entry->name) : 0;
@@ -132,7 +195,7 @@ bool ucx_config_known(const char *name, char **suggestion)
 {
     load();
     *suggestion = NULL;
-    if (sv_find(&ucx.vars, name) >= 0)
+    if (var_find(name) >= 0)
         return true;
     const char *s = suggest(name, (const char *const *)ucx.vars.v, ucx.vars.n);
     if (!s) {
@@ -224,32 +287,15 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
     return st;
 }
 
-/* Ask the configuration table that owns UCX_<name> to parse the value: the
- * table whose prefix starts the name (RC_VERBS_, IB_, TCP_, or none for UCP
- * and UCS), under the field name as written or behind one of the table's
- * sub-table prefixes (UD_VERBS_ETH_DGID_CHECK is field ETH_DGID_CHECK of the
- * UD_ sub-table). ucp_config_modify alone would accept any transport
- * variable unchecked. */
+/* Ask the configuration table that reads UCX_<name> to parse the value,
+ * under the field's path within it (ucp_config_modify alone would accept any
+ * transport variable unchecked). */
 static ucs_status_t set_in_owner(const char *name, const char *value)
 {
-    ucs_config_global_list_entry_t *entry;
-    FOR_EACH_CONFIG_TABLE(entry) {
-        const char *prefix = entry->prefix ? entry->prefix : "";
-        if (!entry->table || !entry->size || !starts_with(name, prefix))
-            continue;
-        const char *field = name + strlen(prefix);
-        ucs_status_t st = set_in_table(entry, field, value);
-        for (ucs_config_field_t *f = entry->table; st == UCS_ERR_NO_ELEM && f->name; f++) {
-            if (f->parser.read != ucs_config_sscanf_table || !*f->name)
-                continue;
-            char *sub = xasprintf("%s%s", f->name, field);
-            st = set_in_table(entry, sub, value);
-            free(sub);
-        }
-        if (st != UCS_ERR_NO_ELEM)
-            return st;
-    }
-    return UCS_ERR_NO_ELEM;
+    ssize_t i = var_find(name);
+    if (i < 0 || !ucx.owners[i].entry->size)
+        return UCS_ERR_NO_ELEM;
+    return set_in_table(ucx.owners[i].entry, ucx.owners[i].field, value);
 }
 
 static bool try_value(const char *name, const char *value, char **why)

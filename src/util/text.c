@@ -72,8 +72,12 @@ const char *suggest(const char *word, const char *const *cands, size_t n)
     if (limit < 2)
         limit = 2;
     const char *best = NULL;
-    size_t best_d = limit + 1;
+    size_t best_d = limit + 1, len = strlen(word);
     for (size_t i = 0; i < n; i++) {
+        /* The lengths alone bound the distance: most candidates end here. */
+        size_t lc = strlen(cands[i]);
+        if ((lc > len ? lc - len : len - lc) >= best_d)
+            continue;
         size_t d = edit_distance(word, cands[i]);
         if (d < best_d) {
             best_d = d;

@@ -100,7 +100,8 @@ else
     ok $? "the run is recorded as local and counted"
 fi
 run "$RDMARUN" compare -p shm --np 2 --repeat 1 --warmup 0 -o "$TMP/fail" $MPIRUN_ROOT -- "$EXIT" 3
-check "a run that fails is flagged" 0 "failed; left out of the statistics"
+check "a run that fails is flagged; nothing measured: the comparison fails with the run's status" 3 \
+    "failed; left out of the statistics" "no run was measured"
 awk -F, 'NR > 1 {print $7 "/" $11}' "$TMP/fail/runs.csv" | grep -qx 3/0
 ok $? "its exit status 3 is recorded, included = 0"
 
@@ -153,6 +154,23 @@ check "a folder that already holds a comparison" 64 "already holds a comparison"
 run "$RDMARUN" compare --resume "$TMP/nothing"
 check "--resume of a folder without a comparison" 66 "compare.conf"
 run "$RDMARUN" compare -p nosuchprofile --np 1 -o "$TMP/nsp" -- "$HELLO"
-check "a profile that does not exist: the plan's error, before any run" 78 "cannot run"
+check "a profile that does not exist: its reason on the terminal and 66, before any run" 66 \
+    "compare: profile nosuchprofile, 1 ranks: profile 'nosuchprofile' not found"
+run "$RDMARUN" compare -p shm,roce --np 1 -o "$TMP/noroce" -- "$HELLO"
+check "a profile this node cannot run: the plan's reason and its status (69)" 69 \
+    "compare: profile roce, 1 ranks: profile 'roce' is for RoCE but this node has no ACTIVE RoCE port"
+
+# A metric where more is better: a bandwidth.
+run "$RDMARUN" compare -p shm --np 2 --repeat 2 --warmup 0 --metric 'bandwidth_MBps=([0-9.]+)' \
+    --higher-is-better --baseline shm -o "$TMP/bw" $MPIRUN_ROOT -- "$BUILD/examples/mpi_pingpong" 20 8 65536
+check "--higher-is-better: the table says so" 0 "higher is better"
+[ "$(awk -F, 'NR == 2 {print $6}' "$TMP/bw/summary.csv")" = higher ] &&
+    grep -q '"better": "higher"' "$TMP/bw/summary.json" && grep -q '^better=higher' "$TMP/bw/compare.conf"
+ok $? "summary.csv, summary.json and compare.conf record the direction"
+walls=$(awk -F, 'NR > 1 {printf "%s ", $6}' "$TMP/bw/runs.csv")
+awk -F, 'NR > 1 && ($6 >= 0.5 || $6 * 2 == int($6 * 2)) {bad = 1} END {exit bad}' "$TMP/bw/runs.csv"
+ok $? "wall times are the runs' own, not steps of a polling tick ($walls s)"
+run "$RDMARUN" compare -p shm --np 1 --higher-is-better -o "$TMP/bw2" -- "$HELLO"
+check "--higher-is-better without --metric: 64" 64 "--higher-is-better is for a --metric"
 
 done_testing

@@ -26,11 +26,16 @@ int main(void)
     ok(s.cv == 0, "equal samples: cv 0");
 
     /* Strong scaling: 100 s on 1 rank, 30 s on 4: S = 3.33, E = 83%. */
-    ok(near(speedup(100, 30), 100.0 / 30), "speedup 100/30");
-    ok(near(efficiency(100, 1, 30, 4), 100.0 / 30 / 4), "efficiency on 4 ranks from 1");
+    ok(near(speedup(100, 30, false), 100.0 / 30), "speedup 100/30");
+    ok(near(efficiency(100, 1, 30, 4, false), 100.0 / 30 / 4), "efficiency on 4 ranks from 1");
+    /* A bandwidth: 1000 MB/s on 1 rank, 3000 on 4: speedup 3, efficiency 0.75. */
+    ok(near(speedup(1000, 3000, true), 3), "higher is better: speedup 3000/1000 = 3");
+    ok(near(efficiency(1000, 1, 3000, 4, true), 0.75), "higher is better: efficiency 0.75");
+    ok(near(speedup(2000, 1000, true), 0.5), "higher is better: half the bandwidth is 0.5");
+    ok(speedup(0, 5, true) == 0, "higher is better, no base value: 0, not inf");
     /* From 2 ranks (n0 = 2): 50 s -> 20 s on 8: S = 2.5, E = 2.5 * 2 / 8 = 62.5%. */
-    ok(near(efficiency(50, 2, 20, 8), 0.625), "efficiency from n0 = 2");
-    ok(near(efficiency(10, 1, 10, 1), 1), "the base point has efficiency 1");
-    ok(speedup(10, 0) == 0 && efficiency(10, 1, 10, 0) == 0, "no time or no ranks: 0, not inf");
+    ok(near(efficiency(50, 2, 20, 8, false), 0.625), "efficiency from n0 = 2");
+    ok(near(efficiency(10, 1, 10, 1, false), 1), "the base point has efficiency 1");
+    ok(speedup(10, 0, false) == 0 && efficiency(10, 1, 10, 0, false) == 0, "no time or no ranks: 0, not inf");
     return done_testing();
 }

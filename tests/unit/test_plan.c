@@ -447,13 +447,16 @@ static void test_check_keys(void)
 
     /* A port the profile names that is not ACTIVE. */
     for (size_t i = 0; i < f.ndevs; i++)
-        for (size_t k = 0; k < f.devs[i].nports; k++)
-            f.devs[i].ports[k].state = "DOWN";
+        for (size_t k = 0; k < f.devs[i].nports; k++) {
+            free(f.devs[i].ports[k].state);
+            f.devs[i].ports[k].state = xstrdup("DOWN");
+        }
     plan_build(&j.rq, &pl);
     ok(pl.status == RR_EX_UNAVAILABLE, "no ACTIVE port: refused (69)");
     plan_free(&pl);
     job_free(&j);
     profile_free(&p);
+    facts_free(&f);
 }
 
 int main(void)

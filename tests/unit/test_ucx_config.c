@@ -2,6 +2,7 @@
 #include "tap.h"
 #include "profile/ucx_config.h"
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
@@ -17,6 +18,38 @@ int main(void)
     ok(!ucx_config_known("RNDV_TRESH", &s), "typo is unknown");
     is_str(s, "RNDV_THRESH", "typo gets the right suggestion");
     free(s);
+
+    /* Names a table inherits (ucs_config_apply_config_vars reads a field behind
+     * each sub-table prefix on its way): the IB_ fields of every IB transport,
+     * the RC_ fields of rc_verbs and rc_mlx5, UD_, MM_ (posix, sysv), with their
+     * values checked by the table that owns them. */
+    static const struct { const char *name, *good, *bad; } inherited[] = {
+        {"IB_SL", "3", "banana"},           {"IB_TRAFFIC_CLASS", "0", "banana"},
+        {"IB_PKEY", "0x7fff", "banana"},    {"IB_SEG_SIZE", "8k", "banana"},
+        {"IB_TX_QUEUE_LEN", "256", "banana"},
+        {"RC_TIMEOUT", "10s", "banana"},    {"RC_RETRY_COUNT", "7", "banana"},
+        {"RC_RNR_RETRY_COUNT", "7", "banana"}, {"RC_TX_QUEUE_LEN", "256", "banana"},
+        {"RC_VERBS_TIMEOUT", "5s", "banana"}, {"UD_TIMEOUT", "5s", "banana"},
+        {"MM_FIFO_SIZE", "64", "banana"},   {"SYSV_FIFO_SIZE", "64", "banana"},
+    };
+    for (size_t i = 0; i < sizeof(inherited) / sizeof(*inherited); i++) {
+        ok(ucx_config_known(inherited[i].name, &s), "UCX_%s is a name UCX reads", inherited[i].name);
+        free(s);
+        s = NULL;
+        ok(ucx_config_check(inherited[i].name, inherited[i].good, &why, &fixed),
+           "UCX_%s=%s is accepted", inherited[i].name, inherited[i].good);
+        free(fixed);
+        fixed = NULL;
+        ok(!ucx_config_check(inherited[i].name, inherited[i].bad, &why, &fixed) && why &&
+           strstr(why, "Invalid value"), "UCX_%s=%s is refused by its table: %s",
+           inherited[i].name, inherited[i].bad, why ? why : "");
+        free(why);
+        why = NULL;
+    }
+    ok(!ucx_config_known("IB_SLL", &s), "a typo of an inherited name is unknown");
+    is_str(s, "IB_SL", "with the inherited name as its suggestion");
+    free(s);
+    s = NULL;
 
     ok(ucx_config_check("RNDV_THRESH", "8k", &why, &fixed) && !fixed, "8k is a UCX size");
     ok(!ucx_config_check("RNDV_THRESH", "eight", &why, &fixed), "eight is not");

@@ -7,16 +7,32 @@ LOGS=$DATA/logs
 status_of() {
     case $1 in rdma) echo 0 ;; fallback) echo 80 ;; local) echo 81 ;; unknown) echo 82 ;; esac
 }
-grep -v '^#' "$LOGS/EXPECTED" | while read -r file want; do
+grep -v '^#' "$LOGS/EXPECTED" | while read -r file want source; do
     run "$RDMARUN" verify --json "$LOGS/$file"
     got=$(printf '%s' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["verdict"])')
     [ "$got" = "$want" ] && [ "$rc" = "$(status_of "$want")" ]
-    ok $? "$file: verdict $want, status $(status_of "$want") (got $got, $rc)"
+    ok $? "$file: verdict $want, status $(status_of "$want") (got $got, $rc; $source)"
 done >"$TMP/tap"
 cat "$TMP/tap"
 _n=$(grep -c '^\(not \)\?ok' "$TMP/tap")
 _failed=$(grep -c '^not ok' "$TMP/tap")
 
+# The verdict explains itself.
+run "$RDMARUN" verify --json "$LOGS/nccl-tests-header.log"
+check "JSON: the families and the versions the log names" 0 '"families": [' '"nccl"' '"NCCL 2.18.3+cuda12.2"'
+run "$RDMARUN" verify --json "$LOGS/nccl-ib-create-qp-failed.log"
+check "JSON: why there is no verdict, and the failure's line" 82 '"reason": "no verdict: RDMA was chosen and then failed' \
+    '"failure_where": ' "nccl-ib-create-qp-failed.log:4"
+run "$RDMARUN" verify --json "$LOGS/no-evidence.log"
+check "JSON: the reason for an unknown without evidence" 82 '"reason": "no transport evidence in'
+run "$RDMARUN" verify "$LOGS/ucx-proto-table-mixed.log"
+check "one TCP lane beside RDMA lanes: a fallback for its share, with the share" 80 \
+    "beside RDMA lanes rc_mlx5/mlx5_0:1: part of the traffic goes over TCP (40% of one protocol's"
+run "$RDMARUN" verify --json "$LOGS/nccl-rank-prefixes.log"
+check "prefixes looked past: the host and pid of each line, an empty hostname as none" 0 \
+    '"host": "gpu21"' '"pid": 9001' '"pid": 22901'
+run "$RDMARUN" verify --json "$LOGS/impi-mlx.log"
+check "Intel MPI's [rank#pid@host] prefix" 0 '"host": "clusternode1"' '"pid": 3520' '"family": "impi"'
 run "$RDMARUN" verify "$LOGS/ucx-1.13-rxe.log"
 check "text verdict for RDMA" 0 "rdmarun: RDMA verified: 1 process, lanes rc_verbs/rxe0:1, no TCP lanes"
 run "$RDMARUN" verify "$LOGS/ucx-interleaved-diag-warn.log"

@@ -36,6 +36,11 @@ const char *line_body(const char *line)
         if (*s == '|')                       /* an exported log's columns */
             s += 1 + strspn(s + 1, " ");
         s = after_timestamp(s);
+        if (*s == '[' && isdigit((unsigned char)s[1]) && s[5] == '-') {
+            const char *e = strchr(s, ']');     /* NCCL 2.26+: "[2025-10-16 22:16:08] " */
+            if (e && after_timestamp(s + 1) != s + 1)
+                s = e + 1 + strspn(e + 1, " ");
+        }
         if (*s == '|')
             s += 1 + strspn(s + 1, " ");
         if (*s == '[') {
@@ -61,17 +66,31 @@ void line_origin(const char *line, const char *host, long pid, struct line_origi
     o->host = host ? xstrdup(host) : NULL;
     o->pid = pid;
     const char *s = line;
-    /* UCX: "[1795949793.45] [vm:3251 :0] ..." */
     if (*s == '[') {
         const char *b = strstr(s, "] [");
-        if (b) {
+        const char *close = strchr(s, ']');
+        size_t hl;
+        if (b && isdigit((unsigned char)s[1])) {
+            /* UCX: "[1795949793.45] [vm:3251 :0] ..." */
             s = b + 3;
-            size_t hl = strcspn(s, ":]");
+            hl = strcspn(s, ":]");
             if (s[hl] == ':') {
                 free(o->host);
                 o->host = xstrndup(s, hl);
                 o->pid = strtol(s + hl + 1, NULL, 10);
             }
+        } else if (close && (hl = strcspn(s + 1, ":]#")) && s[1 + hl] == ':' &&
+                   isdigit((unsigned char)s[2 + hl])) {
+            /* Open MPI: "[node01:04321] select: ..." */
+            free(o->host);
+            o->host = xstrndup(s + 1, hl);
+            o->pid = strtol(s + 2 + hl, NULL, 10);
+        } else if (close && s[1 + hl] == '#' && strchr(s, '@') && strchr(s, '@') < close) {
+            /* Intel MPI with I_MPI_DEBUG=+N: "[0#3520@clusternode1] MPI startup(): ..." */
+            const char *at = strchr(s, '@');
+            free(o->host);
+            o->host = xstrndup(at + 1, (size_t)(close - at - 1));
+            o->pid = strtol(s + 2 + hl, NULL, 10);
         }
         return;
     }
@@ -144,6 +163,23 @@ static void index_room(size_t **index, size_t *cap, size_t count, const struct e
         if (old[i])
             *slot_of(*index, ncap, ev, &ev->obs[old[i] - 1], proc) = old[i];
     free(old);
+}
+
+void evidence_failed(struct evidence *ev, const char *line, const char *where)
+{
+    if (ev->failure)
+        return;
+    size_t len = strlen(line);
+    ev->failure = trim_dup(line, len < MAX_LINE_KEPT ? len : MAX_LINE_KEPT);
+    ev->failure_where = xstrdup(where);
+}
+
+void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len)
+{
+    char *v = xasprintf("%s %.*s", family, (int)len, version);
+    if (sv_find(&ev->versions, v) < 0 && ev->versions.n < 16)
+        sv_push(&ev->versions, v);
+    free(v);
 }
 
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
@@ -332,6 +368,9 @@ void evidence_free(struct evidence *ev)
     free(ev->obs);
     free(ev->index);
     free(ev->procs);
+    free(ev->failure);
+    free(ev->failure_where);
+    sv_free(&ev->versions);
     memset(ev, 0, sizeof(*ev));
 }
 
@@ -354,13 +393,18 @@ const char *path_scope_name(enum path_scope s)
     return names[s];
 }
 
+/* TCP that may leave the node is a fallback; RDMA that was chosen and then
+ * failed carried nothing; paths within one node are local, unless the job
+ * spans several nodes and the log shows nothing between them. */
 enum verdict evidence_verdict(const struct evidence *ev)
 {
     if (ev->tcp_leaving || (ev->nccl_no_device && !ev->rdma))
         return VERDICT_FALLBACK;
+    if (ev->failure)
+        return VERDICT_UNKNOWN;
     if (ev->rdma)
         return VERDICT_RDMA;
-    return ev->local ? VERDICT_LOCAL : VERDICT_UNKNOWN;
+    return ev->local && ev->nodes <= 1 ? VERDICT_LOCAL : VERDICT_UNKNOWN;
 }
 
 bool verdict_meets(enum verdict v, enum expectation e)
@@ -409,6 +453,24 @@ static char *transports_of(const struct evidence *ev, enum path_kind kind)
     return transports_in(ev, kind, false);
 }
 
+char *evidence_reason(const struct evidence *ev)
+{
+    if (ev->failure)
+        return xasprintf("no verdict: RDMA was chosen and then failed, so no data moved over it: "
+                         "%s (%s)", ev->failure, ev->failure_where);
+    if (ev->local && ev->nodes > 1)
+        return xasprintf("no verdict: the job spans %ld nodes but the log shows only paths "
+                         "within a node (hint: NCCL_DEBUG_SUBSYS=INIT,NET prints the network "
+                         "channels)", ev->nodes);
+    if (ev->n)
+        return xasprintf("no verdict: %zu report%s of %zu process%s name no transport it could "
+                         "judge", ev->n, ev->n == 1 ? "" : "s", ev->nprocs,
+                         ev->nprocs == 1 ? "" : "es");
+    return xasprintf("no transport evidence in %llu lines of %u file%s (hint: UCX logs at "
+                     "UCX_LOG_LEVEL=info, NCCL at NCCL_DEBUG=INFO)", ev->lines, ev->files,
+                     ev->files == 1 ? "" : "s");
+}
+
 char *verdict_summary(const struct evidence *ev, enum verdict v)
 {
     size_t procs = ev->nprocs;
@@ -424,7 +486,15 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         for (size_t i = 0; i < ev->n && !o; i++)
             if (ev->obs[i].kind == PATH_TCP)
                 o = &ev->obs[i];
-        if (o)
+        if (o && ev->rdma) {
+            char share[80] = "";
+            if (ev->tcp_share > 0)
+                snprintf(share, sizeof(share), " (%d%% of one protocol's, as UCX's table says)",
+                         ev->tcp_share);
+            out = xasprintf("FALLBACK: process %ld on %s used %s (%s) beside RDMA lanes %s: part "
+                            "of the traffic goes over TCP%s", o->pid,
+                            o->host ? o->host : "?", tcp, o->where, rdma, share);
+        } else if (o)
             out = xasprintf("FALLBACK: process %ld on %s used %s (%s)", o->pid,
                             o->host ? o->host : "?", tcp, o->where);
         else
@@ -447,9 +517,7 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         break;
     }
     case VERDICT_UNKNOWN:
-        out = xasprintf("no transport evidence in %llu lines of %u file%s (hint: UCX logs at "
-                        "UCX_LOG_LEVEL=info, NCCL at NCCL_DEBUG=INFO)", ev->lines, ev->files,
-                        ev->files == 1 ? "" : "s");
+        out = evidence_reason(ev);
         break;
     }
     free(tcp);
@@ -470,6 +538,34 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     json_int(&j, "files", ev->files);
     json_int(&j, "lines", (int64_t)ev->lines);
     json_bool(&j, "nccl_no_device", ev->nccl_no_device);
+    /* What explains the verdict: the log families and versions seen, the
+     * reason when there is none. */
+    struct strvec fams = {0};
+    for (size_t i = 0; i < ev->n; i++)
+        if (sv_find(&fams, ev->obs[i].family) < 0)
+            sv_push(&fams, ev->obs[i].family);
+    json_begin_array(&j, "families");
+    for (size_t i = 0; i < fams.n; i++)
+        json_string(&j, NULL, fams.v[i]);
+    json_end_array(&j);
+    sv_free(&fams);
+    json_begin_array(&j, "versions");
+    for (size_t i = 0; i < ev->versions.n; i++)
+        json_string(&j, NULL, ev->versions.v[i]);
+    json_end_array(&j);
+    if (v == VERDICT_UNKNOWN) {
+        char *why = evidence_reason(ev);
+        json_string(&j, "reason", why);
+        free(why);
+    }
+    if (ev->failure) {
+        json_string(&j, "failure", ev->failure);
+        json_string(&j, "failure_where", ev->failure_where);
+    }
+    if (ev->nodes > 1)
+        json_int(&j, "nodes", ev->nodes);
+    if (ev->tcp_share > 0)
+        json_int(&j, "tcp_share_percent", ev->tcp_share);
     json_begin_array(&j, "observations");
     for (size_t i = 0; i < ev->n; i++) {
         const struct observation *o = &ev->obs[i];

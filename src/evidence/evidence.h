@@ -4,6 +4,7 @@
 #ifndef RDMARUN_EVIDENCE_H
 #define RDMARUN_EVIDENCE_H
 #include "profile/settings.h"
+#include "util/strvec.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -38,6 +39,15 @@ struct evidence {
     unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */
     unsigned files;             /* files read */
     bool nccl_no_device;        /* "NET/IB : No device found" */
+    /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed",
+     * a completion with error; Open MPI's pml mismatch): no data moved over
+     * it. The first such line and where. */
+    char *failure, *failure_where;
+    long nodes;                 /* the most nodes a log says the job spans (NCCL nNodes) */
+    int tcp_share;              /* percent of a protocol's traffic on TCP, when a table says */
+    struct strvec versions;     /* "UCX 1.13.1", "NCCL 2.18.3+cuda12.2", as the logs say */
+    enum path_scope table_scope; /* the UCX protocol table being read: its header's scope */
+    bool in_table;
 };
 
 /* The line after what launchers, rank labels and log exporters put in front
@@ -80,6 +90,8 @@ size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids,
  * reading a directory skips: verdict.json, placement.txt, app. */
 bool evidence_own_file(const char *name);
 
+/* Why there is no verdict, for people (verify's JSON "reason"). */
+char *evidence_reason(const struct evidence *ev);
 /* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
 char *verdict_summary(const struct evidence *ev, enum verdict v);
 void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out);

@@ -5,5 +5,7 @@
 const struct log_family log_families[] = {
     {"ucx", ucx_wanted, ucx_parse_line},
     {"nccl", nccl_wanted, nccl_parse_line},
+    {"ompi", ompi_wanted, ompi_parse_line},
+    {"impi", impi_wanted, impi_parse_line},
 };
 const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);

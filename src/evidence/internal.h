@@ -11,6 +11,10 @@ struct line_origin {
     long pid;
 };
 void line_origin(const char *line, const char *host, long pid, struct line_origin *o);
+/* Note that RDMA was chosen and then failed (the first one is kept). */
+void evidence_failed(struct evidence *ev, const char *line, const char *where);
+/* Note the version a log names, once: "UCX 1.13.1". */
+void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len);
 /* Record an observation, or count it again when the same process already
  * reported the same thing. */
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
@@ -32,11 +36,20 @@ struct log_family {
 extern const struct log_family log_families[];
 extern const size_t nlog_families;
 
+/* A libfabric provider's path ("efa" RDMA, "tcp;ofi_rxm" TCP, "shm" local). */
+enum path_kind provider_kind(const char *prov, size_t len);
+
 bool ucx_wanted(const char *line);
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                     long pid);
 bool nccl_wanted(const char *line);
 bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid);
+bool ompi_wanted(const char *line);
+bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid);
+bool impi_wanted(const char *line);
+bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);
 
 #endif

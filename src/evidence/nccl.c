@@ -5,6 +5,9 @@
  *   host:pid:tid [0] NCCL INFO Channel 00 : 0[0] -> 1[0] via NET/IBext_v8/4
  *   host:pid:tid [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/Socket/0        (old NCCL)
  *   ... via P2P/IPC, via SHM/direct/direct                                    (same node)
+ *   host:pid:tid [0] NCCL INFO NET/OFI Selected provider is efa, fabric is efa (found 32 nics)
+ *   host:pid:tid [0] misc/ibvwrap.cc:202 NCCL WARN Call to ibv_create_qp failed ...
+ *   host:pid:tid [0] NCCL INFO comm 0x55d1 rank 0 nRanks 16 nNodes 2 localRanks 8 ...
  * "NET/Socket : Using ..." alone is not evidence: NCCL prints it for its
  * bootstrap even when the data goes over NET/IB. */
 #include "evidence/internal.h"
@@ -13,14 +16,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A network by NCCL's name for it. IB and its plugins (IBext_v8, UCX, SHARP)
+ * are RDMA; Socket, and the TCP-based GPU plugins (GPUDirectTCPX, FasTrak,
+ * FastSocket), are TCP; the libfabric plugin's name ("Libfabric", "AWS
+ * Libfabric", "OFI") says nothing: its provider line does. */
 static enum path_kind net_kind(const char *net, size_t len)
 {
-    if (len >= 6 && strncmp(net, "Socket", 6) == 0)
-        return PATH_TCP;
-    if ((len >= 2 && strncmp(net, "IB", 2) == 0) || (len >= 3 && strncmp(net, "AWS", 3) == 0) ||
-        (len >= 3 && strncmp(net, "OFI", 3) == 0))
-        return PATH_RDMA;
+    static const struct { const char *name; enum path_kind kind; } nets[] = {
+        {"Socket", PATH_TCP},     {"GPUDirectTCPX", PATH_TCP}, {"FasTrak", PATH_TCP},
+        {"FastSocket", PATH_TCP}, {"IB", PATH_RDMA},           {"UCX", PATH_RDMA},
+        {"SHARP", PATH_RDMA},
+    };
+    for (size_t i = 0; i < sizeof(nets) / sizeof(*nets); i++) {
+        size_t n = strlen(nets[i].name);
+        if (len >= n && strncmp(net, nets[i].name, n) == 0)
+            return nets[i].kind;
+    }
     return PATH_UNKNOWN;
+}
+
+/* A libfabric provider as aws-ofi-nccl, Open MPI's mtl ofi and Intel MPI name
+ * it: tcp, "tcp;ofi_rxm", sockets, udp carry TCP/UDP; efa, verbs, cxi, psm2,
+ * opx, mlx and ucx are RDMA (or OS bypass); shm stays on the node; psm3 may
+ * be either (PSM3_HAL). */
+enum path_kind provider_kind(const char *prov, size_t len)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), prov);
+    name[strcspn(name, ";, ")] = '\0';   /* "tcp;ofi_rxm": the core provider */
+    static const char *const tcp[] = {"tcp", "sockets", "udp", "net", "rstream"};
+    static const char *const rdma[] = {"efa", "verbs", "cxi", "psm2", "opx", "mlx", "ucx",
+                                       "usnic", "gni"};
+    for (size_t i = 0; i < sizeof(tcp) / sizeof(*tcp); i++)
+        if (strcmp(name, tcp[i]) == 0)
+            return PATH_TCP;
+    for (size_t i = 0; i < sizeof(rdma) / sizeof(*rdma); i++)
+        if (strcmp(name, rdma[i]) == 0)
+            return PATH_RDMA;
+    return strcmp(name, "shm") == 0 ? PATH_LOCAL : PATH_UNKNOWN;
+}
+
+/* NCCL's own words when RDMA, once chosen, fails: no data moved over it. */
+static bool rdma_failed(const char *line)
+{
+    static const char *const words[] = {
+        "Call to ibv_create_qp failed", "Call to ibv_modify_qp failed", "ibv_modify_qp failed",
+        "Got completion from peer", "Got completion with error", "unhandled system error",
+        "remote process exited or there was a network error",
+    };
+    if (!strstr(line, "NCCL WARN") && !strstr(line, "unhandled system error") &&
+        !strstr(line, "network error"))
+        return false;
+    for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+        if (strstr(line, words[i]))
+            return true;
+    return false;
 }
 
 bool nccl_wanted(const char *line)
@@ -40,14 +90,40 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         ev->nccl_no_device = true;
         return true;
     }
-    if ((p = strstr(line, "Using network "))) {
+    if (rdma_failed(line)) {
+        evidence_failed(ev, line, where);
+        return true;
+    }
+    if ((p = strstr(line, "NCCL version "))) {
+        p += strlen("NCCL version ");
+        evidence_version(ev, "NCCL", p, strcspn(p, " \r\n"));
+        return false;
+    }
+    if ((p = strstr(line, " nNodes "))) {   /* NCCL 2.20+: "comm ... nRanks 16 nNodes 2 ..." */
+        long n = strtol(p + 8, NULL, 10);
+        if (n > ev->nodes)
+            ev->nodes = n;
+        return false;
+    }
+    if ((p = strstr(line, "Selected Provider is ")) || (p = strstr(line, "Selected provider is "))) {
+        p += strlen("Selected provider is ");
+        size_t len = strcspn(p, ", \r\n");   /* "efa (found 16 nics)", "tcp, fabric is ..." */
+        kind = provider_kind(p, len);
+        what = xasprintf("provider %.*s", (int)len, p);
+    } else if ((p = strstr(line, "NET/IB : Using ")) && (strstr(p, "/IB") || strstr(p, "/RoCE"))) {
+        kind = PATH_RDMA;   /* "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:..." */
+        what = xstrdup("network IB");
+    } else if ((p = strstr(line, "Using network "))) {
         p += strlen("Using network ");
         size_t len = strcspn(p, "\r\n");
         kind = net_kind(p, len);
         what = xasprintf("network %.*s", (int)len, p);
     } else if ((p = strstr(line, " via "))) {
         p += 5;
-        size_t len = strcspn(p, " \r\n");
+        /* "NET/AWS Libfabric/0/GDRDMA": a network's name may hold a space */
+        size_t len = strncmp(p, "NET/", 4) == 0 ? strcspn(p, "\r\n") : strcspn(p, " \r\n");
+        while (len && p[len - 1] == ' ')
+            len--;
         if (strncmp(p, "NET/", 4) == 0) {
             scope = SCOPE_INTER;
             kind = net_kind(p + 4, len - 4);

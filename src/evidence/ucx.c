@@ -3,7 +3,9 @@
  *   1.14+:     ... 0x55f940f99dc0 inter-node cfg#1 tag(rc_mlx5/mlx5_0:1) rma_bw(...) ka(...)
  *   1.14.0:    ... intra-node cfg#1tag(sysv/memory ...)            (no space)
  *   newer:     ... ucp_context_0 inter-node cfg#2 rma_am(...) am(...) ka(...)   (no tag lane)
- * Lines may come pasted without the "[ts] [host:pid]" prefix. */
+ * Lines may come pasted without the "[ts] [host:pid]" prefix. At DEBUG level and in
+ * `ucx_info -e`, the lanes themselves (lane_line), UCX 1.15+'s protocol tables
+ * (table_line) and uct tcp's connections (tcp_ep_line). */
 #include "evidence/internal.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -95,10 +97,162 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
     sv_free(&seen);
 }
 
-/* ep_cfg[ and cfg# both hold "cfg". */
+/* ep_cfg[ and cfg# both hold "cfg"; lanes "lane["; protocol tables "| ";
+ * TCP endpoints "tcp_ep"; the version line "Version". */
 bool ucx_wanted(const char *line)
 {
-    return strstr(line, "cfg") != NULL;
+    return strstr(line, "cfg") || strstr(line, "lane[") || strstr(line, "| ") ||
+           strstr(line, "tcp_ep") || strstr(line, "UCX  INFO  Version");
+}
+
+static void add_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid, enum path_scope scope, enum path_kind kind, const char *transports)
+{
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    evidence_add(ev, "ucx", o.host, o.pid, scope, kind, transports, line, where);
+    free(o.host);
+}
+
+/* A DEBUG lane line (ucp_wireup_print_config, ucp_ep_config_lane_info_str)
+ * or ucx_info -e's: "lane[1]:  3:tcp/eth0.0 md[0] -> addr[0].md[0]/tcp/sysdev[255]
+ * rma_bw#1 am_bw#1". Data usages: rma_bw, amo, am, rkey_ptr, am_bw,
+ * tag_offload; a lane that is only "keepalive" or "wireup", and "cm" lanes,
+ * carry none. */
+static bool lane_line(struct evidence *ev, const char *line, const char *where,
+                      const char *host, long pid)
+{
+    const char *p = strstr(line, "lane[");
+    const char *c = p ? strstr(p, "]: ") : NULL;
+    if (!c)
+        return false;
+    const char *t = c + 3 + strspn(c + 3, " ");
+    size_t d = strspn(t, "0123456789");
+    if (!d || t[d] != ':')
+        return false;   /* "lane[0]: cm rdmacm", or not a lane line */
+    t += d + 1;
+    size_t tlen = strcspn(t, " ");
+    const char *arrow = strstr(t, "-> ");
+    if (!arrow)
+        return false;
+    bool data = false;
+    for (const char *u = arrow + 3; *u && !data;) {
+        u += strspn(u, " ");
+        size_t ul = strcspn(u, " #\r\n");
+        static const char *const usages[] = {"rma_bw", "amo", "am", "rkey_ptr", "am_bw",
+                                             "tag_offload"};
+        for (size_t i = 0; i < sizeof(usages) / sizeof(*usages) && !data; i++)
+            data = strlen(usages[i]) == ul && strncmp(u, usages[i], ul) == 0;
+        u += ul + strcspn(u + ul, " ");
+    }
+    if (!data)
+        return false;
+    /* "tcp/eth0.0": the device's ".path" dropped */
+    char *tl = xstrndup(t, tlen);
+    char *dot = strrchr(tl, '.');
+    if (dot && dot > strchr(tl, '/') && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+        *dot = '\0';
+    size_t slash = strcspn(tl, "/");
+    enum tl_class cls = classify(tl, slash);
+    enum path_kind kind = cls == TL_TCP ? PATH_TCP : cls == TL_RDMA ? PATH_RDMA
+                        : cls == TL_MEMORY ? PATH_LOCAL : cls == TL_SELF ? PATH_SELF : PATH_UNKNOWN;
+    bool ok = kind != PATH_UNKNOWN;
+    if (ok)
+        add_line(ev, line, where, host, pid, kind == PATH_SELF ? SCOPE_SELF : SCOPE_UNKNOWN,
+                 kind, tl);
+    free(tl);
+    return ok;
+}
+
+/* A protocol table (UCX_PROTO_INFO=y, UCX 1.15+; ucx_info -e): its header
+ * names the endpoint ("inter-node cfg#1 | tagged message by ..."), its rows
+ * the transports: "| 0..8184 | eager short | rc_mlx5/mlx5_0:1/path0 |",
+ * "| 64K..inf | (?) rendezvous ... | 73% on tcp/ens1f0 and 27% on tcp/ib0 |". */
+static bool table_line(struct evidence *ev, const char *line, const char *where,
+                       const char *host, long pid)
+{
+    const char *bar = strstr(line, "| ");
+    if (!bar)
+        return false;
+    const char *cfg = strstr(bar, " cfg#");
+    if (cfg || strstr(bar, "ep_cfg[")) {   /* a header */
+        ev->in_table = true;
+        ev->table_scope = !cfg ? SCOPE_UNKNOWN
+                        : strstr(bar, "inter-node cfg#") ? SCOPE_INTER
+                        : strstr(bar, "intra-node cfg#") ? SCOPE_INTRA
+                        : strstr(bar, "self cfg#") ? SCOPE_SELF : SCOPE_UNKNOWN;
+        return false;
+    }
+    if (!ev->in_table)
+        return false;
+    /* The third cell: "| range | protocol | config |". */
+    const char *c1 = strstr(bar + 2, " | ");
+    const char *c2 = c1 ? strstr(c1 + 3, " | ") : NULL;
+    if (!c2)
+        return false;
+    const char *cell = c2 + 3;
+    size_t len = strcspn(cell, "|");
+    while (len && cell[len - 1] == ' ')
+        len--;
+    char *text = xstrndup(cell, len);
+    bool any = false;
+    int tcp_pct = 0;
+    /* "50% on A and 50% on B", "A, B and C", "A 50% on path0 and 50% on path1":
+     * a share ("73%") stands before the transport it belongs to. */
+    int share = 0;
+    for (char *w = text, *save = NULL, *tok; (tok = strtok_r(w, " ,", &save)); w = NULL) {
+        size_t tl = strlen(tok), slash = strcspn(tok, "/");
+        if (tl > 1 && tok[tl - 1] == '%') {
+            share = atoi(tok);
+            continue;
+        }
+        if (!tok[slash])
+            continue;
+        char *path = strstr(tok, "/path");
+        if (path)
+            *path = '\0';
+        enum tl_class cls = classify(tok, slash);
+        enum path_kind kind = cls == TL_TCP ? PATH_TCP : cls == TL_RDMA ? PATH_RDMA
+                            : cls == TL_MEMORY ? PATH_LOCAL : cls == TL_SELF ? PATH_SELF
+                                                                             : PATH_UNKNOWN;
+        if (kind == PATH_TCP)
+            tcp_pct += share ? share : 100;
+        share = 0;
+        if (kind == PATH_UNKNOWN)
+            continue;
+        enum path_scope scope = kind == PATH_SELF ? SCOPE_SELF : ev->table_scope;
+        add_line(ev, line, where, host, pid, scope, kind, tok);
+        any = true;
+    }
+    if (tcp_pct > 0 && tcp_pct < 100 && tcp_pct > ev->tcp_share)
+        ev->tcp_share = tcp_pct;   /* a mixed row: that share of it on TCP */
+    free(text);
+    return any;
+}
+
+/* uct tcp's DEBUG connection lines: "tcp_ep 0x...: CONNECTING -> WAITING_ACK
+ * for the [10.10.1.7:41233]<->[10.10.1.8:45517]:0 connection": TCP data
+ * between two addresses, the same (one node) or not. */
+static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where,
+                        const char *host, long pid)
+{
+    const char *p = strstr(line, "tcp_ep ");
+    const char *a = p ? strstr(p, " for the [") : NULL;
+    const char *b = a ? strstr(a, "]<->[") : NULL;
+    if (!b)
+        return false;
+    a += strlen(" for the [");
+    const char *ae = a, *be = b + 5;
+    while (ae < b && *ae != ':' )
+        ae++;
+    size_t alen = (size_t)(ae - a), blen = strcspn(be, ":]");
+    bool same = alen == blen && strncmp(a, be, alen) == 0;
+    bool loop = strncmp(a, "127.", 4) == 0 || strncmp(be, "127.", 4) == 0;
+    char *what = xasprintf("tcp %.*s<->%.*s", (int)alen, a, (int)blen, be);
+    add_line(ev, line, where, host, pid, same || loop ? SCOPE_INTRA : SCOPE_INTER, PATH_TCP,
+             what);
+    free(what);
+    return true;
 }
 
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
@@ -106,6 +260,8 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
 {
     const char *lanes = NULL;
     enum path_scope scope = SCOPE_UNKNOWN;
+    if (strstr(line, "| "))
+        return table_line(ev, line, where, host, pid);
     const char *p = strstr(line, "ep_cfg[");
     if (p) {
         const char *colon = strstr(p, "]:");
@@ -131,8 +287,15 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
             return false;
         lanes = p + 4 + strspn(p + 4, "0123456789");
     } else {
-        return false;
+        const char *v = strstr(line, "UCX  INFO  Version ");
+        if (v) {
+            v += strlen("UCX  INFO  Version ");
+            evidence_version(ev, "UCX", v, strcspn(v, " \r\n"));
+            return false;
+        }
+        return lane_line(ev, line, where, host, pid) || tcp_ep_line(ev, line, where, host, pid);
     }
+    ev->in_table = false;
     enum path_kind kind;
     char *transports;
     parse_lanes(lanes, &kind, &transports);

@@ -34,8 +34,9 @@ static bool offer(const struct log_family *fam, struct evidence *ev, const char 
 
 static void test_family_table(void)
 {
-    ok(nlog_families == 2, "two log families (got %zu)", nlog_families);
-    ok(family("ucx") != NULL && family("nccl") != NULL, "the table has ucx and nccl");
+    ok(nlog_families == 4, "four log families (got %zu)", nlog_families);
+    ok(family("ucx") && family("nccl") && family("ompi") && family("impi"),
+       "the table has ucx, nccl, ompi (Open MPI's own reports) and impi (Intel MPI's)");
     ok(family("ucx")->parse == ucx_parse_line && family("ucx")->wanted == ucx_wanted,
        "ucx's row holds ucx's prefilter and parser");
     ok(family("nccl")->parse == nccl_parse_line && family("nccl")->wanted == nccl_wanted,
@@ -161,9 +162,11 @@ static void test_ucx_origin_and_rejects(void)
 
     const char *version = "[1795952102.401000] [rxe-guest:2213 :0] ucp_context.c:1849 UCX  INFO  "
                           "Version 1.13.1 (loaded from /lib/x86_64-linux-gnu/libucp.so.0)";
-    ok(!ucx->wanted(version), "ucx prefilter skips a line without cfg");
-    ok(!ucx->parse(&ev, version, "test:1", NULL, -1) && ev.n == 0,
-       "a UCX line without cfg is not evidence");
+    ok(ucx->wanted(version) && !ucx->parse(&ev, version, "test:1", NULL, -1) && ev.n == 0,
+       "UCX's version line is not evidence");
+    ok(ev.versions.n == 1 && strcmp(ev.versions.v[0], "UCX 1.13.1") == 0,
+       "but its version is kept (%s)", ev.versions.n ? ev.versions.v[0] : "none");
+    evidence_free(&ev);
     ok(!ucx->wanted("plain text, nothing to see") &&
            !ucx->parse(&ev, "plain text, nothing to see", "test:1", NULL, -1),
        "ucx prefilter and parser both reject plain text");

@@ -1,0 +1,41 @@
+/* Intel MPI's report of its fabric, at I_MPI_DEBUG >= 1 (Intel MPI Library
+ * Developer Reference, "Other Environment Variables", I_MPI_DEBUG):
+ *   [0] MPI startup(): libfabric provider: tcp;ofi_rxm
+ *   [0#3520@clusternode1] MPI startup(): libfabric provider: mlx
+ *   [0] MPI startup(): Intel(R) MPI Library, Version 2021.12  Build 20240213
+ * With the mlx (UCX) provider, UCX's own lines tell the lanes. */
+#include "evidence/internal.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+bool impi_wanted(const char *line)
+{
+    return strstr(line, "MPI startup()") != NULL;
+}
+
+bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid)
+{
+    const char *p;
+    if ((p = strstr(line, "Intel(R) MPI Library, Version "))) {
+        p += strlen("Intel(R) MPI Library, Version ");
+        evidence_version(ev, "Intel MPI", p, strcspn(p, " \r\n"));
+        return false;
+    }
+    if (!(p = strstr(line, "libfabric provider: ")))
+        return false;
+    p += strlen("libfabric provider: ");
+    size_t len = strcspn(p, " \r\n");
+    enum path_kind kind = provider_kind(p, len);
+    if (kind == PATH_UNKNOWN)
+        return false;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    char *what = xasprintf("libfabric provider %.*s", (int)len, p);
+    evidence_add(ev, "impi", o.host, o.pid, kind == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN,
+                 kind, what, line, where);
+    free(what);
+    free(o.host);
+    return true;
+}

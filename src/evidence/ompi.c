@@ -1,0 +1,79 @@
+/* Open MPI's own reports of what it selected, at --mca pml_base_verbose,
+ * btl_base_verbose and mtl_base_verbose (ob1, btl tcp, mtl ofi carry no UCX
+ * or NCCL line):
+ *   [node01:04321] mca: bml: Using tcp btl for send to [[41223,1],1] on node node02
+ *   [node01:04321] btl: tcp: attempting to connect() to [[41223,1],1] address 10.0.0.2 on port 1024
+ *   [node01:04321] mtl_ofi_component.c:343: mtl:ofi:provider: psm3
+ *   [node01:04321] ... selected pml ob1, but peer [[41223,1],1] on node02 selected pml ucx
+ * (opal/util/output.c's "[%s:%05d] " prefix; bml_r2.c, btl_tcp_endpoint.c,
+ * common/ofi, pml_base_select.c.) */
+#include "evidence/internal.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+bool ompi_wanted(const char *line)
+{
+    return strstr(line, "btl") || strstr(line, "mtl:ofi:provider") || strstr(line, "selected pml");
+}
+
+/* A BTL by name: tcp leaves the node unless the peer is on it; vader, sm,
+ * smcuda and self stay; openib, uct and usnic are RDMA. */
+static enum path_kind btl_kind(const char *name, size_t len)
+{
+    static const struct { const char *name; enum path_kind kind; } btls[] = {
+        {"tcp", PATH_TCP},     {"vader", PATH_LOCAL}, {"sm", PATH_LOCAL},  {"smcuda", PATH_LOCAL},
+        {"self", PATH_SELF},   {"openib", PATH_RDMA}, {"uct", PATH_RDMA},  {"usnic", PATH_RDMA},
+    };
+    for (size_t i = 0; i < sizeof(btls) / sizeof(*btls); i++)
+        if (strlen(btls[i].name) == len && strncmp(name, btls[i].name, len) == 0)
+            return btls[i].kind;
+    return PATH_UNKNOWN;
+}
+
+bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid)
+{
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    enum path_kind kind = PATH_UNKNOWN;
+    enum path_scope scope = SCOPE_UNKNOWN;
+    char *what = NULL;
+    const char *p;
+    if ((p = strstr(line, "selected pml ")) && strstr(p, ", but peer ")) {
+        evidence_failed(ev, line, where);   /* the job cannot run: its ranks disagree */
+        free(o.host);
+        return true;
+    }
+    if ((p = strstr(line, "mca: bml: Using "))) {
+        p += strlen("mca: bml: Using ");
+        size_t len = strcspn(p, " ");
+        kind = btl_kind(p, len);
+        const char *node = strstr(p, " on node ");
+        if (node && o.host) {
+            node += strlen(" on node ");
+            size_t nl = strcspn(node, " \r\n");
+            scope = strlen(o.host) == nl && strncmp(node, o.host, nl) == 0 ? SCOPE_INTRA
+                                                                           : SCOPE_INTER;
+        }
+        if (kind == PATH_SELF)
+            scope = SCOPE_SELF;
+        what = xasprintf("btl %.*s", (int)len, p);
+    } else if ((p = strstr(line, "btl: tcp: attempting to connect() to "))) {
+        kind = PATH_TCP;
+        const char *addr = strstr(p, " address ");
+        what = addr ? xasprintf("btl tcp to %.*s", (int)strcspn(addr + 9, " "), addr + 9)
+                    : xstrdup("btl tcp");
+    } else if ((p = strstr(line, "mtl:ofi:provider: "))) {
+        p += strlen("mtl:ofi:provider: ");
+        size_t len = strcspn(p, " \r\n");
+        kind = provider_kind(p, len);
+        what = xasprintf("mtl ofi provider %.*s", (int)len, p);
+    }
+    bool ok = kind != PATH_UNKNOWN;
+    if (ok)
+        evidence_add(ev, "ompi", o.host, o.pid, scope, kind, what, line, where);
+    free(what);
+    free(o.host);
+    return ok;
+}

@@ -113,6 +113,13 @@ run "$RDMARUN" -p tcp --dry-run --mpirun mpirun --set ucx.RC_TIMEOUT=10s --set u
 check "--set ucx.RC_TIMEOUT=10s and ucx.IB_SL=3" 0 "-x UCX_RC_TIMEOUT=10s" "-x UCX_IB_SL=3"
 run "$RDMARUN" -p tcp --dry-run --mpirun mpirun --set ucx.IB_SLL=3 -np 1 ./app
 check "a typo in --set is still refused, with a suggestion" 78 "did you mean UCX_IB_SL?"
+# mpirun's -x gets the environment's treatment, and stays mpirun's.
+run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -x UCX_FOO=1 -x UCX_IB_SL=3 -np 1 ./app
+check "-x UCX_FOO=1: passed through with a note; -x UCX_IB_SL=3 accepted" 0 \
+    "note: UCX_FOO from -x configures nothing in UCX $UCX_VERSION: passed to the job untouched" \
+    "-x UCX_FOO=1" "-x UCX_IB_SL=3"
+run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -x UCX_RC_TIMEOUT=banana -np 1 ./app
+check "-x with a value UCX refuses: 78 with UCX's reason" 78 "-x: [ucx] RC_TIMEOUT = banana: Invalid value for TIMEOUT"
 OMPI_MCA_pml=ob1 run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
 check "OMPI_MCA_* in the environment overrides [mpi]" 0 "--mca pml ob1"
 

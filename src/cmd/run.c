@@ -114,6 +114,22 @@ static char *app_path(void)
                      (long)getpid(), (long)time(NULL));
 }
 
+/* mpirun's -x NAME=VALUE, in every app context: checked as the environment
+ * is, left as mpirun's. */
+static int check_x(struct profile *prof, const struct job_args *job)
+{
+    struct strvec xs = {0};
+    for (size_t c = 0; c <= job->ncontexts; c++) {
+        const struct strvec *a = c ? &job->contexts[c - 1].args : &job->mpirun_args;
+        for (size_t i = 0; i + 1 < a->n; i++)
+            if (strcmp(a->v[i], "-x") == 0 || strcmp(a->v[i], "--x") == 0)
+                sv_push(&xs, a->v[++i]);
+    }
+    int rc = profile_check_x(prof, &xs);
+    sv_free(&xs);
+    return rc;
+}
+
 int cmd_run(const struct cmdline *cl)
 {
     struct job_args job = cl->job;   /* the contexts of an appfile are added to a copy */
@@ -140,6 +156,8 @@ int cmd_run(const struct cmdline *cl)
     struct facts facts = {0};
     struct plan plan;
     int rc = profile_load_for_job(name, &dirs, &cl->sets, &prof);
+    if (!rc)
+        rc = check_x(&prof, &job);
     const char *fabric = rc ? NULL : profile_value(&prof, "profile", "fabric");
     for (size_t i = 0; !rc && fabric && strcmp(fabric, "auto") == 0 && i < NCANDIDATES; i++) {
         char *path = profile_find(auto_candidates[i], &dirs);

@@ -123,6 +123,8 @@ char *entry_origin(const struct entry *e)
         return xstrdup("environment");
     case ORIGIN_SET:
         return xstrdup("--set");
+    case ORIGIN_X:
+        return xstrdup("-x");
     case ORIGIN_DEFAULT:
         break;
     }
@@ -471,9 +473,9 @@ int profile_apply_set(struct profile *p, const char *assignment)
 }
 
 /* Whether an environment variable configures UCX or NCCL; when it does not,
- * the note the plan gives it. */
+ * the note the plan gives it (`from`: "the environment", "-x"). */
 static bool env_configures(const char *section, const char *prefix, const char *key,
-                           struct strvec *passed)
+                           const char *from, struct strvec *passed)
 {
     char *s = NULL;
     const char *ns = NULL;
@@ -482,15 +484,15 @@ static bool env_configures(const char *section, const char *prefix, const char *
                : strcmp(section, "nccl") == 0 ? schema_nccl_known(key, &ns) : true;
     const char *maybe = ucx ? s : ns;
     if (!known)
-        sv_pushf(passed, "%s%s from the environment configures nothing in %s%s: passed to "
-                 "the job untouched%s%s%s%s", prefix, key, ucx ? "UCX " : "NCCL",
+        sv_pushf(passed, "%s%s from %s configures nothing in %s%s: passed to the job "
+                 "untouched%s%s%s%s", prefix, key, from, ucx ? "UCX " : "NCCL",
                  ucx ? ucx_config_version() : "", maybe ? " (did you mean " : "",
                  maybe ? prefix : "", maybe ? maybe : "", maybe ? "?)" : "");
     free(s);
     return known;
 }
 
-int profile_apply_env(struct profile *p, char *const *envp)
+static int apply_vars(struct profile *p, char *const *envp, enum origin_kind kind)
 {
     static const struct { const char *prefix, *section; } tools[] = {
         {"UCX_", "ucx"}, {"NCCL_", "nccl"}, {"OMPI_MCA_", "mpi"},
@@ -509,18 +511,43 @@ int profile_apply_env(struct profile *p, char *const *envp)
              * variable that is no configuration variable (UCX_ROOT, NCCL_HOME
              * from Spack and modules) passes through untouched, as it does
              * with plain mpirun. A real one is checked like a profile's. */
-            if (!env_configures(tools[t].section, tools[t].prefix, key, &p->passed)) {
+            bool env = kind == ORIGIN_ENV;
+            if (!env_configures(tools[t].section, tools[t].prefix, key,
+                                env ? "the environment" : "-x", &p->passed)) {
                 free(key);
                 continue;
             }
-            char *what = xasprintf("environment variable %.*s", (int)(eq - *envp), *envp);
-            int r = put_checked(p, tools[t].section, key, eq + 1, ORIGIN_ENV, what);
+            char *what = xasprintf("%s %.*s", env ? "environment variable" : "-x",
+                                   (int)(eq - *envp), *envp);
+            int r = put_checked(p, tools[t].section, key, eq + 1, kind, what);
             if (r && !rc)
                 rc = r;
             free(key);
             free(what);
         }
     }
+    return rc;
+}
+
+int profile_apply_env(struct profile *p, char *const *envp)
+{
+    return apply_vars(p, envp, ORIGIN_ENV);
+}
+
+int profile_check_x(struct profile *p, const struct strvec *assignments)
+{
+    struct profile x;
+    memset(&x, 0, sizeof(x));
+    struct strvec vars = {0};
+    for (size_t i = 0; i < assignments->n; i++)
+        if (strchr(assignments->v[i], '='))
+            sv_push(&vars, assignments->v[i]);
+    int rc = vars.n ? apply_vars(&x, vars.v, ORIGIN_X) : 0;
+    if (!rc && x.n)
+        rc = profile_validate(&x);
+    sv_append(&p->passed, &x.passed);
+    sv_free(&vars);
+    profile_free(&x);
     return rc;
 }
 

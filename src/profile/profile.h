@@ -10,6 +10,7 @@ enum origin_kind {
     ORIGIN_FILE,    /* a profile file, with its line */
     ORIGIN_ENV,     /* UCX_*, NCCL_*, OMPI_MCA_* already in rdmarun's environment */
     ORIGIN_SET,     /* --set section.key=value */
+    ORIGIN_X,       /* mpirun's -x NAME=VALUE on the command line (checked, not applied) */
 };
 
 struct entry {
@@ -52,6 +53,11 @@ int profile_apply_set(struct profile *p, const char *assignment);
 /* Tool variables already in the environment override the profile, as they
  * would have without rdmarun. Returns an RR_EX_* status. */
 int profile_apply_env(struct profile *p, char *const *envp);
+/* mpirun's own -x NAME=VALUE assignments, checked as the environment is (a
+ * bad value of a real UCX or NCCL variable is an error; one that configures
+ * nothing gets a note in p->passed); they stay mpirun's: nothing is added
+ * to p. Returns an RR_EX_* status. */
+int profile_check_x(struct profile *p, const struct strvec *assignments);
 /* Type checks of every value (files, environment, --set) and UCX's own check
  * of the [ucx] section; a size UCX cannot read as written (8MiB) becomes its
  * byte count. Returns an RR_EX_* status. */

@@ -325,8 +325,7 @@ static int read_file(struct evidence *ev, const char *path)
 
 bool evidence_own_file(const char *name)
 {
-    return strcmp(name, "verdict.json") == 0 || strcmp(name, "placement.txt") == 0 ||
-           strcmp(name, "app") == 0;
+    return strcmp(name, "verdict.json") == 0 || strcmp(name, "placement.txt") == 0;
 }
 
 /* A directory's entries to read: not hidden, not rdmarun's own files. */

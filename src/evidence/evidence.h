@@ -87,7 +87,7 @@ int rdma_res_count_rts(const long *pids, size_t npids);
  * many, at most max. */
 size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max);
 /* Files rdmarun writes beside the logs in an evidence directory, which
- * reading a directory skips: verdict.json, placement.txt, app. */
+ * reading a directory skips: verdict.json, placement.txt. */
 bool evidence_own_file(const char *name);
 
 /* Why there is no verdict, for people (verify's JSON "reason"). */

@@ -47,6 +47,15 @@ static enum tl_class classify(const char *tl, size_t len)
     return TL_OTHER;
 }
 
+/* A transport's path on its own: one lane of a lane line or a table row. */
+static enum path_kind tl_kind(const char *tl, size_t len)
+{
+    static const enum path_kind kinds[] = {[TL_SELF] = PATH_SELF, [TL_MEMORY] = PATH_LOCAL,
+                                           [TL_RDMA] = PATH_RDMA, [TL_TCP] = PATH_TCP,
+                                           [TL_OTHER] = PATH_UNKNOWN};
+    return kinds[classify(tl, len)];
+}
+
 /* Walk "name(tl/dev tl/dev) name(...)" and classify the data lanes. */
 static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
 {
@@ -152,10 +161,7 @@ static bool lane_line(struct evidence *ev, const char *line, const char *where,
     char *dot = strrchr(tl, '.');
     if (dot && dot > strchr(tl, '/') && strspn(dot + 1, "0123456789") == strlen(dot + 1))
         *dot = '\0';
-    size_t slash = strcspn(tl, "/");
-    enum tl_class cls = classify(tl, slash);
-    enum path_kind kind = cls == TL_TCP ? PATH_TCP : cls == TL_RDMA ? PATH_RDMA
-                        : cls == TL_MEMORY ? PATH_LOCAL : cls == TL_SELF ? PATH_SELF : PATH_UNKNOWN;
+    enum path_kind kind = tl_kind(tl, strcspn(tl, "/"));
     bool ok = kind != PATH_UNKNOWN;
     if (ok)
         add_line(ev, line, where, host, pid, kind == PATH_SELF ? SCOPE_SELF : SCOPE_UNKNOWN,
@@ -211,10 +217,7 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
         char *path = strstr(tok, "/path");
         if (path)
             *path = '\0';
-        enum tl_class cls = classify(tok, slash);
-        enum path_kind kind = cls == TL_TCP ? PATH_TCP : cls == TL_RDMA ? PATH_RDMA
-                            : cls == TL_MEMORY ? PATH_LOCAL : cls == TL_SELF ? PATH_SELF
-                                                                             : PATH_UNKNOWN;
+        enum path_kind kind = tl_kind(tok, slash);
         if (kind == PATH_TCP)
             tcp_pct += share ? share : 100;
         share = 0;

@@ -13,8 +13,7 @@
 
 /* rdmarun's files in an evidence directory (the logs it writes, and what
  * evidence_own_file names). */
-static const char *const own_files[] = {"ucx.log", "nccl.log", "verdict.json", "placement.txt",
-                                        "app"};
+static const char *const own_files[] = {"ucx.log", "nccl.log", "verdict.json", "placement.txt"};
 
 static char *parent_of(const char *dir)
 {

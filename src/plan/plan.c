@@ -511,8 +511,7 @@ static void items_argv(const struct plan *p, struct strvec *argv, int only)
     }
 }
 
-/* One app context after the first: its options, the plan's, the helper,
- * its program. */
+/* One app context: its options, the plan's, the helper, its program. */
 static void context_argv(struct plan *p, const struct plan_request *rq,
                          const struct app_context *c, int only, struct strvec *argv)
 {
@@ -565,9 +564,9 @@ static void mpirun_argv(struct plan *p, const char *mpirun, const struct plan_re
         sv_push(&p->argv, p->app_path);
         return;
     }
-    items_argv(p, &p->argv, ALL_ITEMS);
-    helper_argv(p, rq, &p->argv);
-    sv_append(&p->argv, &job->program);
+    /* The first context's options are mpirun's own, pushed above. */
+    struct app_context first = {.program = job->program};
+    context_argv(p, rq, &first, ALL_ITEMS, &p->argv);
     for (size_t i = 0; i < job->ncontexts; i++) {
         sv_push(&p->argv, ":");
         context_argv(p, rq, &job->contexts[i], ALL_ITEMS, &p->argv);

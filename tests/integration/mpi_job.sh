@@ -90,13 +90,14 @@ if [ $mpmd -lt 128 ]; then
 else
     printf -- '# a comment\n\n-np 3 %s\n' "$HELLO" >"$TMP/appfile"
 fi
-run "$RDMARUN" -p tcp --bind-policy numa --evidence-dir "$TMP/app" $MPIRUN_ROOT --oversubscribe --app "$TMP/appfile"
+mkdir -p "$TMP/apptmp"   # where rdmarun writes the completed appfile: ours to look at
+TMPDIR=$TMP/apptmp run "$RDMARUN" -p tcp --bind-policy numa --evidence-dir "$TMP/app" $MPIRUN_ROOT \
+    --oversubscribe --app "$TMP/appfile"
 check "--app FILE: a 3-rank job, the verdict counts 3 processes" 0 "rank 2 of 3" \
     "3 processes" "$ONE_NODE_TCP_TEXT"
 [ "$(eps_by_tcp "$TMP/app/ucx.log")" = 3 ]; ok $? "--app: each rank's UCX used the profile's UCX_TLS"
 [ "$(grep -c '^rank ' "$TMP/app/placement.txt")" = 3 ]; ok $? "--app: the helper placed every rank"
-[ ! -e "$TMP/app/app" ] && ! ls "${TMPDIR:-/tmp}"/rdmarun-app.*.$$.* >/dev/null 2>&1
-ok $? "the completed appfile is removed after the job"
+[ -z "$(ls "$TMP/apptmp")" ]; ok $? "the completed appfile is removed after the job"
 run "$RDMARUN" -p tcp --dry-run --app "$TMP/appfile"
 check "the dry run shows the appfile's lines as mpirun gets them" 0 "with the appfile:" \
     " -x UCX_TLS=tcp,self"

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 # compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
-  libucx-dev ucx-utils libjson-c-dev openmpi-bin libopenmpi-dev python3
+  libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap"

@@ -1,15 +1,64 @@
-/* rdmarun check: the node health check (health/), or with --qp-test the
- * verbs RC loopback on the node's ports (preflight/). */
+/* rdmarun check: the node health check (health/), with --qp-test the verbs
+ * RC loopback on the node's ports, with --path-test RDMA between the nodes
+ * the host options name (preflight/). */
 #include "cmd/commands.h"
+#include "cmd/job_hosts.h"
 #include "facts/facts.h"
 #include "health/health.h"
+#include "launch/launch.h"
+#include "plan/path.h"
+#include "preflight/path_test.h"
 #include "preflight/preflight.h"
+#include "profile/settings.h"
 #include "util/msg.h"
 #include "util/text.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int path_test(const struct cmdline *cl, long gid)
+{
+    char *end = NULL;
+    double timeout = cl->path_timeout ? strtod(cl->path_timeout, &end) : PATH_TIMEOUT_S;
+    if (cl->path_timeout && (*end || timeout <= 0 || timeout > 3600)) {
+        rr_error("--path-timeout %s: expected seconds, above 0 and at most 3600",
+                 cl->path_timeout);
+        return RR_EX_USAGE;
+    }
+    struct strvec hosts = {0};
+    int rc = job_hosts(&cl->job.mpirun_args, &hosts);
+    if (rc)
+        return rc;
+    /* In a Slurm allocation with no host options, srun starts the peers. */
+    bool srun = cl->launcher ? strcmp(cl->launcher, "srun") == 0
+                             : hosts.n == 0 && cl->job.mpirun_args.n == 0 && getenv("SLURM_JOB_ID");
+    bool on_path;
+    char *launcher = srun ? launch_find_srun(cl->mpirun) : launch_find_mpirun(cl->mpirun, &on_path);
+    char *self = realpath("/proc/self/exe", NULL);
+    struct path_request rq = {
+        .srun = srun, .launcher = launcher, .mpirun_args = &cl->job.mpirun_args, .hosts = &hosts,
+        .alloc_nodes = slurm_alloc_nodes(), .self = self, .device = cl->device,
+        .gid_index = (int)gid, .all_pairs = cl->all_pairs, .timeout_s = timeout,
+    };
+    struct path_plan pp;
+    path_plan_build(&rq, &pp);
+    rc = path_test_run(&pp, false);
+    path_plan_free(&pp);
+    free(launcher);
+    free(self);
+    sv_free(&hosts);
+    return rc;
+}
 
 int cmd_check(const struct cmdline *cl)
 {
-    if (!cl->qp_test) {
+    if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs ||
+         cl->path_timeout) && !cl->path_test) {
+        rr_error("host, launcher and pair options are for 'rdmarun check --path-test' (hint: "
+                 "rdmarun check --path-test -H node1,node2)");
+        return RR_EX_USAGE;
+    }
+    if (!cl->qp_test && !cl->path_test) {
         struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->node, cl->scontrol};
         return health_main(&rq);
     }
@@ -18,6 +67,12 @@ int cmd_check(const struct cmdline *cl)
         rr_error("--gid-index %s: expected a GID table index from 0 to 255", cl->gid_index);
         return RR_EX_USAGE;
     }
+    if (cl->path_test && cl->qp_test) {
+        rr_error("--qp-test and --path-test are two checks: run one at a time");
+        return RR_EX_USAGE;
+    }
+    if (cl->path_test)
+        return path_test(cl, gid);
     struct facts f;
     struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     int rc = facts_gather(&f, &src);

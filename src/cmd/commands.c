@@ -12,8 +12,13 @@ const struct command_def commands[] = {
     {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR..."},
     {"check", CMD_CHECK, cmd_check,
      "check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
+     "       rdmarun check --path-test [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"
+     "               [--gid-index N] [--launcher mpirun|srun] [MPIRUN HOST OPTIONS]\n"
      "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]"},
     {"rank", CMD_RANK, cmd_rank, "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)"},
+    {"path-peer", CMD_PATH_PEER, cmd_path_peer,
+     "path-peer [--all-pairs] [--device DEV[:PORT]] [--gid-index N]   (started by check "
+     "--path-test)"},
     {"compare", CMD_COMPARE, cmd_compare,
      "compare -p PROFILE[,PROFILE...] --np N[,N...] [--repeat R] [--warmup W]\n"
      "               [--metric REGEX] [--baseline PROFILE] [-o DIR] [MPIRUN OPTIONS]\n"

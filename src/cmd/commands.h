@@ -24,6 +24,7 @@ int cmd_probe(const struct cmdline *cl);
 int cmd_verify(const struct cmdline *cl);
 int cmd_check(const struct cmdline *cl);
 int cmd_rank(const struct cmdline *cl);
+int cmd_path_peer(const struct cmdline *cl);
 int cmd_compare(const struct cmdline *cl);
 int cmd_help(const struct cmdline *cl);
 int cmd_version(const struct cmdline *cl);

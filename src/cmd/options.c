@@ -24,9 +24,9 @@ static const struct opt options[] = {
      "print the command and the plan, run nothing"},
     {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY, OPT_FLAG, C(json), NULL,
      NULL, "with --dry-run, probe, profiles or verify: machine-readable output"},
-    {"mpirun", NULL, JOB, OPT_VALUE, C(mpirun), NULL, "PATH",
+    {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
-    {"launcher", NULL, JOB, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
+    {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
      "how ranks start (default: the profile's launcher);\nwith srun, -np/-N/--bind-to/--map-by/-x/"
      "--mca are\ntranslated and other options go to srun (--opt=value)"},
     {"verify", NULL, JOB, OPT_VALUE, C(verify), VERIFY_POLICIES, NULL,
@@ -50,10 +50,19 @@ static const struct opt options[] = {
      "verify: exit 0 when the verdict is what this expects"},
     {"qp-test", NULL, CMD_CHECK, OPT_FLAG, C(qp_test), NULL, NULL,
      "check: the verbs RC loopback on the node's ports"},
-    {"device", NULL, CMD_CHECK, OPT_VALUE, C(device), NULL, "DEV[:PORT]",
-     "check --qp-test: only this device or port"},
-    {"gid-index", NULL, CMD_CHECK, OPT_VALUE, C(gid_index), NULL, "N",
-     "check --qp-test: this GID index"},
+    {"path-test", NULL, CMD_CHECK, OPT_FLAG, C(path_test), NULL, NULL,
+     "check: RDMA between the nodes the host options name\n(-H, --hostfile; in Slurm: the "
+     "allocation), one\nprocess per node started by mpirun or srun"},
+    {"all-pairs", NULL, CMD_CHECK | CMD_PATH_PEER, OPT_FLAG, C(all_pairs), NULL, NULL,
+     "check --path-test: every pair of nodes, not a ring"},
+    {"path-timeout", NULL, CMD_CHECK, OPT_VALUE, C(path_timeout), NULL, "S",
+     "check --path-test: the whole test's deadline (default 30)"},
+    {"step-timeout", NULL, CMD_PATH_PEER, OPT_VALUE, C(step_timeout), NULL, "S",
+     "path-peer: each step's deadline"},
+    {"device", NULL, CMD_CHECK | CMD_PATH_PEER, OPT_VALUE, C(device), NULL, "DEV[:PORT]",
+     "check --qp-test, --path-test: only this device or port"},
+    {"gid-index", NULL, CMD_CHECK | CMD_PATH_PEER, OPT_VALUE, C(gid_index), NULL, "N",
+     "check --qp-test, --path-test: this GID index"},
     {"config", NULL, CMD_CHECK, OPT_VALUE, C(config), NULL, "FILE",
      "check: the site's [check] configuration"},
     {"drain", NULL, CMD_CHECK, OPT_FLAG, C(drain), NULL, NULL,
@@ -278,7 +287,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             return RR_EX_USAGE;
         if (taken)
             continue;
-        if (!(cl->command & (CMD_RUN | CMD_COMPARE))) {
+        if (!(cl->command & (CMD_RUN | CMD_COMPARE | CMD_CHECK))) {
             rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
                      command_of(cl->command)->name);
             return RR_EX_USAGE;

@@ -13,7 +13,7 @@
 enum command {
     CMD_RUN = 1 << 0, CMD_PROFILES = 1 << 1, CMD_PROBE = 1 << 2, CMD_VERIFY = 1 << 3,
     CMD_CHECK = 1 << 4, CMD_RANK = 1 << 5, CMD_COMPARE = 1 << 6, CMD_HELP = 1 << 7,
-    CMD_VERSION = 1 << 8,
+    CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9,
 };
 
 struct cmdline {
@@ -33,6 +33,8 @@ struct cmdline {
     bool report;             /* --report: the placement of each rank */
     /* rdmarun check */
     bool qp_test;                    /* --qp-test */
+    bool path_test, all_pairs;       /* --path-test, --all-pairs */
+    char *path_timeout, *step_timeout;   /* --path-timeout S; path-peer --step-timeout S */
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
     char *config, *scontrol, *node;  /* --config, --scontrol, --node */
     bool drain;                      /* --drain */

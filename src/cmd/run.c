@@ -2,6 +2,7 @@
  * supervised, evidence -> verdict). */
 #include "cmd/appfile.h"
 #include "cmd/commands.h"
+#include "cmd/job_hosts.h"
 #include "preflight/preflight.h"
 #include "evidence/evidence.h"
 #include "facts/facts.h"
@@ -180,7 +181,10 @@ int cmd_run(const struct cmdline *cl)
     char *mpi_library = launch_mpi_library();
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
+    struct strvec hosts = {0};
+    rc = job_hosts(&job.mpirun_args, &hosts);
     struct plan_request rq = {
+        .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &job, .verify = cl->verify, .launcher = cl->launcher,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
@@ -188,6 +192,8 @@ int cmd_run(const struct cmdline *cl)
         .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
+    if (rc && !plan.status)
+        plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
     if (!cl->dry_run && !(use_srun ? srun : mpirun)) {
         rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
@@ -221,6 +227,7 @@ int cmd_run(const struct cmdline *cl)
             unlink(plan.app_path);   /* exec'd (verify off), the file stays for mpirun */
     }
     plan_free(&plan);
+    sv_free(&hosts);
     free(self);
     free(evdir);
     free(mpirun);

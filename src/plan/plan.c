@@ -696,6 +696,41 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
     }
 }
 
+/* A multi-node RDMA job that verifies gets the path test first, unless
+ * [check] path-test = no: on its own launcher, with its host options, on the
+ * device and GID index the profile names (else each node's own). */
+static void plan_path(struct plan *p, const struct profile *prof, const struct plan_request *rq)
+{
+    const char *v = profile_value(prof, "check", "path-test");
+    bool on = true;
+    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || (v && parse_bool(v, &on) && !on))
+        return;
+    const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
+    const char *pairs = profile_value(prof, "check", "path-pairs");
+    const char *timeout = profile_value(prof, "check", "path-timeout");
+    bool srun = p->launcher.value == LAUNCHER_SRUN;
+    struct path_request pr = {
+        .srun = srun, .launcher = srun ? rq->srun : rq->mpirun,
+        .mpirun_args = &rq->job->mpirun_args, .hosts = rq->hosts,
+        .alloc_nodes = rq->alloc_nodes, .self = rq->self,
+        .device = dev && dev->source != SOURCE_AUTO && dev->value && !strchr(dev->value, ',')
+                  ? dev->value : NULL,
+        .gid_index = p->nports ? p->ports[0].gid_index : -1,
+        .all_pairs = pairs && strcmp(pairs, "all") == 0,
+        .timeout_s = timeout ? atof(timeout) : 0,
+    };
+    const struct plan_item *gid = plan_find(p, ITEM_ENV, "UCX_IB_GID_INDEX");
+    if (!gid || gid->source == SOURCE_AUTO)
+        pr.gid_index = -1;   /* each node's own routable GID */
+    path_plan_build(&pr, &p->path);
+    if (p->path.nodes > 1) {
+        p->path_test = true;
+        sv_append(&p->notes, &p->path.notes);
+    } else {
+        path_plan_free(&p->path);
+    }
+}
+
 void plan_build(const struct plan_request *rq, struct plan *out)
 {
     memset(out, 0, sizeof(*out));
@@ -809,6 +844,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     check_tls_devices(out, ports, nports);
     plan_ports(out, rq->facts);
     plan_checks(out, prof, rq->facts, ports, nports);
+    plan_path(out, prof, rq);
     build_argv(out, rq);
 }
 
@@ -825,6 +861,7 @@ void job_contexts_free(struct job_args *job)
 
 void plan_free(struct plan *p)
 {
+    path_plan_free(&p->path);
     for (size_t i = 0; i < p->n; i++) {
         free(p->items[i].name);
         free(p->items[i].value);

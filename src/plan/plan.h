@@ -5,6 +5,7 @@
 #ifndef RDMARUN_PLAN_H
 #define RDMARUN_PLAN_H
 #include "facts/facts.h"
+#include "plan/path.h"
 #include "plan/placement.h"
 #include "plan/ports.h"
 #include "profile/profile.h"
@@ -71,6 +72,8 @@ struct plan_request {
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
     const char *app_path;               /* --app: where the completed appfile goes */
+    const struct strvec *hosts;         /* the nodes the job names (-H, hostfiles), or NULL */
+    long alloc_nodes;                   /* the Slurm allocation's nodes, or -1 (0: none) */
 };
 
 /* A port the job uses, as preflight and the rules need it. */
@@ -99,6 +102,8 @@ struct plan {
     struct plan_item *items;
     size_t n, cap;
     bool qp_test;            /* [check] qp-test: the RC loopback before launch (default yes) */
+    bool path_test;          /* the path test between the job's nodes runs before it */
+    struct path_plan path;   /* its command, when path_test */
     struct plan_port ports[MAX_PORTS];   /* UCX_NET_DEVICES, as ports; none when unset */
     size_t nports;
     struct strvec notes;     /* things the user should know */

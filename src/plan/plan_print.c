@@ -8,11 +8,11 @@
 
 static const char *const kind_names[] = {"env", "mca", "option"};
 
-static char *command_line(const struct plan *p)
+static char *command_line(const struct strvec *argv)
 {
     struct strvec q = {0};
-    for (size_t i = 0; i < p->argv.n; i++) {
-        char *s = shell_quote(p->argv.v[i]);
+    for (size_t i = 0; i < argv->n; i++) {
+        char *s = shell_quote(argv->v[i]);
         sv_push(&q, s);
         free(s);
     }
@@ -23,7 +23,7 @@ static char *command_line(const struct plan *p)
 
 void plan_print_text(const struct plan *p, FILE *out)
 {
-    char *cmd = command_line(p);
+    char *cmd = command_line(&p->argv);
     fprintf(out, "%s\n", cmd);
     free(cmd);
     for (size_t i = 0; i < p->app_lines.n; i++)
@@ -42,6 +42,12 @@ void plan_print_text(const struct plan *p, FILE *out)
             p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
     fprintf(out, "launcher: %s (%s); bind policy: %s (%s)\n", launcher_names[p->launcher.value],
             p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin);
+    if (p->path_test) {
+        char *path = command_line(&p->path.argv);
+        fprintf(out, "path test: %ld nodes, %s, within %g s: %s\n", p->path.nodes,
+                p->path.all_pairs ? "all pairs" : "ring", p->path.timeout_s, path);
+        free(path);
+    }
     fprintf(out, "\n%-6s %-28s %-24s %s\n", "KIND", "NAME", "VALUE", "ORIGIN");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
@@ -87,9 +93,20 @@ void plan_print_json(const struct plan *p, FILE *out)
     for (size_t i = 0; i < p->argv.n; i++)
         json_string(&j, NULL, p->argv.v[i]);
     json_end_array(&j);
-    char *cmd = command_line(p);
+    char *cmd = command_line(&p->argv);
     json_string(&j, "command", cmd);
     free(cmd);
+    if (p->path_test) {
+        json_begin_object(&j, "path_test");
+        json_int(&j, "nodes", p->path.nodes);
+        json_string(&j, "pairs", p->path.all_pairs ? "all" : "ring");
+        json_double(&j, "timeout_s", p->path.timeout_s);
+        json_begin_array(&j, "argv");
+        for (size_t i = 0; i < p->path.argv.n; i++)
+            json_string(&j, NULL, p->path.argv.v[i]);
+        json_end_array(&j);
+        json_end_object(&j);
+    }
     if (p->app_path) {
         json_begin_array(&j, "appfile");
         for (size_t i = 0; i < p->app_lines.n; i++)

@@ -1,4 +1,5 @@
 #include "preflight/preflight.h"
+#include "preflight/path_test.h"
 #include "preflight/qp_loopback.h"
 #include "util/msg.h"
 #include <stdio.h>
@@ -55,14 +56,23 @@ int preflight_qp_test(const struct plan_port *ports, size_t n, const char *what,
 
 int preflight_run(const struct plan *p)
 {
-    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || p->nports == 0 || !p->qp_test)
+    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA)
         return 0;
-    int rc = preflight_qp_test(p->ports, p->nports, "port", true);
+    int rc = p->nports && p->qp_test ? preflight_qp_test(p->ports, p->nports, "port", true) : 0;
     if (rc && p->verify.value == VERIFY_STRICT) {
         rr_error("preflight QP test failed: not starting the job (verify = strict)");
         return rc;
     }
     if (rc)
         rr_warn("preflight QP test failed; starting the job anyway (verify = warn)");
+    rc = p->path_test ? path_test_run(&p->path, true) : 0;
+    if (rc && p->verify.value == VERIFY_STRICT) {
+        rr_error("the path test between the job's nodes failed: not starting the job (verify = "
+                 "strict; [check] path-test = no skips the test)");
+        return rc;
+    }
+    if (rc)
+        rr_warn("the path test between the job's nodes failed; starting the job anyway (verify "
+                "= warn)");
     return 0;
 }

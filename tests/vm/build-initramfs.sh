@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 want="virtio_pci virtio_net 9pnet_virtio 9p configfs ib_core ib_uverbs ib_umad ib_cm iw_cm
-      rdma_cm rdma_ucm udp_tunnel ip6_udp_tunnel crc32_generic rdma_rxe"
+      rdma_cm rdma_ucm udp_tunnel ip6_udp_tunnel crc32_generic rdma_rxe 8021q sch_netem dummy"
 mkdir -p "$work"/{bin,proc,sys,dev,newroot,lib/modules}
 cp /bin/busybox "$work/bin/busybox"
 for a in sh mount umount insmod mkdir cat echo sleep poweroff chroot ip hostname ln cut sync; do

@@ -57,6 +57,8 @@ else
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
         "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
+    has "$out" "rdmarun: path test passed: 2 nodes, 2 of 2 paths good (ring)"
+    ok $? "the job's preflight tested the path between the two nodes first"
     ev=$(ls -d $JOB/rdmarun-evidence/*/ | head -1)
     ucx_peer_eps "$(cat "$ev/ucx.log")" | sed 's/^/# /'
     n=$(ucx_peer_eps "$(cat "$ev/ucx.log")" | grep -c 'tag(rc_verbs/rxe0:1')
@@ -81,6 +83,82 @@ else
     [ -n "$first" ] && awk -v t="$took" 'BEGIN { exit !(t < 5) }'
     ok $? "stopped $took s after node a's first endpoint on TCP (under 5 s)"
     echo "# figures: strict stop $took s after the first TCP endpoint, two guests"
+
+    # The path test between the nodes (issue 17): healthy, then one fault at a
+    # time on a second RoCE port, rxe1 on VLAN 5 (eth0 keeps ssh and mpirun's
+    # own traffic, so the launcher is not what breaks).
+    [ "${OMPI_MAJOR:-4}" -ge 5 ] && export PRTE_MCA_oob_tcp_if_include=eth0
+    pt() {  # the path test from node a over both nodes, extra options after
+        run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts" $oob "$@"
+    }
+    t0=$(date +%s.%N)
+    pt
+    took=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
+    check "path test on rxe0: both directions of the ring verified, with figures" 0 \
+        "rdmarun: path test passed: 2 nodes, 2 of 2 paths good (ring): latency" \
+        "-> rxe-guest-b (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified" \
+        "-> rxe-guest-a (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified"
+    echo "# figures: path test of 2 guests in $took s (launch included): $(printf '%s\n' "$out" | grep 'path test passed')"
+    # rxe takes no VLAN device, but the GID table of rxe0 gets a GID for each
+    # address of eth0's VLANs: a VLAN's GID index routes rxe0's packets there.
+    vlan_up() {  # VID ADDRESS: eth0.VID with the address; prints its GID index
+        ip link add link eth0 name eth0.$1 type vlan id $1 && ip addr add $2/24 dev eth0.$1 &&
+            ip link set eth0.$1 up || return 1
+        for i in $(seq 1 50); do
+            for n in /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/*; do
+                [ "$(cat "$n" 2>/dev/null)" = eth0.$1 ] &&
+                    grep -q ffff: /sys/class/infiniband/rxe0/ports/1/gids/${n##*/} &&
+                    { echo ${n##*/}; return 0; }
+            done
+            sleep 0.1
+        done
+        return 1
+    }
+    G5=$(vlan_up 5 10.5.0.1)
+    gb=$(ssh $B "$(declare -f vlan_up); vlan_up 5 10.5.0.2")
+    [ -n "$G5" ] && [ "$G5" = "$gb" ]; ok $? "VLAN 5 on both nodes: rxe0's GID index $G5 on a, $gb on b"
+    pt --gid-index "$G5"
+    check "path test over VLAN 5 (GID index $G5) passes" 0 "rdmarun: path test passed: 2 nodes"
+    ssh $B tc qdisc add dev eth0.5 root netem loss 25%
+    pt --gid-index "$G5"
+    has "$err" "packet loss: rxe0:1 on rxe-guest-"; ok $? "25% loss on node b's VLAN: packet loss named from the counters (status $rc): $(printf '%s\n' "$err" | grep -m1 'packet loss')"
+    ssh $B tc qdisc del dev eth0.5 root
+    ssh $B "ip link delete eth0.5; $(declare -f vlan_up); vlan_up 6 10.5.0.2" >/dev/null
+    pt --gid-index "$G5"
+    check "node b on VLAN 6, node a on VLAN 5: 83, the VLANs named" 83 \
+        "VLANs differ: 5 on rxe-guest-a, 6 on rxe-guest-b"
+    pt --gid-index 9
+    check "a GID index that does not exist: 83, named on the node" 83 "GID index 9 cannot be read"
+    pt --gid-index 0
+    has "$err" "link-local"; ok $? "GID index 0 (link-local) is named: $(printf '%s\n' "$err" | grep -m1 link-local)"
+    ip link set eth0 mtu 9000
+    pt
+    has "$err" "mtu differs between nodes: rxe-guest-a 4096, rxe-guest-b 1024" ||
+        has "$err" "MTU differs: 4096 on rxe-guest-a (netdev 9000), 1024 on rxe-guest-b (netdev 1500)"
+    ok $? "MTU 4096 on node a and 1024 on node b: named with both values (status $rc)"
+    ip link set eth0 mtu 1500
+    # A port DOWN on one node: rxe1 on a dummy netdev on each, down on node b.
+    dummy_port() {  # ADDRESS up|down
+        ip link add dummy0 type dummy && ip addr add $1/24 dev dummy0 && ip link set dummy0 $2 &&
+            rdma link add rxe1 type rxe netdev dummy0
+    }
+    dummy_port 10.6.0.1 up && ssh $B "$(declare -f dummy_port); dummy_port 10.6.0.2 down"
+    ok $? "rxe1 on a dummy netdev on both nodes, down on node b"
+    sleep 1
+    pt --device rxe1
+    check "port DOWN on node b: 83, node b's port and the pair named" 83 \
+        "rxe-guest-b (rxe1:1" "port 1 of rxe1 is" "port DOWN: rxe1:1 on rxe-guest-b is DOWN"
+    printf '[profile]\ninherit = roce\n[ucx]\nNET_DEVICES = rxe1:1\n[check]\nqp-test = no\n' >"$TMP/rxe1.ini"
+    run timeout 120 "$RDMARUN" --allow-run-as-root -p "$TMP/rxe1.ini" --verify strict \
+        -H "$hosts" -np 2 $oob "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
+    check "and a job on rxe1 under strict does not start: 83 before launch" 83 \
+        "port DOWN: rxe1:1 on rxe-guest-b" "the path test between the job's nodes failed: not starting the job"
+    has "$out" "pingpong size"; [ $? != 0 ]; ok $? "the job's program never ran"
+    t0=$(date +%s.%N)
+    run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts,192.168.77.3" $oob --path-timeout 20
+    took=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
+    check "a third node that is not up: 83 within the deadline ($took s), and it is named" 83 \
+        "192.168.77.3 did not answer"
     touch "$S/a-done"
 fi
 kill $sampler

@@ -1,0 +1,15 @@
+/* The nodes a job names: -H/--host lists and the hosts of --hostfile,
+ * --machinefile and --default-hostfile (Open MPI's format: a host, then
+ * slots=N and the like; # starts a comment), and the size of the Slurm
+ * allocation it runs in. For the path test: which nodes must answer. */
+#ifndef RDMARUN_JOB_HOSTS_H
+#define RDMARUN_JOB_HOSTS_H
+#include "util/strvec.h"
+
+/* Adds the hosts named to out (as written; plan/path.c drops slots and
+ * repeats). 0, or RR_EX_NOINPUT after saying which hostfile cannot be read. */
+int job_hosts(const struct strvec *mpirun_args, struct strvec *out);
+/* SLURM_JOB_NUM_NODES (or SLURM_NNODES) inside an allocation, else -1. */
+long slurm_alloc_nodes(void);
+
+#endif

@@ -1,0 +1,742 @@
+#include "preflight/path_peer.h"
+#include "facts/facts.h"
+#include "plan/plan.h"
+#include "preflight/path_report.h"
+#include "preflight/preflight.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <infiniband/verbs.h>
+#include <netinet/in.h>
+#include <pmix.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define PMIX_KEY "rdmarun.path"
+#define WIRE_MAGIC 0x52445031u   /* "RDP1" */
+#define SLOT (64 * 1024)         /* each QP's part of the buffer */
+#define CHECK_LEN 4096           /* SEND lands at 0, the RDMA WRITE at CHECK_LEN */
+#define BW_OFF (32 * 1024)
+#define BW_LEN (32 * 1024)
+#define LAT_ITERS 100
+#define BW_ITERS 32
+
+/* What a node publishes: its port, then one entry per QP it has. */
+struct wire_head {
+    uint32_t magic, nqp;
+    uint8_t usable, global, mtu, pad;
+    uint16_t lid;
+    uint8_t gid[16];
+};
+struct wire_qp {
+    uint32_t edge, sender, qpn, rkey;   /* sender: 1 on the edge's `from` side */
+    uint64_t addr;
+};
+
+struct qp_end {
+    int edge, peer;
+    bool sender;
+    struct ibv_qp *qp;
+    struct ibv_cq *cq;    /* a sender's own: one pair's errors never reach another's */
+    char *buf;            /* its slot */
+    uint64_t raddr;       /* a sender's: the receiver's slot */
+    uint32_t rkey;
+    bool connected, received;
+};
+
+struct peer {
+    const struct path_peer_opts *o;
+    pmix_proc_t me;
+    int rank, n;
+    struct path_edge *edges;
+    size_t nedges;
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_cq *rcq;
+    struct ibv_mr *mr;
+    char *buf;
+    struct ibv_port_attr attr;
+    union ibv_gid gid;
+    struct plan_port port;
+    bool usable;
+    struct qp_end *ends;
+    size_t nends;
+};
+
+static void record(const struct peer *p, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *rest = xvasprintf(fmt, ap);
+    va_end(ap);
+    printf(PATH_TAG "%s r=%d n=%d %s\n", kind, p->rank, p->n, rest);
+    fflush(stdout);
+    free(rest);
+}
+
+/* A value with no spaces, for a record's word. */
+static char *word(const char *s)
+{
+    char *w = xstrdup(s && *s ? s : "?");
+    for (char *c = w; *c; c++)
+        if (*c == ' ' || *c == '\n' || *c == '=')
+            *c = '_';
+    return w;
+}
+
+static char *read_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[256];
+    char *s = f && fgets(buf, sizeof(buf), f) ? xstrndup(buf, strcspn(buf, "\n")) : NULL;
+    if (f)
+        fclose(f);
+    return s;
+}
+
+/* Every IPv4 address of this node, "a,b" ("-": none): the launcher may
+ * know the node by any of them. */
+static char *all_ipv4(void)
+{
+    struct strvec v = {0};
+    struct ifaddrs *ifs, *i;
+    if (getifaddrs(&ifs) == 0) {
+        for (i = ifs; i; i = i->ifa_next) {
+            char a[INET_ADDRSTRLEN];
+            if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+                inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, a, sizeof(a)))
+                sv_push(&v, a);
+        }
+        freeifaddrs(ifs);
+    }
+    char *s = v.n ? sv_join(&v, ",") : xstrdup("-");
+    sv_free(&v);
+    return s;
+}
+
+/* The netdev's IPv4 address and subnet for an IPv4-mapped GID; "-" else. */
+static void ipv4_of(const struct gid_entry *g, char **ip, char **subnet)
+{
+    *ip = xstrdup("-");
+    *subnet = xstrdup("-");
+    if (!g || !gid_is_ipv4(g))
+        return;
+    unsigned a, b, c, d;
+    size_t len = strlen(g->gid);
+    if (len < 9 || sscanf(g->gid + len - 9, "%2x%2x:%2x%2x", &a, &b, &c, &d) != 4)
+        return;
+    free(*ip);
+    *ip = xasprintf("%u.%u.%u.%u", a, b, c, d);
+    struct ifaddrs *ifs, *i;
+    if (getifaddrs(&ifs) != 0)
+        return;
+    for (i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !i->ifa_netmask)
+            continue;
+        uint32_t addr = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+        uint32_t mask = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+        if (addr != (a << 24 | b << 16 | c << 8 | d))
+            continue;
+        uint32_t net = addr & mask;
+        free(*subnet);
+        *subnet = xasprintf("%u.%u.%u.%u/%d", net >> 24, net >> 16 & 255, net >> 8 & 255,
+                            net & 255, __builtin_popcount(mask));
+        break;
+    }
+    freeifaddrs(ifs);
+}
+
+static char *vlan_of(const char *ndev)
+{
+    char path[300];
+    snprintf(path, sizeof(path), "/proc/net/vlan/%s", ndev ? ndev : "");
+    FILE *f = ndev ? fopen(path, "r") : NULL;
+    char line[256];
+    char *v = NULL;
+    while (f && fgets(line, sizeof(line), f))
+        if (strstr(line, "VID:"))
+            v = xasprintf("%ld", strtol(strstr(line, "VID:") + 4, NULL, 10));
+    if (f)
+        fclose(f);
+    return v ? v : xstrdup("none");
+}
+
+/* This node's record: what it tests on, and the facts compared across nodes. */
+static void say_pair_failure(const struct peer *p, int to, const char *step, const char *err)
+{
+    char *w = word(step);
+    record(p, "pair", "to=%d ok=0 step=%s err=%s", to, w, err);
+    free(w);
+}
+
+static void say_failure(const struct peer *p, const char *step, const char *err)
+{
+    char *w = word(step);
+    record(p, "fail", "step=%s err=%s", w, err);
+    free(w);
+}
+
+static void say_node(const struct peer *p, const struct facts *f)
+{
+    const struct rdma_device *d = p->port.dev;
+    const struct rdma_port *pt = p->port.port;
+    const struct gid_entry *g = NULL;
+    for (size_t i = 0; i < pt->ngids; i++)
+        if (pt->gids[i].index == p->port.gid_index)
+            g = &pt->gids[i];
+    bool ib = strcmp(pt->link_layer, "InfiniBand") == 0;
+    const char *gtype = ib ? "IB" : !g || !g->type ? "?" : strstr(g->type, "v2") ? "RoCE_v2"
+                                                                              : "RoCE_v1";
+    char *ip, *subnet, path[300];
+    ipv4_of(g, &ip, &subnet);
+    if (ib && g)
+        subnet = (free(subnet), xstrndup(g->gid, 19));   /* the subnet prefix */
+    snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", g && g->ndev ? g->ndev : "");
+    char *netmtu = g && g->ndev ? read_line(path) : NULL;
+    char *vlan = vlan_of(g ? g->ndev : NULL);
+    struct utsname u;
+    uname(&u);
+    char *ll = word(pt->link_layer), *fw = word(d->fw_ver), *board = word(d->board_id);
+    char *driver = word(d->driver), *host = word(f->hostname), *ucx = word(f->ucx_version);
+    char *ips = all_ipv4();
+    record(p, "node",
+           "host=%s ip=%s ips=%s dev=%s port=%d state=%s ll=%s mtu=%d netmtu=%s rate=%g gidx=%d gid=%s "
+           "gtype=%s subnet=%s vlan=%s lid=%d driver=%s fw=%s board=%s kernel=%s ucx=%s",
+           host, ip, ips, d->name, pt->num, pt->state, ll, p->ctx ? mtu_bytes(p->attr.active_mtu) : pt->active_mtu, netmtu ? netmtu : "-",
+           pt->rate_gbps, p->port.gid_index, g ? g->gid : "-", gtype, subnet, vlan, pt->lid,
+           driver, fw, board, u.release, ucx);
+    free(ip);
+    free(ips);
+    free(subnet);
+    free(netmtu);
+    free(vlan);
+    free(ll);
+    free(fw);
+    free(board);
+    free(driver);
+    free(host);
+    free(ucx);
+}
+
+/* The port's counters (counters/ and hw_counters/), summed into names. */
+static void read_counters(const struct peer *p, struct strvec *names, long long **vals)
+{
+    static const char *const dirs[] = {"counters", "hw_counters"};
+    *vals = NULL;
+    size_t cap = 0;
+    for (int k = 0; k < 2; k++) {
+        char dir[400];
+        snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/%s", p->port.dev->name,
+                 p->port.port->num, dirs[k]);
+        DIR *dh = opendir(dir);
+        struct dirent *e;
+        while (dh && (e = readdir(dh))) {
+            if (e->d_name[0] == '.' || strcmp(e->d_name, "lifespan") == 0)
+                continue;
+            char path[700];
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            char *v = read_line(path);
+            if (v) {
+                GROW(*vals, cap, names->n + 1);
+                (*vals)[names->n] = strtoll(v, NULL, 10);
+                sv_push(names, e->d_name);
+            }
+            free(v);
+        }
+        if (dh)
+            closedir(dh);
+    }
+}
+
+static bool wait_cq(struct ibv_cq *cq, int want, double step_s, struct ibv_wc *wcs,
+                    const char **why)
+{
+    double deadline = proc_now() + step_s;
+    int got = 0;
+    while (got < want) {
+        int k = ibv_poll_cq(cq, want - got, wcs + got);
+        if (k < 0) {
+            *why = "polling the completion queue failed";
+            return false;
+        }
+        for (int i = got; i < got + k; i++)
+            if (wcs[i].status != IBV_WC_SUCCESS) {
+                *why = ibv_wc_status_str(wcs[i].status);
+                return false;
+            }
+        got += k;
+        if (got < want && proc_now() > deadline) {
+            *why = NULL;
+            return false;
+        }
+    }
+    return true;
+}
+
+static int find_port(struct peer *p, const struct facts *f)
+{
+    struct plan_port ports[MAX_PORTS];
+    size_t n = preflight_ports(f, p->o->device, p->o->gid_index, ports, MAX_PORTS);
+    if (n == 0 && !p->o->device && f->ndevs > 0 && f->devs[0].nports > 0) {
+        plan_port_of(&ports[0], &f->devs[0], &f->devs[0].ports[0], p->o->gid_index);
+        n = 1;   /* none ACTIVE: the first, to say which and how it is */
+    }
+    if (n == 0 || !ports[0].dev) {
+        char *h = word(f->hostname);
+        record(p, "node", "host=%s", h);
+        free(h);
+        if (p->o->device)
+            record(p, "fail", "step=port err=no device or port %s on this node (hint: 'rdmarun "
+                   "probe' there)", p->o->device);
+        else
+            record(p, "fail", "step=port err=no RDMA device on this node (ibv_devices lists none; "
+                   "hint: the driver module, /dev/infiniband in a container)");
+        return -1;
+    }
+    p->port = ports[0];
+    return 0;
+}
+
+static bool open_port(struct peer *p, const char **step, char **err)
+{
+    int n = 0;
+    struct ibv_device **list = ibv_get_device_list(&n);
+    for (int i = 0; list && i < n && !p->ctx; i++)
+        if (strcmp(ibv_get_device_name(list[i]), p->port.dev->name) == 0)
+            p->ctx = ibv_open_device(list[i]);
+    if (list)
+        ibv_free_device_list(list);
+    *step = "open device";
+    if (!p->ctx) {
+        *err = xasprintf("%s cannot be opened: %s", p->port.dev->name, strerror(errno));
+        return false;
+    }
+    *step = "port";
+    if (ibv_query_port(p->ctx, (uint8_t)p->port.port->num, &p->attr)) {
+        *err = xasprintf("ibv_query_port: %s", strerror(errno));
+        return false;
+    }
+    if (p->attr.state != IBV_PORT_ACTIVE) {
+        *err = xasprintf("port %d of %s is %s, not ACTIVE", p->port.port->num, p->port.dev->name,
+                         ibv_port_state_str(p->attr.state));
+        return false;
+    }
+    *step = "GID";
+    static const union ibv_gid none;
+    if (p->port.gid_index >= 0 &&
+        (ibv_query_gid(p->ctx, (uint8_t)p->port.port->num, p->port.gid_index, &p->gid) ||
+         memcmp(&p->gid, &none, sizeof(none)) == 0)) {
+        *err = xasprintf("GID index %d cannot be read or is empty on %s port %d (hint: 'rdmarun "
+                         "probe' lists the GIDs; show_gids)", p->port.gid_index,
+                         p->port.dev->name, p->port.port->num);
+        return false;
+    }
+    if (p->attr.link_layer == IBV_LINK_LAYER_ETHERNET && p->port.gid_index < 0) {
+        *err = xstrdup("an Ethernet (RoCE) port with no routable GID (hint: an IP address on its "
+                       "netdev)");
+        return false;
+    }
+    *step = "memory";
+    size_t len = (p->nends ? p->nends : 1) * SLOT;
+    if (posix_memalign((void **)&p->buf, 4096, len)) {
+        *err = xstrdup("out of memory");
+        return false;
+    }
+    memset(p->buf, 0, len);
+    if (!(p->pd = ibv_alloc_pd(p->ctx)) ||
+        !(p->mr = ibv_reg_mr(p->pd, p->buf, len, IBV_ACCESS_LOCAL_WRITE |
+                             IBV_ACCESS_REMOTE_WRITE))) {
+        *err = xasprintf("registering %zu bytes: %s (hint: the memlock limit, 'ulimit -l')", len,
+                         strerror(errno));
+        return false;
+    }
+    *step = "QP";
+    int depth = BW_ITERS + 8;
+    if (!(p->rcq = ibv_create_cq(p->ctx, (int)p->nends + 1, NULL, NULL, 0))) {
+        *err = xasprintf("ibv_create_cq: %s", strerror(errno));
+        return false;
+    }
+    for (size_t i = 0; i < p->nends; i++) {
+        struct qp_end *e = &p->ends[i];
+        if (!(e->cq = ibv_create_cq(p->ctx, depth, NULL, NULL, 0))) {
+            *err = xasprintf("ibv_create_cq: %s", strerror(errno));
+            return false;
+        }
+        struct ibv_qp_init_attr a = {.send_cq = e->cq, .recv_cq = p->rcq, .qp_type = IBV_QPT_RC,
+                                     .cap = {.max_send_wr = (uint32_t)depth, .max_recv_wr = 2,
+                                             .max_send_sge = 1, .max_recv_sge = 1}};
+        e->buf = p->buf + i * SLOT;
+        struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = (uint8_t)p->port.port->num,
+                                   .qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+                                                      IBV_ACCESS_LOCAL_WRITE};
+        if (!(e->qp = ibv_create_qp(p->pd, &a)) ||
+            ibv_modify_qp(e->qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                          IBV_QP_ACCESS_FLAGS)) {
+            *err = xasprintf("creating an RC QP: %s", strerror(errno));
+            return false;
+        }
+        if (!e->sender) {   /* the SEND it will receive, posted before anyone sends */
+            struct ibv_sge sge = {.addr = (uintptr_t)e->buf, .length = CHECK_LEN,
+                                  .lkey = p->mr->lkey};
+            struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
+            if (ibv_post_recv(e->qp, &wr, &bad)) {
+                *err = xasprintf("ibv_post_recv: %s", strerror(errno));
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void *blob_of(const struct peer *p, size_t *len)
+{
+    *len = sizeof(struct wire_head) + p->nends * sizeof(struct wire_qp);
+    char *b = xcalloc(1, *len);
+    struct wire_head h = {.magic = WIRE_MAGIC, .nqp = p->usable ? (uint32_t)p->nends : 0,
+                          .usable = p->usable,
+                          .global = p->port.gid_index >= 0, .mtu = (uint8_t)p->attr.active_mtu,
+                          .lid = p->attr.lid};
+    memcpy(h.gid, p->gid.raw, 16);
+    memcpy(b, &h, sizeof(h));
+    for (size_t i = 0; p->usable && i < p->nends; i++) {
+        struct wire_qp q = {.edge = (uint32_t)p->ends[i].edge, .sender = p->ends[i].sender,
+                            .qpn = p->ends[i].qp->qp_num, .rkey = p->mr->rkey,
+                            .addr = (uintptr_t)p->ends[i].buf};
+        memcpy(b + sizeof(h) + i * sizeof(q), &q, sizeof(q));
+    }
+    return b;
+}
+
+static bool fence(const struct peer *p)
+{
+    pmix_info_t info[2];
+    bool collect = true;
+    int timeout = (int)(p->o->step_s * 2 + 1);
+    PMIX_INFO_LOAD(&info[0], PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, info, 2);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc != PMIX_SUCCESS)
+        record(p, "fail", "step=exchange err=PMIx_Fence: %s (a node did not join within %d s)",
+               PMIx_Error_string(rc), timeout);
+    return rc == PMIX_SUCCESS;
+}
+
+/* The other end of my QP e from its node's published blob. */
+static bool remote_end(const struct peer *p, const struct qp_end *e, struct wire_head *h,
+                       struct wire_qp *q, char **err)
+{
+    pmix_proc_t other;
+    PMIX_LOAD_PROCID(&other, p->me.nspace, (pmix_rank_t)e->peer);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&other, PMIX_KEY, NULL, 0, &v);
+    if (rc != PMIX_SUCCESS || !v || v->type != PMIX_BYTE_OBJECT ||
+        v->data.bo.size < sizeof(*h)) {
+        *err = xasprintf("no address from node %d: %s", e->peer, PMIx_Error_string(rc));
+        if (v)
+            PMIX_VALUE_RELEASE(v);
+        return false;
+    }
+    memcpy(h, v->data.bo.bytes, sizeof(*h));
+    bool found = false;
+    for (uint32_t i = 0; h->magic == WIRE_MAGIC && i < h->nqp && !found; i++) {
+        if (v->data.bo.size < sizeof(*h) + (i + 1) * sizeof(*q))
+            break;
+        memcpy(q, v->data.bo.bytes + sizeof(*h) + i * sizeof(*q), sizeof(*q));
+        found = q->edge == (uint32_t)e->edge && q->sender == !e->sender;
+    }
+    PMIX_VALUE_RELEASE(v);
+    if (!found)
+        *err = xstrdup(h->magic == WIRE_MAGIC && !h->usable
+                       ? "the other end has no usable port"
+                       : "the other end published no QP for this pair");
+    return found;
+}
+
+static bool connect_end(const struct peer *p, struct qp_end *e, const char **step, char **err)
+{
+    struct wire_head h;
+    struct wire_qp q;
+    *step = "exchange";
+    if (!remote_end(p, e, &h, &q, err))
+        return false;
+    struct ibv_qp_attr a = {
+        .qp_state = IBV_QPS_RTR, .path_mtu = p->attr.active_mtu, .dest_qp_num = q.qpn,
+        .rq_psn = 0, .max_dest_rd_atomic = 1, .min_rnr_timer = 12,
+        .ah_attr = {.dlid = h.lid, .port_num = (uint8_t)p->port.port->num},
+    };
+    if (h.global || p->port.gid_index >= 0) {
+        a.ah_attr.is_global = 1;
+        memcpy(a.ah_attr.grh.dgid.raw, h.gid, 16);
+        a.ah_attr.grh.sgid_index = (uint8_t)(p->port.gid_index < 0 ? 0 : p->port.gid_index);
+        a.ah_attr.grh.hop_limit = 64;
+    }
+    *step = "INIT->RTR";
+    int rc = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+                           IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+                           IBV_QP_MIN_RNR_TIMER);
+    if (rc) {
+        char dgid[INET6_ADDRSTRLEN] = "?";
+        inet_ntop(AF_INET6, h.gid, dgid, sizeof(dgid));
+        *err = xasprintf("%s (GID index %d, path MTU %d, to GID %s QP %u)", strerror(rc),
+                         p->port.gid_index, mtu_bytes(p->attr.active_mtu), dgid, q.qpn);
+        return false;
+    }
+    /* 14: 67 ms per try, 7 tries: a dead path fails within about 0.5 s. */
+    struct ibv_qp_attr s = {.qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
+                            .rnr_retry = 7, .sq_psn = 0, .max_rd_atomic = 1};
+    *step = "RTR->RTS";
+    rc = ibv_modify_qp(e->qp, &s, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                       IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+    if (rc) {
+        *err = xasprintf("%s", strerror(rc));
+        return false;
+    }
+    e->connected = true;
+    e->raddr = q.addr;
+    e->rkey = q.rkey;
+    return true;
+}
+
+static unsigned char pattern(int edge, int which, size_t i)
+{
+    return (unsigned char)(edge * 31 + which * 101 + i * 7);
+}
+
+static bool post_write(const struct peer *p, const struct qp_end *e, size_t off, size_t len,
+                       enum ibv_wr_opcode op, bool signaled)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)(e->buf + off), .length = (uint32_t)len,
+                          .lkey = p->mr->lkey};
+    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = op,
+                             .send_flags = signaled ? IBV_SEND_SIGNALED : 0}, *bad;
+    if (op == IBV_WR_RDMA_WRITE) {
+        wr.wr.rdma.remote_addr = e->raddr + off;
+        wr.wr.rdma.rkey = e->rkey;
+    }
+    return ibv_post_send(e->qp, &wr, &bad) == 0;
+}
+
+/* As the sender: the checked transfers, then the figures. */
+static void send_pair(const struct peer *p, struct qp_end *e)
+{
+    struct ibv_wc wc[BW_ITERS];
+    const char *why = NULL, *step = "first completion";
+    for (size_t i = 0; i < CHECK_LEN; i++) {
+        e->buf[i] = (char)pattern(e->edge, 0, i);
+        e->buf[CHECK_LEN + i] = (char)pattern(e->edge, 1, i);
+    }
+    double t0;
+    /* The RDMA WRITE first: RC delivers in order, so when the SEND has
+     * arrived the written bytes are there for the receiver to check. */
+    if (!post_write(p, e, CHECK_LEN, CHECK_LEN, IBV_WR_RDMA_WRITE, true) ||
+        !post_write(p, e, 0, CHECK_LEN, IBV_WR_SEND, true))
+        goto posted;
+    if (!wait_cq(e->cq, 2, p->o->step_s, wc, &why))
+        goto failed;
+    step = "latency";
+    t0 = proc_now();
+    for (int i = 0; i < LAT_ITERS; i++)
+        if (!post_write(p, e, BW_OFF, 8, IBV_WR_RDMA_WRITE, true))
+            goto posted;
+        else if (!wait_cq(e->cq, 1, p->o->step_s, wc, &why))
+            goto failed;
+    double lat = (proc_now() - t0) / LAT_ITERS * 1e6;
+    step = "bandwidth";
+    t0 = proc_now();
+    for (int i = 0; i < BW_ITERS; i++)
+        if (!post_write(p, e, BW_OFF, BW_LEN, IBV_WR_RDMA_WRITE, true))
+            goto posted;
+    if (!wait_cq(e->cq, BW_ITERS, p->o->step_s, wc, &why))
+        goto failed;
+    double bw = (double)BW_LEN * BW_ITERS / (proc_now() - t0) / 1e6;
+    record(p, "pair", "to=%d ok=1 lat=%.2f bw=%.2f", e->peer, lat, bw);
+    return;
+posted:
+    say_pair_failure(p, e->peer, step, "ibv_post_send failed (the QP is in error)");
+    return;
+failed:
+    char *err = why ? xasprintf("completion with error: %s", why)
+                    : xasprintf("no completion within %.1f s", p->o->step_s);
+    say_pair_failure(p, e->peer, step, err);
+    free(err);
+}
+
+/* As the receiver: the SENDs that arrived, and the bytes of both transfers. */
+static void receive_pairs(const struct peer *p)
+{
+    double deadline = proc_now() + p->o->step_s;
+    size_t want = 0, got = 0;
+    for (size_t i = 0; i < p->nends; i++)
+        want += !p->ends[i].sender && p->ends[i].connected;
+    while (got < want && proc_now() < deadline) {
+        struct ibv_wc wc;
+        int k = ibv_poll_cq(p->rcq, 1, &wc);
+        if (k <= 0 || wc.wr_id >= p->nends)
+            continue;
+        struct qp_end *e = &p->ends[wc.wr_id];
+        got++;
+        e->received = true;
+        if (wc.status != IBV_WC_SUCCESS) {
+            record(p, "pair", "from=%d ok=0 step=receive err=completion with error: %s", e->peer,
+                   ibv_wc_status_str(wc.status));
+            continue;
+        }
+        for (int which = 0; which < 2; which++)
+            for (size_t i = 0; i < CHECK_LEN; i++)
+                if ((unsigned char)e->buf[which * CHECK_LEN + i] != pattern(e->edge, which, i)) {
+                    record(p, "pair", "from=%d ok=0 step=data err=the %s arrived with other "
+                           "bytes (first at byte %zu)", e->peer,
+                           which ? "RDMA WRITE" : "SEND", i);
+                    which = 2;
+                    break;
+                }
+    }
+    for (size_t i = 0; i < p->nends; i++)
+        if (!p->ends[i].sender && p->ends[i].connected && !p->ends[i].received)
+            record(p, "pair", "from=%d ok=0 step=receive err=no SEND arrived within %.1f s",
+                   p->ends[i].peer, p->o->step_s);
+}
+
+static void counters_grown(const struct peer *p, const struct strvec *names, const long long *v0)
+{
+    struct strvec now = {0}, out = {0};
+    long long *v1;
+    read_counters(p, &now, &v1);
+    for (size_t i = 0; i < now.n; i++)
+        for (size_t j = 0; j < names->n; j++)
+            if (strcmp(now.v[i], names->v[j]) == 0 && v1[i] > v0[j]) {
+                char *w = xasprintf("%s=%lld", now.v[i], v1[i] - v0[j]);
+                sv_push(&out, w);
+                free(w);
+            }
+    char *joined = sv_join(&out, " ");
+    record(p, "counters", "%s", joined);
+    free(joined);
+    sv_free(&now);
+    sv_free(&out);
+    free(v1);
+}
+
+static void peer_free(struct peer *p)
+{
+    for (size_t i = 0; i < p->nends; i++) {
+        if (p->ends[i].qp)
+            ibv_destroy_qp(p->ends[i].qp);
+        if (p->ends[i].cq)
+            ibv_destroy_cq(p->ends[i].cq);
+    }
+    if (p->rcq)
+        ibv_destroy_cq(p->rcq);
+    if (p->mr)
+        ibv_dereg_mr(p->mr);
+    if (p->pd)
+        ibv_dealloc_pd(p->pd);
+    if (p->ctx)
+        ibv_close_device(p->ctx);
+    free(p->buf);
+    free(p->ends);
+    free(p->edges);
+}
+
+static int job_size(const pmix_proc_t *me)
+{
+    pmix_proc_t wild;
+    PMIX_LOAD_PROCID(&wild, me->nspace, PMIX_RANK_WILDCARD);
+    pmix_value_t *v = NULL;
+    int n = -1;
+    if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) == PMIX_SUCCESS && v &&
+        v->type == PMIX_UINT32)
+        n = (int)v->data.uint32;
+    if (v)
+        PMIX_VALUE_RELEASE(v);
+    return n;
+}
+
+int path_peer_main(const struct path_peer_opts *o)
+{
+    struct peer p = {.o = o};
+    pmix_status_t rc = PMIx_Init(&p.me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        rr_error("path-peer: PMIx_Init: %s (hint: 'rdmarun path-peer' is started by 'rdmarun "
+                 "check --path-test' through mpirun or srun --mpi=pmix)", PMIx_Error_string(rc));
+        return RR_EX_USAGE;
+    }
+    p.rank = (int)p.me.rank;
+    p.n = job_size(&p.me);
+    if (p.n < 1) {
+        rr_error("path-peer: PMIx does not say how many processes the job has");
+        PMIx_Finalize(NULL, 0);
+        return RR_EX_SOFTWARE;
+    }
+    p.nedges = path_edges(p.n, o->all_pairs, &p.edges);
+    p.ends = xcalloc(2 * p.nedges, sizeof(*p.ends));
+    for (size_t i = 0; i < p.nedges; i++)
+        for (int s = 1; s >= 0; s--)
+            if ((s ? p.edges[i].from : p.edges[i].to) == p.rank)
+                p.ends[p.nends++] = (struct qp_end){.edge = (int)i, .sender = s == 1,
+                                                    .peer = s ? p.edges[i].to : p.edges[i].from};
+    struct facts f = {0};   /* kept to the end: p.port points into it */
+    struct facts_sources src = {0};
+    struct strvec cnames = {0};
+    long long *c0 = NULL;
+    const char *step = NULL;
+    char *err = NULL;
+    if (facts_gather(&f, &src) == 0) {
+        if (find_port(&p, &f) == 0) {
+            p.usable = open_port(&p, &step, &err);
+            say_node(&p, &f);
+            if (!p.usable)
+                say_failure(&p, step, err);
+            else
+                read_counters(&p, &cnames, &c0);
+        }
+    } else {
+        record(&p, "fail", "step=facts err=this node's facts cannot be read");
+    }
+    free(err);
+    size_t len;
+    void *blob = blob_of(&p, &len);
+    pmix_value_t v = {.type = PMIX_BYTE_OBJECT};
+    v.data.bo.bytes = blob;
+    v.data.bo.size = len;
+    bool joined = PMIx_Put(PMIX_GLOBAL, PMIX_KEY, &v) == PMIX_SUCCESS &&
+                  PMIx_Commit() == PMIX_SUCCESS && fence(&p);
+    free(blob);
+    if (joined && p.usable) {
+        for (size_t i = 0; i < p.nends; i++) {
+            err = NULL;
+            if (!connect_end(&p, &p.ends[i], &step, &err) && p.ends[i].sender)
+                say_pair_failure(&p, p.ends[i].peer, step, err);
+            free(err);
+        }
+    }
+    /* Every receiver is ready before anyone sends. */
+    if (joined && fence(&p) && p.usable) {
+        for (size_t i = 0; i < p.nends; i++)
+            if (p.ends[i].sender && p.ends[i].connected)
+                send_pair(&p, &p.ends[i]);
+        receive_pairs(&p);
+        counters_grown(&p, &cnames, c0);
+    }
+    record(&p, "done", "");
+    if (joined)
+        fence(&p);   /* the QPs stay until every node is done with them */
+    sv_free(&cnames);
+    free(c0);
+    peer_free(&p);
+    facts_free(&f);
+    PMIx_Finalize(NULL, 0);
+    return 0;
+}

@@ -1,0 +1,74 @@
+/* The path test's records and their judgement, pure: which directed pairs of
+ * nodes are tested (a ring, or all pairs), the lines each node's peer
+ * process prints (path_peer.c) parsed back on the launch node, and what they
+ * add up to: the pairs that failed with their likely cause, the outliers,
+ * the node that differs from the others, the nodes that never answered. */
+#ifndef RDMARUN_PATH_REPORT_H
+#define RDMARUN_PATH_REPORT_H
+#include "util/strvec.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Every record starts with this; the rest is KEY=VALUE words, and err= (the
+ * last) takes the rest of the line. */
+#define PATH_TAG "rdmarun-path: "
+
+struct path_edge {
+    int from, to;      /* node ranks: `from` sends, `to` receives */
+};
+
+/* The pairs among n nodes: each node to the next (one node: to itself), or
+ * all ordered pairs. Returns how many; *out is owned. */
+size_t path_edges(int n, bool all_pairs, struct path_edge **out);
+
+/* The facts a node's record carries that should be the same on every node:
+ * the odd one out is named. */
+extern const char *const path_same_keys[];
+
+struct path_node {
+    bool seen, done;
+    struct strvec kv;          /* its node record, KEY=VALUE */
+    char *fail_step, *fail_err;    /* the node's own failure, or NULL */
+    struct strvec counters;    /* NAME=GROWTH of the port's counters during the test */
+};
+
+struct path_pair {
+    int from, to;
+    bool seen, ok;
+    char *step, *err;          /* where and why it failed */
+    double lat_us, bw_mbps;
+};
+
+struct path_report {
+    int n;                     /* nodes, as the launcher said (0: none answered) */
+    bool all_pairs;
+    struct path_node *nodes;
+    struct path_pair *pairs;
+    size_t npairs;
+    struct strvec said;        /* the launcher's own lines (the last ones kept) */
+};
+
+/* One line of the launcher's output: true when it was a record (taken);
+ * other lines are kept in `said`, to find what the launcher said of a node. */
+bool path_report_line(struct path_report *r, const char *line);
+void path_report_free(struct path_report *r);
+/* A value of node i's record, or NULL. */
+const char *path_node_value(const struct path_report *r, int i, const char *key);
+
+enum path_level { PATH_FAIL, PATH_WARN };
+struct path_finding {
+    enum path_level level;
+    char *text;
+};
+/* What the records add up to, failures first. `hosts` (may be empty) are the
+ * nodes the job names, so one that never answered is named too. Returns how
+ * many findings; *out is owned (path_findings_free). */
+size_t path_judge(const struct path_report *r, const struct strvec *hosts,
+                  struct path_finding **out);
+void path_findings_free(struct path_finding *f, size_t n);
+/* "2 nodes, 2 paths (ring): latency 33.1-35.0 us, bandwidth 21.0-23.4 MB/s" */
+char *path_summary(const struct path_report *r);
+/* "b (rxe0:1, GID 1 RoCE v2)" */
+char *path_node_name(const struct path_report *r, int i);
+
+#endif

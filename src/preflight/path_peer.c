@@ -292,9 +292,10 @@ static int find_port(struct peer *p, const struct facts *f)
         n = 1;   /* none ACTIVE: the first, to say which and how it is */
     }
     if (n == 0 || !ports[0].dev) {
-        char *h = word(f->hostname);
-        record(p, "node", "host=%s", h);
+        char *h = word(f->hostname), *ips = all_ipv4();
+        record(p, "node", "host=%s ips=%s", h, ips);
         free(h);
+        free(ips);
         if (p->o->device)
             record(p, "fail", "step=port err=no device or port %s on this node (hint: 'rdmarun "
                    "probe' there)", p->o->device);

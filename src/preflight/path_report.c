@@ -7,6 +7,11 @@
 
 #define MAX_NODES 65536
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 const char *const path_same_keys[] = {"ll", "mtu", "netmtu", "rate", "gtype", "vlan", "driver",
                                       "fw", "board", "kernel", "ucx", NULL};
 
@@ -86,12 +91,15 @@ static bool ensure_nodes(struct path_report *r, const char *s)
     return n == r->n;
 }
 
+/* The pair from -> to, by its place in path_edges' order. */
 static struct path_pair *pair_of(struct path_report *r, long from, long to)
 {
-    for (size_t i = 0; i < r->npairs; i++)
-        if (r->pairs[i].from == from && r->pairs[i].to == to)
-            return &r->pairs[i];
-    return NULL;
+    size_t i;
+    if (r->n == 1 || !r->all_pairs)
+        i = to == (from + 1) % r->n ? (size_t)from : r->npairs;
+    else
+        i = from == to ? r->npairs : (size_t)(from * (r->n - 1) + (to < from ? to : to - 1));
+    return i < r->npairs ? &r->pairs[i] : NULL;
 }
 
 /* The words of a record as KEY=VALUE entries (for the node record). */
@@ -380,25 +388,22 @@ static void odd_ones(const struct path_report *r, struct path_finding **out, siz
                      size_t *cap)
 {
     for (size_t k = 0; path_same_keys[k]; k++) {
-        const char *key = path_same_keys[k], *common = NULL, *first = NULL;
+        const char *key = path_same_keys[k], *common = NULL;
+        const char **vals = xcalloc((size_t)r->n + 1, sizeof(*vals));
         int best_count = 0, known = 0;
-        bool same = true;
-        for (int i = 0; i < r->n; i++) {
-            const char *v = path_node_value(r, i, key);
-            if (!v)
+        for (int i = 0; i < r->n; i++)
+            if ((vals[known] = path_node_value(r, i, key)))
+                known++;
+        qsort(vals, (size_t)known, sizeof(*vals), cmp_str);
+        for (int i = 0, run = 1; i < known; i++, run++) {
+            if (i + 1 < known && strcmp(vals[i], vals[i + 1]) == 0)
                 continue;
-            known++;
-            if (!first)
-                first = v;
-            same = same && strcmp(v, first) == 0;
-            int c = 0;
-            for (int j = 0; j < r->n; j++) {
-                const char *w = path_node_value(r, j, key);
-                c += w && strcmp(v, w) == 0;
-            }
-            if (c > best_count)
-                best_count = c, common = v;
+            if (run > best_count)
+                best_count = run, common = vals[i];
+            run = 0;
         }
+        bool same = known == 0 || strcmp(vals[0], vals[known - 1]) == 0;
+        free(vals);
         if (same || known < 2)
             continue;
         bool majority = 2 * best_count > known;
@@ -424,21 +429,32 @@ static void odd_ones(const struct path_report *r, struct path_finding **out, siz
     }
 }
 
-static bool host_answered(const struct path_report *r, const char *host)
+/* Every name a node answered by: its host name, that name without its
+ * domain, its addresses; sorted, for bsearch. */
+static void answered_names(const struct path_report *r, struct strvec *out)
 {
-    size_t hl = strcspn(host, ".");
     for (int i = 0; i < r->n; i++) {
         const char *h = path_node_value(r, i, "host"), *ips = path_node_value(r, i, "ips");
-        if (h && (strcmp(h, host) == 0 || (strncmp(h, host, hl) == 0 && !h[hl])))
-            return true;
-        struct strvec v = {0};
-        sv_split(&v, ips ? ips : "", ",");
-        bool found = sv_find(&v, host) >= 0;
-        sv_free(&v);
-        if (found)
-            return true;
+        if (h) {
+            sv_push(out, h);
+            char *shortname = xstrndup(h, strcspn(h, "."));
+            sv_push(out, shortname);
+            free(shortname);
+        }
+        if (ips)
+            sv_split(out, ips, ",");
     }
-    return false;
+    if (out->n)
+        qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+}
+
+static bool host_answered(const struct strvec *names, const char *host)
+{
+    char *shortname = xstrndup(host, strcspn(host, "."));
+    bool found = names->n && (bsearch(&host, names->v, names->n, sizeof(*names->v), cmp_str) ||
+                              bsearch(&shortname, names->v, names->n, sizeof(*names->v), cmp_str));
+    free(shortname);
+    return found;
 }
 
 size_t path_judge(const struct path_report *r, const struct strvec *hosts,
@@ -448,9 +464,10 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
     *out = NULL;
     /* A node the launcher's messages name is named with them; mpirun starts
      * no process until every node's daemon is up, so the others wait. */
-    struct strvec silent = {0};
+    struct strvec silent = {0}, names = {0};
+    answered_names(r, &names);
     for (size_t i = 0; hosts && i < hosts->n; i++) {
-        if (host_answered(r, hosts->v[i]))
+        if (host_answered(&names, hosts->v[i]))
             continue;
         const char *line = NULL, *h = hosts->v[i];
         /* a name is looked for without its domain too (ssh says "nosuch:"
@@ -478,6 +495,7 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
         free(list);
     }
     sv_free(&silent);
+    sv_free(&names);
     if (r->n == 0 && n == 0)
         add(out, &n, &cap, PATH_FAIL,
             xstrdup("no node answered: the launcher started no peer process (its messages are "

@@ -11,7 +11,7 @@ seconds=${FUZZ_SECONDS:-60}
 mkdir -p "$build"
 cc=${FUZZ_CC:-clang}
 flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-deps="hwloc libibverbs numa inih ucx json-c"
+deps="hwloc libibverbs numa inih ucx json-c pmix"
 # shellcheck disable=SC2046
 cflags="-I$src/src -I$(cd "$src/.." && pwd) $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -luct -lucs"
@@ -19,7 +19,7 @@ sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c | 
 # config.h only carries the version for --version, which no target uses.
 echo '#define PACKAGE_VERSION "fuzz"' >"$build/config.h"
 status=0
-for target in size logs profile facts runs appfile; do
+for target in size logs profile facts runs appfile path; do
     bin=$build/fuzz_$target
     # shellcheck disable=SC2086
     (cd "$src" && $cc $flags -I"$build" $cflags -o "$bin" "tests/fuzz/fuzz_$target.c" $sources $libs)
@@ -31,6 +31,7 @@ for target in size logs profile facts runs appfile; do
     profile) cp "$src"/profiles/*.ini "$src"/tests/data/profiles/*.ini "$corpus/" ;;
     facts) cp "$src"/tests/data/facts/*.json "$corpus/" ;;
     runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;
+    path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac

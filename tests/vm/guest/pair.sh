@@ -139,8 +139,8 @@ else
     ip link set eth0 mtu 1500
     # A port DOWN on one node: rxe1 on a dummy netdev on each, down on node b.
     dummy_port() {  # ADDRESS up|down
-        ip link add dummy0 type dummy && ip addr add $1/24 dev dummy0 && ip link set dummy0 $2 &&
-            rdma link add rxe1 type rxe netdev dummy0
+        ip link add rrdummy type dummy && ip addr add $1/24 dev rrdummy && ip link set rrdummy $2 &&
+            rdma link add rxe1 type rxe netdev rrdummy
     }
     dummy_port 10.6.0.1 up && ssh $B "$(declare -f dummy_port); dummy_port 10.6.0.2 down"
     ok $? "rxe1 on a dummy netdev on both nodes, down on node b"

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The path test on this host (no RDMA device): real mpirun starting real
+# path peers that meet through Open MPI's PMIx server, and the launch node's
+# judgement of what they said; a node that cannot be reached; the plan
+# putting the test in front of a multi-node job, and its options. Between
+# nodes with real verbs it runs in the Soft-RoCE VM (tests/vm/guest/pair.sh).
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
+host=$(hostname)
+
+run "$RDMARUN" check --path-test $MPIRUN_ROOT
+check "this node alone, no RDMA device: 83, the node and why" 83 \
+    "rdmarun: path test: " "--map-by ppr:1:node" "path-peer" \
+    "path test: $host: port: no RDMA device on this node" \
+    "path test failed: 1 node, 0 of 1 path good (the node to itself)"
+has "$err" "did not answer"; [ $? != 0 ]; ok $? "the node answered through PMIx: it is not called silent"
+
+run "$RDMARUN" check --path-test $MPIRUN_ROOT -H localhost,localhost --device mlx5_3:1
+check "a device the node lacks is named (and localhost is this node, once)" 83 \
+    "$host: port: no device or port mlx5_3:1 on this node"
+
+t0=$(date +%s)
+run "$RDMARUN" check --path-test $MPIRUN_ROOT -H "localhost,nosuch.invalid" --path-timeout 20
+t1=$(date +%s)
+check "a node that cannot be reached: 83 within the deadline, named with the launcher's words" 83 \
+    "nosuch.invalid did not answer: the launcher says \"ssh: Could not resolve hostname nosuch" \
+    "no peer started on $host either"
+[ $((t1 - t0)) -le 20 ]; ok $? "and it took $((t1 - t0)) s (deadline 20 s)"
+has "$err" "ORTE was unable to reliably start" || has "$err" "PRTE has lost communication" ||
+    has "$err" "ssh:"
+ok $? "mpirun's own message stays in the output"
+
+printf 'h1 slots=2\n# a comment\nh2\n\nh1\n' >"$TMP/hosts"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/hosts" -np 4 ./app
+check "the dry run of a job on two nodes (a hostfile) shows the path test in front" 0 \
+    "path test: 2 nodes, ring, within 30 s: " "--hostfile $TMP/hosts --map-by ppr:1:node --bind-to none" \
+    "path-peer --step-timeout=2"
+has "$out" "path-peer --gid-index"; [ $? != 0 ]
+ok $? "with UCX_IB_GID_INDEX auto, each node uses its own routable GID"
+run "$RDMARUN" --dry-run --json --sysfs "$DATA/sysfs/rxe" -H a,b:4 -np 2 ./app
+check "and its JSON" 0 '"path_test": {' '"nodes": 2' '"pairs": "ring"'
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -H a,b -np 2 \
+    --set check.path-pairs=all --set check.path-timeout=12 --set ucx.NET_DEVICES=rxe0:1 ./app
+check "path-pairs, path-timeout and a device the profile names" 0 \
+    "path test: 2 nodes, all pairs, within 12 s" "path-peer --device rxe0:1" "--all-pairs"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -H a,b -np 2 --set check.path-test=no ./app
+check "check.path-test = no: none" 0
+has "$out" "path test:"; [ $? != 0 ]; ok $? "and no path test line"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -H a,a -np 2 ./app
+has "$out" "path test:"; [ $? != 0 ]; ok $? "one node named twice: no path test"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -p tcp -H a,b -np 2 ./app
+has "$out" "path test:"; [ $? != 0 ]; ok $? "a job that expects TCP: no path test"
+run env SLURM_JOB_NUM_NODES=3 "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -np 2 ./app
+check "inside a 3-node Slurm allocation: the allocation's nodes" 0 "path test: 3 nodes, ring"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
+check "a hostfile that cannot be read: 66, named" 66 "hostfile $TMP/nosuch cannot be read"
+
+# Before a real job: the ranks run only when the test allows it.
+printf '[profile]\ninherit = roce\n[ucx]\nNET_DEVICES = rxe0:1\n' >"$TMP/roce.ini"
+run "$RDMARUN" $MPIRUN_ROOT --sysfs "$DATA/sysfs/rxe" -p "$TMP/roce.ini" --verify strict \
+    --set check.qp-test=no -H "localhost,nosuch.invalid" -np 2 echo RAN
+check "strict, a node that cannot be reached: the job does not start (83)" 83 \
+    "nosuch.invalid did not answer" "the path test between the job's nodes failed: not starting the job"
+has "$out" "RAN"; [ $? != 0 ]; ok $? "the program never ran"
+
+for bad in "--path-timeout 0" "--path-timeout x" "--gid-index 300"; do
+    # shellcheck disable=SC2086
+    run "$RDMARUN" check --path-test $bad
+    check "check --path-test $bad: 64" 64
+done
+run "$RDMARUN" check -H a,b
+check "host options without --path-test: 64 with the hint" 64 "rdmarun check --path-test -H node1,node2"
+run "$RDMARUN" check --path-test --qp-test
+check "--path-test with --qp-test: 64" 64 "run one at a time"
+run "$RDMARUN" path-peer
+check "path-peer started by hand: 64, says who starts it" 64 "PMIx_Init" "rdmarun check --path-test"
+run "$RDMARUN" --help
+check "--help shows the path test" 0 "check --path-test [--all-pairs]" "--path-timeout S"
+done_testing

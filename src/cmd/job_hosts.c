@@ -2,6 +2,7 @@
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +33,13 @@ static void push_hosts(struct strvec *out, const char *list)
     sv_free(&items);
 }
 
-static int hostfile(const char *path, struct strvec *out)
+static int hostfile(const char *path, struct strvec *out, bool required)
 {
     FILE *f = fopen(path, "r");
+    if (!f && !required) {
+        rr_warn("hostfile %s cannot be read: %s (mpirun will say so too)", path, strerror(errno));
+        return 0;
+    }
     if (!f) {
         rr_error("hostfile %s cannot be read: %s", path, strerror(errno));
         return RR_EX_NOINPUT;
@@ -51,7 +56,7 @@ static int hostfile(const char *path, struct strvec *out)
     return 0;
 }
 
-int job_hosts(const struct strvec *a, struct strvec *out)
+int job_hosts(const struct strvec *a, struct strvec *out, bool required)
 {
     static const char *const lists[] = {"H", "host", NULL};
     static const char *const files[] = {"hostfile", "machinefile", "default-hostfile", NULL};
@@ -59,7 +64,7 @@ int job_hosts(const struct strvec *a, struct strvec *out)
         if (named(a->v[i], lists))
             push_hosts(out, a->v[i + 1]);
         else if (named(a->v[i], files)) {
-            int rc = hostfile(a->v[i + 1], out);
+            int rc = hostfile(a->v[i + 1], out, required);
             if (rc)
                 return rc;
         }

@@ -5,10 +5,12 @@
 #ifndef RDMARUN_JOB_HOSTS_H
 #define RDMARUN_JOB_HOSTS_H
 #include "util/strvec.h"
+#include <stdbool.h>
 
 /* Adds the hosts named to out (as written; plan/path.c drops slots and
- * repeats). 0, or RR_EX_NOINPUT after saying which hostfile cannot be read. */
-int job_hosts(const struct strvec *mpirun_args, struct strvec *out);
+ * repeats). 0, or RR_EX_NOINPUT after saying which hostfile cannot be read
+ * when `required` (else that is a warning: a dry run goes on). */
+int job_hosts(const struct strvec *mpirun_args, struct strvec *out, bool required);
 /* SLURM_JOB_NUM_NODES (or SLURM_NNODES) inside an allocation, else -1. */
 long slurm_alloc_nodes(void);
 

@@ -182,7 +182,7 @@ int cmd_run(const struct cmdline *cl)
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};
-    rc = job_hosts(&job.mpirun_args, &hosts);
+    rc = job_hosts(&job.mpirun_args, &hosts, !cl->dry_run);
     struct plan_request rq = {
         .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,

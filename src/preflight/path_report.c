@@ -268,6 +268,29 @@ static char *loss_words(const struct path_report *r, int i)
     return s;
 }
 
+/* Growth of node i's counters that count loss, or packets. */
+static long long grown(const struct path_report *r, int i, bool loss)
+{
+    const struct strvec *c = &r->nodes[i].counters;
+    long long sum = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        char *name = xstrndup(c->v[k], strcspn(c->v[k], "="));
+        if (loss ? loss_counter(name) : strstr(name, "pkts") || strstr(name, "packets"))
+            sum += atoll(strchr(c->v[k], '=') + 1);
+        free(name);
+    }
+    return sum;
+}
+
+/* In a test that passed, a retry now and then is not worth a warning (an
+ * ACK late under load); more than 1% of the packets is, or 10 retries where
+ * no packet counter says how many went. */
+static bool noticeable_loss(const struct path_report *r, int i)
+{
+    long long lost = grown(r, i, true), packets = grown(r, i, false);
+    return packets ? lost * 100 > packets : lost >= 10;
+}
+
 static bool link_local(const char *gid)
 {
     return gid && strncmp(gid, "fe80:", 5) == 0;
@@ -533,7 +556,7 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
     }
     bool failed = n > 0;
     for (int i = 0; !failed && i < r->n; i++) {
-        char *loss = loss_words(r, i);
+        char *loss = noticeable_loss(r, i) ? loss_words(r, i) : NULL;
         if (loss)
             add(out, &n, &cap, PATH_WARN,
                 xasprintf("packet loss: %s during the path test, which passed (hint: PFC/ECN on "

@@ -52,8 +52,10 @@ run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -p tcp -H a,b -np 2 ./app
 has "$out" "path test:"; [ $? != 0 ]; ok $? "a job that expects TCP: no path test"
 run env SLURM_JOB_NUM_NODES=3 "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -np 2 ./app
 check "inside a 3-node Slurm allocation: the allocation's nodes" 0 "path test: 3 nodes, ring"
-run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
+run "$RDMARUN" $MPIRUN_ROOT --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
 check "a hostfile that cannot be read: 66, named" 66 "hostfile $TMP/nosuch cannot be read"
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
+check "and the dry run warns and goes on" 0 "warning: hostfile $TMP/nosuch cannot be read"
 
 # Before a real job: the ranks run only when the test allows it.
 printf '[profile]\ninherit = roce\n[ucx]\nNET_DEVICES = rxe0:1\n' >"$TMP/roce.ini"

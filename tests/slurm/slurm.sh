@@ -61,6 +61,25 @@ has "$out" "rdmarun: local only: 2 processes"; ok $? "rdmarun verified the job's
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 0:0 ]; ok $? "the job's exit code is 0:0 ($state)"
 
+# 1a. The path test inside an allocation: srun starts one peer per node
+# (--mpi=pmix), which meets the others through Slurm's PMIx server. This
+# node has no RDMA device, so the peer says so, and says it through PMIx.
+cat >"$TMP/path.sh" <<SH
+#!/bin/sh
+cd '$TMP'
+exec '$RDMARUN' check --path-test
+SH
+id=$(sbatch --parsable -N 1 -o "$TMP/path.out" "$TMP/path.sh")
+slurm_wait_job "$id" 90
+out=$(cat "$TMP/path.out")
+has "$out" "--ntasks-per-node=1 --mpi=pmix" && has "$out" "path-peer" &&
+    has "$out" ": port: no RDMA device on this node" &&
+    has "$out" "path test failed: 1 node, 0 of 1 path good"
+ok $? "check --path-test in an allocation: srun started the peer, PMIx carried its report"
+[ $? = 0 ] || sed 's/^/#   /' "$TMP/path.out"
+state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
+[ "$state" = 83:0 ]; ok $? "and the batch script's exit code is 83 ($state)"
+
 # 1b. Placement under srun: the helper reads SLURM_LOCALID and binds each task.
 cat >"$TMP/placed.sh" <<SH
 #!/bin/sh

@@ -99,6 +99,15 @@ else
         "-> rxe-guest-b (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified" \
         "-> rxe-guest-a (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified"
     echo "# figures: path test of 2 guests in $took s (launch included): $(printf '%s\n' "$out" | grep 'path test passed')"
+    # The peers' own records, as they reach node a (kept as a fixture).
+    # shellcheck disable=SC2086
+    mpirun --allow-run-as-root -H "$hosts" $oob --map-by ppr:1:node --bind-to none \
+        "$RDMARUN" path-peer >"$S/path-records.txt" 2>&1
+    for kind in node pair counters done; do
+        [ "$(grep -c "^rdmarun-path: $kind r=" "$S/path-records.txt")" = 2 ] ||
+            { echo "# no 2 $kind records:"; sed 's/^/#   /' "$S/path-records.txt"; false; }
+        ok $? "each of the two peers sent its $kind record"
+    done
     # rxe takes no VLAN device, but the GID table of rxe0 gets a GID for each
     # address of eth0's VLANs: a VLAN's GID index routes rxe0's packets there.
     vlan_up() {  # VID ADDRESS: eth0.VID with the address; prints its GID index

@@ -40,3 +40,13 @@ mpi "roce (rc_verbs, -x UCX_TLS=rc,self)" -p roce -x UCX_TLS=rc,self
 mpi "auto (chooses roce; rc,self)" -x UCX_TLS=rc,self
 mpi "tcp" -p tcp
 mpi "shm (shared memory, no NIC)" -p shm
+
+# The path test on this one node (mpirun, PMIx, the node's QP pair to itself):
+# its wall time, launch included, and its own figures beside perftest's.
+t0=$(date +%s.%N)
+"$RDMARUN" check --path-test --allow-run-as-root >/tmp/path 2>&1
+t1=$(date +%s.%N)
+pl=$(sed -n 's/.*passed: .*latency \([0-9.]*\)-.*/\1/p' /tmp/path)
+pb=$(sed -n 's/.*passed: .*bandwidth \([0-9.]*\)-.*/\1/p' /tmp/path)
+printf 'path test, 1 node (mpirun + PMIx)   %s s wall; 8 B %s us, 32 KiB writes %s MB/s\n' \
+    "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" "${pl:-?}" "${pb:-?}"

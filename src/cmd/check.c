@@ -42,7 +42,7 @@ static int path_test(const struct cmdline *cl, long gid)
     };
     struct path_plan pp;
     path_plan_build(&rq, &pp);
-    rc = path_test_run(&pp, false);
+    rc = path_test_run(&pp, false, cl->json);
     path_plan_free(&pp);
     free(launcher);
     free(self);
@@ -53,9 +53,9 @@ static int path_test(const struct cmdline *cl, long gid)
 int cmd_check(const struct cmdline *cl)
 {
     if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs ||
-         cl->path_timeout) && !cl->path_test) {
-        rr_error("host, launcher and pair options are for 'rdmarun check --path-test' (hint: "
-                 "rdmarun check --path-test -H node1,node2)");
+         cl->path_timeout || cl->json) && !cl->path_test) {
+        rr_error("host, launcher, pair and --json options are for 'rdmarun check --path-test' "
+                 "(hint: rdmarun check --path-test -H node1,node2)");
         return RR_EX_USAGE;
     }
     if (!cl->qp_test && !cl->path_test) {

@@ -22,8 +22,9 @@ static const struct opt options[] = {
      "override one profile value (repeatable)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
-    {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY, OPT_FLAG, C(json), NULL,
-     NULL, "with --dry-run, probe, profiles or verify: machine-readable output"},
+    {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),
+     NULL, NULL, "with --dry-run, probe, profiles, verify or check\n--path-test: machine-readable "
+     "output"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,

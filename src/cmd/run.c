@@ -178,7 +178,7 @@ int cmd_run(const struct cmdline *cl)
         goto out_facts;
     bool on_path;
     char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
-    char *mpi_library = launch_mpi_library();
+    char *mpi_library = facts_mpi_library();
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};

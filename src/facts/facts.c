@@ -8,29 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-char *read_first_line(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *path = xvasprintf(fmt, ap);
-    va_end(ap);
-    FILE *f = fopen(path, "r");
-    free(path);
-    if (!f)
-        return NULL;
-    char buf[512];
-    char *line = fgets(buf, sizeof(buf), f);
-    fclose(f);
-    if (!line)
-        return NULL;
-    char *out = trim_dup(buf, strlen(buf));
-    if (!*out) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 struct rdma_device *facts_device(struct facts *f, const char *name)
 {
     for (size_t i = 0; i < f->ndevs; i++)

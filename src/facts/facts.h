@@ -136,6 +136,11 @@ int facts_load_json(struct facts *f, const char *path);
 void facts_print_json(const struct facts *f, FILE *out);
 void facts_print_text(const struct facts *f, FILE *out);
 
+/* "Open MPI 4.1.4" from the libmpi the ranks load (libmpi.so.40), or NULL. */
+char *facts_mpi_library(void);
+/* rdma-core's release ("44") from libibverbs' file name, or NULL. */
+char *facts_rdma_core(void);
+
 /* Warnings a node's facts deserve, one line each (pure). */
 void facts_warnings(const struct facts *f, struct strvec *out);
 

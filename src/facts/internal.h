@@ -2,9 +2,7 @@
 #ifndef RDMARUN_FACTS_INTERNAL_H
 #define RDMARUN_FACTS_INTERNAL_H
 #include "facts/facts.h"
-
-/* First line of a file, trimmed; NULL if absent or empty. */
-char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include "util/fs.h"   /* read_first_line */
 /* The device named `name`, added (zeroed, numa_node -1) when new. */
 struct rdma_device *facts_device(struct facts *f, const char *name);
 void port_init(struct rdma_port *p, int num);

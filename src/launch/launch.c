@@ -1,7 +1,6 @@
 #include "launch/launch.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,27 +84,4 @@ int launch_exec(const char *path, const struct strvec *argv)
     fflush(stderr);
     execv(path ? path : argv->v[0], argv->v);
     return launch_failed(path ? path : argv->v[0], errno);
-}
-
-/* MPI_Get_library_version may be called before MPI_Init (MPI-3): ask the
- * libmpi the job's ranks load (libmpi.so.40: Open MPI 3 to 5). */
-char *launch_mpi_library(void)
-{
-    void *h = dlopen("libmpi.so.40", RTLD_LAZY | RTLD_LOCAL);
-    if (!h)
-        return NULL;
-    int (*get)(char *, int *) = (int (*)(char *, int *))dlsym(h, "MPI_Get_library_version");
-    char buf[8192] = "";
-    int len = 0;
-    char *out = NULL;
-    if (get && get(buf, &len) == 0) {
-        /* "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4" */
-        buf[strcspn(buf, ",\n")] = '\0';
-        char *v = strstr(buf, " v");
-        if (v && v[2] >= '0' && v[2] <= '9')
-            memmove(v + 1, v + 2, strlen(v + 2) + 1);
-        out = buf[0] ? xstrdup(buf) : NULL;
-    }
-    dlclose(h);
-    return out;
 }

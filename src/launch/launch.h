@@ -17,8 +17,5 @@ int launch_exec(const char *path, const struct strvec *argv);
 /* Say that the launcher at `path` could not be run (errno err), with a hint;
  * returns the status: RR_EX_NOTFOUND, or RR_EX_OSERR. */
 int launch_failed(const char *path, int err);
-/* The MPI library the ranks will load, as it names itself ("Open MPI
- * 4.1.4"); NULL when none is found. */
-char *launch_mpi_library(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include "plan/plan.h"
 #include "preflight/path_report.h"
 #include "preflight/preflight.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/text.h"
@@ -74,6 +75,8 @@ struct peer {
 };
 
 static void record(const struct peer *p, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void record(const struct peer *p, const char *kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -92,16 +95,6 @@ static char *word(const char *s)
         if (*c == ' ' || *c == '\n' || *c == '=')
             *c = '_';
     return w;
-}
-
-static char *read_line(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char buf[256];
-    char *s = f && fgets(buf, sizeof(buf), f) ? xstrndup(buf, strcspn(buf, "\n")) : NULL;
-    if (f)
-        fclose(f);
-    return s;
 }
 
 /* Every IPv4 address of this node, "a,b" ("-": none): the launcher may
@@ -197,24 +190,28 @@ static void say_node(const struct peer *p, const struct facts *f)
     bool ib = strcmp(pt->link_layer, "InfiniBand") == 0;
     const char *gtype = ib ? "IB" : !g || !g->type ? "?" : strstr(g->type, "v2") ? "RoCE_v2"
                                                                               : "RoCE_v1";
-    char *ip, *subnet, path[300];
+    char *ip, *subnet;
     ipv4_of(g, &ip, &subnet);
     if (ib && g)
         subnet = (free(subnet), xstrndup(g->gid, 19));   /* the subnet prefix */
-    snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", g && g->ndev ? g->ndev : "");
-    char *netmtu = g && g->ndev ? read_line(path) : NULL;
+    char *netmtu = g && g->ndev ? read_first_line("/sys/class/net/%s/mtu", g->ndev) : NULL;
     char *vlan = vlan_of(g ? g->ndev : NULL);
     struct utsname u;
     uname(&u);
     char *ll = word(pt->link_layer), *fw = word(d->fw_ver), *board = word(d->board_id);
     char *driver = word(d->driver), *host = word(f->hostname), *ucx = word(f->ucx_version);
+    char *mpi_name = facts_mpi_library(), *mpi = word(mpi_name), *rc = facts_rdma_core();
+    char *memlock = f->limits.memlock_soft == -1 ? xstrdup("unlimited")
+                    : f->limits.memlock_soft < 0 ? xstrdup("?")
+                    : xasprintf("%lld", f->limits.memlock_soft / 1024);
     char *ips = all_ipv4();
     record(p, "node",
            "host=%s ip=%s ips=%s dev=%s port=%d state=%s ll=%s mtu=%d netmtu=%s rate=%g gidx=%d gid=%s "
-           "gtype=%s subnet=%s vlan=%s lid=%d driver=%s fw=%s board=%s kernel=%s ucx=%s",
+           "gtype=%s subnet=%s vlan=%s lid=%d driver=%s fw=%s board=%s kernel=%s ucx=%s "
+           "rdmacore=%s mpi=%s memlock=%s",
            host, ip, ips, d->name, pt->num, pt->state, ll, p->ctx ? mtu_bytes(p->attr.active_mtu) : pt->active_mtu, netmtu ? netmtu : "-",
            pt->rate_gbps, p->port.gid_index, g ? g->gid : "-", gtype, subnet, vlan, pt->lid,
-           driver, fw, board, u.release, ucx);
+           driver, fw, board, u.release, ucx, rc ? rc : "?", mpi, memlock);
     free(ip);
     free(ips);
     free(subnet);
@@ -226,6 +223,10 @@ static void say_node(const struct peer *p, const struct facts *f)
     free(driver);
     free(host);
     free(ucx);
+    free(mpi_name);
+    free(mpi);
+    free(rc);
+    free(memlock);
 }
 
 /* The port's counters (counters/ and hw_counters/), summed into names. */
@@ -243,9 +244,7 @@ static void read_counters(const struct peer *p, struct strvec *names, long long 
         while (dh && (e = readdir(dh))) {
             if (e->d_name[0] == '.' || strcmp(e->d_name, "lifespan") == 0)
                 continue;
-            char path[700];
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            char *v = read_line(path);
+            char *v = read_first_line("%s/%s", dir, e->d_name);
             if (v) {
                 GROW(*vals, cap, names->n + 1);
                 (*vals)[names->n] = strtoll(v, NULL, 10);
@@ -623,7 +622,7 @@ static void counters_grown(const struct peer *p, const struct strvec *names, con
                 free(w);
             }
     char *joined = sv_join(&out, " ");
-    record(p, "counters", "%s", joined);
+    record(p, "counters", "%s", joined ? joined : "");
     free(joined);
     sv_free(&now);
     sv_free(&out);
@@ -731,7 +730,7 @@ int path_peer_main(const struct path_peer_opts *o)
         receive_pairs(&p);
         counters_grown(&p, &cnames, c0);
     }
-    record(&p, "done", "");
+    record(&p, "done", "%s", "");
     if (joined)
         fence(&p);   /* the QPs stay until every node is done with them */
     sv_free(&cnames);

@@ -12,8 +12,25 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-const char *const path_same_keys[] = {"ll", "mtu", "netmtu", "rate", "gtype", "vlan", "driver",
-                                      "fw", "board", "kernel", "ucx", NULL};
+/* A launcher's line that reports a problem (ssh's, mpirun's, PRRTE's,
+ * srun's), not one that only names a node ("HNP daemon : ... on node a"). */
+static bool says_trouble(const char *line)
+{
+    static const char *const words[] = {"ssh", "ould not", "annot", "nable", "lost",
+                                        "efused", "timed out", "imed out", "o route",
+                                        "not known", "denied", "Remote daemon", "error",
+                                        "rror", "failed", "down", NULL};
+    for (size_t i = 0; words[i]; i++)
+        if (strstr(line, words[i]))
+            return true;
+    return false;
+}
+
+const struct path_same path_same_keys[] = {
+    {"ll", "link layer"}, {"mtu", "MTU"}, {"netmtu", "netdev MTU"}, {"rate", "rate (Gb/s)"},
+    {"gtype", "GID type"}, {"gidx", "GID index"}, {"vlan", "VLAN"}, {"driver", "driver"},
+    {"fw", "firmware"}, {"board", "board"}, {"kernel", "kernel"}, {"rdmacore", "rdma-core"},
+    {"ucx", "UCX"}, {"mpi", "MPI"}, {"memlock", "memlock (KiB)"}, {NULL, NULL}};
 
 size_t path_edges(int n, bool all_pairs, struct path_edge **out)
 {
@@ -410,8 +427,8 @@ static void outliers(const struct path_report *r, struct path_finding **out, siz
 static void odd_ones(const struct path_report *r, struct path_finding **out, size_t *n,
                      size_t *cap)
 {
-    for (size_t k = 0; path_same_keys[k]; k++) {
-        const char *key = path_same_keys[k], *common = NULL;
+    for (size_t k = 0; path_same_keys[k].key; k++) {
+        const char *key = path_same_keys[k].key, *label = path_same_keys[k].label, *common = NULL;
         const char **vals = xcalloc((size_t)r->n + 1, sizeof(*vals));
         int best_count = 0, known = 0;
         for (int i = 0; i < r->n; i++)
@@ -437,8 +454,9 @@ static void odd_ones(const struct path_report *r, struct path_finding **out, siz
                 continue;
             if (majority) {
                 add(out, n, cap, PATH_WARN,
-                    xasprintf("odd node out: %s has %s %s where the %d other%s %s", val(r, i, "host"),
-                              key, v, best_count, best_count > 1 ? "s have" : " has", common));
+                    xasprintf("odd node out: %s has %s %s where the %d other%s %s",
+                              val(r, i, "host"), label, v, best_count,
+                              best_count > 1 ? "s have" : " has", common));
                 continue;
             }
             char *s = xasprintf("%s%s%s %s", list ? list : "", list ? ", " : "",
@@ -447,7 +465,7 @@ static void odd_ones(const struct path_report *r, struct path_finding **out, siz
             list = s;
         }
         if (list)
-            add(out, n, cap, PATH_WARN, xasprintf("%s differs between nodes: %s", key, list));
+            add(out, n, cap, PATH_WARN, xasprintf("%s differs between nodes: %s", label, list));
         free(list);
     }
 }
@@ -498,7 +516,7 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
         char *name = strspn(h, "0123456789.") == strlen(h) ? xstrdup(h)
                                                            : xstrndup(h, strcspn(h, "."));
         for (size_t k = 0; k < r->said.n && !line; k++)
-            if (strstr(r->said.v[k], name))
+            if (strstr(r->said.v[k], name) && says_trouble(r->said.v[k]))
                 line = r->said.v[k];
         free(name);
         if (line)

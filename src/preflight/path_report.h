@@ -21,9 +21,12 @@ struct path_edge {
  * all ordered pairs. Returns how many; *out is owned. */
 size_t path_edges(int n, bool all_pairs, struct path_edge **out);
 
-/* The facts a node's record carries that should be the same on every node:
- * the odd one out is named. */
-extern const char *const path_same_keys[];
+/* The facts a node's record carries that should be the same on every node
+ * (key, and its name in messages): the odd one out is named. */
+struct path_same {
+    const char *key, *label;
+};
+extern const struct path_same path_same_keys[];
 
 struct path_node {
     bool seen, done;

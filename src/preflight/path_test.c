@@ -1,5 +1,6 @@
 #include "preflight/path_test.h"
 #include "preflight/path_report.h"
+#include "util/json.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
@@ -10,11 +11,122 @@
 
 #define OUTPUT_MAX (4 << 20)
 
-int path_test_run(const struct path_plan *pp, bool quiet)
+/* The slower end's rate in Gb/s, 0 when unknown. */
+static double pair_rate(const struct path_report *r, const struct path_pair *p)
+{
+    const char *a = path_node_value(r, p->from, "rate"), *b = path_node_value(r, p->to, "rate");
+    double x = a ? atof(a) : 0, y = b ? atof(b) : 0;
+    return x > 0 && (y <= 0 || x < y) ? x : y;
+}
+
+/* " (27% of the slower port's 2.5 Gb/s)", or "". */
+static char *rate_share(const struct path_report *r, const struct path_pair *p)
+{
+    double rate = pair_rate(r, p);
+    return rate > 0 ? xasprintf(" (%.0f%% of the slower port's %g Gb/s)",
+                                p->bw_mbps * 8 / 1000 / rate * 100, rate)
+                    : xstrdup("");
+}
+
+static void print_text(const struct path_report *r, const struct path_finding *f, size_t nf,
+                       bool quiet, bool failed, const char *sum, double took)
+{
+    for (size_t i = 0; !quiet && i < r->npairs; i++) {
+        const struct path_pair *p = &r->pairs[i];
+        if (!p->ok)
+            continue;
+        char *a = path_node_name(r, p->from), *b = path_node_name(r, p->to);
+        char *share = rate_share(r, p);
+        printf("rdmarun: path %s -> %s: SEND/RECV and RDMA WRITE verified, latency %.1f us, "
+               "bandwidth %.1f MB/s%s\n", a, b, p->lat_us, p->bw_mbps, share);
+        free(a);
+        free(b);
+        free(share);
+    }
+    for (size_t i = 0; i < nf; i++) {
+        if (f[i].level == PATH_FAIL)
+            rr_error("path test: %s", f[i].text);
+        else
+            rr_warn("path test: %s", f[i].text);
+    }
+    if (failed)
+        rr_error("path test failed: %s, %.1f s", sum, took);
+    else
+        printf("rdmarun: path test passed: %s, %.1f s\n", sum, took);
+}
+
+static void print_json(const struct path_report *r, const struct path_finding *f, size_t nf,
+                       bool failed, const char *sum, double took)
+{
+    struct json j;
+    json_init(&j, stdout);
+    json_begin_object(&j, NULL);
+    json_bool(&j, "passed", !failed);
+    json_string(&j, "summary", sum);
+    json_double(&j, "seconds", took);
+    json_string(&j, "pairs_tested", r->all_pairs && r->n > 1 ? "all" : "ring");
+    json_begin_array(&j, "nodes");
+    for (int i = 0; i < r->n; i++) {
+        const struct path_node *nd = &r->nodes[i];
+        json_begin_object(&j, NULL);
+        json_int(&j, "rank", i);
+        json_bool(&j, "answered", nd->seen);
+        json_bool(&j, "done", nd->done);
+        for (size_t k = 0; k < nd->kv.n; k++) {
+            char *key = xstrndup(nd->kv.v[k], strcspn(nd->kv.v[k], "="));
+            if (strcmp(key, "r") != 0 && strcmp(key, "n") != 0)   /* rank, and the count */
+                json_string(&j, key, strchr(nd->kv.v[k], '=') + 1);
+            free(key);
+        }
+        json_string(&j, "failed_step", nd->fail_step);
+        json_string(&j, "error", nd->fail_err);
+        json_begin_object(&j, "counters_grown");
+        for (size_t k = 0; k < nd->counters.n; k++) {
+            char *key = xstrndup(nd->counters.v[k], strcspn(nd->counters.v[k], "="));
+            json_int(&j, key, atoll(strchr(nd->counters.v[k], '=') + 1));
+            free(key);
+        }
+        json_end_object(&j);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "pairs");
+    for (size_t i = 0; i < r->npairs; i++) {
+        const struct path_pair *p = &r->pairs[i];
+        json_begin_object(&j, NULL);
+        json_int(&j, "from", p->from);
+        json_int(&j, "to", p->to);
+        json_bool(&j, "reported", p->seen);
+        json_bool(&j, "ok", p->ok);
+        json_string(&j, "step", p->step);
+        json_string(&j, "error", p->err);
+        if (p->ok) {
+            json_double(&j, "latency_us", p->lat_us);
+            json_double(&j, "bandwidth_mbps", p->bw_mbps);
+        }
+        double rate = pair_rate(r, p);
+        if (rate > 0)
+            json_double(&j, "rate_gbps", rate);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "findings");
+    for (size_t i = 0; i < nf; i++) {
+        json_begin_object(&j, NULL);
+        json_string(&j, "level", f[i].level == PATH_FAIL ? "fail" : "warn");
+        json_string(&j, "text", f[i].text);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+}
+
+int path_test_run(const struct path_plan *pp, bool quiet, bool json)
 {
     for (size_t i = 0; i < pp->notes.n; i++)
         rr_note("%s", pp->notes.v[i]);
-    if (!quiet) {
+    if (!quiet && !json) {
         char *cmd = sv_join(&pp->argv, " ");
         printf("rdmarun: path test: %s\n", cmd);
         fflush(stdout);
@@ -45,31 +157,16 @@ int path_test_run(const struct path_plan *pp, bool quiet)
     if (timed_out)
         rr_warn("path test: stopped after %.0f s (its deadline, [check] path-timeout)",
                 pp->timeout_s);
-    for (size_t i = 0; !quiet && i < r.npairs; i++) {
-        const struct path_pair *p = &r.pairs[i];
-        if (!p->ok)
-            continue;
-        char *a = path_node_name(&r, p->from), *b = path_node_name(&r, p->to);
-        printf("rdmarun: path %s -> %s: SEND/RECV and RDMA WRITE verified, latency %.1f us, "
-               "bandwidth %.1f MB/s\n", a, b, p->lat_us, p->bw_mbps);
-        free(a);
-        free(b);
-    }
     struct path_finding *f;
     size_t nf = path_judge(&r, &pp->hosts, &f);
     bool failed = false;
-    for (size_t i = 0; i < nf; i++) {
-        if (f[i].level == PATH_FAIL)
-            rr_error("path test: %s", f[i].text);
-        else
-            rr_warn("path test: %s", f[i].text);
+    for (size_t i = 0; i < nf; i++)
         failed = failed || f[i].level == PATH_FAIL;
-    }
     char *sum = path_summary(&r);
-    if (failed)
-        rr_error("path test failed: %s, %.1f s", sum, took);
+    if (json)
+        print_json(&r, f, nf, failed, sum, took);
     else
-        printf("rdmarun: path test passed: %s, %.1f s\n", sum, took);
+        print_text(&r, f, nf, quiet, failed, sum, took);
     fflush(stdout);
     free(sum);
     path_findings_free(f, nf);

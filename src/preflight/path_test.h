@@ -9,7 +9,8 @@
 
 /* 0 when every pair passed (warnings aside), RR_EX_PATH when a pair or node
  * failed, RR_EX_NOTFOUND when the launcher cannot be run. quiet: the
- * summary, failures and warnings only (before a job); else every pair too. */
-int path_test_run(const struct path_plan *pp, bool quiet);
+ * summary, failures and warnings only (before a job); else every pair too;
+ * json: all of it as one JSON document on stdout instead. */
+int path_test_run(const struct path_plan *pp, bool quiet, bool json);
 
 #endif

@@ -1,7 +1,11 @@
 #include "util/fs.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 int make_dirs(const char *path)
@@ -21,4 +25,27 @@ int make_dirs(const char *path)
     }
     free(copy);
     return rc;
+}
+
+char *read_first_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *path = xvasprintf(fmt, ap);
+    va_end(ap);
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f)
+        return NULL;
+    char buf[512];
+    char *line = fgets(buf, sizeof(buf), f);
+    fclose(f);
+    if (!line)
+        return NULL;
+    char *out = trim_dup(buf, strlen(buf));
+    if (!*out) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }

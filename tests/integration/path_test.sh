@@ -14,6 +14,11 @@ check "this node alone, no RDMA device: 83, the node and why" 83 \
     "path test: $host: port: no RDMA device on this node" \
     "path test failed: 1 node, 0 of 1 path good (the node to itself)"
 has "$err" "did not answer"; [ $? != 0 ]; ok $? "the node answered through PMIx: it is not called silent"
+run "$RDMARUN" check --path-test $MPIRUN_ROOT --json
+check "--json: the nodes, the pairs and the findings" 83 '"passed": false' '"host": "'"$host"'"' \
+    '"failed_step": "port"' '"pairs": [' '"level": "fail"'
+python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["nodes"][0]["answered"]' "$out"
+ok $? "and it is JSON"
 
 run "$RDMARUN" check --path-test $MPIRUN_ROOT -H localhost,localhost --device mlx5_3:1
 check "a device the node lacks is named (and localhost is this node, once)" 83 \

@@ -152,7 +152,7 @@ int main(void)
                             "counter exceeded; likely cause: MTU differs: 4096 on a (netdev "
                             "9000), 1024 on b"),
        "a failed pair with an MTU that differs: the pair, the step, both MTUs");
-    ok(has(s, "mtu differs between nodes: a 4096, b 1024"), "and the MTU is listed per node");
+    ok(has(s, "MTU differs between nodes: a 4096, b 1024"), "and the MTU is listed per node");
     free(s);
     free(b);
     b = with("state=DOWN");
@@ -227,7 +227,7 @@ int main(void)
         free(line);
     }
     s = judged(&r, NULL, &fails);
-    ok(fails == 0 && has(s, "odd node out: c has fw 20.31.1014 where the 3 others have 20.35.2000"),
+    ok(fails == 0 && has(s, "odd node out: c has firmware 20.31.1014 where the 3 others have 20.35.2000"),
        "the node with other firmware is named against the majority");
     ok(has(s, "slow path d (mlx5_0:1) -> a (mlx5_0:1): latency 9.5 us (median 1.9)"),
        "a path at five times the median latency is named");
@@ -236,14 +236,17 @@ int main(void)
 
     memset(&r, 0, sizeof(r));
     feed(&r, healthy);
+    path_report_line(&r, "  HNP daemon   : [prterun-a-3971@0,0] on node a");
+    path_report_line(&r, "  Remote daemon: [prterun-a-3971@0,1] on node c");
     path_report_line(&r, "ssh: connect to host c port 22: No route to host");
     sv_push(&hosts, "a");
     sv_push(&hosts, "b.cluster");
     sv_push(&hosts, "c.cluster");
     s = judged(&r, &hosts, &fails);
-    ok(has(s, "c.cluster did not answer: the launcher says \"ssh: connect to host c port 22: No "
-              "route to host\"") && !strstr(s, "b.cluster did not"),
-       "a node that did not answer is named with the launcher's words; b answers as b");
+    ok(has(s, "c.cluster did not answer: the launcher says \"  Remote daemon: [prterun-a-3971@0,1] "
+              "on node c\"") && !strstr(s, "b.cluster did not") && !strstr(s, "a did not"),
+       "a node that did not answer is named with the launcher's words (PRRTE's, not the line "
+       "that names the launch node); b answers as b");
     free(s);
     path_report_free(&r);
     sv_free(&hosts);

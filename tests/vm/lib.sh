@@ -62,3 +62,27 @@ vm_run() {
     fi
     return $status
 }
+
+# vm_pair SHARE SCRIPT: two guests joined by a qemu socket link (a TCP
+# stream on the host's loopback), 1 vCPU and 1 GiB each, with ssh keys made
+# for the test in SHARE; SCRIPT runs in both (argument a or b). Returns node
+# a's exit status; VM_PAIR_B holds node b's.
+vm_pair() {
+    command -v /usr/sbin/sshd >/dev/null && command -v ssh-keygen >/dev/null ||
+        { echo "1..1"; echo "not ok 1 - openssh-server and openssh-client are needed"; exit 1; }
+    ssh-keygen -q -t ed25519 -N '' -f "$1/hostkey"
+    ssh-keygen -q -t ed25519 -N '' -f "$1/id"
+    _port=$((20000 + $$ % 20000))
+    RDMARUN_VM_MEM=1024 RDMARUN_VM_SMP=1 RDMARUN_VM_NAME=rxe-guest-a \
+        RDMARUN_VM_IP=192.168.77.1/24 RDMARUN_VM_MAC=52:54:00:77:00:01 \
+        RDMARUN_VM_NETDEV="socket,id=n0,listen=127.0.0.1:$_port" \
+        "$VM_DIR/boot.sh" "$1" "$2" a &
+    _a=$!
+    sleep 2   # the listening side first
+    RDMARUN_VM_MEM=1024 RDMARUN_VM_SMP=1 RDMARUN_VM_NAME=rxe-guest-b \
+        RDMARUN_VM_IP=192.168.77.2/24 RDMARUN_VM_MAC=52:54:00:77:00:02 \
+        RDMARUN_VM_NETDEV="socket,id=n0,connect=127.0.0.1:$_port" \
+        "$VM_DIR/boot.sh" "$1" "$2" b
+    VM_PAIR_B=$?
+    wait $_a
+}

@@ -4,53 +4,17 @@
 # ssh, keys made for the test), node b serves. Argument: a or b.
 # Output: TAP from node a in $RR_SHARE/tap.txt; node b's QP samples and
 # counters in $RR_SHARE/b.*.
-role=${1:?a or b}
 . "$RR_SHARE/env.sh"
-exec >"$RR_SHARE/$role.log" 2>&1
-. "$RDMARUN_SRCDIR/tests/lib.sh"
-[ "$role" = a ] && exec >"$RR_SHARE/tap.txt" 2>&1
-. "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
-A=192.168.77.1 B=192.168.77.2
-S=$RR_SHARE
-
-# The job's working directory: node-local (tmpfs) on each node, the same path,
-# nothing shared: every report must reach node a through mpirun.
-JOB=/tmp/rdmarun-job
-mkdir -p $JOB
-ulimit -l unlimited   # as on a node set up for RDMA (the kernel's default is 8 MiB)
-
-# sshd on both nodes, with the test's keys; root's home is a tmpfs.
-mkdir -p /root/.ssh /run/sshd
-cp "$S/id" /root/.ssh/id_ed25519
-cp "$S/id.pub" /root/.ssh/authorized_keys
-chmod 600 /root/.ssh/id_ed25519
-cat >/root/.ssh/config <<CFG
-Host *
-    StrictHostKeyChecking no
-    UserKnownHostsFile /dev/null
-    LogLevel ERROR
-CFG
-/usr/sbin/sshd -o HostKey="$S/hostkey" -o PermitRootLogin=prohibit-password \
-    -o UsePAM=no -o StrictModes=no -o PidFile=/run/sshd.pid
-ok $? "sshd started on node $role"
+. "$RDMARUN_SRCDIR/tests/vm/guest/nodes.sh"
 
 rxe_counters >"$TMP/before"
 qp_sampler "$TMP/qps" &
 sampler=$!
 
 if [ "$role" = b ]; then
-    # Serve until node a is done (or 500 s).
-    for i in $(seq 1 1000); do [ -f "$S/a-done" ] && break; sleep 0.5; done
+    serve
 else
-    for i in $(seq 1 120); do busybox ping -c1 -W1 $B >/dev/null 2>&1 && break; sleep 0.5; done
-    for i in $(seq 1 120); do ssh -o ConnectTimeout=2 $B true 2>/dev/null && break; sleep 0.5; done
-    ssh $B true; ok $? "node a reaches node b over ssh"
-    # Open MPI 4.1's runtime is kept on eth0; Open MPI 5's runs without the
-    # option (the guests have no other interface for it to pick).
-    # PRRTE also does not take this node's own address in -H for this node
-    # (it knows it by name only: "not enough slots"), so it is named.
-    oob= hosts="$(hostname),$B"
-    [ "${OMPI_MAJOR:-4}" -ge 5 ] || oob="--mca oob_tcp_if_include eth0" hosts="$A,$B"
+    reach_b
     cd $JOB
     # shellcheck disable=SC2086
     run timeout 300 "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
@@ -142,7 +106,7 @@ else
     has "$err" "link-local"; ok $? "GID index 0 (link-local) is named: $(printf '%s\n' "$err" | grep -m1 link-local)"
     ip link set eth0 mtu 9000
     pt
-    has "$err" "mtu differs between nodes: rxe-guest-a 4096, rxe-guest-b 1024" ||
+    has "$err" "MTU differs between nodes: rxe-guest-a 4096, rxe-guest-b 1024" ||
         has "$err" "MTU differs: 4096 on rxe-guest-a (netdev 9000), 1024 on rxe-guest-b (netdev 1500)"
     ok $? "MTU 4096 on node a and 1024 on node b: named with both values (status $rc)"
     ip link set eth0 mtu 1500

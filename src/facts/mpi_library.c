@@ -1,0 +1,51 @@
+/* Which MPI library and which rdma-core this node has: asked of the
+ * libraries themselves (MPI_Get_library_version, libibverbs' file name),
+ * never of a package manager. */
+#include "facts/facts.h"
+#include "util/xalloc.h"
+#include <dlfcn.h>
+#include <infiniband/verbs.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MPI_Get_library_version may be called before MPI_Init (MPI-3): ask the
+ * libmpi the job's ranks load (libmpi.so.40: Open MPI 3 to 5). */
+char *facts_mpi_library(void)
+{
+    void *h = dlopen("libmpi.so.40", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return NULL;
+    int (*get)(char *, int *) = (int (*)(char *, int *))dlsym(h, "MPI_Get_library_version");
+    char buf[8192] = "";
+    int len = 0;
+    char *out = NULL;
+    if (get && get(buf, &len) == 0) {
+        /* "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4" */
+        buf[strcspn(buf, ",\n")] = '\0';
+        char *v = strstr(buf, " v");
+        if (v && v[2] >= '0' && v[2] <= '9')
+            memmove(v + 1, v + 2, strlen(v + 2) + 1);
+        out = buf[0] ? xstrdup(buf) : NULL;
+    }
+    dlclose(h);
+    return out;
+}
+
+/* libibverbs.so.1.14.44.0 is rdma-core 44: its library version's third
+ * number is the rdma-core release it was built in. */
+char *facts_rdma_core(void)
+{
+    Dl_info info;
+    char *real = NULL, *out = NULL;
+    if (dladdr((void *)ibv_get_device_list, &info) && info.dli_fname &&
+        (real = realpath(info.dli_fname, NULL))) {
+        unsigned a, b, c;
+        const char *so = strstr(real, ".so.");
+        if (so && sscanf(so + 4, "%u.%u.%u", &a, &b, &c) == 3)
+            out = xasprintf("%u", c);
+    }
+    free(real);
+    return out;
+}

@@ -12,7 +12,7 @@ const struct command_def commands[] = {
     {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR..."},
     {"check", CMD_CHECK, cmd_check,
      "check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
-     "       rdmarun check --path-test [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"
+     "       rdmarun check --path-test [--json] [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"
      "               [--gid-index N] [--launcher mpirun|srun] [MPIRUN HOST OPTIONS]\n"
      "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]"},
     {"rank", CMD_RANK, cmd_rank, "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)"},

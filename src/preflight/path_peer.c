@@ -667,6 +667,7 @@ static int job_size(const pmix_proc_t *me)
 int path_peer_main(const struct path_peer_opts *o)
 {
     struct peer p = {.o = o};
+    double t0 = proc_now();
     pmix_status_t rc = PMIx_Init(&p.me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         rr_error("path-peer: PMIx_Init: %s (hint: 'rdmarun path-peer' is started by 'rdmarun "
@@ -730,7 +731,7 @@ int path_peer_main(const struct path_peer_opts *o)
         receive_pairs(&p);
         counters_grown(&p, &cnames, c0);
     }
-    record(&p, "done", "%s", "");
+    record(&p, "done", "took=%.3f", proc_now() - t0);
     if (joined)
         fence(&p);   /* the QPs stay until every node is done with them */
     sv_free(&cnames);

@@ -168,6 +168,9 @@ bool path_report_line(struct path_report *r, const char *line)
         split_words(s, &nd->counters);
     } else if (strcmp(kind, "done") == 0) {
         nd->done = true;
+        char *t = word_value(s, "took");
+        nd->took = t ? atof(t) : 0;
+        free(t);
     } else if (strcmp(kind, "pair") == 0) {
         struct path_pair *p = NULL;
         if (int_value(s, "to", 0, r->n - 1, &to))
@@ -616,8 +619,17 @@ char *path_summary(const struct path_report *r)
         bw_lo = p->bw_mbps < bw_lo ? p->bw_mbps : bw_lo;
         bw_hi = p->bw_mbps > bw_hi ? p->bw_mbps : bw_hi;
     }
+    double took = 0;
+    for (int i = 0; i < r->n; i++)
+        took = r->nodes[i].took > took ? r->nodes[i].took : took;
     char *figures = good ? xasprintf(": latency %.1f-%.1f us, bandwidth %.1f-%.1f MB/s", lat_lo,
-                                     lat_hi, bw_lo, bw_hi) : xstrdup("");
+                                     lat_hi, bw_lo, bw_hi)
+                         : xstrdup("");
+    if (took > 0) {
+        char *f = xasprintf("%s; the peers took %.2f s", figures, took);
+        free(figures);
+        figures = f;
+    }
     char *s = xasprintf("%d node%s, %zu of %zu path%s good (%s)%s", r->n, r->n == 1 ? "" : "s",
                         good, r->npairs, r->npairs == 1 ? "" : "s",
                         r->n == 1 ? "the node to itself" : r->all_pairs ? "all pairs" : "ring",

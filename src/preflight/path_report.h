@@ -30,6 +30,7 @@ extern const struct path_same path_same_keys[];
 
 struct path_node {
     bool seen, done;
+    double took;               /* its seconds from start to done; 0: unknown */
     struct strvec kv;          /* its node record, KEY=VALUE */
     char *fail_step, *fail_err;    /* the node's own failure, or NULL */
     struct strvec counters;    /* NAME=GROWTH of the port's counters during the test */

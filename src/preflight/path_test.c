@@ -72,6 +72,8 @@ static void print_json(const struct path_report *r, const struct path_finding *f
         json_int(&j, "rank", i);
         json_bool(&j, "answered", nd->seen);
         json_bool(&j, "done", nd->done);
+        if (nd->took > 0)
+            json_double(&j, "seconds", nd->took);
         for (size_t k = 0; k < nd->kv.n; k++) {
             char *key = xstrndup(nd->kv.v[k], strcspn(nd->kv.v[k], "="));
             if (strcmp(key, "r") != 0 && strcmp(key, "n") != 0)   /* rank, and the count */

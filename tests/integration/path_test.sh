@@ -82,5 +82,5 @@ check "--path-test with --qp-test: 64" 64 "run one at a time"
 run "$RDMARUN" path-peer
 check "path-peer started by hand: 64, says who starts it" 64 "PMIx_Init" "rdmarun check --path-test"
 run "$RDMARUN" --help
-check "--help shows the path test" 0 "check --path-test [--all-pairs]" "--path-timeout S"
+check "--help shows the path test" 0 "check --path-test [--json] [--all-pairs]" "--path-timeout S"
 done_testing

@@ -63,6 +63,12 @@ else
         "-> rxe-guest-b (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified" \
         "-> rxe-guest-a (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified"
     echo "# figures: path test of 2 guests in $took s (launch included): $(printf '%s\n' "$out" | grep 'path test passed')"
+    printf '%s slots=1\n' $(echo "$hosts" | tr ',' ' ') >"$TMP/hostfile"
+    # shellcheck disable=SC2086
+    run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root --hostfile "$TMP/hostfile" $oob --json
+    check "with a hostfile instead of -H, as JSON: both pairs, with the ports' rate" 0 \
+        '"passed": true' '"summary": "2 nodes, 2 of 2 paths good (ring)' '"rate_gbps": 2.5' \
+        '"host": "rxe-guest-b"'
     # The peers' own records, as they reach node a (kept as a fixture).
     # shellcheck disable=SC2086
     mpirun --allow-run-as-root -H "$hosts" $oob --map-by ppr:1:node --bind-to none \

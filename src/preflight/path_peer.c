@@ -566,11 +566,12 @@ static void send_pair(const struct peer *p, struct qp_end *e)
 posted:
     say_pair_failure(p, e->peer, step, "ibv_post_send failed (the QP is in error)");
     return;
-failed:
+failed: {
     char *err = why ? xasprintf("completion with error: %s", why)
                     : xasprintf("no completion within %.1f s", p->o->step_s);
     say_pair_failure(p, e->peer, step, err);
     free(err);
+}
 }
 
 /* As the receiver: the SENDs that arrived, and the bytes of both transfers. */

@@ -1,4 +1,5 @@
 #include "preflight/path_report.h"
+#include "plan/path.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <stdio.h>
@@ -37,7 +38,7 @@ size_t path_edges(int n, bool all_pairs, struct path_edge **out)
     *out = NULL;
     if (n <= 0)
         return 0;
-    if (n == 1 || !all_pairs) {
+    if (n == 1 || !all_pairs || n > PATH_ALL_PAIRS_MAX) {
         *out = xcalloc((size_t)n, sizeof(**out));
         for (int i = 0; i < n; i++)
             (*out)[i] = (struct path_edge){i, (i + 1) % n};
@@ -112,7 +113,7 @@ static bool ensure_nodes(struct path_report *r, const char *s)
 static struct path_pair *pair_of(struct path_report *r, long from, long to)
 {
     size_t i;
-    if (r->n == 1 || !r->all_pairs)
+    if (r->n == 1 || !r->all_pairs || r->n > PATH_ALL_PAIRS_MAX)
         i = to == (from + 1) % r->n ? (size_t)from : r->npairs;
     else
         i = from == to ? r->npairs : (size_t)(from * (r->n - 1) + (to < from ? to : to - 1));

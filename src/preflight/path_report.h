@@ -18,7 +18,8 @@ struct path_edge {
 };
 
 /* The pairs among n nodes: each node to the next (one node: to itself), or
- * all ordered pairs. Returns how many; *out is owned. */
+ * all ordered pairs (up to PATH_ALL_PAIRS_MAX nodes; a ring beyond).
+ * Returns how many; *out is owned. */
 size_t path_edges(int n, bool all_pairs, struct path_edge **out);
 
 /* The facts a node's record carries that should be the same on every node

@@ -90,6 +90,9 @@ int main(void)
     n = path_edges(3, true, &e);
     ok(n == 6, "all pairs of three: 6 ordered pairs (%zu)", n);
     free(e);
+    n = path_edges(65536, true, &e);
+    ok(n == 65536, "all pairs of 65536 nodes is a ring (no 4-billion-pair table: a fuzz input)");
+    free(e);
 
     /* The launcher's command. */
     struct strvec args = {0}, hosts = {0};

@@ -2,6 +2,7 @@
 #include "plan/path.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,22 @@
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The line names `name` as a word of its own: not inside another name
+ * ("vm" is not in "prterun-vm-6569"); a domain may follow ("c.cluster"). */
+static bool name_char(char c, const char *also)
+{
+    return c && (isalnum((unsigned char)c) || strchr(also, c));
+}
+
+static bool mentions(const char *line, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = line; len && (p = strstr(p, name)); p++)
+        if (!name_char(p > line ? p[-1] : ' ', "-_.") && !name_char(p[len], "-_"))
+            return true;
+    return false;
 }
 
 /* A launcher's line that reports a problem (ssh's, mpirun's, PRRTE's,
@@ -520,7 +537,7 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
         char *name = strspn(h, "0123456789.") == strlen(h) ? xstrdup(h)
                                                            : xstrndup(h, strcspn(h, "."));
         for (size_t k = 0; k < r->said.n && !line; k++)
-            if (strstr(r->said.v[k], name) && says_trouble(r->said.v[k]))
+            if (mentions(r->said.v[k], name) && says_trouble(r->said.v[k]))
                 line = r->said.v[k];
         free(name);
         if (line)

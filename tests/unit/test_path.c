@@ -239,6 +239,7 @@ int main(void)
 
     memset(&r, 0, sizeof(r));
     feed(&r, healthy);
+    path_report_line(&r, "PRTE has lost communication with a remote daemon [prterun-b-1@0,1]");
     path_report_line(&r, "  HNP daemon   : [prterun-a-3971@0,0] on node a");
     path_report_line(&r, "  Remote daemon: [prterun-a-3971@0,1] on node c");
     path_report_line(&r, "ssh: connect to host c port 22: No route to host");

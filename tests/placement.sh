@@ -26,7 +26,7 @@ for xml in "$DIR"/*.xml; do
     name=$(basename "$xml" .xml)
     cores=$(hwloc-calc -i "$xml" --number-of core all)
     policies=nic-local
-    hwloc-ls -i "$xml" 2>/dev/null | grep -Eq '"(cuda|nvml|rsmi)[0-9]' && policies="$policies gpu-local"
+    hwloc-ls -i "$xml" 2>/dev/null | grep -Eq '"(cuda|nvml|rsmi|opencl|ze)[0-9]' && policies="$policies gpu-local"
     : >"$TMP/got"
     for policy in $policies; do
         for n in 1 2 4 8 "$cores"; do
@@ -65,5 +65,24 @@ for xml in "$DIR"/*.xml; do
     sed -i "s|$DIR|@TOPOLOGIES@|g" "$TMP/got"
     golden "$EXP/$name.txt" "$TMP/got" "$name: golden placement tables"
 done
+
+# Each GPU's vendor gets its own visible-devices variable, counted in PCI
+# order among that vendor's GPUs: epyc-corona's GPUs are seen by OpenCL only
+# (AMD), the 32em64t node has an NVIDIA GPU (CUDA) and an AMD one (OpenCL).
+env_of() {  # TOPOLOGY N: each rank's variables, a line each
+    "$RDMARUN" --dry-run --json --topology "$DIR/$1.xml" --bind-policy gpu-local -N "$2" ./app |
+        python3 -c 'import json, sys
+for r in json.load(sys.stdin)["placement"]["ranks"]: print(" ".join(r["env"]))'
+}
+if [ -f "$DIR/epyc-corona.xml" ]; then
+    [ "$(env_of epyc-corona 4 | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9]\).*/\1/p' | tr -d '\n')" = 0123 ]
+    ok $? "epyc-corona, 4 ranks: OpenCL-only AMD GPUs, ROCR_VISIBLE_DEVICES 0 to 3"
+fi
+if [ -f "$DIR/32em64t-2n8c2t-pci-normalio.xml" ]; then
+    e=$(env_of 32em64t-2n8c2t-pci-normalio 2)
+    has "$e" "CUDA_VISIBLE_DEVICES=0" && has "$e" "ROCR_VISIBLE_DEVICES=0" &&
+        [ "$(printf '%s\n' "$e" | grep -c VISIBLE_DEVICES)" = 2 ]
+    ok $? "32em64t, 2 ranks: one on the NVIDIA GPU (CUDA), one on the AMD GPU (ROCR)"
+fi
 
 done_testing

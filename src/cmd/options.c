@@ -36,6 +36,9 @@ static const struct opt options[] = {
     {"bind-policy", NULL, JOB, OPT_VALUE, C(bind_policy), BIND_POLICIES, NULL,
      "place each rank on cores, memory, NIC and GPU that\nbelong together (default: the profile's "
      "[bind] policy,\nelse none: Open MPI binds)"},
+    {"threads", NULL, JOB, OPT_VALUE, C(threads), NULL, "N|auto",
+     "OpenMP threads per placed rank (auto: one per core);\nthe helper sets OMP_NUM_THREADS, "
+     "OMP_PLACES, OMP_PROC_BIND\n(default: the profile's [bind] threads, else none)"},
     {"report", NULL, CMD_RUN, OPT_FLAG, C(report), NULL, NULL,
      "print each rank's placement (with --dry-run: the table\nfor the node's local ranks; -N or "
      "-np sets how many)"},

@@ -30,6 +30,7 @@ struct cmdline {
     char *expect;            /* verify --expect: judge the verdict against it */
     char *evidence_dir;      /* --evidence-dir DIR */
     char *bind_policy;       /* --bind-policy, or NULL: the profile's */
+    char *threads;           /* --threads N|auto, or NULL: the profile's [bind] threads */
     bool report;             /* --report: the placement of each rank */
     /* rdmarun check */
     bool qp_test;                    /* --qp-test */

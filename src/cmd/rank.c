@@ -38,6 +38,11 @@ int cmd_rank(const struct cmdline *cl)
         return RR_EX_USAGE;
     }
     const struct rank_args *a = &cl->rank;
+    int threads = threads_value(a->threads);
+    if (threads == -2) {
+        rr_error("rank: --threads %s: expected a number of threads or auto", a->threads);
+        return RR_EX_USAGE;
+    }
     struct facts facts;
     struct facts_sources src = {.sysfs_root = a->sysfs, .placement_only = true};
     int rc = facts_gather(&facts, &src);
@@ -51,7 +56,7 @@ int cmd_rank(const struct cmdline *cl)
     struct placement_request rq = {
         .policy = (enum bind_policy)policy, .fabric = a->fabric, .nics = (enum nic_choice)nics,
         .memory = (enum memory_policy)memory, .set_ucx = a->net_devices,
-        .set_nccl = a->nccl_hca, .local_size = (int)size,
+        .set_nccl = a->nccl_hca, .local_size = (int)size, .threads = threads, .smt = a->smt,
     };
     struct placement pl;
     placement_build(&facts, &rq, &pl);

@@ -188,6 +188,7 @@ int cmd_run(const struct cmdline *cl)
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &job, .verify = cl->verify, .launcher = cl->launcher,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
+        .threads = cl->threads,
         .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun, .mpi_library = mpi_library, .evidence_dir = evdir,
         .self = self, .app_path = apppath,
     };

@@ -148,6 +148,7 @@ void facts_free(struct facts *f)
     for (size_t i = 0; i < f->ngpus; i++) {
         free(f->gpus[i].name);
         free(f->gpus[i].pci_busid);
+        free(f->gpus[i].vendor);
     }
     free(f->gpus);
     for (size_t i = 0; i < f->nnetifs; i++)

@@ -61,9 +61,10 @@ struct numa_node {
 };
 
 struct gpu {
-    char *name;         /* cuda0, nvml0, rsmi0 */
+    char *name;         /* cuda0, nvml0, rsmi0, ze0, opencl0d0: the best name hwloc gave it */
     char *pci_busid;
     int numa_node;      /* OS index; -1 unknown */
+    char *vendor;       /* NVIDIA, AMD, Intel; NULL: unknown */
 };
 
 struct netif {

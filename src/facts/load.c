@@ -257,6 +257,7 @@ int facts_load_json(struct facts *f, const char *path)
         if (!f->gpus[i].name)
             f->gpus[i].name = xstrdup("gpu");
         f->gpus[i].pci_busid = str(g, "pci_busid");
+        f->gpus[i].vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
         f->gpus[i].numa_node = (int)num(g, "numa_node", -1);
     }
     json_object *netifs = get(root, "netifs");

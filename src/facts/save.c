@@ -136,6 +136,7 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_begin_object(&j, NULL);
         json_string(&j, "name", f->gpus[i].name);
         json_string(&j, "pci_busid", f->gpus[i].pci_busid);
+        json_string(&j, "vendor", f->gpus[i].vendor);
         opt_int(&j, "numa_node", f->gpus[i].numa_node);
         json_end_object(&j);
     }

@@ -109,20 +109,58 @@ static void place_device(hwloc_topology_t t, struct rdma_device *d, hwloc_obj_t 
     d->local_cpus = bitmap_list(anc->cpuset);
 }
 
+/* How hwloc names a compute GPU, best first: the name a GPU keeps when
+ * several APIs show it (cuda0, nvml0 and opencl0d0 are one GPU). -1: not
+ * a compute GPU (card0 and renderD128 are any display's DRM nodes). */
+static int gpu_name_rank(const char *name)
+{
+    static const char *const prefixes[] = {"cuda", "nvml", "rsmi", "ze", "opencl", NULL};
+    for (int i = 0; prefixes[i]; i++)
+        if (starts_with(name, prefixes[i]))
+            return i;
+    return -1;
+}
+
+/* The GPU's vendor: its PCI vendor ID, else what the API that shows it implies. */
+static char *gpu_vendor(hwloc_obj_t pci, hwloc_obj_t osdev)
+{
+    unsigned id = pci ? pci->attr->pcidev.vendor_id : 0;
+    const char *by_info = hwloc_obj_get_info_by_name(osdev, "GPUVendor");
+    if (id == 0x10de || starts_with(osdev->name, "cuda") || starts_with(osdev->name, "nvml") ||
+        (by_info && strstr(by_info, "NVIDIA")))
+        return xstrdup("NVIDIA");
+    if (id == 0x1002 || starts_with(osdev->name, "rsmi") ||
+        (by_info && strstr(by_info, "Advanced Micro Devices")))
+        return xstrdup("AMD");
+    if (id == 0x8086 || starts_with(osdev->name, "ze") || (by_info && strstr(by_info, "Intel")))
+        return xstrdup("Intel");
+    return NULL;
+}
+
 static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
 {
+    const char *type = hwloc_obj_get_info_by_name(osdev, "OpenCLDeviceType");
+    if (gpu_name_rank(osdev->name) < 0 || (type && strcmp(type, "GPU") != 0))
+        return;   /* an OpenCL CPU or accelerator device is no GPU */
     hwloc_obj_t pci = pci_parent(osdev);
     char *bus = pci ? busid(pci) : NULL;
     for (size_t i = 0; bus && i < f->ngpus; i++) {
-        if (f->gpus[i].pci_busid && strcmp(f->gpus[i].pci_busid, bus) == 0) {
-            free(bus);
-            return; /* the same GPU seen through another API (cuda0 and nvml0) */
+        struct gpu *seen = &f->gpus[i];
+        if (!seen->pci_busid || strcmp(seen->pci_busid, bus) != 0)
+            continue;
+        /* the same GPU through another API: one GPU, its best name */
+        if (gpu_name_rank(osdev->name) < gpu_name_rank(seen->name)) {
+            free(seen->name);
+            seen->name = xstrdup(osdev->name);
         }
+        free(bus);
+        return;
     }
     f->gpus = xrealloc(f->gpus, (f->ngpus + 1) * sizeof(*f->gpus));
     struct gpu *g = &f->gpus[f->ngpus++];
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
+    g->vendor = gpu_vendor(pci, osdev);
     hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
     g->numa_node = anc && hwloc_bitmap_weight(anc->nodeset) == 1
                  ? hwloc_bitmap_first(anc->nodeset) : -1;
@@ -231,9 +269,7 @@ int facts_read_topology(struct facts *f, const char *xml)
         }
         case HWLOC_OBJ_OSDEV_GPU:
         case HWLOC_OBJ_OSDEV_COPROC:
-            if (starts_with(o->name, "cuda") || starts_with(o->name, "nvml") ||
-                starts_with(o->name, "rsmi"))
-                add_gpu(f, t, o);
+            add_gpu(f, t, o);
             break;
         case HWLOC_OBJ_OSDEV_NETWORK:
             add_netif(f, o);

@@ -54,21 +54,31 @@ static size_t block_domain(const struct facts *f, const size_t *doms, size_t ndo
     return doms[ndoms - 1];
 }
 
-static bool is_cuda(const struct gpu *g)
+/* Who made it: the facts' vendor, else the API hwloc named it by (facts
+ * saved before vendors were recorded). */
+static const char *vendor_of(const struct gpu *g)
 {
-    return starts_with(g->name, "cuda") || starts_with(g->name, "nvml");
+    if (g->vendor)
+        return g->vendor;
+    if (starts_with(g->name, "cuda") || starts_with(g->name, "nvml"))
+        return "NVIDIA";
+    if (starts_with(g->name, "rsmi"))
+        return "AMD";
+    if (starts_with(g->name, "ze"))
+        return "Intel";
+    return "";
 }
 
-/* CUDA_VISIBLE_DEVICES index in PCI bus order (with CUDA_DEVICE_ORDER=PCI_BUS_ID);
- * ROCm's index is the number in hwloc's rsmiN name. */
+/* Its index among its vendor's GPUs in PCI bus order: what
+ * CUDA_VISIBLE_DEVICES (with CUDA_DEVICE_ORDER=PCI_BUS_ID),
+ * ROCR_VISIBLE_DEVICES and ZE_AFFINITY_MASK count (ROCm and Level Zero
+ * enumerate in PCI order). */
 static int gpu_index(const struct facts *f, const struct gpu *g)
 {
-    if (!is_cuda(g))
-        return atoi(g->name + strcspn(g->name, "0123456789"));
     int k = 0;
     for (size_t i = 0; i < f->ngpus; i++)
-        if (is_cuda(&f->gpus[i]) && g->pci_busid && f->gpus[i].pci_busid &&
-            strcmp(f->gpus[i].pci_busid, g->pci_busid) < 0)
+        if (strcmp(vendor_of(&f->gpus[i]), vendor_of(g)) == 0 && g->pci_busid &&
+            f->gpus[i].pci_busid && strcmp(f->gpus[i].pci_busid, g->pci_busid) < 0)
             k++;
     return k;
 }
@@ -79,12 +89,74 @@ static void rank_env(struct rank_place *rp, const struct placement_request *rq)
         sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
     if (rp->nics && rq->set_nccl)
         sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
-    if (rp->gpu && is_cuda(rp->gpu)) {
+    const char *vendor = rp->gpu ? vendor_of(rp->gpu) : "";
+    if (strcmp(vendor, "NVIDIA") == 0) {
         sv_push(&rp->env, "CUDA_DEVICE_ORDER=PCI_BUS_ID");
         sv_pushf(&rp->env, "CUDA_VISIBLE_DEVICES=%d", rp->gpu_index);
-    } else if (rp->gpu) {
+    } else if (strcmp(vendor, "AMD") == 0) {
         sv_pushf(&rp->env, "ROCR_VISIBLE_DEVICES=%d", rp->gpu_index);
+    } else if (strcmp(vendor, "Intel") == 0) {
+        sv_pushf(&rp->env, "ZE_AFFINITY_MASK=%d", rp->gpu_index);
     }
+}
+
+/* The OpenMP variables for a rank on cores [from, to) of node n: a place
+ * per core (its hardware threads together) or, with smt, per hardware
+ * thread; one thread per place unless a count is asked for. True when the
+ * count asked for is more than the places. */
+static bool omp_env(struct rank_place *rp, const struct numa_node *n, size_t from, size_t to,
+                   const struct placement_request *rq)
+{
+    struct strvec places = {0};
+    hwloc_bitmap_t pus = hwloc_bitmap_alloc();
+    for (size_t c = from; c < to; c++) {
+        if (hwloc_bitmap_list_sscanf(pus, n->core_pus[c]) != 0)
+            continue;
+        /* OpenMP's place lists are "{0,1}", never a range ("0-1") */
+        struct strvec core = {0};
+        unsigned pu;
+        hwloc_bitmap_foreach_begin(pu, pus) {
+            if (rq->smt)
+                sv_pushf(&places, "{%u}", pu);
+            else
+                sv_pushf(&core, "%u", pu);
+        }
+        hwloc_bitmap_foreach_end();
+        if (!rq->smt) {
+            char *list = sv_join(&core, ",");
+            sv_pushf(&places, "{%s}", list);
+            free(list);
+        }
+        sv_free(&core);
+    }
+    hwloc_bitmap_free(pus);
+    int threads = rq->threads > 0 ? rq->threads : (int)places.n;
+    char *list = sv_join(&places, ",");
+    sv_pushf(&rp->env, "OMP_NUM_THREADS=%d", threads);
+    sv_pushf(&rp->env, "OMP_PLACES=%s", list);
+    sv_pushf(&rp->env, "OMP_PROC_BIND=%s", (size_t)threads < places.n ? "spread" : "close");
+    free(list);
+    bool crowded = (size_t)threads > places.n;
+    sv_free(&places);
+    return crowded;
+}
+
+/* Why a rank runs away from its GPU, naming the GPU's own NUMA node. */
+static void gpu_away_note(const struct facts *f, const struct rank_place *rp, int r, bool crowded,
+                          struct strvec *notes)
+{
+    int g = rp->gpu->numa_node;
+    size_t gd = g >= 0 ? numa_index(f, g) : (size_t)-1;
+    if (g < 0)
+        sv_pushf(notes, "local rank %d: hwloc does not say which NUMA node %s is on; the rank "
+                 "runs on NUMA %d", r, rp->gpu->name, rp->numa);
+    else if (gd < f->nnuma && core_count(&f->numa[gd]) == 0)
+        sv_pushf(notes, "local rank %d: %s is on NUMA %d, which has no cores; the rank runs on "
+                 "NUMA %d", r, rp->gpu->name, g, rp->numa);
+    else
+        sv_pushf(notes, "local rank %d: %s is on NUMA %d, but the rank runs on NUMA %d%s", r,
+                 rp->gpu->name, g, rp->numa,
+                 crowded ? ": the GPUs' NUMA nodes have too few cores for every rank" : "");
 }
 
 static char *join_refs(const struct port_ref *p, size_t n)
@@ -200,6 +272,7 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     /* Cores: each NUMA node's cores split into contiguous blocks among its
      * ranks; the NIC: the nearest ports, dealt round-robin among them. */
     hwloc_bitmap_t remote = hwloc_bitmap_alloc();   /* local ranks with a remote port */
+    int crowded_threads = 0;
     for (int r = 0; r < size; r++) {
         struct rank_place *rp = &out->ranks[r];
         const struct numa_node *node = &f->numa[dom[r]];
@@ -221,9 +294,11 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
                 hwloc_bitmap_set(remote, (unsigned)r);
         }
         if (by_gpu && !rp->gpu_local)
-            sv_pushf(&out->notes, "local rank %d: %s is on no NUMA node with cores; the rank "
-                     "runs on NUMA %d", r, rp->gpu->name, rp->numa);
+            gpu_away_note(f, rp, r, crowded, &out->notes);
         rank_env(rp, rq);
+        if (rq->threads && omp_env(rp, node, from, to, rq) && !crowded_threads++)
+            sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads share "
+                     "them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
     }
     for (int r = 0; r < size; r++)
         if (out->ranks[r].shared) {

@@ -23,6 +23,8 @@ struct placement_request {
     bool set_ucx;         /* UCX_NET_DEVICES per rank */
     bool set_nccl;        /* NCCL_IB_HCA per rank */
     int local_size;       /* ranks on this node */
+    int threads;          /* OpenMP threads per rank: 0 none set, -1 one per core (or PU) */
+    bool smt;             /* places are hardware threads, not cores */
 };
 
 struct rank_place {

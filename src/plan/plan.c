@@ -218,7 +218,7 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
 static bool placement_key(const char *key)
 {
     return strcmp(key, "policy") == 0 || strcmp(key, "memory") == 0 ||
-           strcmp(key, "nics") == 0;
+           strcmp(key, "nics") == 0 || strcmp(key, "threads") == 0 || strcmp(key, "smt") == 0;
 }
 
 static void items_from_profile(struct plan *p, const struct profile *prof)
@@ -411,6 +411,40 @@ static bool per_rank(const struct plan *p, const char *name)
  * the command line says --bind-to: then Open MPI binds and the helper only
  * chooses NICs and GPUs. The placement the helper would choose is computed
  * here too, for the ranks per node the command line gives. */
+/* "auto" is -1, a count is itself, 0 (or unset) sets no OpenMP variable;
+ * -2: neither. */
+int threads_value(const char *v)
+{
+    long n;
+    if (!v)
+        return 0;
+    if (strcmp(v, "auto") == 0)
+        return -1;
+    return parse_long(v, 0, MAX_LOCAL_RANKS * 64L, &n) ? (int)n : -2;
+}
+
+/* [bind] threads and smt, --threads winning over the profile. */
+static void plan_threads(struct plan *p, const struct profile *prof, const struct plan_request *rq)
+{
+    const struct entry *e = profile_get(prof, "bind", "threads");
+    const char *v = rq->threads ? rq->threads : e ? e->value : NULL;
+    int n = threads_value(v);
+    if (n == -2) {
+        fail(p, RR_EX_USAGE, xasprintf("--threads %s: expected a number of threads or auto", v));
+        return;
+    }
+    const char *smt = profile_value(prof, "bind", "smt");
+    bool on = false;
+    p->smt = smt && parse_bool(smt, &on) && on;
+    if (n == 0)
+        return;
+    p->threads = xstrdup(v);
+    p->threads_origin = rq->threads ? xstrdup("--threads") : entry_origin(e);
+    if (p->bind.value == BIND_NONE)
+        sv_pushf(&p->notes, "threads = %s (%s) needs a bind policy (numa, nic-local, gpu-local): "
+                 "with none, Open MPI binds and no OpenMP variable is set", v, p->threads_origin);
+}
+
 static void plan_placement(struct plan *p, const struct plan_request *rq)
 {
     const char *policy = bind_policy_names[p->bind.value];
@@ -448,6 +482,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         .memory = (enum memory_policy)p->memory.value, .nics = (enum nic_choice)p->nics.value,
         .set_ucx = per_rank(p, "UCX_NET_DEVICES"), .set_nccl = per_rank(p, "NCCL_IB_HCA"),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
+        .threads = threads_value(p->threads), .smt = p->smt,
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
     placement_build(rq->facts, &prq, p->placement);
@@ -467,6 +502,7 @@ static void helper_argv(struct plan *p, const struct plan_request *rq, struct st
         .net_devices = per_rank(p, "UCX_NET_DEVICES"), .nccl_hca = per_rank(p, "NCCL_IB_HCA"),
         .keep_cpus = sv_find(&rq->job->user_opts, "bind-to") >= 0, .report = rq->report,
         .sysfs = (char *)rq->sysfs, .record = p->evidence_dir != NULL,
+        .threads = p->threads, .smt = p->smt,
     };
     sv_push(argv, rq->self ? rq->self : "rdmarun");
     sv_push(argv, "rank");
@@ -840,6 +876,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         plan_evidence(out, rq->evidence_dir, rq->job);
     }
     mark_overrides(out, rq->job);
+    plan_threads(out, prof, rq);
     plan_placement(out, rq);
     check_tls_devices(out, ports, nports);
     plan_ports(out, rq->facts);
@@ -880,6 +917,8 @@ void plan_free(struct plan *p)
     setting_free(&p->bind);
     setting_free(&p->memory);
     setting_free(&p->nics);
+    free(p->threads);
+    free(p->threads_origin);
     free(p->evidence_dir);
     sv_free(&p->files);
     sv_free(&p->notes);

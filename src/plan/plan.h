@@ -65,6 +65,7 @@ struct plan_request {
     /* rdmarun's own options as given, or NULL: the profile's, else the default */
     const char *verify, *launcher, *bind_policy;
     bool report;                        /* --report: each rank's placement */
+    const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
     bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
@@ -95,6 +96,9 @@ struct plan {
     struct setting bind;      /* enum bind_policy */
     struct setting memory;    /* enum memory_policy: [bind] memory of placed ranks */
     struct setting nics;      /* enum nic_choice: [bind] nics of placed ranks */
+    char *threads;            /* OpenMP threads per placed rank: "auto", "N"; NULL: none set */
+    char *threads_origin;
+    bool smt;                 /* [bind] smt: threads = auto counts hardware threads */
     char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
     bool evidence_files; /* the ranks write their reports there (their output goes to
                             files): read when the job ends, not live */
@@ -118,6 +122,8 @@ struct plan {
 };
 
 void plan_build(const struct plan_request *rq, struct plan *out);
+/* --threads / [bind] threads as a count: -1 auto, 0 none (or NULL), -2 not one. */
+int threads_value(const char *v);
 void job_contexts_free(struct job_args *job);
 /* A port as preflight tests it: gid_index >= 0 is used, else the routable
  * RoCE v2 GID on Ethernet, none on InfiniBand. */

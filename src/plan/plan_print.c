@@ -40,8 +40,11 @@ void plan_print_text(const struct plan *p, FILE *out)
     fprintf(out, "verify: %s (%s), expect %s (%s)%s%s\n", verify_policy_names[p->verify.value],
             p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
             p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
-    fprintf(out, "launcher: %s (%s); bind policy: %s (%s)\n", launcher_names[p->launcher.value],
+    fprintf(out, "launcher: %s (%s); bind policy: %s (%s)", launcher_names[p->launcher.value],
             p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin);
+    if (p->threads)
+        fprintf(out, "; threads: %s%s (%s)", p->threads, p->smt ? " (smt)" : "", p->threads_origin);
+    fputc('\n', out);
     if (p->path_test) {
         char *path = command_line(&p->path.argv);
         fprintf(out, "path test: %ld nodes, %s, within %g s: %s\n", p->path.nodes,

@@ -22,6 +22,9 @@ const struct opt rank_options[] = {
     {"sysfs", NULL, 1, OPT_VALUE, R(sysfs), NULL, "DIR", "read devices from a recorded tree"},
     {"record", NULL, 1, OPT_FLAG, R(record), NULL, NULL,
      "tell the supervisor the rank's placement (for placement.txt)"},
+    {"threads", NULL, 1, OPT_VALUE, R(threads), NULL, "N|auto",
+     "set OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND for N threads\n(auto: one per core)"},
+    {"smt", NULL, 1, OPT_FLAG, R(smt), NULL, NULL, "threads on every hardware thread"},
 };
 const size_t nrank_options = sizeof(rank_options) / sizeof(*rank_options);
 

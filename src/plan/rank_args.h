@@ -15,6 +15,8 @@ struct rank_args {
     bool keep_cpus;       /* Open MPI binds (--bind-to given): leave cores alone */
     bool report;          /* print each rank's placement */
     bool record;          /* tag it on stderr for the supervisor's placement.txt */
+    char *threads;        /* OpenMP threads: N or auto; NULL: none set */
+    bool smt;             /* auto counts hardware threads */
 };
 
 extern const struct opt rank_options[];

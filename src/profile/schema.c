@@ -26,6 +26,9 @@ static const struct keydef bind_keys[] = {
      "where rdmarun places each rank (none: Open MPI binds)"},
     {"memory", VT_ENUM, MEMORY_POLICIES, "memory policy of a placed rank's NUMA node"},
     {"nics", VT_ENUM, NIC_CHOICES, "a placed rank's ports: one (spread) or every nearest one"},
+    {"threads", VT_UINT, "auto", "OpenMP threads per placed rank: N, or auto (one per core); "
+     "0: none set"},
+    {"smt", VT_BOOL, NULL, "threads = auto counts hardware threads, not cores"},
     {"map-by", VT_STRING, NULL, "mpirun --map-by"},
     {"bind-to", VT_ENUM, "none|hwthread|core|l1cache|l2cache|l3cache|socket|numa|board|package",
      "mpirun --bind-to"},
@@ -193,9 +196,11 @@ bool schema_check_value(const struct keydef *kd, const char *value, char **why)
                          kd->choices ? ", or " : "", kd->choices ? kd->choices : "");
         return false;
     case VT_UINT:
-        if (*value && strspn(value, "0123456789") == strlen(value) && strlen(value) < 10)
+        if ((*value && strspn(value, "0123456789") == strlen(value) && strlen(value) < 10) ||
+            (kd->choices && in_choices(kd->choices, value)))
             return true;
-        *why = xstrdup("expected a whole number");
+        *why = xasprintf("expected a whole number%s%s", kd->choices ? ", or " : "",
+                         kd->choices ? kd->choices : "");
         return false;
     case VT_ENUM: {
         /* Open MPI policies take qualifiers after ':' (core:overload-allowed). */

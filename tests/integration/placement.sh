@@ -134,4 +134,33 @@ check "a profile with [bind] policy = numa and memory = bind" 0 "--bind-to core 
 [ "$(ranks "$TMP/bind.out" | awk '{print $3}' | sort -u)" = bind:0 ]
 ok $? "memory = bind gives every rank the bind policy on its NUMA node"
 
+# Hybrid MPI + OpenMP: --threads auto, each rank's threads one per core of its
+# own, as the threads themselves report (examples/mpi_omp: sched_getcpu).
+OMP=$BUILD/examples/mpi_omp
+cores=$(hwloc-calc --number-of core all)
+run "$RDMARUN" -p shm --bind-policy numa --threads auto $MPIRUN_ROOT -np 1 "$OMP"
+check "--threads auto, one rank: OpenMP's variables reach it" 0 \
+    "omp rank=0 thread=0 of=$cores " "bind=close"
+cpus=$(printf '%s\n' "$out" | sed -n 's/^omp rank=0 .* cpu=\([0-9]*\) .*/\1/p')
+[ "$(printf '%s\n' "$cpus" | wc -l)" = "$cores" ] &&
+    [ "$(for c in $cpus; do hwloc-calc --intersect core "pu:$c"; done | sort -u | wc -l)" = "$cores" ]
+ok $? "its $cores threads run on $cores different cores (CPUs $(echo $cpus))"
+if [ "$cores" -ge 2 ]; then
+    run "$RDMARUN" -p shm --bind-policy numa --set bind.threads=auto $MPIRUN_ROOT -np 2 "$OMP"
+    check "[bind] threads = auto, two ranks: a thread each on its own core" 0 \
+        "omp rank=0 thread=0 of=$((cores / 2)) " "omp rank=1 thread=0 of=$((cores / 2)) "
+    c0=$(printf '%s\n' "$out" | sed -n 's/^omp rank=0 .* cpu=\([0-9]*\) .*/\1/p' | head -1)
+    c1=$(printf '%s\n' "$out" | sed -n 's/^omp rank=1 .* cpu=\([0-9]*\) .*/\1/p' | head -1)
+    [ -n "$c0" ] && [ -n "$c1" ] &&
+        [ "$(hwloc-calc --intersect core "pu:$c0")" != "$(hwloc-calc --intersect core "pu:$c1")" ]
+    ok $? "the two ranks' threads are on different cores ($c0, $c1)"
+fi
+run "$RDMARUN" -p shm --threads 3 --dry-run $MPIRUN_ROOT -np 1 "$OMP"
+check "--threads without a bind policy: said, and nothing set" 0 \
+    "threads: 3 (--threads)" "needs a bind policy"
+run "$RDMARUN" -p shm --bind-policy numa --threads many --dry-run -np 1 "$OMP"
+check "--threads many: 64" 64 "--threads many: expected a number of threads or auto"
+run "$RDMARUN" -p shm --bind-policy numa $MPIRUN_ROOT -np 1 "$OMP"
+has "$out" "places=- bind=-"; ok $? "without threads, no OpenMP variable is set (pure MPI as before)"
+
 done_testing

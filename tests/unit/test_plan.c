@@ -338,6 +338,14 @@ out:
     facts_free(&roce_mlx);
 }
 
+static bool has_env_prefix(const struct strvec *env, const char *prefix)
+{
+    for (size_t i = 0; i < env->n; i++)
+        if (strncmp(env->v[i], prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
 static void test_placement(void)
 {
     struct facts f;
@@ -373,6 +381,41 @@ static void test_placement(void)
         noted |= strstr(pl.notes.v[i], "no GPU") != NULL;
     ok(noted, "gpu-local without GPUs says so and places by NUMA node");
     placement_free(&pl);
+
+    /* Hybrid ranks: OpenMP's variables match the cores the rank is bound to. */
+    rq = (struct placement_request){.policy = BIND_NUMA, .local_size = 2, .threads = -1};
+    placement_build(&f, &rq, &pl);
+    const struct rank_place *r0 = &pl.ranks[0];
+    char *want = xasprintf("OMP_NUM_THREADS=%d", r0->ncores);
+    ok(sv_find(&r0->env, want) >= 0 && sv_find(&r0->env, "OMP_PROC_BIND=close") >= 0,
+       "threads = auto: one thread per core of the rank (%d), bound close", r0->ncores);
+    free(want);
+    const char *places = NULL;
+    for (size_t i = 0; i < r0->env.n; i++)
+        if (strncmp(r0->env.v[i], "OMP_PLACES=", 11) == 0)
+            places = r0->env.v[i] + 11;
+    ok(places && strncmp(places, "{0,1},{2,3}", 11) == 0 && !strchr(places, '-'),
+       "a place per core with its hardware threads, listed, not ranged (%s)", places);
+    placement_free(&pl);
+    rq.smt = true;
+    placement_build(&f, &rq, &pl);
+    want = xasprintf("OMP_NUM_THREADS=%d", 2 * pl.ranks[0].ncores);
+    ok(sv_find(&pl.ranks[0].env, want) >= 0 && has_env_prefix(&pl.ranks[0].env, "OMP_PLACES={0},{1},"),
+       "smt: a place, and a thread, per hardware thread");
+    free(want);
+    placement_free(&pl);
+    rq = (struct placement_request){.policy = BIND_NUMA, .local_size = 2, .threads = 2};
+    placement_build(&f, &rq, &pl);
+    ok(sv_find(&pl.ranks[0].env, "OMP_NUM_THREADS=2") >= 0 &&
+       sv_find(&pl.ranks[0].env, "OMP_PROC_BIND=spread") >= 0,
+       "threads = 2 on more cores: 2 threads, spread over them");
+    placement_free(&pl);
+    rq.threads = 0;
+    placement_build(&f, &rq, &pl);
+    ok(!has_env_prefix(&pl.ranks[0].env, "OMP_"), "threads unset: no OpenMP variable (pure MPI)");
+    placement_free(&pl);
+    ok(threads_value("auto") == -1 && threads_value("8") == 8 && threads_value(NULL) == 0 &&
+       threads_value("x") == -2 && threads_value("-3") == -2, "threads values: auto, N, none, bad");
     facts_free(&f);
 }
 

@@ -18,9 +18,8 @@
 
 static int path_test(const struct cmdline *cl, long gid)
 {
-    char *end = NULL;
-    double timeout = cl->path_timeout ? strtod(cl->path_timeout, &end) : PATH_TIMEOUT_S;
-    if (cl->path_timeout && (*end || timeout <= 0 || timeout > 3600)) {
+    double timeout = PATH_TIMEOUT_S;
+    if (cl->path_timeout && !parse_seconds(cl->path_timeout, 3600, &timeout)) {
         rr_error("--path-timeout %s: expected seconds, above 0 and at most 3600",
                  cl->path_timeout);
         return RR_EX_USAGE;
@@ -63,10 +62,8 @@ int cmd_check(const struct cmdline *cl)
         return health_main(&rq);
     }
     long gid = -1;
-    if (cl->gid_index && !parse_long(cl->gid_index, 0, 255, &gid)) {
-        rr_error("--gid-index %s: expected a GID table index from 0 to 255", cl->gid_index);
+    if (!cli_gid_index(cl->gid_index, &gid))
         return RR_EX_USAGE;
-    }
     if (cl->path_test && cl->qp_test) {
         rr_error("--qp-test and --path-test are two checks: run one at a time");
         return RR_EX_USAGE;

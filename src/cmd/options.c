@@ -136,6 +136,15 @@ void cli_usage(FILE *out)
         out);
 }
 
+bool cli_gid_index(const char *value, long *out)
+{
+    *out = -1;
+    if (!value || parse_long(value, 0, 255, out))
+        return true;
+    rr_error("--gid-index %s: expected a GID table index from 0 to 255", value);
+    return false;
+}
+
 static int opt_nargs(const char *name)
 {
     for (size_t i = 0; i < sizeof(mpirun_opts) / sizeof(*mpirun_opts); i++)

@@ -55,6 +55,8 @@ void cli_free(struct cmdline *cl);
 /* One app context's words (an MPMD part after ":", or an appfile's line)
  * into c; the words used, or -1 after saying why. */
 int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c);
+/* --gid-index's value (NULL: -1, none given); false after saying why. */
+bool cli_gid_index(const char *value, long *out);
 /* --help: the usage of every command, then every option from the tables. */
 void cli_usage(FILE *out);
 

@@ -11,13 +11,10 @@
 int cmd_path_peer(const struct cmdline *cl)
 {
     long gid = -1;
-    if (cl->gid_index && !parse_long(cl->gid_index, 0, 255, &gid)) {
-        rr_error("--gid-index %s: expected a GID table index from 0 to 255", cl->gid_index);
+    if (!cli_gid_index(cl->gid_index, &gid))
         return RR_EX_USAGE;
-    }
-    char *end = NULL;
-    double step = cl->step_timeout ? strtod(cl->step_timeout, &end) : PATH_STEP_S;
-    if (cl->step_timeout && (*end || step <= 0 || step > 600)) {
+    double step = PATH_STEP_S;
+    if (cl->step_timeout && !parse_seconds(cl->step_timeout, 600, &step)) {
         rr_error("--step-timeout %s: expected seconds, above 0 and at most 600",
                  cl->step_timeout);
         return RR_EX_USAGE;

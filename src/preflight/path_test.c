@@ -55,6 +55,13 @@ static void print_text(const struct path_report *r, const struct path_finding *f
         printf("rdmarun: path test passed: %s, %.1f s\n", sum, took);
 }
 
+/* "KEY=VALUE": the key, malloc'd, and the value in place. */
+static char *key_of(const char *kv, const char **value)
+{
+    *value = kv + strcspn(kv, "=") + (kv[strcspn(kv, "=")] == '=');
+    return xstrndup(kv, strcspn(kv, "="));
+}
+
 static void print_json(const struct path_report *r, const struct path_finding *f, size_t nf,
                        bool failed, const char *sum, double took)
 {
@@ -75,17 +82,19 @@ static void print_json(const struct path_report *r, const struct path_finding *f
         if (nd->took > 0)
             json_double(&j, "seconds", nd->took);
         for (size_t k = 0; k < nd->kv.n; k++) {
-            char *key = xstrndup(nd->kv.v[k], strcspn(nd->kv.v[k], "="));
+            const char *v;
+            char *key = key_of(nd->kv.v[k], &v);
             if (strcmp(key, "r") != 0 && strcmp(key, "n") != 0)   /* rank, and the count */
-                json_string(&j, key, strchr(nd->kv.v[k], '=') + 1);
+                json_string(&j, key, v);
             free(key);
         }
         json_string(&j, "failed_step", nd->fail_step);
         json_string(&j, "error", nd->fail_err);
         json_begin_object(&j, "counters_grown");
         for (size_t k = 0; k < nd->counters.n; k++) {
-            char *key = xstrndup(nd->counters.v[k], strcspn(nd->counters.v[k], "="));
-            json_int(&j, key, atoll(strchr(nd->counters.v[k], '=') + 1));
+            const char *v;
+            char *key = key_of(nd->counters.v[k], &v);
+            json_int(&j, key, atoll(v));
             free(key);
         }
         json_end_object(&j);

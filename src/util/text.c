@@ -127,6 +127,18 @@ bool is_printable(const char *s)
     return true;
 }
 
+bool parse_seconds(const char *s, double max, double *out)
+{
+    char *end;
+    if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+        return false;
+    double v = strtod(s, &end);
+    if (*end || !(v > 0) || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
 bool parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;

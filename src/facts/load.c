@@ -77,7 +77,9 @@ static bool cpu_list_ok(const char *s)
     if (!s || !*s)
         return false;
     for (const char *p = s; *p;) {
-        if (*p < '0' || *p > '9')
+        /* hwloc reads numbers with strtoul base 0: "010" is 8 to it and
+         * "08" never ends, so a leading zero is refused here. */
+        if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
             return false;
         char *end;
         unsigned long v = strtoul(p, &end, 10);
@@ -115,7 +117,8 @@ static char **pus_each(const char *cpus)
         size_t k = 0;
         unsigned pu;
         hwloc_bitmap_foreach_begin(pu, b) {
-            list[k++] = xasprintf("%u", pu);
+            if (k < (size_t)n)
+                list[k++] = xasprintf("%u", pu);
         }
         hwloc_bitmap_foreach_end();
     }

@@ -1,6 +1,6 @@
 /* Each rank prints where it really runs: the CPUs it may run on
  * (sched_getaffinity), its NUMA memory policy (get_mempolicy) and the
- * placement variables in its environment. Used to check rdmarun's placement
+ * placement variables in its environment (mem=interleave:0-1). Used to check rdmarun's placement
  * against what the kernel says. Build: mpicc -o mpi_placement mpi_placement.c -lnuma */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -52,14 +52,18 @@ int main(int argc, char **argv)
     unsigned long nodes[16] = {0};
     char mem[64] = "unknown";
     if (get_mempolicy(&mode, nodes, sizeof(nodes) * 8, NULL, 0) == 0) {
-        int first = -1;
-        for (int b = 0; b < (int)(sizeof(nodes) * 8) && first < 0; b++)
+        /* The node mask as a CPU set, to list it the same way: "0-1". */
+        cpu_set_t mask;
+        CPU_ZERO(&mask);
+        for (int b = 0; b < (int)(sizeof(nodes) * 8); b++)
             if (nodes[b / 64] >> (b % 64) & 1)
-                first = b;
-        if (mode == MPOL_DEFAULT || first < 0)
+                CPU_SET(b, &mask);
+        char list[48];
+        cpu_list(&mask, list, sizeof(list));
+        if (mode == MPOL_DEFAULT || CPU_COUNT(&mask) == 0)
             snprintf(mem, sizeof(mem), "%s", policy_name(mode));
         else
-            snprintf(mem, sizeof(mem), "%s:%d", policy_name(mode), first);
+            snprintf(mem, sizeof(mem), "%s:%s", policy_name(mode), list);
     }
     const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const char *dev = getenv("UCX_NET_DEVICES"), *hca = getenv("NCCL_IB_HCA");

@@ -1,61 +1,134 @@
 #!/bin/sh
 # Placement from hwloc XML topologies recorded on real machines
-# (../shared/topologies, or $RDMARUN_TOPOLOGIES), for 1, 2, 4, 8 and "all
-# cores" ranks per node: every rank's PUs, core count, NUMA node and the
-# locality of its NIC and GPU must agree with hwloc-calc on the same file;
-# the tables are golden files.
+# (../shared/topologies, or $RDMARUN_TOPOLOGIES), under every policy, for 1,
+# 2, 3, 4 and 8 ranks per node and as many as the node has NUMA nodes, GPUs
+# and cores. Every rank's PUs, core count, NUMA nodes and the locality of its
+# NIC and GPUs must agree with hwloc-calc on the same file; the whole node
+# must be handed out (every core, every GPU under gpu-local) in balanced
+# shares, each rank's NIC and GPU the nearest to its cores; the tables are
+# golden files. Then mappings that LLNL's mpibind records for the same
+# machines.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 require_topologies
 EXP=$SRC/tests/golden/expected/placement
 
-# rank lines from a dry run's JSON: local numa pus cores nic nic_local gpu gpu_local shared
+# rank lines from a dry run's JSON:
+#   local numa pus cores nic nic_local gpus gpu_local shared
 ranks() {
     python3 -c '
 import json, sys
 p = json.load(sys.stdin).get("placement")
 for r in p["ranks"] if p else []:
-    print(r["local_rank"], r["numa"], r["pus"], r["cores"], r["nic"] or "-",
-          int(r["nic_local"]), r["gpu"] or "-", int(r["gpu_local"]), int(r["cores_shared"]))
+    print(r["local_rank"], ",".join(map(str, r["numa"] or [])) or "-", r["pus"], r["cores"],
+          r["nic"] or "-", int(r["nic_local"]), ",".join(r["gpus"]) or "-",
+          int(r["gpu_local"]), int(r["cores_shared"]))
 '
 }
 
 # NUMA nodes (physical) an object or PU list is local to, per hwloc-calc.
 numa_of() { hwloc-calc -i "$xml" "$@" --intersect NUMAnode --physical-output 2>/dev/null; }
+# Whether two comma lists share an element.
+meet() { case ",$2," in *",${1%%,*},"*) return 0 ;; esac; [ "${1#*,}" != "$1" ] && meet "${1#*,}" "$2"; }
 
 for xml in "$DIR"/*.xml; do
     name=$(basename "$xml" .xml)
     cores=$(hwloc-calc -i "$xml" --number-of core all)
-    policies=nic-local
-    hwloc-ls -i "$xml" 2>/dev/null | grep -Eq '"(cuda|nvml|rsmi|opencl|ze)[0-9]' && policies="$policies gpu-local"
+    numas=$(hwloc-calc -i "$xml" all --intersect NUMAnode --physical-output)   # those with cores
+    nnuma=$(printf '%s\n' "$numas" | tr ',' '\n' | wc -l)
+    gpus=$("$RDMARUN" probe --topology "$xml" --json | python3 -c '
+import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]))')
+    ngpus=$(printf '%s' "$gpus" | wc -w)
+    policies="numa nic-local"
+    [ "$ngpus" -gt 0 ] && policies="$policies gpu-local"
+    counts=$(printf '%s\n' 1 2 3 4 8 "$nnuma" "$ngpus" "$cores" | awk '$1 > 0' | sort -un)
     : >"$TMP/got"
     for policy in $policies; do
-        for n in 1 2 4 8 "$cores"; do
+        for n in $counts; do
+            what="$name: $policy, $n ranks"
             args="--dry-run --mpirun mpirun --evidence-dir /EVIDENCE --topology $xml --bind-policy $policy -N $n"
             "$RDMARUN" $args --json ./app 2>/dev/null | ranks >"$TMP/ranks"
             [ "$(wc -l <"$TMP/ranks")" = "$n" ]
-            ok $? "$name: $policy, $n ranks: a placement for every local rank"
-            bad=0 sum=0 shared=0 all=
+            ok $? "$what: a placement for every local rank"
+            bad=0 sum=0 shared=0 all= used= given= nics=
             [ -s "$TMP/ranks" ] || bad=1
-            while read local numa pus nc nic nlocal gpu glocal sh; do
+            while read local numa pus nc nic nlocal rgpus glocal sh; do
                 locs="pu:$(printf '%s' "$pus" | sed 's/,/ pu:/g')"   # hwloc-calc: one range per location
                 want=$(numa_of --physical-input $locs)
                 [ "$want" = "$numa" ] || { bad=1; echo "# rank $local: PUs $pus are on NUMA $want, not $numa"; }
                 got=$(hwloc-calc -i "$xml" --physical-input $locs --number-of core)
                 [ "$got" = "$nc" ] || { bad=1; echo "# rank $local: PUs $pus hold $got cores, not $nc"; }
-                for o in "$nic:$nlocal" "$gpu:$glocal"; do
-                    dev=${o%%:*} loc=${o##*:}
-                    [ "$dev" = - ] && continue
-                    case ",$(numa_of "os=$dev")," in *",$numa,"*) l=1 ;; *) l=0 ;; esac
-                    [ "$l" = "$loc" ] || { bad=1; echo "# rank $local: $dev local=$loc, hwloc-calc says $l"; }
-                done
-                sum=$((sum + nc)) shared=$((shared + sh)) all="$all $locs"
+                if [ "$nic" != - ]; then
+                    meet "$(numa_of "os=${nic%%:*}")" "$numa" && l=1 || l=0
+                    [ "$l" = "$nlocal" ] || { bad=1; echo "# rank $local: $nic local=$nlocal, hwloc-calc says $l"; }
+                    nics="$nics ${nic%%:*}"
+                fi
+                if [ "$rgpus" != - ]; then
+                    l=1
+                    for g in $(printf '%s' "$rgpus" | tr ',' ' '); do
+                        meet "$(numa_of "os=$g")" "$numa" || l=0
+                    done
+                    [ "$l" = "$glocal" ] || { bad=1; echo "# rank $local: GPUs $rgpus local=$glocal, hwloc-calc says $l"; }
+                    given="$given,$rgpus"
+                fi
+                sum=$((sum + nc)) shared=$((shared + sh)) all="$all $locs" used="$used,$numa"
             done <"$TMP/ranks"
-            ok $bad "$name: $policy, $n ranks: PUs, cores, NUMA node, NIC and GPU locality agree with hwloc-calc"
-            if [ "$shared" = 0 ] && [ -n "$all" ]; then
-                # Ranks that do not share cores hold disjoint sets.
-                union=$(hwloc-calc -i "$xml" --physical-input $all --number-of core)
-                [ "$union" = "$sum" ]
-                ok $? "$name: $policy, $n ranks: no two ranks share a core ($sum cores, union $union)"
+            ok $bad "$what: PUs, cores, NUMA nodes, NIC and GPU locality agree with hwloc-calc"
+
+            # The whole node is handed out: every core, and no two ranks share
+            # one while there are cores enough.
+            union=$(hwloc-calc -i "$xml" --physical-input $all --number-of core 2>/dev/null)
+            [ "$union" = "$cores" ]; ok $? "$what: every core is given to a rank ($union of $cores)"
+            if [ "$n" -le "$cores" ]; then
+                [ "$shared" = 0 ] && [ "$union" = "$sum" ]
+                ok $? "$what: no two ranks share a core ($sum cores, union $union)"
+            fi
+            if [ "$n" -ge "$nnuma" ]; then
+                idle=
+                for d in $(printf '%s' "$numas" | tr ',' ' '); do meet "$d" "${used#,}" || idle="$idle $d"; done
+                [ -z "$idle" ]; ok $? "$what: no NUMA node is left idle${idle:+ (idle:$idle)}"
+            fi
+            # Balanced shares: ranks on one NUMA node differ by a core at most;
+            # ranks on several, by a NUMA node at most.
+            awk '{ n = split($2, d, ","); if (n == 1) { c[$2] = c[$2] " " $4 } else { m[n] = 1 } }
+                 END { bad = 0
+                       for (k in c) { split(substr(c[k], 2), v, " "); lo = hi = v[1]
+                           for (i in v) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+                           if (hi - lo > 1) { bad = 1; print "# NUMA " k ": cores" c[k] } }
+                       lo = 1e9; hi = 0
+                       for (k in m) { if (k < lo) lo = k; if (k > hi) hi = k }
+                       if (hi > 0 && hi - lo > 1) { bad = 1; print "# NUMA nodes per rank from " lo " to " hi }
+                       exit bad }' "$TMP/ranks"
+            ok $? "$what: balanced shares"
+            # Each rank's NIC is the nearest: local when any NIC in use is on
+            # one of its NUMA nodes.
+            near=0
+            if [ -n "$nics" ]; then
+                nicnuma=
+                for d in $(printf '%s\n' $nics | sort -u); do nicnuma="$nicnuma,$(numa_of "os=$d")"; done
+                while read local numa pus nc nic nlocal rest; do
+                    [ "$nic" = - ] && continue
+                    if meet "${nicnuma#,}" "$numa" && [ "$nlocal" = 0 ]; then
+                        near=1; echo "# rank $local on NUMA $numa: remote $nic while a NIC is local"
+                    fi
+                done <"$TMP/ranks"
+            fi
+            ok $near "$what: each rank's NIC is the nearest to its cores"
+            if [ "$policy" = gpu-local ]; then
+                missing=
+                for g in $gpus; do meet "$g" "${given#,}" || missing="$missing $g"; done
+                [ -z "$missing" ]; ok $? "$what: every GPU is given to a rank${missing:+ (not:$missing)}"
+                # A rank whose NUMA nodes hold a GPU has one of them.
+                far=0
+                while read local numa pus nc nic nlocal rgpus glocal sh; do
+                    mine=0 here=0
+                    for g in $gpus; do
+                        meet "$(numa_of "os=$g")" "$numa" || continue
+                        here=1
+                        meet "$g" "$rgpus" && mine=1
+                    done
+                    [ "$here" = "$mine" ] || { far=1; echo "# rank $local on NUMA $numa: GPUs $rgpus, none of its own"; }
+                done <"$TMP/ranks"
+                ok $far "$what: each rank's GPU is the nearest to its cores"
             fi
             { echo "== $policy -N $n"
               "$RDMARUN" $args --report ./app 2>&1 | sed -n '/^placement:/,$p'
@@ -65,6 +138,55 @@ for xml in "$DIR"/*.xml; do
     sed -i "s|$DIR|@TOPOLOGIES@|g" "$TMP/got"
     golden "$EXP/$name.txt" "$TMP/got" "$name: golden placement tables"
 done
+
+# ---- as mpibind maps them ----
+# LLNL mpibind's recorded mappings (its test-suite/expected/expected.*,
+# greedy, smt 0) for the same machines: each task's CPUs and GPUs. mpibind
+# lists one PU per core at smt 0, so the comparison is by cores; its GPU
+# numbers are the vendor's visible-device indexes. An empty GPU field is a
+# task mpibind gives none (gpu-local gives such a rank the nearest GPU, so
+# it is not compared).
+cores_of() {  # PU list -> logical core list
+    hwloc-calc -i "$DIR/$1.xml" --physical-input $(printf 'pu:%s' "$2" | sed 's/,/ pu:/g') \
+        --intersect core 2>/dev/null
+}
+mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT
+    [ -f "$DIR/$1.xml" ] || return 0
+    "$RDMARUN" --dry-run --json --topology "$DIR/$1.xml" --bind-policy "$3" -N "$2" ./app |
+        python3 -c 'import json, sys
+for r in json.load(sys.stdin)["placement"]["ranks"]:
+    ids = [e.split("=", 1)[1] for e in r["env"] if e.split("=")[0] in
+           ("CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK")]
+    print(r["pus"], ",".join(ids) or "-")' >"$TMP/mine"
+    bad=0 i=1
+    while read pus ids; do
+        want=$(printf '%s' "$4" | cut -d';' -f$i) wgpu=$(printf '%s' "$5" | cut -d';' -f$i)
+        [ "$(cores_of "$1" "$pus")" = "$(cores_of "$1" "$want")" ] ||
+            { bad=1; echo "# task $((i - 1)): PUs $pus, mpibind $want"; }
+        [ -z "$wgpu" ] || [ "$ids" = "$wgpu" ] || { bad=1; echo "# task $((i - 1)): GPUs $ids, mpibind $wgpu"; }
+        i=$((i + 1))
+    done <"$TMP/mine"
+    [ "$((i - 1))" = "$2" ] || bad=1
+    ok $bad "as mpibind: $1, $2 rank(s), $3: $6"
+}
+mpibind_case coral-lassen 1 gpu-local "8-87,96-175" "0,1,2,3" "the whole node and every GPU"
+mpibind_case coral-lassen 2 gpu-local "8-87;96-175" "0,1;2,3" "a socket and its GPUs each"
+mpibind_case coral-lassen 4 gpu-local "8-47;48-87;96-135;136-175" "0;1;2;3" "a GPU each, beside it"
+mpibind_case coral-lassen 40 gpu-local \
+    "8;12;16;20;24;28;32;36;40;44;48;52;56;60;64;68;72;76;80;84;96;100;104;108;112;116;120;124;128;132;136;140;144;148;152;156;160;164;168;172" \
+    "0;0;0;0;0;0;0;0;0;0;1;1;1;1;1;1;1;1;1;1;2;2;2;2;2;2;2;2;2;2;3;3;3;3;3;3;3;3;3;3" \
+    "a core each, ten ranks per GPU"
+mpibind_case epyc-corona 1 gpu-local "0-95" "0,1,2,3" "the whole node and every GPU"
+mpibind_case epyc-corona 2 gpu-local "0-23,48-71;24-47,72-95" "0,1;2,3" "a package and its GPUs each"
+mpibind_case epyc-corona 7 gpu-local \
+    "0-11,48-59;12-17,60-65;18-23,66-71;24-29,72-77;30-35,78-83;36-41,84-89;42-47,90-95" \
+    "0;1;;;2;;3" "fewer ranks than NUMA nodes: the first takes two"
+mpibind_case epyc-corona 8 numa "0-5;6-11;12-17;18-23;24-29;30-35;36-41;42-47" "" "a NUMA node each"
+mpibind_case cts1-quartz-smt1 1 numa "0-35" "" "the whole node"
+mpibind_case cts1-quartz-smt1 2 nic-local "0-17;18-35" "" "a socket each, though the NIC is on one"
+mpibind_case cts1-quartz-smt1 36 numa \
+    "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35" \
+    "" "a core each"
 
 # Each GPU's vendor gets its own visible-devices variable, counted in PCI
 # order among that vendor's GPUs: epyc-corona's GPUs are seen by OpenCL only

@@ -65,14 +65,14 @@ int cmd_rank(const struct cmdline *cl)
     gethostname(host, sizeof(host) - 1);
     host[sizeof(host) - 1] = '\0';
 
-    if (rp->numa >= 0 && !a->keep_cpus) {
+    if (rp->numa && !a->keep_cpus) {
         if (rank_bind_cpus(rp->pus) != 0) {
             rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not "
                      "include them; use --bind-policy none)", rank, rp->pus, strerror(errno));
             rc = RR_EX_OSERR;
         } else if (rank_bind_memory(rp->numa, pl.memory) != 0) {
-            rr_error("rank %ld: cannot set the memory policy to NUMA %d: %s (hint: [bind] "
-                     "memory = none)", rank, rp->numa, strerror(errno));
+            rr_error("rank %ld: cannot set the memory policy (%s) to NUMA %s: %s (hint: [bind] "
+                     "memory = none)", rank, placement_memory(&pl, rp), rp->numa, strerror(errno));
             rc = RR_EX_OSERR;
         }
     }

@@ -10,6 +10,7 @@
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
 #include <numa.h>
+#include <numaif.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ int rank_bind_cpus(const char *pus)
     return rc;
 }
 
-int rank_bind_memory(int node, enum memory_policy how)
+int rank_bind_memory(const char *nodes, enum memory_policy how)
 {
     if (how == MEMORY_NONE)
         return 0;
@@ -87,13 +88,17 @@ int rank_bind_memory(int node, enum memory_policy how)
         errno = ENOSYS;
         return -1;
     }
-    if (how == MEMORY_PREFER) {
-        numa_set_preferred(node);
-        return 0;
+    /* libnuma's own parser, so "0-3" means to it what it means to numactl. */
+    struct bitmask *set = numa_parse_nodestring(nodes);
+    if (!set) {
+        errno = EINVAL;
+        return -1;
     }
-    struct bitmask *nodes = numa_allocate_nodemask();
-    numa_bitmask_setbit(nodes, (unsigned)node);
-    numa_set_membind(nodes);
-    numa_free_nodemask(nodes);
-    return 0;
+    /* set_mempolicy itself, not numa_set_*: those report a failure only by
+     * printing it. */
+    int mode = how == MEMORY_BIND ? MPOL_BIND
+             : numa_bitmask_weight(set) > 1 ? MPOL_INTERLEAVE : MPOL_PREFERRED;
+    int rc = set_mempolicy(mode, set->maskp, set->size + 1);
+    numa_bitmask_free(set);
+    return rc;
 }

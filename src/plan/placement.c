@@ -3,6 +3,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <hwloc.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +15,12 @@ static size_t core_count(const struct numa_node *n)
     return k;
 }
 
-/* The PUs of cores [from, to) of NUMA node n, as one list. */
-static char *pus_of_cores(const struct numa_node *n, size_t from, size_t to)
+/* The PUs of cores[from, to), as one list. */
+static char *pus_of_cores(const char *const *cores, size_t from, size_t to)
 {
     hwloc_bitmap_t all = hwloc_bitmap_alloc(), one = hwloc_bitmap_alloc();
     for (size_t c = from; c < to; c++)
-        if (hwloc_bitmap_list_sscanf(one, n->core_pus[c]) == 0)
+        if (hwloc_bitmap_list_sscanf(one, cores[c]) == 0)
             hwloc_bitmap_or(all, all, one);
     char *s = NULL, *out;
     out = hwloc_bitmap_list_asprintf(&s, all) < 0 ? xstrdup("") : xstrdup(s);
@@ -37,21 +38,57 @@ static size_t numa_index(const struct facts *f, int os_index)
     return (size_t)-1;
 }
 
-/* Ranks go to NUMA nodes in blocks, in proportion to their cores, so that
- * local ranks 0..k share the first node (Open MPI's --map-by core order). */
-static size_t block_domain(const struct facts *f, const size_t *doms, size_t ndoms, int r,
-                           int size)
+/* Bucket j of n when `items` are dealt out as mpibind deals them: in
+ * blocks, the first blocks one longer; with fewer items than buckets,
+ * consecutive buckets share an item, the first items more of them. */
+static void deal(size_t items, size_t n, size_t j, size_t *from, size_t *to)
 {
-    size_t total = 0;
-    for (size_t d = 0; d < ndoms; d++)
-        total += core_count(&f->numa[doms[d]]);
-    size_t c = (size_t)r * total / (size_t)size, seen = 0;
-    for (size_t d = 0; d < ndoms; d++) {
-        seen += core_count(&f->numa[doms[d]]);
-        if (c < seen)
-            return doms[d];
+    *from = *to = 0;
+    if (items == 0 || n == 0)
+        return;
+    if (items >= n) {
+        size_t avg = items / n, rem = items % n;
+        *from = j * avg + (j < rem ? j : rem);
+        *to = *from + avg + (j < rem);
+        return;
     }
-    return doms[ndoms - 1];
+    size_t avg = n / items, rem = n % items;   /* buckets per item */
+    *from = j < rem * (avg + 1) ? j / (avg + 1) : rem + (j - rem * (avg + 1)) / avg;
+    *to = *from + 1;
+}
+
+/* Consecutive NUMA nodes (doms[d0 .. d0+nd)) and the consecutive local
+ * ranks (r0 .. r0+nr) that share their cores and GPUs: one rank on several
+ * nodes (fewer ranks than nodes), or several ranks on one. */
+struct unit {
+    size_t d0, nd;
+    int r0, nr;
+};
+
+/* With at least as many ranks as NUMA nodes: one rank each, then every
+ * further rank to the node where it leaves the most cores per rank
+ * (D'Hondt's rule, so shares stay balanced and no core is shared while
+ * another is free). A tie goes to a node with a local port (nic-local) or
+ * with a GPU still without a rank (gpu-local), then to the first node: a
+ * rank is never given fewer cores to be nearer a device. */
+static void ranks_per_node(const size_t *cores, const size_t *gpus, const bool *port,
+                           size_t ndoms, int size, enum bind_policy policy, int *k)
+{
+    for (size_t d = 0; d < ndoms; d++)
+        k[d] = 1;
+    for (int r = (int)ndoms; r < size; r++) {
+        size_t best = 0;
+        int pull_best = 0;
+        for (size_t d = 0; d < ndoms; d++) {
+            int pull = policy == BIND_NIC_LOCAL ? port[d]
+                     : policy == BIND_GPU_LOCAL ? gpus[d] > (size_t)k[d] : 0;
+            unsigned long long mine = (unsigned long long)cores[d] * (unsigned)(k[best] + 1),
+                               theirs = (unsigned long long)cores[best] * (unsigned)(k[d] + 1);
+            if (d == 0 || mine > theirs || (mine == theirs && pull > pull_best))
+                best = d, pull_best = pull;
+        }
+        k[best]++;
+    }
 }
 
 /* Who made it: the facts' vendor, else the API hwloc named it by (facts
@@ -83,34 +120,40 @@ static int gpu_index(const struct facts *f, const struct gpu *g)
     return k;
 }
 
-static void rank_env(struct rank_place *rp, const struct placement_request *rq)
+/* The visible-devices variable of each vendor among the rank's GPUs. */
+static void gpu_env(const struct facts *f, struct rank_place *rp)
 {
-    if (rp->nics && rq->set_ucx)
-        sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
-    if (rp->nics && rq->set_nccl)
-        sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
-    const char *vendor = rp->gpu ? vendor_of(rp->gpu) : "";
-    if (strcmp(vendor, "NVIDIA") == 0) {
-        sv_push(&rp->env, "CUDA_DEVICE_ORDER=PCI_BUS_ID");
-        sv_pushf(&rp->env, "CUDA_VISIBLE_DEVICES=%d", rp->gpu_index);
-    } else if (strcmp(vendor, "AMD") == 0) {
-        sv_pushf(&rp->env, "ROCR_VISIBLE_DEVICES=%d", rp->gpu_index);
-    } else if (strcmp(vendor, "Intel") == 0) {
-        sv_pushf(&rp->env, "ZE_AFFINITY_MASK=%d", rp->gpu_index);
+    static const char *const vendors[][2] = {
+        {"NVIDIA", "CUDA_VISIBLE_DEVICES"}, {"AMD", "ROCR_VISIBLE_DEVICES"},
+        {"Intel", "ZE_AFFINITY_MASK"},
+    };
+    for (size_t v = 0; v < sizeof(vendors) / sizeof(vendors[0]); v++) {
+        struct strvec ids = {0};
+        for (size_t i = 0; i < rp->ngpus; i++)
+            if (strcmp(vendor_of(rp->gpus[i]), vendors[v][0]) == 0)
+                sv_pushf(&ids, "%d", gpu_index(f, rp->gpus[i]));
+        if (ids.n && v == 0)
+            sv_push(&rp->env, "CUDA_DEVICE_ORDER=PCI_BUS_ID");
+        if (ids.n) {
+            char *list = sv_join(&ids, ",");
+            sv_pushf(&rp->env, "%s=%s", vendors[v][1], list);
+            free(list);
+        }
+        sv_free(&ids);
     }
 }
 
-/* The OpenMP variables for a rank on cores [from, to) of node n: a place
- * per core (its hardware threads together) or, with smt, per hardware
- * thread; one thread per place unless a count is asked for. True when the
- * count asked for is more than the places. */
-static bool omp_env(struct rank_place *rp, const struct numa_node *n, size_t from, size_t to,
-                   const struct placement_request *rq)
+/* The OpenMP variables for a rank on cores[from, to): a place per core
+ * (its hardware threads together) or, with smt, per hardware thread; one
+ * thread per place unless a count is asked for. True when the count asked
+ * for is more than the places. */
+static bool omp_env(struct rank_place *rp, const char *const *cores, size_t from, size_t to,
+                    const struct placement_request *rq)
 {
     struct strvec places = {0};
     hwloc_bitmap_t pus = hwloc_bitmap_alloc();
     for (size_t c = from; c < to; c++) {
-        if (hwloc_bitmap_list_sscanf(pus, n->core_pus[c]) != 0)
+        if (hwloc_bitmap_list_sscanf(pus, cores[c]) != 0)
             continue;
         /* OpenMP's place lists are "{0,1}", never a range ("0-1") */
         struct strvec core = {0};
@@ -141,24 +184,6 @@ static bool omp_env(struct rank_place *rp, const struct numa_node *n, size_t fro
     return crowded;
 }
 
-/* Why a rank runs away from its GPU, naming the GPU's own NUMA node. */
-static void gpu_away_note(const struct facts *f, const struct rank_place *rp, int r, bool crowded,
-                          struct strvec *notes)
-{
-    int g = rp->gpu->numa_node;
-    size_t gd = g >= 0 ? numa_index(f, g) : (size_t)-1;
-    if (g < 0)
-        sv_pushf(notes, "local rank %d: hwloc does not say which NUMA node %s is on; the rank "
-                 "runs on NUMA %d", r, rp->gpu->name, rp->numa);
-    else if (gd < f->nnuma && core_count(&f->numa[gd]) == 0)
-        sv_pushf(notes, "local rank %d: %s is on NUMA %d, which has no cores; the rank runs on "
-                 "NUMA %d", r, rp->gpu->name, g, rp->numa);
-    else
-        sv_pushf(notes, "local rank %d: %s is on NUMA %d, but the rank runs on NUMA %d%s", r,
-                 rp->gpu->name, g, rp->numa,
-                 crowded ? ": the GPUs' NUMA nodes have too few cores for every rank" : "");
-}
-
 static char *join_refs(const struct port_ref *p, size_t n)
 {
     struct strvec v = {0};
@@ -169,39 +194,180 @@ static char *join_refs(const struct port_ref *p, size_t n)
     return s;
 }
 
-/* The NUMA nodes ranks may use under the policy (indexes into f->numa). */
-static size_t eligible_domains(const struct facts *f, const struct placement_request *rq,
-                               const struct port_ref *all, size_t nall, size_t *doms,
-                               struct strvec *notes)
+/* The rank's NUMA nodes, doms[u->d0 .. +nd), as a list and one by one. */
+static void rank_numa(const struct facts *f, const size_t *doms, const struct unit *u,
+                      struct rank_place *rp)
 {
-    size_t n = 0, near = 0, near_cores = 0;
-    size_t near_doms[MAX_NUMA];
-    for (size_t i = 0; i < f->nnuma && i < MAX_NUMA; i++) {
-        if (core_count(&f->numa[i]) == 0)
-            continue;   /* memory-only nodes (GPU or HBM memory) run no rank */
-        doms[n++] = i;
-        for (size_t k = 0; k < nall; k++)
-            if (all[k].dev->local_numa && device_local_to(all[k].dev, f->numa[i].os_index)) {
-                near_doms[near++] = i;
-                near_cores += core_count(&f->numa[i]);
-                break;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    rp->numa_os = xcalloc(u->nd, sizeof(*rp->numa_os));
+    for (size_t i = 0; i < u->nd; i++) {
+        rp->numa_os[i] = f->numa[doms[u->d0 + i]].os_index;
+        hwloc_bitmap_set(set, (unsigned)rp->numa_os[i]);
+    }
+    rp->nnuma = u->nd;
+    char *s = NULL;
+    rp->numa = hwloc_bitmap_list_asprintf(&s, set) < 0 ? xstrdup("") : xstrdup(s);
+    free(s);
+    hwloc_bitmap_free(set);
+}
+
+/* The rank's port: the nearest ports to its NUMA nodes (all of them with
+ * nics = nearest, else the one of them fewest ranks use so far). */
+static void rank_nic(const struct facts *f, const size_t *doms, const struct unit *u,
+                     const struct port_ref *all, size_t nall, int *load,
+                     const struct placement_request *rq, struct rank_place *rp)
+{
+    struct port_ref near[MAX_PORTS];
+    size_t nnear = ports_nearest(f, &doms[u->d0], u->nd, all, nall, near, &rp->nic_local);
+    if (nnear == 0)
+        return;
+    if (rq->nics != NICS_ONE) {
+        rp->nics = join_refs(near, nnear);
+        return;
+    }
+    size_t best = 0, best_i = 0;
+    for (size_t k = 0; k < nnear; k++)
+        for (size_t i = 0; i < nall; i++)
+            if (all[i].port == near[k].port && (k == 0 || load[i] < load[best_i]))
+                best = k, best_i = i;
+    load[best_i]++;
+    rp->nics = join_refs(&near[best], 1);
+}
+
+/* gpu-local: every GPU goes to some rank and every rank gets one. Each
+ * unit's own GPUs are dealt to its ranks (blocks of GPUs, or ranks sharing
+ * one when there are more ranks); a GPU on no NUMA node with cores goes to
+ * the rank with fewest; a rank still without one takes a GPU from a rank
+ * that holds several (the nearest such), else shares the nearest. */
+static void assign_gpus(const struct facts *f, const size_t *doms, const struct unit *units,
+                        size_t nunits, const size_t *unit_of, struct placement *out)
+{
+    size_t ng = f->ngpus, size = (size_t)out->local_size;
+    int *owner = xcalloc(ng, sizeof(int)), *users = xcalloc(ng, sizeof(int));
+    long *share = xcalloc(size, sizeof(long));
+    int *count = xcalloc(size, sizeof(int));
+    int *gap = xcalloc(nunits * ng, sizeof(int));   /* unit to GPU */
+    size_t *mine = xcalloc(ng, sizeof(size_t));
+    for (size_t g = 0; g < ng; g++)
+        owner[g] = -1;
+    for (size_t r = 0; r < size; r++)
+        share[r] = -1;
+    for (size_t u = 0; u < nunits; u++) {
+        const struct unit *un = &units[u];
+        size_t nl = 0;
+        for (size_t g = 0; g < ng; g++) {
+            gap[u * ng + g] = f->gpus[g].numa_node < 0 ? INT_MAX / 2
+                            : numa_gap(f, &doms[un->d0], un->nd, f->gpus[g].numa_node);
+            if (gap[u * ng + g] == 0)
+                mine[nl++] = g;
+        }
+        for (int j = 0; j < un->nr; j++) {
+            size_t a, b, r = (size_t)(un->r0 + j);
+            deal(nl, (size_t)un->nr, (size_t)j, &a, &b);
+            for (size_t i = a; i < b; i++) {
+                if (nl >= (size_t)un->nr)
+                    owner[mine[i]] = (int)r;
+                else
+                    share[r] = (long)mine[i];
+                users[mine[i]]++;
+                count[r]++;
+            }
+        }
+    }
+    for (size_t g = 0; g < ng; g++) {
+        if (users[g])
+            continue;
+        size_t best = 0;
+        for (size_t r = 1; r < size; r++)
+            if (count[r] < count[best] || (count[r] == count[best] &&
+                gap[unit_of[r] * ng + g] < gap[unit_of[best] * ng + g]))
+                best = r;
+        owner[g] = (int)best;
+        users[g]++;
+        count[best]++;
+    }
+    for (size_t r = 0; r < size; r++) {
+        if (count[r])
+            continue;
+        long take = -1;
+        for (size_t g = 0; g < ng; g++) {
+            int h = owner[g];
+            if (h < 0 || count[h] < 2)
+                continue;
+            int d = gap[unit_of[r] * ng + g], bd = take < 0 ? 0 : gap[unit_of[r] * ng + (size_t)take];
+            if (take < 0 || d < bd || (d == bd && count[h] >= count[owner[take]]))
+                take = (long)g;
+        }
+        if (take >= 0) {
+            count[owner[take]]--;
+            owner[take] = (int)r;
+        } else {
+            take = 0;
+            for (size_t g = 1; g < ng; g++) {
+                int d = gap[unit_of[r] * ng + g], bd = gap[unit_of[r] * ng + (size_t)take];
+                if (d < bd || (d == bd && users[g] < users[take]))
+                    take = (long)g;
+            }
+            share[r] = take;
+            users[take]++;
+        }
+        count[r]++;
+    }
+    for (size_t r = 0; r < size; r++) {
+        struct rank_place *rp = &out->ranks[r];
+        rp->gpus = xcalloc((size_t)count[r], sizeof(*rp->gpus));
+        rp->gpu_local = true;
+        for (size_t g = 0; g < ng; g++)
+            if (owner[g] == (int)r || share[r] == (long)g) {
+                rp->gpus[rp->ngpus++] = &f->gpus[g];
+                rp->gpu_local &= gap[unit_of[r] * ng + g] == 0;
             }
     }
-    if (rq->policy != BIND_NIC_LOCAL || nall == 0)
-        return n;
-    if (near == 0) {
-        sv_push(notes, "no NUMA node has a local ACTIVE port: ranks are spread over every NUMA "
-                "node and use the nearest port");
-        return n;
+    free(owner);
+    free(users);
+    free(share);
+    free(count);
+    free(gap);
+    free(mine);
+}
+
+/* Why a rank's GPU is not on its NUMA nodes, naming the GPU's own node. */
+static void gpu_away_note(const struct facts *f, const struct rank_place *rp, int r,
+                          struct strvec *notes)
+{
+    const struct gpu *g = NULL;
+    bool own = false;   /* some GPU is on the rank's NUMA nodes */
+    for (size_t i = 0; i < rp->ngpus; i++) {
+        bool here = false;
+        for (size_t k = 0; k < rp->nnuma; k++)
+            here |= rp->gpus[i]->numa_node == rp->numa_os[k];
+        own |= here;
+        if (!here && !g)
+            g = rp->gpus[i];
     }
-    if (near_cores < (size_t)rq->local_size) {
-        sv_pushf(notes, "the NUMA nodes with a local port have %zu cores for %d ranks: ranks are "
-                 "spread over every NUMA node instead, some with a remote port", near_cores,
-                 rq->local_size);
-        return n;
-    }
-    memcpy(doms, near_doms, near * sizeof(*doms));
-    return near;
+    for (size_t i = 0; !own && i < f->ngpus; i++)
+        for (size_t k = 0; k < rp->nnuma; k++)
+            own |= f->gpus[i].numa_node == rp->numa_os[k];
+    if (!g)
+        return;
+    size_t gd = g->numa_node >= 0 ? numa_index(f, g->numa_node) : (size_t)-1;
+    if (g->numa_node < 0)
+        sv_pushf(notes, "local rank %d: hwloc does not say which NUMA node %s is on; the rank "
+                 "runs on NUMA %s", r, g->name, rp->numa);
+    else if (gd < f->nnuma && core_count(&f->numa[gd]) == 0)
+        sv_pushf(notes, "local rank %d: %s is on NUMA %d, which has no cores; the rank runs on "
+                 "NUMA %s", r, g->name, g->numa_node, rp->numa);
+    else
+        sv_pushf(notes, "local rank %d: %s is on NUMA %d, but the rank runs on NUMA %s, %s", r,
+                 g->name, g->numa_node, rp->numa,
+                 own ? "whose GPUs the other ranks there hold"
+                     : rp->nnuma > 1 ? "which have no GPU" : "which has no GPU");
+}
+
+const char *placement_memory(const struct placement *p, const struct rank_place *rp)
+{
+    return p->memory == MEMORY_PREFER && rp->nnuma > 1 ? "interleave"
+                                                        : memory_policy_names[p->memory];
 }
 
 void placement_build(const struct facts *f, const struct placement_request *rq,
@@ -218,14 +384,24 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     }
     out->local_size = size;
     out->ranks = xcalloc((size_t)size, sizeof(*out->ranks));
-    for (int r = 0; r < size; r++)
-        out->ranks[r].numa = -1;
 
     struct port_ref all[MAX_PORTS];
     size_t nall = rq->fabric && fabric_is_rdma(rq->fabric)
                 ? ports_select(f, rq->fabric, all, MAX_PORTS) : 0;
-    size_t doms[MAX_NUMA];
-    size_t ndoms = eligible_domains(f, rq, all, nall, doms, &out->notes);
+    /* The NUMA nodes ranks run on: those with cores (memory-only nodes,
+     * GPU or HBM memory, run none), with their cores, GPUs and ports. */
+    size_t doms[MAX_NUMA], cores[MAX_NUMA], gpus[MAX_NUMA] = {0}, ndoms = 0, total = 0;
+    bool port[MAX_NUMA] = {false};
+    for (size_t i = 0; i < f->nnuma && ndoms < MAX_NUMA; i++) {
+        if ((cores[ndoms] = core_count(&f->numa[i])) == 0)
+            continue;
+        for (size_t g = 0; g < f->ngpus; g++)
+            gpus[ndoms] += f->gpus[g].numa_node == f->numa[i].os_index;
+        for (size_t k = 0; k < nall; k++)
+            port[ndoms] |= all[k].dev->local_numa && device_local_to(all[k].dev, f->numa[i].os_index);
+        total += cores[ndoms];
+        doms[ndoms++] = i;
+    }
     if (ndoms == 0) {
         sv_push(&out->notes, "the topology shows no NUMA node with cores: ranks are not bound");
         return;
@@ -237,91 +413,106 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
         sv_pushf(&out->notes, "%d ranks share %zu GPU%s", size, f->ngpus,
                  f->ngpus == 1 ? "" : "s");
 
-    /* Each rank's NUMA node (index into f->numa). */
-    size_t *dom = xcalloc((size_t)size, sizeof(*dom));
-    size_t on[MAX_NUMA] = {0}, seen[MAX_NUMA] = {0};   /* ranks per NUMA node */
-    for (int r = 0; r < size; r++) {
-        dom[r] = block_domain(f, doms, ndoms, r, size);
-        if (!by_gpu)
-            continue;
-        const struct gpu *g = &f->gpus[(size_t)r * f->ngpus / (size_t)size];
-        out->ranks[r].gpu = g;
-        out->ranks[r].gpu_index = gpu_index(f, g);
-        size_t gd = g->numa_node >= 0 ? numa_index(f, g->numa_node) : (size_t)-1;
-        out->ranks[r].gpu_local = gd < MAX_NUMA && core_count(&f->numa[gd]) > 0;
-        if (out->ranks[r].gpu_local)
-            dom[r] = gd;
-    }
-    for (int r = 0; r < size; r++)
-        on[dom[r]]++;
-    /* More ranks than the GPUs' NUMA nodes have cores: spread them instead. */
-    bool crowded = false;
-    for (size_t d = 0; by_gpu && d < f->nnuma && d < MAX_NUMA; d++)
-        crowded |= on[d] > core_count(&f->numa[d]);
-    if (crowded) {
-        sv_pushf(&out->notes, "the GPUs' NUMA nodes have fewer cores than their %d ranks: ranks "
-                 "are spread over every NUMA node, some away from their GPU", size);
-        memset(on, 0, sizeof(on));
-        for (int r = 0; r < size; r++) {
-            dom[r] = block_domain(f, doms, ndoms, r, size);
-            out->ranks[r].gpu_local = out->ranks[r].gpu->numa_node == f->numa[dom[r]].os_index;
-            on[dom[r]]++;
+    /* Units: fewer ranks than NUMA nodes, each rank takes several (the
+     * first ranks one more, as mpibind's greedy mapping); else each node
+     * takes several ranks. Local ranks 0..k go on the first (Open MPI's
+     * --map-by core order). */
+    size_t nunits = (size_t)size < ndoms ? (size_t)size : ndoms;
+    struct unit *units = xcalloc(nunits, sizeof(*units));
+    size_t *unit_of = xcalloc((size_t)size, sizeof(*unit_of));
+    if ((size_t)size < ndoms) {
+        for (size_t u = 0; u < nunits; u++) {
+            size_t a, b;
+            deal(ndoms, nunits, u, &a, &b);
+            units[u] = (struct unit){a, b - a, (int)u, 1};
+        }
+    } else {
+        int k[MAX_NUMA];
+        ranks_per_node(cores, gpus, port, ndoms, size, rq->policy, k);
+        int r0 = 0;
+        for (size_t u = 0; u < nunits; u++) {
+            units[u] = (struct unit){u, 1, r0, k[u]};
+            r0 += k[u];
         }
     }
 
-    /* Cores: each NUMA node's cores split into contiguous blocks among its
-     * ranks; the NIC: the nearest ports, dealt round-robin among them. */
+    /* Cores: each unit's cores (node by node) split into contiguous blocks
+     * among its ranks; the NIC: the nearest port. */
+    const char **list = xcalloc(total ? total : 1, sizeof(*list));
+    int load[MAX_PORTS] = {0};
     hwloc_bitmap_t remote = hwloc_bitmap_alloc();   /* local ranks with a remote port */
+    bool interleave = false;
     int crowded_threads = 0;
+    for (size_t u = 0; u < nunits; u++) {
+        const struct unit *un = &units[u];
+        size_t nc = 0;
+        for (size_t i = 0; i < un->nd; i++) {
+            const struct numa_node *node = &f->numa[doms[un->d0 + i]];
+            for (size_t c = 0; node->core_pus && node->core_pus[c]; c++)
+                list[nc++] = node->core_pus[c];
+        }
+        for (int j = 0; j < un->nr; j++) {
+            int r = un->r0 + j;
+            struct rank_place *rp = &out->ranks[r];
+            size_t from, to;
+            unit_of[r] = u;
+            deal(nc, (size_t)un->nr, (size_t)j, &from, &to);
+            rp->shared = (size_t)un->nr > nc;
+            rank_numa(f, doms, un, rp);
+            rp->pus = pus_of_cores(list, from, to);
+            rp->ncores = (int)(to - from);
+            interleave |= strcmp(placement_memory(out, rp), "interleave") == 0;
+            rank_nic(f, doms, un, all, nall, load, rq, rp);
+            if (rp->nics && !rp->nic_local)
+                hwloc_bitmap_set(remote, (unsigned)r);
+            if (rq->threads && omp_env(rp, list, from, to, rq) && !crowded_threads++)
+                sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads "
+                         "share them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
+        }
+    }
+    if (by_gpu)
+        assign_gpus(f, doms, units, nunits, unit_of, out);
     for (int r = 0; r < size; r++) {
         struct rank_place *rp = &out->ranks[r];
-        const struct numa_node *node = &f->numa[dom[r]];
-        size_t m = on[dom[r]], j = seen[dom[r]]++;
-        size_t nc = core_count(node);
-        size_t from = j * nc / m, to = (j + 1) * nc / m;
-        rp->shared = m > nc;
-        if (to <= from)
-            to = from + 1;   /* more ranks than cores: cores are shared */
-        rp->numa = node->os_index;
-        rp->pus = pus_of_cores(node, from, to);
-        rp->ncores = (int)(to - from);
-        if (nall) {
-            struct port_ref near[MAX_PORTS];
-            size_t nnear = ports_nearest(f, dom[r], all, nall, near, &rp->nic_local);
-            bool one = rq->nics == NICS_ONE;
-            rp->nics = one ? join_refs(&near[j % nnear], 1) : join_refs(near, nnear);
-            if (!rp->nic_local)
-                hwloc_bitmap_set(remote, (unsigned)r);
-        }
         if (by_gpu && !rp->gpu_local)
-            gpu_away_note(f, rp, r, crowded, &out->notes);
-        rank_env(rp, rq);
-        if (rq->threads && omp_env(rp, node, from, to, rq) && !crowded_threads++)
-            sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads share "
-                     "them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
+            gpu_away_note(f, rp, r, &out->notes);
+        gpu_env(f, rp);
+        if (rp->nics && rq->set_ucx)
+            sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
+        if (rp->nics && rq->set_nccl)
+            sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
     }
     for (int r = 0; r < size; r++)
         if (out->ranks[r].shared) {
             sv_pushf(&out->notes, "more ranks than cores on some NUMA nodes: ranks there share "
-                     "cores (first: local rank %d on NUMA %d)", r, out->ranks[r].numa);
+                     "cores (first: local rank %d on NUMA %s)", r, out->ranks[r].numa);
             break;
         }
+    if (interleave)
+        sv_push(&out->notes, "a rank on several NUMA nodes has its memory interleaved over them "
+                "(memory = prefer; bind keeps it on them, none leaves it alone)");
     int nremote = hwloc_bitmap_weight(remote);
-    char *list = NULL;
-    if (nremote > 0 && hwloc_bitmap_list_asprintf(&list, remote) >= 0)
-        sv_pushf(&out->notes, "no ACTIVE %s port is local to the NUMA node of local rank%s %s: "
+    char *ranks = NULL;
+    if (nremote > 0 && hwloc_bitmap_list_asprintf(&ranks, remote) >= 0)
+        sv_pushf(&out->notes, "no ACTIVE %s port is local to the NUMA node%s of local rank%s %s: "
                  "%s the nearest port on another NUMA node", fabric_label(rq->fabric),
-                 nremote > 1 ? "s" : "", list, nremote > 1 ? "they use" : "it uses");
-    free(list);
+                 nremote > 1 ? "s" : "", nremote > 1 ? "s" : "", ranks,
+                 nremote > 1 ? "they use" : "it uses");
+    free(ranks);
     hwloc_bitmap_free(remote);
-    free(dom);
+    free(list);
+    free(units);
+    free(unit_of);
 }
 
 void placement_free(struct placement *p)
 {
     for (int r = 0; p->ranks && r < p->local_size; r++) {
+        free(p->ranks[r].numa);
+        free(p->ranks[r].numa_os);
         free(p->ranks[r].pus);
         free(p->ranks[r].nics);
+        free(p->ranks[r].gpus);
         sv_free(&p->ranks[r].env);
     }
     free(p->ranks);

@@ -28,15 +28,17 @@ struct placement_request {
 };
 
 struct rank_place {
-    int numa;             /* OS index of the rank's NUMA node; -1: not placed */
+    char *numa;           /* OS indexes of the rank's NUMA nodes, "0" or "0-3"; NULL: not placed */
+    int *numa_os;         /* the same, one by one */
+    size_t nnuma;
     char *pus;            /* its PUs (OS indexes, as taskset prints), "8-47" */
     int ncores;
     bool shared;          /* more ranks than cores there: cores are shared */
     char *nics;           /* "mlx5_0:1" (a list with nics = nearest); NULL: none */
     bool nic_local;
-    const struct gpu *gpu;   /* NULL: none */
-    int gpu_index;        /* its CUDA (PCI bus order) or ROCm index */
-    bool gpu_local;
+    const struct gpu **gpus;   /* in the facts' order */
+    size_t ngpus;
+    bool gpu_local;       /* every one of them is on the rank's NUMA nodes */
     struct strvec env;    /* NAME=VALUE the helper sets for this rank */
 };
 
@@ -51,6 +53,9 @@ struct placement {
 void placement_build(const struct facts *f, const struct placement_request *rq,
                      struct placement *out);
 void placement_free(struct placement *p);
+/* The memory policy a rank gets: prefer for one NUMA node becomes
+ * interleave over several. */
+const char *placement_memory(const struct placement *p, const struct rank_place *rp);
 
 /* Output (placement_print.c). */
 void placement_print_table(const struct placement *p, const char *host, FILE *out);

@@ -126,7 +126,7 @@ static size_t nearest_ports(const struct facts *f, const bool *used, const struc
             continue;
         struct port_ref near[MAX_PORTS];
         bool local;
-        size_t nnear = ports_nearest(f, n, all, nall, near, &local);
+        size_t nnear = ports_nearest(f, &n, 1, all, nall, near, &local);
         for (size_t k = 0; k < nnear; k++)
             for (size_t i = 0; i < nall; i++)
                 pick[i] |= all[i].port == near[k].port;

@@ -1,5 +1,6 @@
 #include "plan/ports.h"
 #include "util/strvec.h"
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,29 +66,56 @@ static bool any_local(const struct port_ref *all, size_t nall, int numa_os)
     return false;
 }
 
-size_t ports_nearest(const struct facts *f, size_t numa_idx, const struct port_ref *all,
-                     size_t nall, struct port_ref *out, bool *local)
+int numa_gap(const struct facts *f, const size_t *doms, size_t n, int numa_os)
 {
-    const struct numa_node *node = &f->numa[numa_idx];
-    int target = node->os_index;
-    *local = any_local(all, nall, target);
-    if (!*local) {
-        /* The nearest other NUMA node with a port, by distance; -1: all ports. */
-        int best = -1;
-        for (size_t k = 0; node->distance && k < f->nnuma; k++)
-            if (any_local(all, nall, f->numa[k].os_index) &&
-                (best < 0 || node->distance[k] < node->distance[best]))
-                best = (int)k;
-        target = best < 0 ? -1 : f->numa[best].os_index;
+    int best = INT_MAX / 2;
+    for (size_t i = 0; i < n; i++) {
+        const struct numa_node *d = &f->numa[doms[i]];
+        if (d->os_index == numa_os)
+            return 0;
+        for (size_t k = 0; d->distance && k < f->nnuma; k++)
+            if (f->numa[k].os_index == numa_os && d->distance[k] < best)
+                best = d->distance[k];
     }
+    return best;
+}
+
+size_t ports_nearest(const struct facts *f, const size_t *doms, size_t n,
+                     const struct port_ref *all, size_t nall, struct port_ref *out, bool *local)
+{
+    /* The NUMA nodes whose ports are taken: the rank's own with a port,
+     * else the nearest other one with a port; none: every port. */
+    bool take[MAX_NUMA] = {false};
+    size_t nn = f->nnuma < MAX_NUMA ? f->nnuma : MAX_NUMA;
+    *local = false;
+    for (size_t i = 0; i < n; i++)
+        if (doms[i] < nn && any_local(all, nall, f->numa[doms[i]].os_index))
+            *local = take[doms[i]] = true;
+    if (!*local) {
+        int best = -1, gap = INT_MAX / 2;
+        for (size_t k = 0; k < nn; k++) {
+            int g = numa_gap(f, doms, n, f->numa[k].os_index);
+            if (any_local(all, nall, f->numa[k].os_index) && g < gap)
+                best = (int)k, gap = g;
+        }
+        if (best >= 0)
+            take[best] = true;
+    }
+    bool any = false;
+    for (size_t k = 0; k < nn; k++)
+        any |= take[k];
     /* First ports of every HCA, then second ports, ... */
     int maxnum = 0;
     for (size_t i = 0; i < nall; i++)
         maxnum = all[i].port->num > maxnum ? all[i].port->num : maxnum;
-    size_t n = 0;
+    size_t m = 0;
     for (int num = 0; num <= maxnum; num++)
-        for (size_t i = 0; i < nall; i++)
-            if (all[i].port->num == num && (target < 0 || device_local_to(all[i].dev, target)))
-                out[n++] = all[i];
-    return n;
+        for (size_t i = 0; i < nall; i++) {
+            bool near = !any;
+            for (size_t k = 0; !near && k < nn; k++)
+                near = take[k] && device_local_to(all[i].dev, f->numa[k].os_index);
+            if (all[i].port->num == num && near)
+                out[m++] = all[i];
+        }
+    return m;
 }

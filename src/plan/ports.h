@@ -19,11 +19,16 @@ bool fabric_is_rdma(const char *fabric);
 const char *fabric_label(const char *fabric);
 /* Whether the device sits on NUMA node `numa_os` (true when unknown). */
 bool device_local_to(const struct rdma_device *d, int numa_os);
-/* Of `all`, the ports nearest to f->numa[numa_idx]: its local ones; else
- * those of the nearest NUMA node (hwloc distance) that has some; else all.
- * *local says whether they are local. The order spreads ranks over HCAs:
- * every HCA's first port before any HCA's second port. */
-size_t ports_nearest(const struct facts *f, size_t numa_idx, const struct port_ref *all,
-                     size_t nall, struct port_ref *out, bool *local);
+/* How far NUMA node `numa_os` is from the nearest of f->numa[doms[0..n)]:
+ * 0 when it is one of them, else hwloc's relative latency (10 local, 20 a
+ * hop; INT_MAX/2 when hwloc gives no distances or does not know the node). */
+int numa_gap(const struct facts *f, const size_t *doms, size_t n, int numa_os);
+/* Of `all`, the ports nearest to the NUMA nodes f->numa[doms[0..n)]: those
+ * local to any of them; else those of the NUMA node nearest to them (hwloc
+ * distance) that has some; else all. *local says whether they are local.
+ * The order spreads ranks over HCAs: every HCA's first port before any
+ * HCA's second port. */
+size_t ports_nearest(const struct facts *f, const size_t *doms, size_t n,
+                     const struct port_ref *all, size_t nall, struct port_ref *out, bool *local);
 
 #endif

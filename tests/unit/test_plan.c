@@ -358,12 +358,12 @@ static void test_placement(void)
        "4 local ranks, policy and memory as asked");
     bool placed = true, env = true;
     for (int r = 0; r < 4; r++) {
-        placed &= pl.ranks[r].numa >= 0 && pl.ranks[r].pus && pl.ranks[r].ncores > 0;
+        placed &= pl.ranks[r].numa && pl.ranks[r].pus && pl.ranks[r].ncores > 0;
         env &= sv_find(&pl.ranks[r].env, "UCX_NET_DEVICES=rxe0:1") >= 0;
     }
     ok(placed, "every rank has a NUMA node and cores");
     ok(env, "every rank gets UCX_NET_DEVICES for its port");
-    ok(pl.ranks[0].numa != pl.ranks[3].numa, "ranks are spread over both NUMA nodes");
+    ok(strcmp(pl.ranks[0].numa, pl.ranks[3].numa) != 0, "ranks are spread over both NUMA nodes");
     bool disjoint = true;
     for (int a = 0; a < 4; a++)
         for (int b = a + 1; b < 4; b++)
@@ -380,6 +380,19 @@ static void test_placement(void)
     for (size_t i = 0; i < pl.notes.n; i++)
         noted |= strstr(pl.notes.v[i], "no GPU") != NULL;
     ok(noted, "gpu-local without GPUs says so and places by NUMA node");
+    placement_free(&pl);
+
+    /* Fewer ranks than NUMA nodes: the rank takes them all, and its memory
+     * is interleaved over them unless bound. */
+    rq = (struct placement_request){.policy = BIND_NUMA, .local_size = 1, .memory = MEMORY_PREFER};
+    placement_build(&f, &rq, &pl);
+    ok(pl.ranks[0].nnuma == 2 && strcmp(pl.ranks[0].numa, "0-1") == 0 &&
+       pl.ranks[0].ncores == f.ncores, "1 rank on 2 NUMA nodes gets both and every core (%s, %d)",
+       pl.ranks[0].numa, pl.ranks[0].ncores);
+    ok(strcmp(placement_memory(&pl, &pl.ranks[0]), "interleave") == 0,
+       "memory = prefer over several NUMA nodes is interleave");
+    pl.memory = MEMORY_BIND;
+    ok(strcmp(placement_memory(&pl, &pl.ranks[0]), "bind") == 0, "memory = bind stays bind");
     placement_free(&pl);
 
     /* Hybrid ranks: OpenMP's variables match the cores the rank is bound to. */

@@ -6,7 +6,8 @@
 # Environment: RDMARUN_VM_TIMEOUT (s, default 600), RDMARUN_VM_MEM (MiB, 2048),
 # RDMARUN_VM_SMP (2), RDMARUN_VM_NETDEV (qemu -netdev, default user),
 # RDMARUN_VM_MAC, RDMARUN_VM_NAME, RDMARUN_VM_IP (guest address/prefix),
-# RDMARUN_VM_CONSOLE (qemu -serial; default a file in the share).
+# RDMARUN_VM_CONSOLE (qemu -serial; default a file in the share),
+# RDMARUN_VM_NUMA (NUMA nodes, each with its share of CPUs and memory; default 1).
 set -uo pipefail
 share=$(cd "${1:?share dir}" && pwd)
 script=${2:?guest script}
@@ -23,11 +24,21 @@ if [ "$build" != "$src" ]; then
     trees+=(-virtfs "local,path=$build,mount_tag=build,security_model=none,readonly=on,multidevs=remap")
     build_arg="rr_build=$build"
 fi
+# A guest with several NUMA nodes (for placement across them): a CPU and a
+# memory backend each.
+numa=()
+nodes=${RDMARUN_VM_NUMA:-1}
+if [ "$nodes" -gt 1 ]; then
+    for ((i = 0; i < nodes; i++)); do
+        numa+=(-object "memory-backend-ram,id=mem$i,size=$((${RDMARUN_VM_MEM:-2048} / nodes))M"
+               -numa "node,nodeid=$i,cpus=$((i * ${RDMARUN_VM_SMP:-2} / nodes))-$(((i + 1) * ${RDMARUN_VM_SMP:-2} / nodes - 1)),memdev=mem$i")
+    done
+fi
 console=$share/console-$name.log
 rm -f "$share/exit-status-$name"
 timeout --foreground -k 5 "${RDMARUN_VM_TIMEOUT:-600}" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "${RDMARUN_VM_SMP:-2}" -m "${RDMARUN_VM_MEM:-2048}" \
-    -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
+    "${numa[@]}" -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
     -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_src=$src $build_arg rr_args=$args GUEST_NAME=$name GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \
     -display none -serial "${RDMARUN_VM_CONSOLE:-file:$console}" -monitor none -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

@@ -111,7 +111,28 @@ ok $? "placed: both ranks got rxe0:1 from the helper (placement.txt)"
 has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
 ok $? "placed: rdmarun's verdict is RDMA"
 
-# 2c. compare (issue 7): rc_verbs against TCP with the stencil, each run's
+# 2c. Placement over two NUMA nodes (the guest has a CPU and half the
+# memory on each, issue 18), as the kernel sees it from inside each rank
+# (sched_getaffinity, get_mempolicy): one rank takes the whole node with its
+# memory interleaved, two ranks a NUMA node each.
+PLACE=$RDMARUN_BUILDDIR/examples/mpi_placement
+placed() {  # RANKS, rdmarun options...: got="cpus mem;" per rank, by rank
+    n=$1
+    shift
+    run "$RDMARUN" -p shm --bind-policy numa --report "$@" --allow-run-as-root -np "$n" "$PLACE"
+    got=$(printf '%s\n' "$out" | sed -n 's/^placement rank=\([0-9]*\) .* cpus=\([^ ]*\) mem=\([^ ]*\) .*/\1 \2 \3/p' |
+        sort -n | cut -d' ' -f2- | tr '\n' ';')
+}
+[ "$(hwloc-calc --number-of numanode all)" = 2 ]; ok $? "the guest has two NUMA nodes"
+placed 1
+[ "$got" = "0-1 interleave:0-1;" ] && has "$err" "NUMA 0-1, memory interleave"
+ok $? "1 rank on 2 NUMA nodes: both CPUs, memory interleaved over both ($got)"
+placed 2
+[ "$got" = "0 prefer:0;1 prefer:1;" ]; ok $? "2 ranks: a NUMA node each, memory preferred there ($got)"
+placed 1 --set bind.memory=bind
+[ "$got" = "0-1 bind:0-1;" ]; ok $? "memory = bind: 1 rank's memory bound to both nodes ($got)"
+
+# 2d. compare (issue 7): rc_verbs against TCP with the stencil, each run's
 # verdict recorded. Both ranks share the guest, so the RDMA profile leaves
 # out shared memory (as above). The results stay in the share for the README.
 cat >"$TMP/rc.ini" <<'INI'

@@ -62,6 +62,31 @@ c=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/counters/symbol_error
 echo $(($(cat "$c") + 12)) >"$c"
 hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
 check "a growing error counter" 69 "mlx5_0 port 2 symbol_error grew by 12 since the last check"
+# Every counter of the port, by family, against [check] counter-limits: a
+# driver's hw_counters too, and a counter rdmarun does not know.
+hw=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/hw_counters
+mkdir -p "$hw"
+echo 5 >"$hw/out_of_sequence"
+echo 1 >"$hw/np_cnp_sent"
+echo 7 >"$hw/vendor_x"
+conf lim devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/lim" \
+    "counter-limits = loss:100, congestion:10, other:0"
+hc "$SITE/lim.ini" --sysfs "$TMP/sys-cnt"
+check "counter-limits: the first check records hw_counters too" 0 "is healthy"
+grep -q "mlx5_0 2 out_of_sequence 5" "$TMP/state/lim"; ok $? "the baseline holds hw_counters"
+echo 85 >"$hw/out_of_sequence"
+echo 30 >"$hw/np_cnp_sent"
+hc "$SITE/lim.ini" --sysfs "$TMP/sys-cnt"
+check "loss within its limit passes, congestion past its limit fails" 69 \
+    "mlx5_0 port 2 np_cnp_sent grew by 29 since the last check (congestion counters: 29, the limit is 10"
+! has "$out" "out_of_sequence grew"; ok $? "80 packets out of sequence are within loss:100"
+echo 9 >"$hw/vendor_x"
+hc "$SITE/lim.ini" --sysfs "$TMP/sys-cnt"
+check "an unknown counter is held to other's limit, by its name" 69 "vendor_x grew by 2"
+conf badlim devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/bad" \
+    "counter-limits = wobble:3"
+hc "$SITE/badlim.ini" --sysfs "$TMP/sys-cnt"
+check "a counter limit that is not FAMILY:N" 69 "[check] counter-limits: 'wobble:3' is not FAMILY:N"
 
 # Limits are this node's, also when the devices come from a recorded tree.
 conf mem devices=rxe0 memlock=unlimited

@@ -571,6 +571,28 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
         json_int(&j, "nodes", ev->nodes);
     if (ev->tcp_share > 0)
         json_int(&j, "tcp_share_percent", ev->tcp_share);
+    if (ev->ncounters) {
+        /* Every delta, known or not, and the words for what is not traffic. */
+        json_begin_array(&j, "counters");
+        for (size_t i = 0; i < ev->ncounters; i++) {
+            const struct counter_growth *g = &ev->counters[i];
+            json_begin_object(&j, NULL);
+            json_string(&j, "port", g->port);
+            json_begin_object(&j, "grew");
+            for (size_t k = 0; k < g->names.n; k++)
+                json_int(&j, g->names.v[k], g->deltas[k]);
+            json_end_object(&j);
+            json_begin_object(&j, "families");
+            for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
+                json_int(&j, counter_family_names[fam], counter_growth_sum(g, fam));
+            json_end_object(&j);
+            char *words = counter_growth_words(g);
+            json_string(&j, "words", words);
+            free(words);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+    }
     json_begin_array(&j, "observations");
     for (size_t i = 0; i < ev->n; i++) {
         const struct observation *o = &ev->obs[i];

@@ -4,6 +4,7 @@
 #ifndef RDMARUN_EVIDENCE_H
 #define RDMARUN_EVIDENCE_H
 #include "profile/settings.h"
+#include "facts/counters.h"
 #include "util/strvec.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +49,10 @@ struct evidence {
     struct strvec versions;     /* "UCX 1.13.1", "NCCL 2.18.3+cuda12.2", as the logs say */
     enum path_scope table_scope; /* the UCX protocol table being read: its header's scope */
     bool in_table;
+    /* The launch node's port counters that grew during the job (borrowed:
+     * the supervisor owns them), for verdict.json. */
+    const struct counter_growth *counters;
+    size_t ncounters;
 };
 
 /* The line after what launchers, rank labels and log exporters put in front
@@ -80,9 +85,14 @@ int verdict_status(enum verdict v);
 const char *path_kind_name(enum path_kind k);
 const char *path_scope_name(enum path_scope s);
 
-/* RC QPs in RTS owned by these processes, as the kernel lists them
- * ('rdma -j res show qp'); -1 when that cannot be asked. */
-int rdma_res_count_rts(const long *pids, size_t npids);
+/* These processes' QPs as the kernel lists them ('rdma -j res show qp'). */
+struct qp_census {
+    int rts;               /* RC QPs in RTS; -1 when the kernel cannot be asked */
+    struct strvec broken;  /* "rxe0/1 RC QP 17 (pid 4242, app) in ERR": ERR, SQE, SQD */
+};
+void rdma_res_census(const long *pids, size_t npids, struct qp_census *out);
+/* The same from the command's JSON output (NULL: none). */
+void rdma_res_parse(const char *json, const long *pids, size_t npids, struct qp_census *out);
 /* The pids of the processes on `host` that reported evidence; returns how
  * many, at most max. */
 size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max);

@@ -2,6 +2,7 @@
 #include "facts/findings.h"
 #include "util/size.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,10 +43,20 @@ void judge_pcie(const struct port_ref *p, size_t n, struct strvec *out)
         bool seen = false;   /* a device once, however its ports are listed */
         for (size_t k = 0; k < i && !seen; k++)
             seen = p[k].dev == d;
-        if (!seen && pcie_below_capability(d))
-            sv_pushf(out, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d "
+        if (seen)
+            continue;
+        const struct rdma_port *narrow = pcie_narrowest_port(d);
+        char *cost = narrow ? xasprintf("carries %.0f Gb/s, less than port %d's %g Gb/s",
+                                        pcie_gbps(d), narrow->num, narrow->rate_gbps) : NULL;
+        if (pcie_below_capability(d))
+            sv_pushf(out, "%s PCIe link runs at %g GT/s x%d, below its capability %g GT/s x%d%s%s "
                      "(hint: reseat the card or check the slot)", d->name, d->pcie_speed_gts,
-                     d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
+                     d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width,
+                     cost ? ": it " : "", cost ? cost : "");
+        else if (cost)
+            sv_pushf(out, "%s PCIe link (%g GT/s x%d) %s (hint: a wider or faster slot)",
+                     d->name, d->pcie_speed_gts, d->pcie_width, cost);
+        free(cost);
     }
 }
 

@@ -13,6 +13,31 @@ bool pcie_below_capability(const struct rdma_device *d)
            (d->pcie_max_width > 0 && d->pcie_width > 0 && d->pcie_width < d->pcie_max_width);
 }
 
+double pcie_gbps(const struct rdma_device *d)
+{
+    double gts = d->pcie_speed_gts;
+    if (gts <= 0 || d->pcie_width <= 0)
+        return 0;
+    double efficiency = gts <= 5 ? 8.0 / 10 : gts <= 32 ? 128.0 / 130 : 242.0 / 256;
+    return gts * d->pcie_width * efficiency;
+}
+
+bool pcie_narrower_than_port(const struct rdma_device *d, const struct rdma_port *p)
+{
+    double link = pcie_gbps(d);
+    return link > 0 && p->rate_gbps > 0 && port_is_active(p) && link < p->rate_gbps;
+}
+
+const struct rdma_port *pcie_narrowest_port(const struct rdma_device *d)
+{
+    const struct rdma_port *worst = NULL;
+    for (size_t j = 0; j < d->nports; j++)
+        if (pcie_narrower_than_port(d, &d->ports[j]) &&
+            (!worst || d->ports[j].rate_gbps > worst->rate_gbps))
+            worst = &d->ports[j];
+    return worst;
+}
+
 bool port_rate_below(const struct rdma_port *p, double min_gbps)
 {
     return p->rate_gbps > 0 && p->rate_gbps < min_gbps;

@@ -11,6 +11,16 @@ bool port_link_up(const struct rdma_port *p);
 /* The PCIe link trained below the device's capability (speed or width,
  * where both sides are known). */
 bool pcie_below_capability(const struct rdma_device *d);
+/* What the trained PCIe link carries in Gb/s after its line encoding
+ * (8b/10b up to 5 GT/s, 128b/130b at 8 to 32 GT/s, FLIT 242/256 at 64 GT/s);
+ * 0 when speed or width is unknown. */
+double pcie_gbps(const struct rdma_device *d);
+/* The port's rate is known and more than the device's PCIe link carries: a
+ * link at its capability can still be too narrow for the port (Gen3 x8
+ * behind a 200 Gb/s port). */
+bool pcie_narrower_than_port(const struct rdma_device *d, const struct rdma_port *p);
+/* The fastest of the device's ports its PCIe link is narrower than, or NULL. */
+const struct rdma_port *pcie_narrowest_port(const struct rdma_device *d);
 /* The port's rate is known and below min_gbps. */
 bool port_rate_below(const struct rdma_port *p, double min_gbps);
 /* The port's active MTU is known and is not mtu. */

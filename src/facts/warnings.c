@@ -3,6 +3,8 @@
 #include "facts/findings.h"
 #include "facts/internal.h"
 #include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_gpu_nvidia(const struct gpu *g)
@@ -34,10 +36,21 @@ void facts_warnings(const struct facts *f, struct strvec *out)
                 }
             }
         }
+        /* One line per device: a link below its capability that is also too
+         * narrow for a port says both. */
+        const struct rdma_port *narrow = pcie_narrowest_port(d);
+        char *cost = narrow ? xasprintf("carries %.0f Gb/s, less than port %d's %g Gb/s",
+                                        pcie_gbps(d), narrow->num, narrow->rate_gbps) : NULL;
         if (pcie_below_capability(d))
             sv_pushf(out, "%s PCIe link trained at %.1f GT/s x%d, below its capability %.1f GT/s "
-                     "x%d (hint: reseat the card or check the slot and BIOS settings)", d->name,
-                     d->pcie_speed_gts, d->pcie_width, d->pcie_max_speed_gts, d->pcie_max_width);
+                     "x%d%s%s (hint: reseat the card or check the slot and BIOS settings)",
+                     d->name, d->pcie_speed_gts, d->pcie_width, d->pcie_max_speed_gts,
+                     d->pcie_max_width, cost ? ": it " : "", cost ? cost : "");
+        else if (cost)
+            sv_pushf(out, "%s PCIe link (%.1f GT/s x%d) %s: the port cannot run at its rate "
+                     "(hint: a wider or faster slot)", d->name, d->pcie_speed_gts, d->pcie_width,
+                     cost);
+        free(cost);
     }
     const struct host_limits *l = &f->limits;
     if (f->ndevs > 0 && memlock_against(l, -1) == LIMIT_BELOW)

@@ -5,6 +5,7 @@
 #include "preflight/preflight.h"
 #include "facts/facts.h"
 #include "facts/check_keys.h"
+#include "facts/counters.h"
 #include "facts/findings.h"
 #include "health/health.h"
 #include "util/fs.h"
@@ -188,40 +189,90 @@ static void check_modules(struct hctx *h)
     sv_free(&mods);
 }
 
-/* Error counters must not grow between two checks: the last values are kept
- * in a baseline file (root's, in root mode), rewritten after each check. */
+/* The growth each counter family may have between two checks
+ * ([check] counter-limits, FAMILY:N; -1 unlimited). By default link, loss
+ * and error counters must not grow at all. */
+static bool counter_limits(struct hctx *h, long long *limit)
+{
+    for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
+        limit[fam] = fam == COUNTER_LINK || fam == COUNTER_LOSS || fam == COUNTER_ERROR ? 0 : -1;
+    struct strvec items = {0};
+    sv_split(&items, cfg(h, "counter-limits") ? cfg(h, "counter-limits") : "", ",");
+    bool good = true;
+    for (size_t i = 0; i < items.n; i++) {
+        char *colon = strchr(items.v[i], ':');
+        int fam = -1;
+        long n = -1;
+        if (colon) {
+            *colon = '\0';
+            for (int k = 0; k < COUNTER_FAMILIES && fam < 0; k++)
+                if (strcmp(counter_family_names[k], items.v[i]) == 0 && k != COUNTER_TRAFFIC)
+                    fam = k;
+        }
+        if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n)) {
+            if (colon)
+                *colon = ':';
+            problem(h, "[check] counter-limits: '%s' is not FAMILY:N (families: link, loss, "
+                    "error, receiver, congestion, other)", items.v[i]);
+            good = false;
+            continue;
+        }
+        limit[fam] = n;
+    }
+    sv_free(&items);
+    return good;
+}
+
+/* Counters must not grow past their family's limit between two checks:
+ * every counter of each port (counters/, hw_counters/) is kept in a
+ * baseline file (root's, in root mode), rewritten after each check. */
 static void check_counters(struct hctx *h)
 {
     const char *path = cfg(h, "baseline") ? cfg(h, "baseline")
                      : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/counters.baseline";
+    long long limit[COUNTER_FAMILIES];
+    if (!counter_limits(h, limit))
+        return;
     FILE *in = fopen(path, "r");
+    struct port_counters now[64], then[64];
+    for (size_t i = 0; i < h->n; i++) {
+        port_counters_read(h->sysfs, h->dev[i]->name, h->port[i]->num, &now[i]);
+        memset(&then[i], 0, sizeof(then[i]));
+    }
     char line[256], dev[64], name[64];
     int port;
     long long old;
-    struct strvec now = {0};
-    for (size_t i = 0; i < h->n; i++) {
-        const struct rdma_port *p = h->port[i];
-        const struct { const char *name; long long v; } c[] = {
-            {"symbol_error", p->symbol_error}, {"link_downed", p->link_downed},
-            {"port_rcv_errors", p->port_rcv_errors}, {"port_xmit_discards", p->port_xmit_discards},
-        };
-        for (size_t k = 0; k < sizeof(c) / sizeof(*c); k++)
-            if (c[k].v >= 0)
-                sv_pushf(&now, "%s %d %s %lld", h->dev[i]->name, p->num, c[k].name, c[k].v);
-    }
+    size_t cap[64] = {0};
     while (in && fgets(line, sizeof(line), in)) {
         if (sscanf(line, "%63s %d %63s %lld", dev, &port, name, &old) != 4)
             continue;
-        for (size_t i = 0; i < now.n; i++) {
-            char d2[64], n2[64];
-            int p2;
-            long long v;
-            if (sscanf(now.v[i], "%63s %d %63s %lld", d2, &p2, n2, &v) == 4 &&
-                strcmp(d2, dev) == 0 && p2 == port && strcmp(n2, name) == 0 && v > old)
-                problem(h, "%s port %d %s grew by %lld since the last check (hint: 'perfquery' "
-                        "or the switch's port counters; a cable going bad)", dev, port, name,
-                        v - old);
+        for (size_t i = 0; i < h->n; i++)
+            if (strcmp(h->dev[i]->name, dev) == 0 && h->port[i]->num == port) {
+                GROW(then[i].values, cap[i], then[i].names.n + 1);
+                then[i].values[then[i].names.n] = old;
+                sv_push(&then[i].names, name);
+            }
+    }
+    for (size_t i = 0; in && i < h->n; i++) {
+        struct counter_growth g;
+        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &now[i], &g);
+        for (int fam = COUNTER_LOSS; fam < COUNTER_FAMILIES; fam++) {
+            long long grew = counter_growth_sum(&g, fam);
+            if (limit[fam] < 0 || grew <= limit[fam])
+                continue;
+            struct strvec which = {0};
+            for (size_t k = 0; k < g.names.n; k++)
+                if ((int)counter_family_of(g.names.v[k]) == fam)
+                    sv_pushf(&which, "%s grew by %lld", g.names.v[k], g.deltas[k]);
+            char *list = sv_join(&which, ", ");
+            problem(h, "%s port %d %s since the last check (%s counters: %lld, the limit is %lld; "
+                    "hint: 'perfquery' or the switch's port counters; a cable going bad)",
+                    h->dev[i]->name, h->port[i]->num, list, counter_family_names[fam], grew,
+                    limit[fam]);
+            free(list);
+            sv_free(&which);
         }
+        counter_growth_free(&g);
     }
     if (in)
         fclose(in);
@@ -234,12 +285,16 @@ static void check_counters(struct hctx *h)
     free(dir);
     char *tmp = xasprintf("%s.tmp", path);
     FILE *out = fopen(tmp, "w");
-    for (size_t i = 0; out && i < now.n; i++)
-        fprintf(out, "%s\n", now.v[i]);
+    for (size_t i = 0; i < h->n; i++) {
+        for (size_t k = 0; out && k < now[i].names.n; k++)
+            fprintf(out, "%s %d %s %lld\n", h->dev[i]->name, h->port[i]->num, now[i].names.v[k],
+                    now[i].values[k]);
+        port_counters_free(&now[i]);
+        port_counters_free(&then[i]);
+    }
     if (!out || fclose(out) != 0 || rename(tmp, path) != 0)
         problem(h, "cannot write the counter baseline %s: %s", path, strerror(errno));
     free(tmp);
-    sv_free(&now);
 }
 
 static void check_qp(struct hctx *h)

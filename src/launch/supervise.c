@@ -1,6 +1,7 @@
 #include "launch/supervise.h"
 #include "evidence/evidence.h"
 #include "evidence/stream.h"
+#include "facts/counters.h"
 #include "launch/evidence_dir.h"
 #include "launch/launch.h"
 #include "util/fs.h"
@@ -19,7 +20,6 @@
 
 #define KILL_GRACE_S 10
 #define ORPHAN_GRACE_S 2.0   /* s: orphaned ranks get SIGTERM, then SIGKILL */
-#define MAX_COUNTERS 256
 #define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
 static volatile sig_atomic_t child_pid;
@@ -32,63 +32,51 @@ static void forward(int sig)
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
 
-/* Port counters of the facts' ACTIVE ports: bytes sent (IB PMA counters,
- * in 4-byte words) or packets sent (software devices' hw_counters). */
-static unsigned long long port_counter(const struct rdma_device *d, int port, bool *packets)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/counters/port_xmit_data",
-             d->name, port);
-    FILE *f = fopen(path, "r");
-    *packets = false;
-    if (!f) {
-        snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/hw_counters/sent_pkts",
-                 d->name, port);
-        f = fopen(path, "r");
-        *packets = true;
-    }
-    unsigned long long v = 0;
-    if (f) {
-        if (fscanf(f, "%llu", &v) != 1)
-            v = 0;
-        fclose(f);
-    }
-    return *packets ? v : v * 4;
-}
-
-struct port_count {
-    unsigned long long value;
-    bool packets;
-};
-
-static void counters(const struct facts *f, struct port_count *out, size_t max)
+/* Every counter of every port of the node, read before and after the job. */
+static struct port_counters *read_all(const struct facts *f, size_t *n)
 {
     size_t k = 0;
     for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++)
-            out[k].value = port_counter(&f->devs[i], f->devs[i].ports[j].num, &out[k].packets);
+        k += f->devs[i].nports;
+    struct port_counters *c = xcalloc(k ? k : 1, sizeof(*c));
+    k = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports; j++)
+            port_counters_read(NULL, f->devs[i].name, f->devs[i].ports[j].num, &c[k++]);
+    *n = k;
+    return c;
 }
 
-static char *counter_summary(const struct facts *f, const struct port_count *before,
-                             const struct port_count *after, size_t max)
+/* What the counters say about the job: the traffic, and what else grew in
+ * words, or that nothing else did (NULL when the ports have no counters). */
+static void counter_summary(const struct facts *f, struct port_counters *before,
+                            struct counter_growth *grown, char **traffic, char **trouble)
 {
-    struct strvec v = {0};
+    struct strvec t = {0}, w = {0};
     size_t k = 0;
+    bool any = false;
     for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports && k < max; j++, k++) {
-            unsigned long long d = after[k].value - before[k].value;
-            if (!d)
-                continue;
-            if (after[k].packets)
-                sv_pushf(&v, "%s/%d sent %llu packets", f->devs[i].name,
-                         f->devs[i].ports[j].num, d);
-            else
-                sv_pushf(&v, "%s/%d sent %.1f MiB", f->devs[i].name, f->devs[i].ports[j].num,
-                         (double)d / 1048576.0);
+        for (size_t j = 0; j < f->devs[i].nports; j++, k++) {
+            struct port_counters after;
+            port_counters_read(NULL, f->devs[i].name, f->devs[i].ports[j].num, &after);
+            any |= after.names.n > 0;
+            counters_growth(f->devs[i].name, f->devs[i].ports[j].num, &before[k], &after,
+                            &grown[k]);
+            port_counters_free(&after);
+            char *sent = counter_traffic_words(&grown[k]), *words = counter_growth_words(&grown[k]);
+            if (sent)
+                sv_push(&t, sent);
+            if (words)
+                sv_push(&w, words);
+            free(sent);
+            free(words);
         }
-    char *s = v.n ? sv_join(&v, ", ") : NULL;
-    sv_free(&v);
-    return s;
+    if (w.n == 0 && any)
+        sv_push(&w, "no loss, error or congestion counter grew");
+    *traffic = t.n ? sv_join(&t, ", ") : NULL;
+    *trouble = w.n ? sv_join(&w, "; ") : NULL;
+    sv_free(&t);
+    sv_free(&w);
 }
 
 /* What the supervisor watches while the job runs. */
@@ -102,6 +90,7 @@ struct watch {
     bool take_ucx, take_nccl;   /* rdmarun set the log levels */
     double stop_time;
     int max_rts;
+    struct strvec was_broken, stuck;   /* QPs in ERR/SQE/SQD: last sample, two in a row */
     char host[256];
 };
 
@@ -199,9 +188,19 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
         if (!ended && want_rdma && now >= next_res) {
             long pids[256];
             size_t npids = evidence_pids_on(&w->ev, w->host, pids, 256);
-            int rts = npids ? rdma_res_count_rts(pids, npids) : -1;
-            if (rts > w->max_rts)
-                w->max_rts = rts;
+            struct qp_census c = {.rts = -1};
+            if (npids)
+                rdma_res_census(pids, npids, &c);
+            if (c.rts > w->max_rts)
+                w->max_rts = c.rts;
+            /* A QP goes through ERR as UCX closes it; one seen in error in
+             * two samples in a row is stuck there. */
+            for (size_t i = 0; i < c.broken.n; i++)
+                if (sv_find(&w->was_broken, c.broken.v[i]) >= 0 &&
+                    sv_find(&w->stuck, c.broken.v[i]) < 0)
+                    sv_push(&w->stuck, c.broken.v[i]);
+            sv_free(&w->was_broken);
+            w->was_broken = c.broken;
             next_res = proc_now() + RES_INTERVAL_S;
         }
         if (w->stopped && !ended && now - w->stop_time > KILL_GRACE_S)
@@ -236,8 +235,8 @@ int supervise(const struct plan *p, const struct facts *f)
     } else {
         evidence_dir_warn(p->evidence_dir, errno);
     }
-    struct port_count before[MAX_COUNTERS] = {{0}}, after[MAX_COUNTERS] = {{0}};
-    counters(f, before, MAX_COUNTERS);
+    size_t nports;
+    struct port_counters *before = read_all(f, &nports);
     bool strict = p->verify.value == VERIFY_STRICT;
     bool want_rdma = p->expect.value == EXPECT_RDMA;
     w.strict_rdma = strict && want_rdma;
@@ -274,7 +273,6 @@ int supervise(const struct plan *p, const struct facts *f)
     evidence_logs_close(&w.logs);
     if (p->evidence_files && w.logs.dir)
         evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
-    counters(f, after, MAX_COUNTERS);
     enum verdict v = evidence_verdict(&ev);
     int rc = proc_exit_code(status);
     char *summary = verdict_summary(&ev, v);
@@ -299,16 +297,37 @@ int supervise(const struct plan *p, const struct facts *f)
         summary = xasprintf("TCP, as the profile intends: %zu process%s, the job did not use "
                             "RDMA", ev.nprocs, ev.nprocs == 1 ? "" : "es");
     }
-    char *moved = counter_summary(f, before, after, MAX_COUNTERS);
+    struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
+    char *moved, *trouble;
+    counter_summary(f, before, grown, &moved, &trouble);
+    ev.counters = grown;
+    ev.ncounters = nports;
     if (max_rts >= 0) {
         char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
                                moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");
         free(moved);
         moved = with;
     }
+    if (w.stuck.n) {
+        size_t shown = w.stuck.n < 4 ? w.stuck.n : 4;
+        struct strvec first = {0};
+        for (size_t i = 0; i < shown; i++)
+            sv_push(&first, w.stuck.v[i]);
+        char *list = sv_join(&first, ", ");
+        char *with = xasprintf("%s%s%zu QP%s of the ranks stayed in an error state (rdma res): "
+                               "%s%s", moved ? moved : "", moved ? ", " : "", w.stuck.n,
+                               w.stuck.n == 1 ? "" : "s", list, shown < w.stuck.n ? ", ..." : "");
+        free(list);
+        sv_free(&first);
+        free(moved);
+        moved = with;
+    }
+    sv_free(&w.was_broken);
+    sv_free(&w.stuck);
     bool expected = verdict_meets(v, (enum expectation)p->expect.value);
-    fprintf(stderr, "rdmarun: %s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
-            moved ? "; " : "", moved ? moved : "", expected ? "" : "; the profile expects ",
+    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
+            moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
+            expected ? "" : "; the profile expects ",
             expected ? "" : expectation_names[p->expect.value]);
     if (w.logs.dir && !w.logs.failed) {
         char *path = xasprintf("%s/verdict.json", p->evidence_dir);
@@ -321,6 +340,13 @@ int supervise(const struct plan *p, const struct facts *f)
     }
     free(summary);
     free(moved);
+    free(trouble);
+    for (size_t i = 0; i < nports; i++) {
+        port_counters_free(&before[i]);
+        counter_growth_free(&grown[i]);
+    }
+    free(before);
+    free(grown);
     evidence_free(&ev);
 
     if (strict && want_rdma) {

@@ -1,4 +1,5 @@
 #include "preflight/path_peer.h"
+#include "facts/counters.h"
 #include "facts/facts.h"
 #include "plan/plan.h"
 #include "preflight/path_report.h"
@@ -9,7 +10,6 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <ifaddrs.h>
 #include <infiniband/verbs.h>
@@ -227,34 +227,6 @@ static void say_node(const struct peer *p, const struct facts *f)
     free(mpi);
     free(rc);
     free(memlock);
-}
-
-/* The port's counters (counters/ and hw_counters/), summed into names. */
-static void read_counters(const struct peer *p, struct strvec *names, long long **vals)
-{
-    static const char *const dirs[] = {"counters", "hw_counters"};
-    *vals = NULL;
-    size_t cap = 0;
-    for (int k = 0; k < 2; k++) {
-        char dir[400];
-        snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/%s", p->port.dev->name,
-                 p->port.port->num, dirs[k]);
-        DIR *dh = opendir(dir);
-        struct dirent *e;
-        while (dh && (e = readdir(dh))) {
-            if (e->d_name[0] == '.' || strcmp(e->d_name, "lifespan") == 0)
-                continue;
-            char *v = read_first_line("%s/%s", dir, e->d_name);
-            if (v) {
-                GROW(*vals, cap, names->n + 1);
-                (*vals)[names->n] = strtoll(v, NULL, 10);
-                sv_push(names, e->d_name);
-            }
-            free(v);
-        }
-        if (dh)
-            closedir(dh);
-    }
 }
 
 static bool wait_cq(struct ibv_cq *cq, int want, double step_s, struct ibv_wc *wcs,
@@ -610,24 +582,22 @@ static void receive_pairs(const struct peer *p)
                    p->ends[i].peer, p->o->step_s);
 }
 
-static void counters_grown(const struct peer *p, const struct strvec *names, const long long *v0)
+/* What grew on the port since `before`, "name=delta ...". */
+static void counters_grown(const struct peer *p, const struct port_counters *before)
 {
-    struct strvec now = {0}, out = {0};
-    long long *v1;
-    read_counters(p, &now, &v1);
-    for (size_t i = 0; i < now.n; i++)
-        for (size_t j = 0; j < names->n; j++)
-            if (strcmp(now.v[i], names->v[j]) == 0 && v1[i] > v0[j]) {
-                char *w = xasprintf("%s=%lld", now.v[i], v1[i] - v0[j]);
-                sv_push(&out, w);
-                free(w);
-            }
+    struct port_counters now;
+    struct counter_growth g;
+    port_counters_read(NULL, p->port.dev->name, p->port.port->num, &now);
+    counters_growth(p->port.dev->name, p->port.port->num, before, &now, &g);
+    struct strvec out = {0};
+    for (size_t i = 0; i < g.names.n; i++)
+        sv_pushf(&out, "%s=%lld", g.names.v[i], g.deltas[i]);
     char *joined = sv_join(&out, " ");
     record(p, "counters", "%s", joined ? joined : "");
     free(joined);
-    sv_free(&now);
     sv_free(&out);
-    free(v1);
+    counter_growth_free(&g);
+    port_counters_free(&now);
 }
 
 static void peer_free(struct peer *p)
@@ -691,8 +661,7 @@ int path_peer_main(const struct path_peer_opts *o)
                                                     .peer = s ? p.edges[i].to : p.edges[i].from};
     struct facts f = {0};   /* kept to the end: p.port points into it */
     struct facts_sources src = {0};
-    struct strvec cnames = {0};
-    long long *c0 = NULL;
+    struct port_counters c0 = {0};
     const char *step = NULL;
     char *err = NULL;
     if (facts_gather(&f, &src) == 0) {
@@ -702,7 +671,7 @@ int path_peer_main(const struct path_peer_opts *o)
             if (!p.usable)
                 say_failure(&p, step, err);
             else
-                read_counters(&p, &cnames, &c0);
+                port_counters_read(NULL, p.port.dev->name, p.port.port->num, &c0);
         }
     } else {
         record(&p, "fail", "step=facts err=this node's facts cannot be read");
@@ -730,13 +699,12 @@ int path_peer_main(const struct path_peer_opts *o)
             if (p.ends[i].sender && p.ends[i].connected)
                 send_pair(&p, &p.ends[i]);
         receive_pairs(&p);
-        counters_grown(&p, &cnames, c0);
+        counters_grown(&p, &c0);
     }
     record(&p, "done", "took=%.3f", proc_now() - t0);
     if (joined)
         fence(&p);   /* the QPs stay until every node is done with them */
-    sv_free(&cnames);
-    free(c0);
+    port_counters_free(&c0);
     peer_free(&p);
     facts_free(&f);
     PMIx_Finalize(NULL, 0);

@@ -1,4 +1,5 @@
 #include "preflight/path_report.h"
+#include "facts/counters.h"
 #include "plan/path.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -275,15 +276,18 @@ static bool differs(const struct path_report *r, int a, int b, const char *key)
     return x && y && strcmp(x, y) != 0;
 }
 
-/* Counters that grow when packets are lost or retried on the way. */
+/* Counters that grow when packets are lost or retried on the way: the
+ * loss family of the counter table, and, for a driver's counter the table
+ * does not know, a name that says so. */
 static bool loss_counter(const char *name)
 {
     static const char *const words[] = {"seq", "retry", "retrans", "timeout", "duplicate",
                                         "out_of", "nak", "discard", "rcv_err", NULL};
-    for (size_t i = 0; words[i]; i++)
+    enum counter_family fam = counter_family_of(name);
+    for (size_t i = 0; fam == COUNTER_OTHER && words[i]; i++)
         if (strstr(name, words[i]))
             return true;
-    return false;
+    return fam == COUNTER_LOSS;
 }
 
 /* "rxe0:1 on b counted completer_retry_err +12, rcvd_seq_err +3" or NULL. */

@@ -50,7 +50,10 @@ static const struct keydef check_keys[] = {
     {"path-timeout", VT_UINT, NULL, "the path test: seconds for the whole test"},
     {"devices", VT_LIST, NULL, "health check: devices or DEV:PORT that must be present"},
     {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded"},
-    {"counters", VT_BOOL, NULL, "health check: port error counters must not grow"},
+    {"counters", VT_BOOL, NULL, "health check: port counters must not grow past their limits"},
+    {"counter-limits", VT_LIST, NULL,
+     "health check: growth allowed between checks per family, FAMILY:N (default link:0, "
+     "loss:0, error:0)"},
     {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
     {"timeout", VT_UINT, NULL, "health check: seconds for the whole run"},
     {"check-timeout", VT_UINT, NULL, "health check: seconds for each check"},

@@ -1,6 +1,7 @@
 /* libFuzzer target: every log parser (UCX, NCCL), line by line, and the
- * verdict and its summary; and the same bytes through the live filter
- * (evidence/stream.c), cut into reads at the input's own first byte. */
+ * verdict and its summary; the same bytes as 'rdma -j res show qp' output;
+ * and through the live filter (evidence/stream.c), cut into reads at the
+ * input's own first byte. */
 #include "evidence/evidence.h"
 #include "evidence/stream.h"
 #include <fcntl.h>
@@ -14,6 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = '\0';
+    static const long pids[] = {1, 1234};
+    struct qp_census census;
+    rdma_res_parse(text, pids, 2, &census);
+    sv_free(&census.broken);
     struct evidence ev = {0};
     for (char *line = text, *next; line; line = next) {
         next = strchr(line, '\n');

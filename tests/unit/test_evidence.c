@@ -559,6 +559,34 @@ static void test_many_ranks(void)
     evidence_free(&ev);
 }
 
+/* The kernel's QP table as 'rdma -j res show qp' prints it: the job's RC
+ * QPs in RTS counted, those in ERR/SQE named, other processes' left out. */
+static void test_rdma_res(void)
+{
+    const char *table =
+        "[{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":1,\"type\":\"GSI\","
+        "\"state\":\"RTS\",\"sq-psn\":0},"
+        "{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":17,\"rqpn\":18,"
+        "\"type\":\"RC\",\"state\":\"RTS\",\"pid\":4242,\"comm\":\"app\"},"
+        "{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":19,\"rqpn\":20,"
+        "\"type\":\"RC\",\"state\":\"ERR\",\"pid\":4242,\"comm\":\"app\"},"
+        "{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":21,"
+        "\"type\":\"UD\",\"state\":\"SQE\",\"pid\":4243,\"comm\":\"app\"},"
+        "{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":23,"
+        "\"type\":\"RC\",\"state\":\"ERR\",\"pid\":999,\"comm\":\"other\"}]";
+    const long pids[] = {4242, 4243};
+    struct qp_census c;
+    rdma_res_parse(table, pids, 2, &c);
+    ok(c.rts == 1, "one RC QP of the job in RTS (%d)", c.rts);
+    ok(c.broken.n == 2 && strcmp(c.broken.v[0], "rxe0/1 RC QP 19 (pid 4242, app) in ERR") == 0 &&
+       strcmp(c.broken.v[1], "rxe0/1 UD QP 21 (pid 4243, app) in SQE") == 0,
+       "the job's QPs in ERR and SQE, named (%s)", c.broken.n ? c.broken.v[0] : "none");
+    sv_free(&c.broken);
+    rdma_res_parse("not json", pids, 2, &c);
+    ok(c.rts == 0 && c.broken.n == 0, "output that is not JSON: nothing counted");
+    sv_free(&c.broken);
+}
+
 int main(void)
 {
     test_family_table();
@@ -575,5 +603,6 @@ int main(void)
     test_read_files();
     test_stream();
     test_many_ranks();
+    test_rdma_res();
     return done_testing();
 }

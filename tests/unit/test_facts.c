@@ -1,5 +1,6 @@
 /* Unit tests of the facts stage: the pure findings, the warnings, the GID
  * choice, and facts gathered from recorded sysfs trees. */
+#include "facts/counters.h"
 #include "facts/facts.h"
 #include "facts/findings.h"
 #include "tap.h"
@@ -82,6 +83,24 @@ static void test_pcie(void)
     struct rdma_device over = {.name = "x", .pcie_speed_gts = 16, .pcie_max_speed_gts = 8,
                                .pcie_width = 16, .pcie_max_width = 8};
     ok(!pcie_below_capability(&over), "above the recorded capability is not below it");
+
+    /* At capability, and still too narrow for the port. */
+    struct rdma_device gen3x8 = {.name = "mlx5_0", .pcie_speed_gts = 8, .pcie_max_speed_gts = 8,
+                                 .pcie_width = 8, .pcie_max_width = 8};
+    struct rdma_port hdr = port("ACTIVE", "LinkUp");
+    hdr.rate_gbps = 200;
+    ok(pcie_gbps(&gen3x8) > 63 && pcie_gbps(&gen3x8) < 63.1, "Gen3 x8 carries 63.0 Gb/s (%.2f)",
+       pcie_gbps(&gen3x8));
+    ok(pcie_narrower_than_port(&gen3x8, &hdr), "Gen3 x8 behind a 200 Gb/s port: too narrow");
+    struct rdma_device gen4x16 = {.name = "mlx5_0", .pcie_speed_gts = 16, .pcie_width = 16};
+    ok(!pcie_narrower_than_port(&gen4x16, &hdr), "Gen4 x16 (252 Gb/s) carries 200 Gb/s");
+    struct rdma_device gen2x8 = {.name = "mlx4_0", .pcie_speed_gts = 5, .pcie_width = 8};
+    hdr.rate_gbps = 40;
+    ok(pcie_gbps(&gen2x8) == 32 && pcie_narrower_than_port(&gen2x8, &hdr),
+       "Gen2 x8 (8b/10b: 32 Gb/s) behind 40 Gb/s QDR: too narrow");
+    hdr.rate_gbps = 0;
+    ok(!pcie_narrower_than_port(&gen3x8, &hdr) && !pcie_narrower_than_port(&sw, &hdr),
+       "an unknown rate or link is not judged");
 }
 
 static void test_rate_and_mtu(void)
@@ -276,6 +295,81 @@ static void test_recorded_node(void)
     facts_free(&f);
 }
 
+/* Write `value` to ROOT/class/infiniband/mlx5_0/ports/1/DIR/NAME. */
+static void put_counter(const char *root, const char *dir, const char *name, long long value)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "mkdir -p %s/class/infiniband/mlx5_0/ports/1/%s", root, dir);
+    if (system(path) != 0)
+        return;
+    snprintf(path, sizeof(path), "%s/class/infiniband/mlx5_0/ports/1/%s/%s", root, dir, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%lld\n", value);
+        fclose(f);
+    }
+}
+
+/* Counters read from a port's counters/ and hw_counters/ twice, as around
+ * a job: what grew, by family and in words; unknown counters by name. */
+static void test_counters(void)
+{
+    char root[] = "/tmp/rdmarun-counters-XXXXXX";
+    ok(mkdtemp(root) != NULL, "a temporary sysfs tree");
+    put_counter(root, "counters", "port_xmit_data", 1000);
+    put_counter(root, "counters", "symbol_error", 0);
+    put_counter(root, "hw_counters", "out_of_sequence", 10);
+    put_counter(root, "hw_counters", "local_ack_timeout_err", 0);
+    put_counter(root, "hw_counters", "np_cnp_sent", 5);
+    put_counter(root, "hw_counters", "vendor_magic", 1);
+    put_counter(root, "hw_counters", "lifespan", 10);
+    struct port_counters before, after;
+    port_counters_read(root, "mlx5_0", 1, &before);
+    ok(before.names.n == 6 && sv_find(&before.names, "lifespan") < 0,
+       "every counter but lifespan is read (%zu)", before.names.n);
+    put_counter(root, "counters", "port_xmit_data", 1000 + 262144);
+    put_counter(root, "hw_counters", "out_of_sequence", 1250);
+    put_counter(root, "hw_counters", "local_ack_timeout_err", 37);
+    put_counter(root, "hw_counters", "vendor_magic", 4);
+    port_counters_read(root, "mlx5_0", 1, &after);
+    struct counter_growth g;
+    counters_growth("mlx5_0", 1, &before, &after, &g);
+    ok(g.names.n == 4, "four counters grew (%zu)", g.names.n);
+    ok(counter_growth_sum(&g, COUNTER_LOSS) == 1277 && counter_growth_sum(&g, COUNTER_LINK) == 0 &&
+       counter_growth_sum(&g, COUNTER_OTHER) == 3, "by family: loss 1277, link 0, unknown 3");
+    char *w = counter_growth_words(&g), *t = counter_traffic_words(&g);
+    ok(w && strstr(w, "mlx5_0/1: ") == w &&
+       strstr(w, "1,240 packets out of sequence and 37 ACK timeouts: the fabric drops packets"),
+       "loss in words: %s", w);
+    ok(w && strstr(w, "vendor_magic +3"), "an unknown counter is reported by name");
+    ok(t && strcmp(t, "mlx5_0/1 sent 1.0 MiB") == 0, "traffic from the 4-byte words: %s", t);
+    free(w);
+    free(t);
+    counter_growth_free(&g);
+    counters_growth("mlx5_0", 1, &after, &after, &g);
+    ok(g.names.n == 0 && !counter_growth_words(&g), "nothing grew: no words");
+    counter_growth_free(&g);
+    put_counter(root, "hw_counters", "out_of_sequence", 3);   /* reset */
+    port_counters_free(&before);
+    port_counters_read(root, "mlx5_0", 1, &before);
+    counters_growth("mlx5_0", 1, &after, &before, &g);
+    ok(sv_find(&g.names, "out_of_sequence") < 0, "a counter that went back (reset) is not growth");
+    counter_growth_free(&g);
+    port_counters_free(&before);
+    port_counters_free(&after);
+    port_counters_read(root, "nothere", 1, &before);
+    ok(before.names.n == 0, "a port without counters gives none");
+    port_counters_free(&before);
+    ok(counter_family_of("rcvd_seq_err") == COUNTER_LOSS && counter_family_of("link_downed") ==
+       COUNTER_LINK && counter_family_of("req_cqe_error") == COUNTER_ERROR &&
+       counter_family_of("out_of_buffer") == COUNTER_RECEIVER &&
+       counter_family_of("np_ecn_marked_roce_packets") == COUNTER_CONGESTION &&
+       counter_family_of("sent_pkts") == COUNTER_TRAFFIC, "the families of mlx5, rxe and IB counters");
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+    ok(system(cmd) == 0, "the tree is removed");
+}
+
 int main(void)
 {
     test_port_link_up();
@@ -285,5 +379,6 @@ int main(void)
     test_warnings();
     test_gids();
     test_recorded_node();
+    test_counters();
     return done_testing();
 }

@@ -1,0 +1,279 @@
+#include "facts/counters.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const counter_family_names[] = {"traffic", "loss", "error", "receiver",
+                                             "congestion", "link", "other", NULL};
+
+/* What the kernel's drivers count (Documentation/ABI for counters/, the
+ * mlx5 and rxe drivers for hw_counters/): one unit, and several. */
+static const struct meaning {
+    const char *name;
+    enum counter_family family;
+    const char *one, *many;
+} meanings[] = {
+    /* IB port counters (PMA), counters/ */
+    {"port_xmit_data", COUNTER_TRAFFIC, "4-byte word sent", "4-byte words sent"},
+    {"port_rcv_data", COUNTER_TRAFFIC, "4-byte word received", "4-byte words received"},
+    {"port_xmit_packets", COUNTER_TRAFFIC, "packet sent", "packets sent"},
+    {"port_rcv_packets", COUNTER_TRAFFIC, "packet received", "packets received"},
+    {"unicast_xmit_packets", COUNTER_TRAFFIC, "unicast packet sent", "unicast packets sent"},
+    {"unicast_rcv_packets", COUNTER_TRAFFIC, "unicast packet received", "unicast packets received"},
+    {"multicast_xmit_packets", COUNTER_TRAFFIC, "multicast packet sent", "multicast packets sent"},
+    {"multicast_rcv_packets", COUNTER_TRAFFIC, "multicast packet received",
+     "multicast packets received"},
+    {"port_xmit_discards", COUNTER_LOSS, "packet discarded on send", "packets discarded on send"},
+    {"VL15_dropped", COUNTER_LOSS, "VL15 packet dropped", "VL15 packets dropped"},
+    {"port_xmit_wait", COUNTER_CONGESTION, "tick waiting to send", "ticks waiting to send"},
+    {"symbol_error", COUNTER_LINK, "symbol error", "symbol errors"},
+    {"link_error_recovery", COUNTER_LINK, "link retraining", "link retrainings"},
+    {"link_downed", COUNTER_LINK, "link down", "links down"},
+    {"port_rcv_errors", COUNTER_LINK, "malformed packet received", "malformed packets received"},
+    {"port_rcv_remote_physical_errors", COUNTER_LINK, "packet with a remote physical error",
+     "packets with a remote physical error"},
+    {"port_rcv_switch_relay_errors", COUNTER_LINK, "switch relay error", "switch relay errors"},
+    {"local_link_integrity_errors", COUNTER_LINK, "link integrity error", "link integrity errors"},
+    {"excessive_buffer_overrun_errors", COUNTER_LINK, "buffer overrun", "buffer overruns"},
+    {"port_xmit_constraint_errors", COUNTER_LINK, "send constraint error", "send constraint errors"},
+    {"port_rcv_constraint_errors", COUNTER_LINK, "receive constraint error",
+     "receive constraint errors"},
+    /* mlx5 hw_counters/ */
+    {"rx_write_requests", COUNTER_TRAFFIC, "RDMA write received", "RDMA writes received"},
+    {"rx_read_requests", COUNTER_TRAFFIC, "RDMA read received", "RDMA reads received"},
+    {"rx_atomic_requests", COUNTER_TRAFFIC, "atomic received", "atomics received"},
+    {"rx_dct_connect", COUNTER_TRAFFIC, "DCT connection", "DCT connections"},
+    {"out_of_sequence", COUNTER_LOSS, "packet out of sequence", "packets out of sequence"},
+    {"packet_seq_err", COUNTER_LOSS, "NAK sequence error", "NAK sequence errors"},
+    {"implied_nak_seq_err", COUNTER_LOSS, "implied NAK sequence error",
+     "implied NAK sequence errors"},
+    {"local_ack_timeout_err", COUNTER_LOSS, "ACK timeout", "ACK timeouts"},
+    {"duplicate_request", COUNTER_LOSS, "duplicate request", "duplicate requests"},
+    {"roce_adp_retrans", COUNTER_LOSS, "adaptive retransmission", "adaptive retransmissions"},
+    {"roce_adp_retrans_to", COUNTER_LOSS, "adaptive retransmission timeout",
+     "adaptive retransmission timeouts"},
+    {"roce_slow_restart", COUNTER_LOSS, "slow restart", "slow restarts"},
+    {"roce_slow_restart_trans", COUNTER_LOSS, "slow restart transition",
+     "slow restart transitions"},
+    {"roce_slow_restart_cnps", COUNTER_CONGESTION, "CNP during slow restart",
+     "CNPs during slow restart"},
+    {"out_of_buffer", COUNTER_RECEIVER, "packet dropped for want of a receive buffer",
+     "packets dropped for want of a receive buffer"},
+    {"rnr_nak_retry_err", COUNTER_RECEIVER, "RNR NAK retry error", "RNR NAK retry errors"},
+    {"req_cqe_error", COUNTER_ERROR, "requester completion error", "requester completion errors"},
+    {"resp_cqe_error", COUNTER_ERROR, "responder completion error", "responder completion errors"},
+    {"req_cqe_flush_error", COUNTER_ERROR, "flushed send", "flushed sends"},
+    {"resp_cqe_flush_error", COUNTER_ERROR, "flushed receive", "flushed receives"},
+    {"req_remote_invalid_request", COUNTER_ERROR, "invalid request at the remote end",
+     "invalid requests at the remote end"},
+    {"req_remote_access_errors", COUNTER_ERROR, "remote access error", "remote access errors"},
+    {"resp_remote_access_errors", COUNTER_ERROR, "access error from a remote request",
+     "access errors from remote requests"},
+    {"resp_local_length_error", COUNTER_ERROR, "local length error", "local length errors"},
+    {"rx_icrc_encapsulated", COUNTER_ERROR, "ICRC error", "ICRC errors"},
+    {"np_cnp_sent", COUNTER_CONGESTION, "CNP sent", "CNPs sent"},
+    {"np_ecn_marked_roce_packets", COUNTER_CONGESTION, "ECN-marked packet", "ECN-marked packets"},
+    {"rp_cnp_handled", COUNTER_CONGESTION, "CNP handled", "CNPs handled"},
+    {"rp_cnp_ignored", COUNTER_CONGESTION, "CNP ignored", "CNPs ignored"},
+    /* rxe hw_counters/ */
+    {"sent_pkts", COUNTER_TRAFFIC, "packet sent", "packets sent"},
+    {"rcvd_pkts", COUNTER_TRAFFIC, "packet received", "packets received"},
+    {"rdma_sends", COUNTER_TRAFFIC, "RDMA send", "RDMA sends"},
+    {"rdma_recvs", COUNTER_TRAFFIC, "RDMA receive", "RDMA receives"},
+    {"ack_deferred", COUNTER_TRAFFIC, "deferred ACK", "deferred ACKs"},
+    {"out_of_seq_request", COUNTER_LOSS, "request out of sequence", "requests out of sequence"},
+    {"rcvd_seq_err", COUNTER_LOSS, "sequence error NAK received", "sequence error NAKs received"},
+    {"completer_retry_err", COUNTER_LOSS, "retransmission", "retransmissions"},
+    {"retry_exceeded_err", COUNTER_ERROR, "retry limit exceeded", "retry limits exceeded"},
+    {"retry_rnr_exceeded_err", COUNTER_ERROR, "RNR retry limit exceeded",
+     "RNR retry limits exceeded"},
+    {"send_err", COUNTER_ERROR, "send error", "send errors"},
+    {"rcvd_rnr_err", COUNTER_RECEIVER, "RNR NAK received", "RNR NAKs received"},
+    {"send_rnr_err", COUNTER_RECEIVER, "RNR NAK sent", "RNR NAKs sent"},
+};
+
+/* What each family means for the job, after its counts. */
+static const char *const advice[] = {
+    [COUNTER_LOSS] = "the fabric drops packets (check PFC/ECN on the switch and the NIC)",
+    [COUNTER_ERROR] = "work requests failed (the job's own messages say which)",
+    [COUNTER_RECEIVER] = "receivers had no buffer posted (RNR)",
+    [COUNTER_CONGESTION] = "congestion control slowed the senders (expected in small numbers "
+                           "under load)",
+    [COUNTER_LINK] = "the link is noisy or retrained (check the cable and transceiver; "
+                     "'ibdiagnet', 'ethtool -S')",
+    [COUNTER_OTHER] = "counters rdmarun does not know",
+};
+
+static const struct meaning *meaning_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof(meanings) / sizeof(*meanings); i++)
+        if (strcmp(meanings[i].name, name) == 0)
+            return &meanings[i];
+    return NULL;
+}
+
+enum counter_family counter_family_of(const char *name)
+{
+    const struct meaning *m = meaning_of(name);
+    return m ? m->family : COUNTER_OTHER;
+}
+
+const char *counter_words(const char *name)
+{
+    const struct meaning *m = meaning_of(name);
+    return m ? m->many : name;
+}
+
+void port_counters_read(const char *sysfs_root, const char *dev, int port,
+                        struct port_counters *out)
+{
+    static const char *const dirs[] = {"counters", "hw_counters"};
+    memset(out, 0, sizeof(*out));
+    size_t cap = 0;
+    for (int k = 0; k < 2; k++) {
+        char *dir = xasprintf("%s/class/infiniband/%s/ports/%d/%s",
+                              sysfs_root ? sysfs_root : "/sys", dev, port, dirs[k]);
+        DIR *dh = opendir(dir);
+        struct dirent *e;
+        while (dh && (e = readdir(dh))) {
+            /* lifespan is hw_counters' refresh period, not a count */
+            if (e->d_name[0] == '.' || strcmp(e->d_name, "lifespan") == 0)
+                continue;
+            char *v = read_first_line("%s/%s", dir, e->d_name);
+            char *end;
+            long long n = v ? strtoll(v, &end, 10) : 0;
+            if (v && end != v) {
+                GROW(out->values, cap, out->names.n + 1);
+                out->values[out->names.n] = n;
+                sv_push(&out->names, e->d_name);
+            }
+            free(v);
+        }
+        if (dh)
+            closedir(dh);
+        free(dir);
+    }
+}
+
+void port_counters_free(struct port_counters *c)
+{
+    sv_free(&c->names);
+    free(c->values);
+    memset(c, 0, sizeof(*c));
+}
+
+void counters_growth(const char *dev, int port, const struct port_counters *before,
+                     const struct port_counters *after, struct counter_growth *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->port = xasprintf("%s/%d", dev, port);
+    out->deltas = xcalloc(after->names.n ? after->names.n : 1, sizeof(*out->deltas));
+    for (size_t i = 0; i < after->names.n; i++) {
+        long b = sv_find(&before->names, after->names.v[i]);
+        long long d = after->values[i] - (b >= 0 ? before->values[b] : 0);
+        if (b < 0 || d <= 0)
+            continue;   /* new since, unchanged, or reset */
+        out->deltas[out->names.n] = d;
+        sv_push(&out->names, after->names.v[i]);
+    }
+}
+
+void counter_growth_free(struct counter_growth *g)
+{
+    free(g->port);
+    sv_free(&g->names);
+    free(g->deltas);
+    memset(g, 0, sizeof(*g));
+}
+
+long long counter_growth_sum(const struct counter_growth *g, enum counter_family family)
+{
+    long long sum = 0;
+    for (size_t i = 0; i < g->names.n; i++)
+        if (counter_family_of(g->names.v[i]) == family)
+            sum += g->deltas[i];
+    return sum;
+}
+
+/* 1240 as "1,240". */
+static char *grouped(long long n)
+{
+    char digits[32], out[48];
+    snprintf(digits, sizeof(digits), "%lld", n);
+    size_t len = strlen(digits), k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i && (len - i) % 3 == 0 && digits[i - 1] != '-')
+            out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+    return xstrdup(out);
+}
+
+/* "a, b and c". */
+static char *and_list(const struct strvec *v)
+{
+    char *s = xstrdup(v->v[0]);
+    for (size_t i = 1; i < v->n; i++) {
+        char *more = xasprintf("%s%s%s", s, i + 1 == v->n ? " and " : ", ", v->v[i]);
+        free(s);
+        s = more;
+    }
+    return s;
+}
+
+char *counter_growth_words(const struct counter_growth *g)
+{
+    struct strvec clauses = {0};
+    /* In the table's order, then unknown counters in the reading's: the
+     * same growth gives the same words, whatever order readdir gave. */
+    for (int fam = COUNTER_LOSS; fam < COUNTER_FAMILIES; fam++) {
+        struct strvec counts = {0};
+        for (size_t m = 0; fam != COUNTER_OTHER && m < sizeof(meanings) / sizeof(*meanings); m++) {
+            int k = sv_find(&g->names, meanings[m].name);
+            if (k < 0 || (int)meanings[m].family != fam)
+                continue;
+            char *n = grouped(g->deltas[k]);
+            sv_pushf(&counts, "%s %s", n, g->deltas[k] == 1 ? meanings[m].one : meanings[m].many);
+            free(n);
+        }
+        for (size_t i = 0; fam == COUNTER_OTHER && i < g->names.n; i++) {
+            if (meaning_of(g->names.v[i]))
+                continue;
+            char *n = grouped(g->deltas[i]);
+            sv_pushf(&counts, "%s +%s", g->names.v[i], n);
+            free(n);
+        }
+        if (counts.n) {
+            char *list = and_list(&counts);
+            sv_pushf(&clauses, "%s: %s", list, advice[fam]);
+            free(list);
+        }
+        sv_free(&counts);
+    }
+    char *s = NULL;
+    if (clauses.n) {
+        char *all = sv_join(&clauses, "; ");
+        s = xasprintf("%s: %s", g->port, all);
+        free(all);
+    }
+    sv_free(&clauses);
+    return s;
+}
+
+char *counter_traffic_words(const struct counter_growth *g)
+{
+    long data = sv_find(&g->names, "port_xmit_data");
+    if (data >= 0)   /* the PMA counts 4-byte words */
+        return xasprintf("%s sent %.1f MiB", g->port, (double)g->deltas[data] * 4 / 1048576.0);
+    static const char *const packets[] = {"sent_pkts", "port_xmit_packets", NULL};
+    for (size_t i = 0; packets[i]; i++) {
+        long k = sv_find(&g->names, packets[i]);
+        if (k >= 0)
+            return xasprintf("%s sent %lld packets", g->port, g->deltas[k]);
+    }
+    return NULL;
+}

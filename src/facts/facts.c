@@ -149,6 +149,7 @@ void facts_free(struct facts *f)
         free(f->gpus[i].name);
         free(f->gpus[i].pci_busid);
         free(f->gpus[i].vendor);
+        list_free(f->gpus[i].nic_paths);
     }
     free(f->gpus);
     for (size_t i = 0; i < f->nnetifs; i++)

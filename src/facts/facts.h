@@ -65,6 +65,10 @@ struct gpu {
     char *pci_busid;
     int numa_node;      /* OS index; -1 unknown */
     char *vendor;       /* NVIDIA, AMD, Intel; NULL: unknown */
+    /* The PCIe path to each RDMA device, "mlx5_0=PIX", in the classes of
+     * 'nvidia-smi topo -m' (NCCL's path types): PIX, PXB, PHB, NODE, SYS.
+     * NULL-terminated; NULL when hwloc knows neither's place. */
+    char **nic_paths;
 };
 
 struct netif {

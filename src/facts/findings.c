@@ -38,6 +38,38 @@ const struct rdma_port *pcie_narrowest_port(const struct rdma_device *d)
     return worst;
 }
 
+int pcie_path_rank(const char *cls)
+{
+    static const char *const classes[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+    for (int i = 0; cls && i < 5; i++)
+        if (strcmp(cls, classes[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *gpu_path_to(const struct gpu *g, const char *dev)
+{
+    size_t n = strlen(dev);
+    for (char **e = g->nic_paths; e && *e; e++)
+        if (strncmp(*e, dev, n) == 0 && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
+}
+
+const char *gpu_nearest_nic(const struct gpu *g, const char **cls)
+{
+    const char *best = NULL;
+    *cls = NULL;
+    for (char **e = g->nic_paths; e && *e; e++) {
+        const char *c = strchr(*e, '=') + 1;
+        if (!best || pcie_path_rank(c) < pcie_path_rank(*cls)) {
+            best = *e;
+            *cls = c;
+        }
+    }
+    return best;
+}
+
 bool port_rate_below(const struct rdma_port *p, double min_gbps)
 {
     return p->rate_gbps > 0 && p->rate_gbps < min_gbps;

@@ -21,6 +21,13 @@ double pcie_gbps(const struct rdma_device *d);
 bool pcie_narrower_than_port(const struct rdma_device *d, const struct rdma_port *p);
 /* The fastest of the device's ports its PCIe link is narrower than, or NULL. */
 const struct rdma_port *pcie_narrowest_port(const struct rdma_device *d);
+/* A PCIe path class's place, nearest first: PIX 0, PXB 1, PHB 2, NODE 3,
+ * SYS 4; -1 for anything else. */
+int pcie_path_rank(const char *cls);
+/* The GPU's path class to RDMA device `dev`, or NULL when unknown. */
+const char *gpu_path_to(const struct gpu *g, const char *dev);
+/* The RDMA device nearest to the GPU by PCIe path (*cls its class), or NULL. */
+const char *gpu_nearest_nic(const struct gpu *g, const char **cls);
 /* The port's rate is known and below min_gbps. */
 bool port_rate_below(const struct rdma_port *p, double min_gbps);
 /* The port's active MTU is known and is not mtu. */

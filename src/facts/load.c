@@ -1,5 +1,6 @@
 /* Reading saved facts (probe --json) back, with json-c. Anything missing is
  * unknown; anything of the wrong type or a newer format is refused. */
+#include "facts/findings.h"
 #include "facts/internal.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -262,6 +263,14 @@ int facts_load_json(struct facts *f, const char *path)
         f->gpus[i].pci_busid = str(g, "pci_busid");
         f->gpus[i].vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
         f->gpus[i].numa_node = (int)num(g, "numa_node", -1);
+        /* "DEV=CLASS" with a class rdmarun knows; anything else is dropped */
+        char **paths = strings(g, "nic_paths");
+        for (size_t k = 0; paths && paths[k]; k++) {
+            const char *eq = strchr(paths[k], '=');
+            if (eq && eq != paths[k] && pcie_path_rank(eq + 1) >= 0)
+                list_add(&f->gpus[i].nic_paths, paths[k]);
+        }
+        list_free(paths);
     }
     json_object *netifs = get(root, "netifs");
     f->nnetifs = array_len(netifs);

@@ -1,3 +1,4 @@
+#include "facts/findings.h"
 /* 'rdmarun probe': the facts as people read them, one block per device and
  * port, like ibstat and lstopo. */
 #include "facts/internal.h"
@@ -116,8 +117,12 @@ void facts_print_text(const struct facts *f, FILE *out)
                 fprintf(out, "NUMA %d", f->gpus[i].numa_node);
             else
                 fprintf(out, "NUMA ?");
-            fprintf(out, "%s%s)", f->gpus[i].pci_busid ? ", " : "",
+            fprintf(out, "%s%s", f->gpus[i].pci_busid ? ", " : "",
                     f->gpus[i].pci_busid ? f->gpus[i].pci_busid : "");
+            const char *cls, *nic = gpu_nearest_nic(&f->gpus[i], &cls);
+            if (nic)   /* "mlx5_0=PIX" */
+                fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
+            fputc(')', out);
         }
         fputc('\n', out);
     }

@@ -138,6 +138,10 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_string(&j, "pci_busid", f->gpus[i].pci_busid);
         json_string(&j, "vendor", f->gpus[i].vendor);
         opt_int(&j, "numa_node", f->gpus[i].numa_node);
+        json_begin_array(&j, "nic_paths");
+        for (char **e = f->gpus[i].nic_paths; e && *e; e++)
+            json_string(&j, NULL, *e);
+        json_end_array(&j);
         json_end_object(&j);
     }
     json_end_array(&j);

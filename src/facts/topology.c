@@ -109,6 +109,57 @@ static void place_device(hwloc_topology_t t, struct rdma_device *d, hwloc_obj_t 
     d->local_cpus = bitmap_list(anc->cpuset);
 }
 
+/* PCI bridges strictly between o and its ancestor anc. */
+static int bridges_between(hwloc_obj_t o, hwloc_obj_t anc)
+{
+    int n = 0;
+    for (o = o->parent; o && o != anc; o = o->parent)
+        n += o->type == HWLOC_OBJ_BRIDGE;
+    return n;
+}
+
+/* The PCIe path between two PCI functions, as 'nvidia-smi topo -m' and
+ * NCCL class it: PIX (through at most one PCIe switch), PXB (several
+ * bridges, no host bridge), PHB (through a host bridge), NODE (between host
+ * bridges of one NUMA node), SYS (across NUMA nodes). */
+static const char *pcie_path_class(hwloc_obj_t a, hwloc_obj_t b)
+{
+    /* hwloc_get_common_ancestor_obj compares depths, which I/O objects do
+     * not have: walk up from b until an ancestor of a. */
+    hwloc_obj_t anc = NULL;
+    for (hwloc_obj_t y = b; y && !anc; y = y->parent)
+        for (hwloc_obj_t x = a; x && !anc; x = x->parent)
+            if (x == y)
+                anc = x;
+    if (!anc)
+        return "SYS";
+    if (anc->type == HWLOC_OBJ_PCI_DEVICE)
+        return "PIX";   /* two functions of one card */
+    if (anc->type == HWLOC_OBJ_BRIDGE)
+        return anc->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST ? "PHB"
+             : bridges_between(a, anc) <= 1 && bridges_between(b, anc) <= 1 ? "PIX" : "PXB";
+    return anc->nodeset && hwloc_bitmap_weight(anc->nodeset) == 1 ? "NODE" : "SYS";
+}
+
+/* Each GPU's path to each RDMA device that has a PCI address. */
+static void gpu_nic_paths(struct facts *f, hwloc_topology_t t)
+{
+    for (size_t i = 0; i < f->ngpus; i++) {
+        struct gpu *g = &f->gpus[i];
+        hwloc_obj_t gp = g->pci_busid ? hwloc_get_pcidev_by_busidstring(t, g->pci_busid) : NULL;
+        for (size_t k = 0; gp && k < f->ndevs; k++) {
+            const struct rdma_device *d = &f->devs[k];
+            hwloc_obj_t np = d->pci_busid ? hwloc_get_pcidev_by_busidstring(t, d->pci_busid)
+                                          : NULL;
+            if (!np)
+                continue;
+            char *e = xasprintf("%s=%s", d->name, pcie_path_class(gp, np));
+            list_add(&g->nic_paths, e);
+            free(e);
+        }
+    }
+}
+
 /* How hwloc names a compute GPU, best first: the name a GPU keeps when
  * several APIs show it (cuda0, nvml0 and opencl0d0 are one GPU). -1: not
  * a compute GPU (card0 and renderD128 are any display's DRM nodes). */
@@ -158,6 +209,7 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     }
     f->gpus = xrealloc(f->gpus, (f->ngpus + 1) * sizeof(*f->gpus));
     struct gpu *g = &f->gpus[f->ngpus++];
+    memset(g, 0, sizeof(*g));
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
     g->vendor = gpu_vendor(pci, osdev);
@@ -278,6 +330,7 @@ int facts_read_topology(struct facts *f, const char *xml)
             break;
         }
     }
+    gpu_nic_paths(f, t);
     /* IPoIB netdevs hwloc saw under an RDMA device's PCI function. */
     for (hwloc_obj_t o = NULL; devices_from_xml && (o = hwloc_get_next_osdev(t, o));) {
         if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent)

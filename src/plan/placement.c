@@ -1,4 +1,5 @@
 #include "plan/placement.h"
+#include "facts/findings.h"
 #include "plan/ports.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -476,6 +477,11 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
         struct rank_place *rp = &out->ranks[r];
         if (by_gpu && !rp->gpu_local)
             gpu_away_note(f, rp, r, &out->notes);
+        if (rp->ngpus && rp->nics) {
+            char *dev = xstrndup(rp->nics, strcspn(rp->nics, ":"));
+            rp->gpu_nic_path = gpu_path_to(rp->gpus[0], dev);
+            free(dev);
+        }
         gpu_env(f, rp);
         if (rp->nics && rq->set_ucx)
             sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);

@@ -39,6 +39,7 @@ struct rank_place {
     const struct gpu **gpus;   /* in the facts' order */
     size_t ngpus;
     bool gpu_local;       /* every one of them is on the rank's NUMA nodes */
+    const char *gpu_nic_path;  /* PCIe path from its first GPU to its NIC: PIX ... SYS; NULL */
     struct strvec env;    /* NAME=VALUE the helper sets for this rank */
 };
 

@@ -28,8 +28,8 @@ void placement_print_table(const struct placement *p, const char *host, FILE *ou
             bind_policy_names[p->policy],
             p->local_size, p->local_size == 1 ? "" : "s", memory_policy_names[p->memory], host ? ", host " : "",
             host ? host : "");
-    fprintf(out, "  %-5s %-5s %-5s %-16s %-16s %-6s %-8s %s\n", "local", "NUMA", "cores", "PUs",
-            "NIC", "NIC-is", "GPU", "GPU-is");
+    fprintf(out, "  %-5s %-5s %-5s %-16s %-16s %-6s %-8s %-6s %s\n", "local", "NUMA", "cores",
+            "PUs", "NIC", "NIC-is", "GPU", "GPU-is", "GPU-NIC");
     for (int r = 0; r < p->local_size; r++) {
         const struct rank_place *rp = &p->ranks[r];
         if (!rp->numa) {
@@ -37,9 +37,10 @@ void placement_print_table(const struct placement *p, const char *host, FILE *ou
             continue;
         }
         char *gpus = gpu_names(rp);
-        fprintf(out, "  %-5d %-5s %-5d %-16s %-16s %-6s %-8s %s\n", r, rp->numa, rp->ncores,
+        fprintf(out, "  %-5d %-5s %-5d %-16s %-16s %-6s %-8s %-6s %s\n", r, rp->numa, rp->ncores,
                 rp->pus, rp->nics ? rp->nics : "-", near_word(rp->nics, rp->nic_local),
-                gpus ? gpus : "-", near_word(gpus, rp->gpu_local));
+                gpus ? gpus : "-", near_word(gpus, rp->gpu_local),
+                rp->gpu_nic_path ? rp->gpu_nic_path : "-");
         free(gpus);
     }
     for (size_t i = 0; i < p->notes.n; i++)
@@ -76,6 +77,7 @@ void placement_json(const struct placement *p, struct json *j)
             json_string(j, NULL, rp->gpus[i]->name);
         json_end_array(j);
         json_bool(j, "gpu_local", rp->ngpus && rp->gpu_local);
+        json_string(j, "gpu_nic_path", rp->gpu_nic_path);
         json_begin_array(j, "env");
         for (size_t i = 0; i < rp->env.n; i++)
             json_string(j, NULL, rp->env.v[i]);
@@ -94,8 +96,10 @@ char *placement_rank_line(const struct placement *p, int local_rank, const char 
 {
     const struct rank_place *rp = &p->ranks[local_rank];
     char *names = gpu_names(rp);
-    char *gpu = names ? xasprintf(", GPU%s %s (%s)", rp->ngpus > 1 ? "s" : "", names,
-                                  near_word(true, rp->gpu_local)) : xstrdup("");
+    char *gpu = names ? xasprintf(", GPU%s %s (%s%s%s)", rp->ngpus > 1 ? "s" : "", names,
+                                  near_word(true, rp->gpu_local),
+                                  rp->gpu_nic_path ? ", PCIe path to the NIC " : "",
+                                  rp->gpu_nic_path ? rp->gpu_nic_path : "") : xstrdup("");
     free(names);
     char *nic = rp->nics ? xasprintf(", NIC %s (%s)", rp->nics, near_word(true, rp->nic_local))
                          : xstrdup("");

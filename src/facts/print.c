@@ -1,6 +1,6 @@
-#include "facts/findings.h"
 /* 'rdmarun probe': the facts as people read them, one block per device and
  * port, like ibstat and lstopo. */
+#include "facts/findings.h"
 #include "facts/internal.h"
 #include <string.h>
 

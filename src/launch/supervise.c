@@ -49,20 +49,20 @@ static struct port_counters *read_all(const struct facts *f, size_t *n)
 
 /* What the counters say about the job: the traffic, and what else grew in
  * words, or that nothing else did (NULL when the ports have no counters). */
-static void counter_summary(const struct facts *f, struct port_counters *before,
+static void counter_summary(const struct facts *f, const struct port_counters *before,
                             struct counter_growth *grown, char **traffic, char **trouble)
 {
+    size_t n;
+    struct port_counters *after = read_all(f, &n);
     struct strvec t = {0}, w = {0};
-    size_t k = 0;
     bool any = false;
+    size_t k = 0;
     for (size_t i = 0; i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++, k++) {
-            struct port_counters after;
-            port_counters_read(NULL, f->devs[i].name, f->devs[i].ports[j].num, &after);
-            any |= after.names.n > 0;
-            counters_growth(f->devs[i].name, f->devs[i].ports[j].num, &before[k], &after,
+            any |= after[k].names.n > 0;
+            counters_growth(f->devs[i].name, f->devs[i].ports[j].num, &before[k], &after[k],
                             &grown[k]);
-            port_counters_free(&after);
+            port_counters_free(&after[k]);
             char *sent = counter_traffic_words(&grown[k]), *words = counter_growth_words(&grown[k]);
             if (sent)
                 sv_push(&t, sent);
@@ -71,6 +71,7 @@ static void counter_summary(const struct facts *f, struct port_counters *before,
             free(sent);
             free(words);
         }
+    free(after);
     if (w.n == 0 && any)
         sv_push(&w, "no loss, error or congestion counter grew");
     *traffic = t.n ? sv_join(&t, ", ") : NULL;

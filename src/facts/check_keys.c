@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 void judge_port_state(const struct port_ref *r, struct strvec *out)
 {
@@ -86,4 +87,152 @@ void judge_hugepages(const char *want, const struct host_limits *l, struct strve
     else if (l->hugepages_free < n)
         sv_pushf(out, "%lld huge pages free, the site requires %lld (hint: vm.nr_hugepages)",
                  l->hugepages_free, n);
+}
+
+/* Each device once, however many of its ports are listed. */
+static bool seen_before(const struct port_ref *p, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (p[k].dev == p[i].dev)
+            return true;
+    return false;
+}
+
+void judge_lossless(const struct port_ref *p, size_t n, const struct roce_class *c,
+                    struct strvec *out, struct strvec *unknown)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!seen_before(p, i) && strcmp(p[i].port->link_layer, "Ethernet") == 0)
+            lossless_judge(p[i].dev, c, out, unknown);
+}
+
+void judge_irqs(const struct port_ref *p, size_t n, const char *rank_cpus, struct strvec *out,
+                struct strvec *unknown)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct rdma_device *d = p[i].dev;
+        if (seen_before(p, i) || !d->pci_busid)
+            continue;   /* software devices (rxe, siw) have no interrupts of their own */
+        if (!d->irqs) {
+            sv_pushf(unknown, "%s's interrupts (no device/msi_irqs, or /proc/irq unreadable)",
+                     d->name);
+            continue;
+        }
+        struct strvec irqs = {0}, on_ranks = {0};
+        char *all = NULL;
+        for (char **e = d->irqs; *e; e++) {
+            const char *cpus = strchr(*e, ':') + 1;
+            char *joined = all ? xasprintf("%s,%s", all, cpus) : xstrdup(cpus);
+            free(all);
+            all = joined;
+            char *shared = rank_cpus ? cpus_common(cpus, rank_cpus) : NULL;
+            if (shared)
+                sv_pushf(&on_ranks, "%.*s", (int)(strchr(*e, ':') - *e), *e);
+            free(shared);
+            sv_pushf(&irqs, "%.*s", (int)(strchr(*e, ':') - *e), *e);
+        }
+        char *local = all && d->local_cpus ? cpus_common(all, d->local_cpus) : NULL;
+        char *where = all ? cpus_common(all, NULL) : NULL;
+        if (all && d->local_cpus && !local && where)
+            sv_pushf(out, "all %zu interrupts of %s go to PUs %s, none on its own NUMA node "
+                     "(PUs %s): every completion crosses the socket link (hint: irqbalance, or "
+                     "the NIC's IRQs' smp_affinity_list set to local cores)", irqs.n, d->name,
+                     where, d->local_cpus);
+        if (on_ranks.n) {
+            char *list = sv_join(&on_ranks, ",");
+            char *shared = cpus_common(all, rank_cpus);
+            sv_pushf(out, "%s's interrupts (IRQ %s) go to PUs %s, where ranks run: completion "
+                     "interrupts preempt them (hint: move the IRQs off the ranks' cores, or "
+                     "leave cores free for them)", d->name, list, shared ? shared : "?");
+            free(shared);
+            free(list);
+        }
+        free(local);
+        free(where);
+        free(all);
+        sv_free(&irqs);
+        sv_free(&on_ranks);
+    }
+}
+
+void judge_governor(const char *want, const struct cpu_state *c, const char *cpus,
+                    struct strvec *out, struct strvec *unknown)
+{
+    if (!c->governors) {
+        sv_push(unknown, "the cpufreq governor (no cpufreq in sysfs)");
+        return;
+    }
+    for (char **g = c->governors; *g; g++) {
+        const char *colon = strrchr(*g, ':');
+        if ((size_t)(colon - *g) == strlen(want) && strncmp(*g, want, strlen(want)) == 0)
+            continue;
+        char *on = cpus_common(colon + 1, cpus);
+        if (on)
+            sv_pushf(out, "PUs %s run the %.*s cpufreq governor, not %s (hint: cpupower "
+                     "frequency-set -g %s)", on, (int)(colon - *g), *g, want, want);
+        free(on);
+    }
+}
+
+void judge_idle(const char *max_us, const struct cpu_state *c, const char *cpus,
+                struct strvec *out, struct strvec *unknown)
+{
+    long max = atol(max_us);
+    if (!c->idle_states) {
+        sv_push(unknown, "the CPU idle states (no cpuidle in sysfs)");
+        return;
+    }
+    for (char **s = c->idle_states; *s; s++) {
+        char name[64];
+        long us;
+        int at = 0;
+        if (sscanf(*s, "%63[^:]:%ld:%n", name, &us, &at) != 2 || !at || us <= max)
+            continue;
+        char *on = cpus_common(*s + at, cpus);
+        if (on)
+            sv_pushf(out, "idle state %s (exit latency %ld us, more than the %ld us allowed) is "
+                     "enabled on PUs %s: a rank waiting for the network wakes late (hint: "
+                     "cpupower idle-set -D %ld, or the BIOS's C-state limit)", name, us, max,
+                     on, max);
+        free(on);
+    }
+}
+
+void judge_gpudirect(const struct facts *f, struct strvec *out, struct strvec *unknown)
+{
+    bool nvidia = false;
+    for (size_t i = 0; i < f->ngpus; i++)
+        nvidia |= gpu_is_nvidia(&f->gpus[i]);
+    if (!nvidia || f->ndevs == 0)
+        return;
+    int gdr = gpudirect_available(f);
+    if (gdr == 0)
+        sv_push(out, "no GPUDirect RDMA: nvidia_peermem is not loaded and no RDMA device "
+                "registers dma-buf memory, so GPU buffers are staged through host memory "
+                "(hint: modprobe nvidia_peermem)");
+    else if (gdr < 0 && f->limits.modules_known)
+        sv_push(out, "nvidia_peermem is not loaded and dma-buf registration was not tested: "
+                "without one of them there is no GPUDirect RDMA and GPU buffers are staged "
+                "through host memory (hint: modprobe nvidia_peermem)");
+    else if (gdr < 0)
+        sv_push(unknown, "GPUDirect RDMA support (kernel modules and dma-buf unread)");
+    for (size_t i = 0; i < f->ngpus; i++) {
+        const struct gpu *g = &f->gpus[i];
+        if (!gpu_is_nvidia(g))
+            continue;
+        if (!g->acs_redirect && g->nic_paths) {
+            sv_pushf(unknown, "ACS on %s's paths to the NICs (the bridges' config space: root "
+                     "only)", g->name);
+            continue;
+        }
+        for (char **a = g->acs_redirect; a && *a; a++) {
+            const char *eq = strchr(*a, '=');
+            if (eq[1])
+                sv_pushf(out, "ACS redirects peer-to-peer traffic on the PCIe path from %s to "
+                         "%.*s (bridges %s): GPUDirect RDMA goes up through the root complex, "
+                         "slowly or not at all (hint: disable ACS in the BIOS (VT-d/IOMMU), or "
+                         "'setpci -s BRIDGE ECAP_ACS+0x6.w=0000')", g->name, (int)(eq - *a), *a,
+                         eq + 1);
+        }
+    }
 }

@@ -18,6 +18,7 @@ struct rdma_device *facts_device(struct facts *f, const char *name)
     memset(d, 0, sizeof(*d));
     d->name = xstrdup(name);
     d->numa_node = -1;
+    d->pfc_prios = d->ecn_np_prios = d->ecn_rp_prios = d->dmabuf = -1;
     return d;
 }
 
@@ -25,7 +26,7 @@ void port_init(struct rdma_port *p, int num)
 {
     memset(p, 0, sizeof(*p));
     p->num = num;
-    p->lid = p->sm_lid = -1;
+    p->lid = p->sm_lid = p->roce_tos = -1;
     p->symbol_error = p->link_downed = p->port_rcv_errors = p->port_xmit_discards = -1;
 }
 
@@ -88,6 +89,19 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
     int rc = facts_read_topology(f, src->topology);
     if (rc)
         return rc;
+    if ((live || src->sysfs_root) && !src->placement_only) {
+        /* The node's configuration around the devices; a recorded tree keeps
+         * procfs and dcb's answers under recorded/. */
+        const char *sys = src->sysfs_root ? src->sysfs_root : "/sys";
+        char *dcb = src->sysfs_root ? xasprintf("%s/recorded", sys) : NULL;
+        char *proc = src->sysfs_root ? xasprintf("%s/recorded/proc", sys) : xstrdup("/proc");
+        facts_read_lossless(f, sys, dcb);
+        facts_read_irqs(f, sys, proc);
+        facts_read_cpu_state(f, sys);
+        facts_read_gpu_pci(f, sys);
+        free(dcb);
+        free(proc);
+    }
     if (live && !src->placement_only) {
         facts_read_verbs(f);
         facts_read_host(f, "/");
@@ -118,6 +132,7 @@ static void free_port(struct rdma_port *p)
     free(p->phys_state);
     free(p->link_layer);
     free(p->rate);
+    free(p->roce_mode);
 }
 
 void facts_free(struct facts *f)
@@ -137,6 +152,8 @@ void facts_free(struct facts *f)
         free(d->local_numa);
         list_free(d->netdevs);
         list_free(d->transports);
+        free(d->dscp_prio);
+        list_free(d->irqs);
     }
     free(f->devs);
     for (size_t i = 0; i < f->nnuma; i++) {
@@ -150,7 +167,11 @@ void facts_free(struct facts *f)
         free(f->gpus[i].pci_busid);
         free(f->gpus[i].vendor);
         list_free(f->gpus[i].nic_paths);
+        list_free(f->gpus[i].acs_redirect);
+        list_free(f->gpus[i].path_bridges);
     }
+    list_free(f->cpu.governors);
+    list_free(f->cpu.idle_states);
     free(f->gpus);
     for (size_t i = 0; i < f->nnetifs; i++)
         free(f->netifs[i].name);

@@ -31,6 +31,11 @@ struct rdma_port {
     long long symbol_error, link_downed, port_rcv_errors, port_xmit_discards;
     struct gid_entry *gids;
     size_t ngids;
+    /* rdma_cm's defaults for the port (configfs rdma_cm/DEV/ports/N), which
+     * connections through librdmacm take: "RoCE v2", ToS 0-255; NULL/-1
+     * unknown (the directory exists only once an admin creates it). */
+    char *roce_mode;
+    int roce_tos;
 };
 
 struct rdma_device {
@@ -47,6 +52,14 @@ struct rdma_device {
     int pcie_width, pcie_max_width;
     char **netdevs;     /* NULL-terminated */
     char **transports;  /* UCX transports on this device, NULL-terminated */
+    /* Lossless RoCE on its first netdev (facts/lossless.c): bit P of each
+     * mask is priority P; -1 unknown. PFC from DCB netlink (dcb pfc), ECN
+     * per priority from the driver's sysfs (ecn/roce_np|roce_rp/enable/P). */
+    int pfc_prios, ecn_np_prios, ecn_rp_prios;
+    char *dscp_prio;    /* the DSCP-to-priority map (dcb app), "24:3,26:3"; "" none
+                           (priority from the VLAN PCP); NULL unknown */
+    char **irqs;        /* its MSI-X interrupts and their CPUs, "57:0-3"; NULL unknown */
+    int dmabuf;         /* registers dma-buf memory (ibv_reg_dmabuf_mr): 1, 0, -1 unknown */
     struct rdma_port *ports;
     size_t nports;
 };
@@ -69,11 +82,26 @@ struct gpu {
      * 'nvidia-smi topo -m' (NCCL's path types): PIX, PXB, PHB, NODE, SYS.
      * NULL-terminated; NULL when hwloc knows neither's place. */
     char **nic_paths;
+    /* The PCIe bridges on the path to each RDMA device that redirect
+     * peer-to-peer traffic to the root complex (ACS Request/Completion
+     * Redirect), "mlx5_0=0000:05:08.0,0000:06:00.0", "mlx5_0=" for none;
+     * NULL when the bridges' config space could not be read (root only). */
+    char **acs_redirect;
+    char **path_bridges; /* the PCI bridges on each path, same form: where ACS is read */
+    long long bar1_mib;  /* the BAR1 aperture GPUDirect maps through; -1 unknown */
 };
 
 struct netif {
     char *name;
     bool ipoib;
+};
+
+/* CPU power state (facts/cpu_state.c), per CPU list: "performance:0-63"
+ * (cpufreq governors) and "C6:133:0-63" (an idle state deeper than C1, its
+ * exit latency in us and where it is enabled). NULL unknown. */
+struct cpu_state {
+    char **governors;
+    char **idle_states;
 };
 
 struct host_limits {
@@ -104,13 +132,15 @@ struct facts {
     struct netif *netifs;
     size_t nnetifs;
     struct host_limits limits;
+    struct cpu_state cpu;
     struct rdma_device *devs;
     size_t ndevs, devs_cap;
 };
 
 /* Where facts come from. NULL fields mean "this node". */
 struct facts_sources {
-    const char *sysfs_root;   /* recorded sysfs tree instead of /sys */
+    const char *sysfs_root;   /* recorded sysfs tree instead of /sys (what is not sysfs,
+                                 procfs and dcb's output, under its recorded/) */
     const char *topology;     /* hwloc XML file instead of this node's topology */
     const char *facts_file;   /* saved probe --json: everything from it */
     bool placement_only;      /* devices, ports and topology only (the per-rank helper:
@@ -137,6 +167,12 @@ int facts_read_topology(struct facts *f, const char *xml);
 void facts_read_verbs(struct facts *f);
 void facts_read_ucx(struct facts *f);
 void facts_read_host(struct facts *f, const char *root);
+/* sysfs_root: /sys or a recorded tree; proc_root: /proc or the tree's
+ * recorded/proc; dcb_dir: NULL runs dcb, else the recorded outputs. */
+void facts_read_lossless(struct facts *f, const char *sysfs_root, const char *dcb_dir);
+void facts_read_irqs(struct facts *f, const char *sysfs_root, const char *proc_root);
+void facts_read_cpu_state(struct facts *f, const char *sysfs_root);
+void facts_read_gpu_pci(struct facts *f, const char *sysfs_root);
 int facts_load_json(struct facts *f, const char *path);
 void facts_print_json(const struct facts *f, FILE *out);
 void facts_print_text(const struct facts *f, FILE *out);

@@ -1,4 +1,7 @@
 #include "facts/findings.h"
+#include "util/text.h"
+#include <hwloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool port_link_up(const struct rdma_port *p)
@@ -88,4 +91,39 @@ enum limit_finding memlock_against(const struct host_limits *l, long long need)
     if (have == -1)
         return LIMIT_OK;
     return need == -1 || have < need ? LIMIT_BELOW : LIMIT_OK;
+}
+
+bool gpu_is_nvidia(const struct gpu *g)
+{
+    return (g->vendor && strcmp(g->vendor, "NVIDIA") == 0) || starts_with(g->name, "cuda") ||
+           starts_with(g->name, "nvml");
+}
+
+int gpudirect_available(const struct facts *f)
+{
+    if (f->limits.modules_known && f->limits.mod_nvidia_peermem)
+        return 1;
+    bool unknown = !f->limits.modules_known;
+    for (size_t i = 0; i < f->ndevs; i++) {
+        if (f->devs[i].dmabuf == 1)
+            return 1;
+        unknown |= f->devs[i].dmabuf < 0;
+    }
+    return unknown ? -1 : 0;
+}
+
+char *cpus_common(const char *a, const char *b)
+{
+    hwloc_bitmap_t x = hwloc_bitmap_alloc(), y = hwloc_bitmap_alloc();
+    char *out = NULL;
+    if (x && y && a && hwloc_bitmap_list_sscanf(x, a) == 0 &&
+        (!b || hwloc_bitmap_list_sscanf(y, b) == 0)) {
+        if (b)
+            hwloc_bitmap_and(x, x, y);
+        if (!hwloc_bitmap_iszero(x))
+            hwloc_bitmap_list_asprintf(&out, x);
+    }
+    hwloc_bitmap_free(x);
+    hwloc_bitmap_free(y);
+    return out;
 }

@@ -33,6 +33,16 @@ bool port_rate_below(const struct rdma_port *p, double min_gbps);
 /* The port's active MTU is known and is not mtu. */
 bool port_mtu_differs(const struct rdma_port *p, int mtu);
 
+/* An NVIDIA GPU (by vendor, else by the API hwloc saw it through). */
+bool gpu_is_nvidia(const struct gpu *g);
+/* GPUDirect RDMA on this node's side: nvidia_peermem (or the legacy
+ * nv_peer_mem) loaded, or a device that registers dma-buf memory. 1 yes, 0
+ * no, -1 unknown. */
+int gpudirect_available(const struct facts *f);
+/* The PUs of CPU list a that are also in b (b NULL: all of a), as a list;
+ * NULL when none or when a list is not one. */
+char *cpus_common(const char *a, const char *b);
+
 enum limit_finding { LIMIT_OK, LIMIT_BELOW, LIMIT_UNKNOWN };
 /* The soft memlock limit against a need in bytes (-1: unlimited). */
 enum limit_finding memlock_against(const struct host_limits *l, long long need);

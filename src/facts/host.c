@@ -97,7 +97,13 @@ void facts_read_host(struct facts *f, const char *root)
     read_meminfo(l, root);
     l->modules_known = true;
     l->mod_ib_uverbs = module_loaded(root, "ib_uverbs");
-    l->mod_nvidia_peermem = module_loaded(root, "nvidia_peermem");
+    /* what NCCL looks for: nvidia_peermem, or the legacy nv_peer_mem's peer-memory client */
+    char *nv_mem = xasprintf("%s/sys/kernel/mm/memory_peers/nv_mem/version", root);
+    char *nv_mem_nc = xasprintf("%s/sys/kernel/mm/memory_peers/nv_mem_nc/version", root);
+    l->mod_nvidia_peermem = module_loaded(root, "nvidia_peermem") || access(nv_mem, F_OK) == 0 ||
+                            access(nv_mem_nc, F_OK) == 0;
+    free(nv_mem);
+    free(nv_mem_nc);
     l->mod_rdma_rxe = module_loaded(root, "rdma_rxe");
     l->mod_vmw_pvrdma = module_loaded(root, "vmw_pvrdma");
     read_uverbs(l, root);

@@ -13,4 +13,9 @@ void list_free(char **list);
 /* Guess the kernel driver from a device name when nothing better says. */
 const char *driver_from_name(const char *name);
 
+/* Whether a PCI function's config space (as read from sysfs' config file)
+ * has ACS redirecting peer-to-peer traffic: 1, 0, -1 unreadable (a read by
+ * anyone but root ends after 64 bytes). */
+int pci_acs_redirects(const unsigned char *cfg, size_t len);
+
 #endif

@@ -127,6 +127,58 @@ static char **pus_each(const char *cpus)
     return list;
 }
 
+/* The strings of `key` that end in ":CPULIST" ("57:0-3", "C6:133:0-63");
+ * NULL when the key is not a list (unknown), an empty list when none is. */
+static char **keyed_cpu_lists(json_object *o, const char *key)
+{
+    json_object *a = get(o, key);
+    if (!a || !json_object_is_type(a, json_type_array))
+        return NULL;
+    char **all = strings(o, key), **good = xcalloc(1, sizeof(char *));
+    for (size_t i = 0; all && all[i]; i++) {
+        const char *colon = strrchr(all[i], ':');
+        if (colon && colon != all[i] && cpu_list_ok(colon + 1))
+            list_add(&good, all[i]);
+    }
+    list_free(all);
+    return good;
+}
+
+/* [3, 4] -> bit 3 and 4; anything but a list of priorities 0-7 is unknown. */
+static int prio_mask(json_object *o, const char *key)
+{
+    json_object *a = get(o, key);
+    if (!a || !json_object_is_type(a, json_type_array))
+        return -1;
+    int mask = 0;
+    for (size_t i = 0; i < array_len(a); i++) {
+        json_object *v = json_object_array_get_idx(a, i);
+        int p = json_object_is_type(v, json_type_int) ? json_object_get_int(v) : -1;
+        if (p < 0 || p > 7)
+            return -1;
+        mask |= 1 << p;
+    }
+    return mask;
+}
+
+/* "26:3,48:6": DSCPs 0-63 to priorities 0-7, or "" */
+static char *dscp_map(json_object *o, const char *key)
+{
+    char *m = str(o, key);
+    for (const char *p = m; p && *p;) {
+        char *end;
+        long d = strtol(p, &end, 10), prio = -1;
+        if (end != p && *end == ':')
+            prio = strtol(end + 1, &end, 10);
+        if (d < 0 || d > 63 || prio < 0 || prio > 7 || (*end && *end != ',')) {
+            free(m);
+            return NULL;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return m;
+}
+
 static void load_port(struct rdma_port *p, json_object *o)
 {
     port_init(p, (int)num(o, "port", 1));
@@ -160,6 +212,9 @@ static void load_port(struct rdma_port *p, json_object *o)
         p->gids[k].type = str(g, "type");
         p->gids[k].ndev = str(g, "ndev");
     }
+    p->roce_mode = str(o, "roce_mode");
+    long long tos = num(o, "roce_tos", -1);
+    p->roce_tos = tos >= 0 && tos <= 255 ? (int)tos : -1;
 }
 
 static void load_device(struct facts *f, json_object *o)
@@ -187,6 +242,15 @@ static void load_device(struct facts *f, json_object *o)
     d->pcie_gbytes = dbl(pcie, "gbytes");
     d->netdevs = strings(o, "netdevs");
     d->transports = strings(o, "transports");
+    json_object *lossless = get(o, "lossless");
+    d->pfc_prios = prio_mask(lossless, "pfc");
+    d->ecn_np_prios = prio_mask(lossless, "ecn_np");
+    d->ecn_rp_prios = prio_mask(lossless, "ecn_rp");
+    d->dscp_prio = dscp_map(lossless, "dscp_prio");
+    d->irqs = keyed_cpu_lists(o, "irqs");
+    json_object *dmabuf = get(o, "dmabuf");
+    d->dmabuf = dmabuf && json_object_is_type(dmabuf, json_type_boolean)
+              ? json_object_get_boolean(dmabuf) : -1;
     json_object *ports = get(o, "ports");
     d->nports = array_len(ports);
     d->ports = xcalloc(d->nports ? d->nports : 1, sizeof(*d->ports));
@@ -249,6 +313,9 @@ int facts_load_json(struct facts *f, const char *path)
                 f->numa[i].distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
         }
     }
+    json_object *cpu = get(host, "cpu");
+    f->cpu.governors = keyed_cpu_lists(cpu, "governors");
+    f->cpu.idle_states = keyed_cpu_lists(cpu, "idle_states");
     json_object *devs = get(root, "devices");
     for (size_t i = 0; i < array_len(devs); i++)
         load_device(f, json_object_array_get_idx(devs, i));
@@ -271,6 +338,16 @@ int facts_load_json(struct facts *f, const char *path)
                 list_add(&f->gpus[i].nic_paths, paths[k]);
         }
         list_free(paths);
+        /* "DEV=" and the bridges' bus IDs; null (unknown) stays NULL */
+        if (json_object_is_type(get(g, "acs_redirect"), json_type_array)) {
+            char **acs = strings(g, "acs_redirect");
+            f->gpus[i].acs_redirect = xcalloc(1, sizeof(char *));
+            for (size_t k = 0; acs && acs[k]; k++)
+                if (strchr(acs[k], '=') && strchr(acs[k], '=') != acs[k])
+                    list_add(&f->gpus[i].acs_redirect, acs[k]);
+            list_free(acs);
+        }
+        f->gpus[i].bar1_mib = num(g, "bar1_mib", -1);
     }
     json_object *netifs = get(root, "netifs");
     f->nnetifs = array_len(netifs);

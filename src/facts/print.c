@@ -2,7 +2,68 @@
  * port, like ibstat and lstopo. */
 #include "facts/findings.h"
 #include "facts/internal.h"
+#include <hwloc.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A priority bitmask as "3,4", "none" or "unknown". */
+static void prio_text(FILE *out, const char *what, int mask)
+{
+    fprintf(out, "%s ", what);
+    if (mask < 0) {
+        fprintf(out, "unknown");
+        return;
+    }
+    if (mask == 0)
+        fprintf(out, "off");
+    for (int p = 0, first = 1; p < 8; p++)
+        if (mask & 1 << p) {
+            fprintf(out, "%s%d", first ? "on " : ",", p);
+            first = 0;
+        }
+}
+
+/* RoCE's lossless settings, rdma_cm's defaults, interrupts and dma-buf. */
+static void device_config_text(const struct rdma_device *d, bool live, FILE *out)
+{
+    bool eth = false;
+    for (size_t j = 0; j < d->nports; j++)
+        eth |= strcmp(d->ports[j].link_layer, "Ethernet") == 0;
+    bool known = d->pfc_prios >= 0 || d->ecn_np_prios >= 0 || d->ecn_rp_prios >= 0 || d->dscp_prio;
+    if (eth && d->netdevs && d->netdevs[0] && !known && live)
+        fprintf(out, "  lossless (%s): unknown (dcb cannot read its DCB settings; no ecn/ in "
+                "sysfs)\n", d->netdevs[0]);
+    else if (eth && d->netdevs && d->netdevs[0] && known) {
+        fprintf(out, "  lossless (%s): ", d->netdevs[0]);
+        prio_text(out, "PFC", d->pfc_prios);
+        fprintf(out, "; ");
+        prio_text(out, "ECN notification point", d->ecn_np_prios);
+        fprintf(out, ", ");
+        prio_text(out, "reaction point", d->ecn_rp_prios);
+        fprintf(out, "; DSCP map %s\n", !d->dscp_prio ? "unknown" : *d->dscp_prio ? d->dscp_prio
+                : "none (priority from the VLAN PCP)");
+    }
+    for (size_t j = 0; j < d->nports; j++)
+        if (d->ports[j].roce_mode || d->ports[j].roce_tos >= 0)
+            fprintf(out, "  rdma_cm port %d: %s, ToS %d\n", d->ports[j].num,
+                    d->ports[j].roce_mode ? d->ports[j].roce_mode : "mode ?",
+                    d->ports[j].roce_tos);
+    if (d->irqs) {
+        hwloc_bitmap_t all = hwloc_bitmap_alloc(), one = hwloc_bitmap_alloc();
+        size_t n = list_len(d->irqs);
+        for (size_t k = 0; k < n; k++)
+            if (hwloc_bitmap_list_sscanf(one, strchr(d->irqs[k], ':') + 1) == 0)
+                hwloc_bitmap_or(all, all, one);
+        char *cpus;
+        hwloc_bitmap_list_asprintf(&cpus, all);
+        fprintf(out, "  interrupts: %zu MSI-X, on PUs %s\n", n, n ? cpus : "-");
+        free(cpus);
+        hwloc_bitmap_free(all);
+        hwloc_bitmap_free(one);
+    }
+    if (d->dmabuf >= 0)
+        fprintf(out, "  dma-buf memory registration: %s\n", d->dmabuf ? "yes" : "no");
+}
 
 static void port_text(const struct rdma_port *p, FILE *out)
 {
@@ -69,8 +130,35 @@ static void device_text(const struct rdma_device *d, bool live, FILE *out)
     } else if (live) {
         fprintf(out, "  UCX transports: none (UCX on this node does not use this device)\n");
     }
+    device_config_text(d, live, out);
     for (size_t j = 0; j < d->nports; j++)
         port_text(&d->ports[j], out);
+}
+
+/* "performance:0-63" -> "performance on 0-63"; the idle states' latency too. */
+static void cpu_text(const struct cpu_state *c, FILE *out)
+{
+    if (c->governors) {
+        fprintf(out, "cpu governors:");
+        for (char **g = c->governors; *g; g++) {
+            const char *colon = strrchr(*g, ':');
+            fprintf(out, "%s %.*s on PUs %s", g == c->governors ? "" : ";",
+                    (int)(colon - *g), *g, colon + 1);
+        }
+        fputc('\n', out);
+    }
+    if (c->idle_states) {
+        fprintf(out, "idle states deeper than C1:%s", *c->idle_states ? "" : " none enabled");
+        for (char **s = c->idle_states; *s; s++) {
+            char name[64];
+            long us;
+            int at = 0;
+            if (sscanf(*s, "%63[^:]:%ld:%n", name, &us, &at) == 2 && at)
+                fprintf(out, "%s %s (exit %ld us) on PUs %s", s == c->idle_states ? "" : ";",
+                        name, us, *s + at);
+        }
+        fputc('\n', out);
+    }
 }
 
 static void limits_text(const struct host_limits *l, FILE *out)
@@ -122,6 +210,14 @@ void facts_print_text(const struct facts *f, FILE *out)
             const char *cls, *nic = gpu_nearest_nic(&f->gpus[i], &cls);
             if (nic)   /* "mlx5_0=PIX" */
                 fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
+            if (f->gpus[i].bar1_mib >= 0)
+                fprintf(out, ", BAR1 %lld MiB", f->gpus[i].bar1_mib);
+            if (f->gpus[i].nic_paths && !f->gpus[i].acs_redirect)
+                fprintf(out, ", ACS unknown (root reads the bridges)");
+            for (char **a = f->gpus[i].acs_redirect; a && *a; a++)
+                if (strchr(*a, '=')[1])
+                    fprintf(out, ", ACS redirects on the path to %.*s (%s)",
+                            (int)(strchr(*a, '=') - *a), *a, strchr(*a, '=') + 1);
             fputc(')', out);
         }
         fputc('\n', out);
@@ -137,6 +233,7 @@ void facts_print_text(const struct facts *f, FILE *out)
         fputc('\n', out);
     }
     limits_text(&f->limits, out);
+    cpu_text(&f->cpu, out);
     struct strvec w = {0};
     facts_warnings(f, &w);
     if (w.n)

@@ -27,6 +27,29 @@ static void string_list(struct json *j, const char *key, char *const *list)
     json_end_array(j);
 }
 
+/* NULL stays null: unknown, unlike an empty list. */
+static void opt_list(struct json *j, const char *key, char *const *list)
+{
+    if (list)
+        string_list(j, key, list);
+    else
+        json_null(j, key);
+}
+
+/* A priority bitmask as the priorities it has, [3]; -1 null. */
+static void prios(struct json *j, const char *key, int mask)
+{
+    if (mask < 0) {
+        json_null(j, key);
+        return;
+    }
+    json_begin_array(j, key);
+    for (int p = 0; p < 8; p++)
+        if (mask & 1 << p)
+            json_int(j, NULL, p);
+    json_end_array(j);
+}
+
 static void memlock(struct json *j, const char *key, long long v)
 {
     if (v == -1)
@@ -64,6 +87,8 @@ static void port_json(struct json *j, const struct rdma_port *p)
         json_end_object(j);
     }
     json_end_array(j);
+    json_string(j, "roce_mode", p->roce_mode);
+    opt_int(j, "roce_tos", p->roce_tos);
     json_end_object(j);
 }
 
@@ -88,6 +113,17 @@ static void device_json(struct json *j, const struct rdma_device *d)
     json_end_object(j);
     string_list(j, "netdevs", d->netdevs);
     string_list(j, "transports", d->transports);
+    json_begin_object(j, "lossless");
+    prios(j, "pfc", d->pfc_prios);
+    prios(j, "ecn_np", d->ecn_np_prios);
+    prios(j, "ecn_rp", d->ecn_rp_prios);
+    json_string(j, "dscp_prio", d->dscp_prio);
+    json_end_object(j);
+    opt_list(j, "irqs", d->irqs);
+    if (d->dmabuf < 0)
+        json_null(j, "dmabuf");
+    else
+        json_bool(j, "dmabuf", d->dmabuf);
     json_begin_array(j, "ports");
     for (size_t k = 0; k < d->nports; k++)
         port_json(j, &d->ports[k]);
@@ -126,6 +162,10 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_end_object(&j);
     }
     json_end_array(&j);
+    json_begin_object(&j, "cpu");
+    opt_list(&j, "governors", f->cpu.governors);
+    opt_list(&j, "idle_states", f->cpu.idle_states);
+    json_end_object(&j);
     json_end_object(&j);
     json_begin_array(&j, "devices");
     for (size_t i = 0; i < f->ndevs; i++)
@@ -142,6 +182,8 @@ void facts_print_json(const struct facts *f, FILE *out)
         for (char **e = f->gpus[i].nic_paths; e && *e; e++)
             json_string(&j, NULL, *e);
         json_end_array(&j);
+        opt_list(&j, "acs_redirect", f->gpus[i].acs_redirect);
+        opt_int(&j, "bar1_mib", f->gpus[i].bar1_mib);
         json_end_object(&j);
     }
     json_end_array(&j);

@@ -4,6 +4,7 @@
  * devices as hwloc recorded them. */
 #include "facts/internal.h"
 #include "util/msg.h"
+#include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -109,6 +110,37 @@ static void place_device(hwloc_topology_t t, struct rdma_device *d, hwloc_obj_t 
     d->local_cpus = bitmap_list(anc->cpuset);
 }
 
+/* The PCI-to-PCI bridges (those with a bus address: switch ports, root
+ * ports) from o up to its ancestor anc, and anc itself when one. */
+static void path_bridges(hwloc_obj_t o, hwloc_obj_t anc, struct strvec *out)
+{
+    for (o = o->parent; o; o = o->parent) {
+        if (o->type == HWLOC_OBJ_BRIDGE && o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI) {
+            const struct hwloc_pcidev_attr_s *b = &o->attr->bridge.upstream.pci;
+            char *id = xasprintf("%04x:%02x:%02x.%01x", b->domain, b->bus, b->dev, b->func);
+            bool seen = false;
+            for (size_t i = 0; i < out->n && !seen; i++)
+                seen = strcmp(out->v[i], id) == 0;
+            if (!seen)
+                sv_push(out, id);
+            free(id);
+        }
+        if (o == anc)
+            break;
+    }
+}
+
+static hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b)
+{
+    /* hwloc_get_common_ancestor_obj compares depths, which I/O objects do
+     * not have: walk up from b until an ancestor of a. */
+    for (hwloc_obj_t y = b; y; y = y->parent)
+        for (hwloc_obj_t x = a; x; x = x->parent)
+            if (x == y)
+                return x;
+    return NULL;
+}
+
 /* PCI bridges strictly between o and its ancestor anc. */
 static int bridges_between(hwloc_obj_t o, hwloc_obj_t anc)
 {
@@ -124,13 +156,7 @@ static int bridges_between(hwloc_obj_t o, hwloc_obj_t anc)
  * bridges of one NUMA node), SYS (across NUMA nodes). */
 static const char *pcie_path_class(hwloc_obj_t a, hwloc_obj_t b)
 {
-    /* hwloc_get_common_ancestor_obj compares depths, which I/O objects do
-     * not have: walk up from b until an ancestor of a. */
-    hwloc_obj_t anc = NULL;
-    for (hwloc_obj_t y = b; y && !anc; y = y->parent)
-        for (hwloc_obj_t x = a; x && !anc; x = x->parent)
-            if (x == y)
-                anc = x;
+    hwloc_obj_t anc = common_ancestor(a, b);
     if (!anc)
         return "SYS";
     if (anc->type == HWLOC_OBJ_PCI_DEVICE)
@@ -156,6 +182,16 @@ static void gpu_nic_paths(struct facts *f, hwloc_topology_t t)
             char *e = xasprintf("%s=%s", d->name, pcie_path_class(gp, np));
             list_add(&g->nic_paths, e);
             free(e);
+            struct strvec bridges = {0};
+            hwloc_obj_t anc = common_ancestor(gp, np);
+            path_bridges(gp, anc, &bridges);
+            path_bridges(np, anc, &bridges);
+            char *list = sv_join(&bridges, ",");
+            e = xasprintf("%s=%s", d->name, list);
+            list_add(&g->path_bridges, e);
+            free(e);
+            free(list);
+            sv_free(&bridges);
         }
     }
 }
@@ -210,6 +246,7 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     f->gpus = xrealloc(f->gpus, (f->ngpus + 1) * sizeof(*f->gpus));
     struct gpu *g = &f->gpus[f->ngpus++];
     memset(g, 0, sizeof(*g));
+    g->bar1_mib = -1;
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
     g->vendor = gpu_vendor(pci, osdev);

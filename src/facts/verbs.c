@@ -2,6 +2,7 @@
  * has none. Only for this node's own devices. */
 #include "facts/internal.h"
 #include "util/xalloc.h"
+#include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,28 @@
 int mtu_bytes(int m)
 {
     return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
+}
+
+/* NCCL's own test (net_ib): a dma-buf registration with fd -1 fails with
+ * EOPNOTSUPP or EPROTONOSUPPORT where the kernel or driver has no dma-buf
+ * MRs, with EBADF where it has. */
+static int dmabuf_supported(struct ibv_context *ctx)
+{
+#ifdef HAVE_IBV_REG_DMABUF_MR
+    struct ibv_pd *pd = ibv_alloc_pd(ctx);
+    if (!pd)
+        return -1;
+    errno = 0;
+    struct ibv_mr *mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
+    int yes = mr || (errno != EOPNOTSUPP && errno != EPROTONOSUPPORT);
+    if (mr)
+        ibv_dereg_mr(mr);
+    ibv_dealloc_pd(pd);
+    return yes;
+#else
+    (void)ctx;
+    return 0;   /* rdma-core before 34 has no dma-buf MRs */
+#endif
 }
 
 void facts_read_verbs(struct facts *f)
@@ -36,6 +59,7 @@ void facts_read_verbs(struct facts *f)
             d->ports[j].active_mtu = mtu_bytes(pa.active_mtu);
             d->ports[j].max_mtu = mtu_bytes(pa.max_mtu);
         }
+        d->dmabuf = dmabuf_supported(ctx);
         ibv_close_device(ctx);
     }
     if (list)

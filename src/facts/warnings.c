@@ -1,16 +1,12 @@
 /* What deserves a warning in a node's facts (pure: facts in, lines out). The
  * 'check' command turns the same findings into failures. */
+#include "facts/check_keys.h"
 #include "facts/findings.h"
 #include "facts/internal.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
-
-static bool is_gpu_nvidia(const struct gpu *g)
-{
-    return starts_with(g->name, "cuda") || starts_with(g->name, "nvml");
-}
 
 void facts_warnings(const struct facts *f, struct strvec *out)
 {
@@ -66,11 +62,15 @@ void facts_warnings(const struct facts *f, struct strvec *out)
     if (f->ndevs > 0 && l->modules_known && !l->mod_ib_uverbs)
         sv_push(out, "kernel module ib_uverbs is not loaded: user space cannot use the RDMA "
                 "devices (hint: modprobe ib_uverbs)");
-    bool nvidia = false;
-    for (size_t i = 0; i < f->ngpus; i++)
-        nvidia |= is_gpu_nvidia(&f->gpus[i]);
-    if (nvidia && f->ndevs > 0 && l->modules_known && !l->mod_nvidia_peermem)
-        sv_push(out, "NVIDIA GPUs and RDMA devices but nvidia_peermem is not loaded: no "
-                "GPUDirect RDMA, GPU buffers are staged through host memory (hint: modprobe "
-                "nvidia_peermem)");
+    /* GPUDirect RDMA, and interrupts away from their device's NUMA node:
+     * the health check's judges, on every port. */
+    struct strvec unknown = {0};
+    judge_gpudirect(f, out, &unknown);
+    struct port_ref all[64];
+    size_t n = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports && n < 64; j++)
+            all[n++] = (struct port_ref){&f->devs[i], &f->devs[i].ports[j]};
+    judge_irqs(all, n, NULL, out, &unknown);
+    sv_free(&unknown);   /* probe prints the facts: "unknown" shows there */
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Writes the recorded trees for fabric health (lossless RoCE, interrupts,
+CPU power state, GPUDirect's PCIe bridges) in the kernel's documented
+layout. Run once; its output is committed. Layouts:
+  class/net/NETDEV/ecn/roce_np|roce_rp/enable/PRIO  "0"/"1" (mlx5 of MLNX_OFED)
+  kernel/config/rdma_cm/DEV/ports/N/default_roce_mode|default_roce_tos (cma_configfs.c)
+  class/infiniband/DEV/device/msi_irqs/N, with recorded/proc/irq/N/smp_affinity_list
+  devices/system/cpu/cpuN/cpufreq/scaling_governor, cpuidle/stateK/{name,latency,disable}
+  bus/pci/devices/BDF/config (4096 bytes as root reads it, 64 as others), resource
+  recorded/dcb-pfc|app-NETDEV.json: 'dcb -j pfc|app show dev NETDEV' (iproute2 6.1/6.15)
+"""
+import os, shutil, struct, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+def put(root, path, text):
+    p = os.path.join(root, path)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, 'wb' if isinstance(text, bytes) else 'w') as f:
+        f.write(text)
+
+def roce_node(name, pfc, ecn, dscp_map, tos, irq_cpus, governor, c6, dcb_615=False):
+    root = os.path.join(here, name)
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(os.path.join(here, 'roce-mlx5'), root)
+    nd = 'ens1f0np0'
+    os.makedirs(os.path.join(root, 'class/infiniband/mlx5_0/device/net', nd), exist_ok=True)
+    put(root, 'class/infiniband/mlx5_0/device/net/%s/.keep' % nd, '')
+    for side in ('roce_np', 'roce_rp'):
+        for p in range(8):
+            put(root, 'class/net/%s/ecn/%s/enable/%d' % (nd, side, p), '1\n' if p in ecn else '0\n')
+    put(root, 'kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode', 'RoCE v2\n')
+    put(root, 'kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos', '%d\n' % tos)
+    for irq, cpus in irq_cpus.items():
+        put(root, 'class/infiniband/mlx5_0/device/msi_irqs/%d' % irq, 'msix\n')
+        put(root, 'recorded/proc/irq/%d/smp_affinity_list' % irq, cpus + '\n')
+    prio_pfc = ','.join('true' if p in pfc else 'false' for p in range(8))
+    put(root, 'recorded/dcb-pfc-%s.json' % nd,
+        '{"pfc_cap":8,"macsec_bypass":false,"delay":0,"prio_pfc":[%s]}\n' % prio_pfc)
+    extra = ',\" \"' if dcb_615 else ''
+    entries = ','.join('[%d,%d%s]' % (d, p, extra) for d, p in dscp_map)
+    put(root, 'recorded/dcb-app-%s.json' % nd, '{"dscp_prio":[%s]}\n' % entries if entries else '{}\n')
+    for cpu in range(16):
+        d = 'devices/system/cpu/cpu%d' % cpu
+        put(root, d + '/cpufreq/scaling_governor', governor + '\n')
+        states = [('POLL', 0), ('C1', 2), ('C1E', 10), ('C6', 133)]
+        for k, (sname, lat) in enumerate(states):
+            put(root, '%s/cpuidle/state%d/name' % (d, k), sname + '\n')
+            put(root, '%s/cpuidle/state%d/latency' % (d, k), '%d\n' % lat)
+            put(root, '%s/cpuidle/state%d/disable' % (d, k),
+                '0\n' if sname != 'C6' or c6 else '1\n')
+
+def config_space(acs_control, full=True):
+    """A PCIe bridge's config space: header, then AER at 0x100 and ACS at 0x148."""
+    b = bytearray(4096)
+    struct.pack_into('<HH', b, 0, 0x10b5, 0x8747)        # PLX PEX 8747 switch port
+    struct.pack_into('<I', b, 0x100, 0x0001 | 1 << 16 | 0x148 << 20)   # AER, next 0x148
+    struct.pack_into('<I', b, 0x148, 0x000d | 1 << 16)   # ACS, last
+    struct.pack_into('<HH', b, 0x14c, 0x007f, acs_control)
+    return bytes(b if full else b[:64])
+
+def gpu_node(name, acs, full=True):
+    """cts1-pascal's mlx5_0 (0000:08:00.0) and P100s at 04:00.0 and 07:00.0
+    behind the switch 02:00.0 (ports 03:04.0, 03:10.0, 03:14.0)."""
+    root = os.path.join(here, name)
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(os.path.join(here, 'ib-mlx5'), root)
+    dev = os.path.join(root, 'class/infiniband')
+    for n in os.listdir(dev):
+        if n != 'mlx5_0':
+            shutil.rmtree(os.path.join(dev, n))
+    put(root, 'class/infiniband/mlx5_0/device/uevent', 'DRIVER=mlx5_core\nPCI_SLOT_NAME=0000:08:00.0\n')
+    for bdf in ('0000:02:00.0', '0000:03:04.0', '0000:03:10.0', '0000:03:14.0'):
+        put(root, 'bus/pci/devices/%s/config' % bdf, config_space(acs.get(bdf, 0), full))
+    for gpu in ('0000:04:00.0', '0000:07:00.0'):
+        # BAR0 16 MiB registers, BAR1 16 GiB (64-bit, lines 1-2), BAR3 32 MiB
+        put(root, 'bus/pci/devices/%s/resource' % gpu,
+            '0x00000000c4000000 0x00000000c4ffffff 0x0000000000040200\n'
+            '0x0000038000000000 0x00000383ffffffff 0x000000000014220c\n'
+            '0x0000000000000000 0x0000000000000000 0x0000000000000000\n'
+            '0x0000038400000000 0x0000038401ffffff 0x000000000014220c\n')
+
+if __name__ == '__main__':
+    # PFC and ECN on priority 3, DSCP 26 (UCX's traffic class 106) -> 3: a lossless site
+    roce_node('roce-lossless', pfc={3}, ecn={3}, dscp_map=[(24, 3), (26, 3), (48, 6)], tos=106,
+              irq_cpus={60: '0', 61: '1', 62: '2', 63: '3'}, governor='performance', c6=False)
+    # PFC on 4 only, ECN nowhere, interrupts on the other socket, powersave, C6 on;
+    # dcb of iproute2 6.15 (entries carry a " ")
+    roce_node('roce-lossy', pfc={4}, ecn=set(), dscp_map=[(26, 3)], tos=0,
+              irq_cpus={60: '8', 61: '9'}, governor='powersave', c6=True, dcb_615=True)
+    # ACS P2P Request and Completion Redirect on the GPU's switch port 03:04.0
+    gpu_node('pascal-acs', acs={'0000:03:04.0': 0x000d})
+    gpu_node('pascal-noacs', acs={})
+    gpu_node('pascal-user', acs={'0000:03:04.0': 0x000d}, full=False)

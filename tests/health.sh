@@ -152,4 +152,35 @@ else
     skip "root mode refuses world-writable configurations" "not root"
 fi
 
+# Fabric health: lossless RoCE, interrupts, CPU power state and GPUDirect, on
+# trees written from the kernel's layouts (tests/data/sysfs/make-trees.py).
+conf fabric lossless=yes irq-affinity=yes governor=performance max-idle-latency=20 timeout=20
+hc "$SITE/fabric.ini" --sysfs "$DATA/sysfs/roce-lossless"
+check "a lossless RoCE node: PFC and ECN on priority 3, where UCX's class 106 lands" 0 \
+    "is healthy: 5 checks passed"
+hc "$SITE/fabric.ini" --sysfs "$DATA/sysfs/roce-lossy"
+check "PFC and ECN off on UCX's priority, interrupts off-node, powersave, C6" 69 \
+    "check lossless FAILED: mlx5_0: PFC is off on priority 3, which UCX's RoCE traffic takes (traffic class 106 (UCX's default)" \
+    "ECN (DCQCN) is off on priority 3 as reaction and notification point" \
+    "check irq-affinity FAILED: all 2 interrupts of mlx5_0 go to PUs 8-9, none on its own NUMA node (PUs 0-7)" \
+    "check governor FAILED: PUs 0-15 run the powersave cpufreq governor, not performance" \
+    "check idle-states FAILED: idle state C6 (exit latency 133 us, more than the 20 us allowed) is enabled on PUs 0-15" \
+    "4 of 5 checks failed"
+printf '[check]\nlossless = yes\n[nccl]\nIB_HCA = mlx5_0\n' >"$SITE/nccl.ini"
+hc "$SITE/nccl.ini" --sysfs "$DATA/sysfs/roce-lossless"
+check "NCCL's default traffic class 0 lands on priority 0, where PFC is off" 69 \
+    "PFC is off on priority 0, which NCCL's RoCE traffic takes (traffic class 0 (NCCL's default) and service level 0 (NCCL's default) map to priority 0 by the DSCP-to-priority map"
+printf '[check]\nlossless = yes\n[ucx]\nIB_TRAFFIC_CLASS = 192\n' >"$SITE/tc.ini"
+hc "$SITE/tc.ini" --sysfs "$DATA/sysfs/roce-lossless"
+check "a site traffic class: DSCP 48 maps to priority 6 (dcb app)" 69 \
+    "PFC is off on priority 6, which UCX's RoCE traffic takes (traffic class 192 (UCX_IB_TRAFFIC_CLASS)"
+printf '[check]\nlossless = yes\n[ucx]\nIB_TRAFFIC_CLASS = 300\n' >"$SITE/badtc.ini"
+hc "$SITE/badtc.ini" --sysfs "$DATA/sysfs/roce-lossless"
+check "a traffic class out of range is a failure that says so" 69 \
+    "[ucx] IB_TRAFFIC_CLASS = 300, IB_SL = auto: not a traffic class 0-255 and a service level 0-7"
+hc "$SITE/fabric.ini" --sysfs "$DATA/sysfs/rxe"
+check "what cannot be read is said, once, and fails nothing" 0 \
+    "rdmarun: check governor: the cpufreq governor (no cpufreq in sysfs) unknown" \
+    "rdmarun: check idle-states: the CPU idle states (no cpuidle in sysfs) unknown" "is healthy"
+
 done_testing

@@ -79,4 +79,39 @@ for g in f["gpus"]:
     golden "$EXP/$name.txt" "$TMP/got" "$name: golden probe and plans"
 done
 
+# GPUDirect's PCIe bridges: cts1-pascal's mlx5_0 and P100s behind one switch,
+# with recorded config spaces (tests/data/sysfs/make-trees.py): ACS redirect
+# on cuda0's switch port, none, and the 64 bytes a user reads.
+xml=$DIR/cts1-pascal.xml
+if [ -f "$xml" ]; then
+    for t in pascal-acs pascal-noacs pascal-user; do
+        run "$RDMARUN" probe --sysfs "$DATA/sysfs/$t" --topology "$xml"
+        case $t in
+        pascal-acs) check "$t: ACS redirect named on the path, BAR1 read" 0 \
+            "cuda0 (NUMA 0, 0000:04:00.0, mlx5_0 PIX, BAR1 16384 MiB, ACS redirects on the path to mlx5_0 (0000:03:04.0))" \
+            "ACS redirects peer-to-peer traffic on the PCIe path from cuda0 to mlx5_0 (bridges 0000:03:04.0)" ;;
+        pascal-noacs) check "$t: no ACS redirect, nothing warned" 0 "cuda0 (NUMA 0, 0000:04:00.0, mlx5_0 PIX, BAR1 16384 MiB)"
+            case $out in *"ACS redirects"*) ok 1 "$t: no ACS warning";; *) ok 0 "$t: no ACS warning";; esac ;;
+        pascal-user) check "$t: config space past 64 bytes unreadable: unknown" 0 "ACS unknown (root reads the bridges)" ;;
+        esac
+        "$RDMARUN" probe --json --sysfs "$DATA/sysfs/$t" --topology "$xml" >"$TMP/$t.json"
+        "$RDMARUN" probe --sysfs "$DATA/sysfs/$t" --topology "$xml" | grep '^GPUs' >"$TMP/direct"
+        "$RDMARUN" probe --facts "$TMP/$t.json" | grep '^GPUs' | sed 's/, ACS unknown (root reads the bridges)//g' >"$TMP/loaded"
+        sed 's/, ACS unknown (root reads the bridges)//g' "$TMP/direct" >"$TMP/direct2"
+        cmp -s "$TMP/direct2" "$TMP/loaded"; ok $? "$t: ACS and BAR1 survive a --facts round trip"
+    done
+    run "$RDMARUN" --dry-run -p nccl-ib --sysfs "$DATA/sysfs/pascal-acs" --topology "$xml" -np 2 ./app
+    check "NCCL_NET_GDR_LEVEL = auto: LOC where ACS redirects the GPU's path" 0 \
+        "-x NCCL_NET_GDR_LEVEL=LOC" "ACS redirects peer-to-peer traffic between cuda0 and mlx5_0 (bridges 0000:03:04.0)"
+    run "$RDMARUN" --dry-run -p nccl-ib --sysfs "$DATA/sysfs/pascal-noacs" --topology "$xml" -np 2 ./app
+    check "NCCL_NET_GDR_LEVEL = auto: PIX when every GPU shares a switch with the NIC" 0 \
+        "-x NCCL_NET_GDR_LEVEL=PIX" "every GPU reaches a job NIC within PIX (farthest: cuda0 to mlx5_0)"
+fi
+xml=$DIR/coral-lassen.xml
+if [ -f "$xml" ]; then
+    run "$RDMARUN" --dry-run -p nccl-ib --topology "$xml" -np 4 ./app
+    check "NCCL_NET_GDR_LEVEL = auto: PHB where the GPUs' nearest NICs are NODE away (lassen)" 0 \
+        "-x NCCL_NET_GDR_LEVEL=PHB" "is NODE away: GPUDirect RDMA up to a host bridge (PHB)"
+fi
+
 done_testing

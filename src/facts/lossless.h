@@ -21,6 +21,7 @@ struct roce_class {
     int tclass;             /* the GRH traffic class (ToS byte): DSCP << 2 | ECN */
     int sl;                 /* the service level: the VLAN PCP on RoCE */
     const char *tclass_from, *sl_from;   /* where they were set: "UCX_IB_TRAFFIC_CLASS", ... */
+    const char *who;        /* "UCX's", "NCCL's" */
 };
 /* The class of UCX's RoCE v2 traffic (UCX_IB_TRAFFIC_CLASS, default 106:
  * DSCP 26; UCX_IB_SL, default 0) or NCCL's (NCCL_IB_TC and NCCL_IB_SL, both

@@ -13,6 +13,7 @@ bool roce_class_of(bool nccl, const char *tclass, const char *sl, struct roce_cl
     long tc = nccl ? 0 : 106, level = 0;
     c->tclass_from = nccl ? "NCCL's default" : "UCX's default";
     c->sl_from = nccl ? "NCCL's default" : "UCX's default";
+    c->who = nccl ? "NCCL's" : "UCX's";
     bool good = true;
     if (tclass && !str_ieq(tclass, "auto")) {
         good &= parse_long(tclass, 0, 255, &tc);
@@ -82,10 +83,10 @@ void lossless_judge(const struct rdma_device *d, const struct roce_class *c, str
     char *how = xasprintf("traffic class %d (%s) and service level %d (%s) map to priority "
                           "%d by %s", c->tclass, c->tclass_from, c->sl, c->sl_from, prio, why);
     if (!(d->pfc_prios & 1 << prio))
-        sv_pushf(out, "%s: PFC is off on priority %d, which the job's RoCE traffic takes (%s)%s: "
+        sv_pushf(out, "%s: PFC is off on priority %d, which %s RoCE traffic takes (%s)%s: "
                  "congested switch ports drop its packets and RC retransmits (hint: 'dcb pfc "
                  "set dev %s prio-pfc %d:on' and the switch's PFC on that priority, or a "
-                 "traffic class that maps to a PFC priority)", d->name, prio, how,
+                 "traffic class that maps to a PFC priority)", d->name, prio, c->who, how,
                  d->pfc_prios ? "" : "; PFC is on no priority", nd, prio);
     free(how);
     judge_ecn(d, prio, out, unknown);

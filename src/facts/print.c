@@ -212,7 +212,9 @@ void facts_print_text(const struct facts *f, FILE *out)
                 fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
             if (f->gpus[i].bar1_mib >= 0)
                 fprintf(out, ", BAR1 %lld MiB", f->gpus[i].bar1_mib);
-            if (f->gpus[i].nic_paths && !f->gpus[i].acs_redirect)
+            /* said where the bridges were to be read: this node or a recorded tree */
+            if (f->gpus[i].nic_paths && !f->gpus[i].acs_redirect &&
+                (strcmp(f->source, "this node") == 0 || strstr(f->source, "sysfs ")))
                 fprintf(out, ", ACS unknown (root reads the bridges)");
             for (char **a = f->gpus[i].acs_redirect; a && *a; a++)
                 if (strchr(*a, '=')[1])

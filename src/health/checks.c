@@ -5,6 +5,7 @@
 #include "preflight/preflight.h"
 #include "facts/facts.h"
 #include "facts/check_keys.h"
+#include "facts/lossless.h"
 #include "facts/counters.h"
 #include "facts/findings.h"
 #include "health/health.h"
@@ -81,6 +82,16 @@ static void report(struct hctx *h, struct strvec *problems)
     for (size_t i = 0; i < problems->n; i++)
         problem(h, "%s", problems->v[i]);
     sv_free(problems);
+}
+
+/* What a check could not read: said, not failed. */
+static void report_unknown(struct hctx *h, struct strvec *unknown)
+{
+    for (size_t i = 0; i < unknown->n; i++) {
+        fprintf(h->out, "note %s\t%s unknown\n", h->check, unknown->v[i]);
+        fflush(h->out);
+    }
+    sv_free(unknown);
 }
 
 static struct port_ref *refs(const struct hctx *h, struct port_ref *out)
@@ -297,6 +308,67 @@ static void check_counters(struct hctx *h)
     free(tmp);
 }
 
+/* The class of the RoCE traffic the site's profile sends: UCX's, and
+ * NCCL's when the check profile has an [nccl] section. */
+static void check_lossless(struct hctx *h)
+{
+    struct strvec v = {0}, unknown = {0};
+    struct port_ref r[64];
+    refs(h, r);
+    for (int nccl = 0; nccl < 2; nccl++) {
+        const char *sec = nccl ? "nccl" : "ucx";
+        const char *tc = profile_value(h->cfg, sec, nccl ? "IB_TC" : "IB_TRAFFIC_CLASS");
+        const char *sl = profile_value(h->cfg, sec, "IB_SL");
+        if (nccl && !tc && !sl && !profile_value(h->cfg, "nccl", "IB_HCA"))
+            continue;
+        struct roce_class c;
+        if (!roce_class_of(nccl, tc, sl, &c)) {
+            problem(h, "[%s] %s = %s, IB_SL = %s: not a traffic class 0-255 and a service "
+                    "level 0-7", sec, nccl ? "IB_TC" : "IB_TRAFFIC_CLASS", tc ? tc : "auto",
+                    sl ? sl : "auto");
+            continue;
+        }
+        struct strvec again = {0};   /* NCCL's unknowns are UCX's */
+        judge_lossless(r, h->n, &c, &v, nccl ? &again : &unknown);
+        sv_free(&again);
+    }
+    report(h, &v);
+    report_unknown(h, &unknown);
+}
+
+static void check_irqs(struct hctx *h)
+{
+    struct strvec v = {0}, unknown = {0};
+    struct port_ref r[64];
+    judge_irqs(refs(h, r), h->n, NULL, &v, &unknown);
+    report(h, &v);
+    report_unknown(h, &unknown);
+}
+
+static void check_governor(struct hctx *h)
+{
+    struct strvec v = {0}, unknown = {0};
+    judge_governor(cfg(h, "governor"), &h->f.cpu, NULL, &v, &unknown);
+    report(h, &v);
+    report_unknown(h, &unknown);
+}
+
+static void check_idle(struct hctx *h)
+{
+    struct strvec v = {0}, unknown = {0};
+    judge_idle(cfg(h, "max-idle-latency"), &h->f.cpu, NULL, &v, &unknown);
+    report(h, &v);
+    report_unknown(h, &unknown);
+}
+
+static void check_gpudirect(struct hctx *h)
+{
+    struct strvec v = {0}, unknown = {0};
+    judge_gpudirect(&h->f, &v, &unknown);
+    report(h, &v);
+    report_unknown(h, &unknown);
+}
+
 static void check_qp(struct hctx *h)
 {
     for (size_t i = 0; i < h->n; i++) {
@@ -326,7 +398,10 @@ void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FI
         {"rate", "min-rate", check_rate},   {"mtu", "mtu", check_mtu},
         {"pcie", "pcie-at-capability", check_pcie}, {"memlock", "memlock", check_memlock},
         {"hugepages", "hugepages", check_hugepages}, {"modules", "modules", check_modules},
-        {"counters", "counters", check_counters},   {"qp", "qp-test", check_qp},
+        {"counters", "counters", check_counters},   {"lossless", "lossless", check_lossless},
+        {"irq-affinity", "irq-affinity", check_irqs}, {"governor", "governor", check_governor},
+        {"idle-states", "max-idle-latency", check_idle},
+        {"gpudirect", "gpudirect", check_gpudirect}, {"qp", "qp-test", check_qp},
     };
     for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++) {
         const char *v = checks[i].key ? cfg(&h, checks[i].key) : NULL;

@@ -26,6 +26,7 @@
 struct result {
     char *name;
     struct strvec problems;
+    struct strvec notes;      /* what it could not read: said, not failed */
     bool ended;
 };
 
@@ -128,6 +129,12 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
                 *tab = '\0';
                 sv_push(&result_for(res, nres, line + 5)->problems, tab + 1);
             }
+        } else if (strncmp(line, "note ", 5) == 0) {
+            char *tab = strchr(line + 5, '\t');
+            if (tab) {
+                *tab = '\0';
+                sv_push(&result_for(res, nres, line + 5)->notes, tab + 1);
+            }
         } else if (current && line[0]) {
             /* What a check printed itself (the QP test's reason). */
             const char *text = strncmp(line, "rdmarun: error: ", 16) == 0 ? line + 16 : line;
@@ -198,6 +205,8 @@ int health_main(const struct health_request *cl)
     size_t failed = 0, passed = 0;
     char *first = NULL;
     for (size_t i = 0; i < nres; i++) {
+        for (size_t k = 0; k < res[i].notes.n; k++)
+            printf("rdmarun: check %s: %s\n", res[i].name, res[i].notes.v[k]);
         if (!res[i].problems.n && res[i].ended) {
             passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
             continue;
@@ -229,6 +238,7 @@ int health_main(const struct health_request *cl)
     for (size_t i = 0; i < nres; i++) {
         free(res[i].name);
         sv_free(&res[i].problems);
+        sv_free(&res[i].notes);
     }
     profile_free(&cfg);
     return rc;

@@ -212,6 +212,71 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     }
 }
 
+/* NCCL_NET_GDR_LEVEL = auto: GPUDirect RDMA up to the farthest path a GPU
+ * has to its nearest job NIC, at most PHB (NCCL has no NODE, and beyond a
+ * host bridge staging through host memory is faster); LOC when the node
+ * cannot do it or ACS redirects it. NCCL's own default is PXB. */
+static void resolve_gdr_level(struct plan_item *it, const struct facts *f,
+                              const struct port_ref *ports, size_t nports)
+{
+    free(it->value);
+    it->value = NULL;
+    free(it->origin);
+    it->origin = xstrdup("auto");
+    it->source = SOURCE_AUTO;
+    if (f->ngpus == 0) {
+        it->reason = xstrdup("unset: the node has no GPUs");
+        return;
+    }
+    if (gpudirect_available(f) == 0) {
+        it->value = xstrdup("LOC");
+        it->reason = xstrdup("no GPUDirect RDMA on this node (nvidia_peermem not loaded, no "
+                             "dma-buf): GPU buffers are staged through host memory");
+        return;
+    }
+    int worst = -1;
+    const char *worst_gpu = NULL, *worst_nic = NULL;
+    for (size_t g = 0; g < f->ngpus; g++) {
+        int best = -1;
+        const char *nic = NULL;
+        for (size_t i = 0; i < nports; i++) {
+            const char *cls = gpu_path_to(&f->gpus[g], ports[i].dev->name);
+            int r = cls ? pcie_path_rank(cls) : -1;
+            if (r >= 0 && (best < 0 || r < best)) {
+                best = r;
+                nic = ports[i].dev->name;
+            }
+        }
+        for (char **a = f->gpus[g].acs_redirect; nic && a && *a; a++)
+            if (strncmp(*a, nic, strlen(nic)) == 0 && (*a)[strlen(nic)] == '=' &&
+                (*a)[strlen(nic) + 1]) {
+                it->value = xstrdup("LOC");
+                it->reason = xasprintf("ACS redirects peer-to-peer traffic between %s and %s "
+                                       "(bridges %s): GPUDirect RDMA would go through the root "
+                                       "complex", f->gpus[g].name, nic, *a + strlen(nic) + 1);
+                return;
+            }
+        if (best > worst) {
+            worst = best;
+            worst_gpu = f->gpus[g].name;
+            worst_nic = nic;
+        }
+    }
+    static const char *const classes[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+    if (worst < 0) {
+        it->reason = xstrdup("unset: hwloc places no GPU and job NIC on one PCIe tree; "
+                             "NCCL's default (PXB) applies");
+        return;
+    }
+    it->value = xstrdup(classes[worst > 2 ? 2 : worst]);
+    it->reason = worst > 2
+        ? xasprintf("%s's nearest job NIC %s is %s away: GPUDirect RDMA up to a host bridge "
+                    "(PHB), staged through host memory beyond", worst_gpu, worst_nic,
+                    classes[worst])
+        : xasprintf("every GPU reaches a job NIC within %s (farthest: %s to %s)", classes[worst],
+                    worst_gpu, worst_nic);
+}
+
 /* ---- the profile's values as items ---- */
 
 /* [bind] keys for rdmarun's own placement, not mpirun options. */
@@ -679,6 +744,76 @@ static void plan_ports(struct plan *p, const struct facts *f)
     sv_free(&names);
 }
 
+/* The value of the plan's environment variable `name`, or NULL. */
+static const char *plan_value(const struct plan *p, const char *name)
+{
+    const struct plan_item *it = plan_find(p, ITEM_ENV, name);
+    return it ? it->value : NULL;
+}
+
+/* The PUs all local ranks are bound to, or NULL when they are not placed. */
+static char *ranks_pus(const struct plan *p)
+{
+    if (!p->placement)
+        return NULL;
+    struct strvec all = {0};
+    for (int r = 0; r < p->placement->local_size; r++)
+        if (p->placement->ranks[r].pus)
+            sv_push(&all, p->placement->ranks[r].pus);
+    char *joined = all.n ? sv_join(&all, ",") : NULL;
+    char *out = joined ? cpus_common(joined, NULL) : NULL;
+    free(joined);
+    sv_free(&all);
+    return out;
+}
+
+/* The node around the job's ports: lossless RoCE for the classes UCX's
+ * and NCCL's traffic carry, and the NICs' interrupts against the ranks'
+ * cores, warned always; with their [check] key (lossless, irq-affinity,
+ * governor, max-idle-latency, gpudirect) a problem is held to the policy
+ * like the keys above. What cannot be read is the health check's to say. */
+static void plan_node_checks(struct plan *p, const struct profile *prof, const struct facts *f,
+                             const struct port_ref *refs, size_t n)
+{
+    char *cpus = ranks_pus(p);
+    static const char *const keys[] = {"lossless", "irq-affinity", "governor",
+                                       "max-idle-latency", "gpudirect"};
+    for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+        const char *v = profile_value(prof, "check", keys[k]);
+        bool on = false, set = v && (!parse_bool(v, &on) || on);
+        struct strvec found = {0}, unknown = {0};
+        if (k == 0) {
+            for (int nccl = 0; nccl < 2; nccl++) {
+                const char *tc = plan_value(p, nccl ? "NCCL_IB_TC" : "UCX_IB_TRAFFIC_CLASS");
+                const char *sl = plan_value(p, nccl ? "NCCL_IB_SL" : "UCX_IB_SL");
+                struct roce_class c;
+                if ((!nccl || plan_value(p, "NCCL_IB_HCA")) && roce_class_of(nccl, tc, sl, &c))
+                    judge_lossless(refs, n, &c, &found, &unknown);
+            }
+        } else if (k == 1) {
+            judge_irqs(refs, n, cpus, &found, &unknown);
+        } else if (k == 2 && set) {
+            judge_governor(v, &f->cpu, cpus, &found, &unknown);
+        } else if (k == 3 && set) {
+            judge_idle(v, &f->cpu, cpus, &found, &unknown);
+        } else if (k == 4 && set) {
+            judge_gpudirect(f, &found, &unknown);
+        }
+        for (size_t i = 0; i < found.n; i++) {
+            if (set && p->verify.value == VERIFY_STRICT)
+                fail(p, RR_EX_UNAVAILABLE,
+                     xasprintf("[check] %s: %s (verify = strict: the job does not start; "
+                               "--verify warn runs it anyway)", keys[k], found.v[i]));
+            else
+                sv_pushf(&p->notes, "warning: %s%s%s%s", set ? "[check] " : "",
+                         set ? keys[k] : "", set ? ": " : "", found.v[i]);
+        }
+        sv_free(&found);
+        sv_free(&unknown);
+    }
+    free(cpus);
+}
+
 /* The profile's [check] keys, before launch, on the job's ports (those of
  * UCX_NET_DEVICES on this node, else the fabric's ACTIVE ones) and this
  * node's limits: under strict a problem keeps the job from starting
@@ -730,6 +865,7 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
         }
         sv_free(&found);
     }
+    plan_node_checks(p, prof, f, refs, n);
 }
 
 /* A multi-node RDMA job that verifies gets the path test first, unless
@@ -866,7 +1002,10 @@ void plan_build(const struct plan_request *rq, struct plan *out)
             continue;
         char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
         struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
-        resolve_auto(out, it, e->section, e->key, ports, nports, where);
+        if (strcmp(e->key, "NET_GDR_LEVEL") == 0)
+            resolve_gdr_level(it, rq->facts, ports, nports);
+        else
+            resolve_auto(out, it, e->section, e->key, ports, nports, where);
         free(name);
     }
     free(where);

@@ -55,6 +55,17 @@ static const struct keydef check_keys[] = {
      "health check: growth allowed between checks per family, FAMILY:N (default link:0, "
      "loss:0, error:0)"},
     {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
+    {"lossless", VT_BOOL, NULL,
+     "PFC and ECN on the priority the RoCE traffic class maps to ([ucx] IB_TRAFFIC_CLASS, "
+     "IB_SL; [nccl] IB_TC, IB_SL)"},
+    {"irq-affinity", VT_BOOL, NULL,
+     "the NICs' interrupts on their own NUMA node, and off the ranks' cores"},
+    {"governor", VT_STRING, NULL, "the cpufreq governor every core (the ranks' cores) must run"},
+    {"max-idle-latency", VT_UINT, NULL,
+     "microseconds: no enabled idle state may take longer to exit"},
+    {"gpudirect", VT_BOOL, NULL,
+     "NVIDIA GPUs can use GPUDirect RDMA: nvidia_peermem or dma-buf, and no ACS redirect on "
+     "the GPU-NIC paths"},
     {"timeout", VT_UINT, NULL, "health check: seconds for the whole run"},
     {"check-timeout", VT_UINT, NULL, "health check: seconds for each check"},
     {NULL, 0, NULL, NULL},
@@ -233,6 +244,7 @@ bool schema_resolvable(const char *section, const char *key)
     static const char *const keys[][2] = {
         {"ucx", "NET_DEVICES"}, {"ucx", "IB_GID_INDEX"},
         {"nccl", "IB_HCA"}, {"nccl", "IB_GID_INDEX"}, {"nccl", "SOCKET_IFNAME"},
+        {"nccl", "NET_GDR_LEVEL"},
     };
     for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
         if (strcmp(keys[i][0], section) == 0 && strcmp(keys[i][1], key) == 0)

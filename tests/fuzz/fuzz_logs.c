@@ -2,6 +2,8 @@
  * verdict and its summary; the same bytes as 'rdma -j res show qp' output;
  * and through the live filter (evidence/stream.c), cut into reads at the
  * input's own first byte. */
+#include "facts/internal.h"
+#include "facts/lossless.h"
 #include "evidence/evidence.h"
 #include "evidence/stream.h"
 #include <fcntl.h>
@@ -19,6 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct qp_census census;
     rdma_res_parse(text, pids, 2, &census);
     sv_free(&census.broken);
+    /* dcb -j's answers and a PCI config space, which the facts read */
+    lossless_parse_pfc(text);
+    char *map = lossless_parse_dscp_prio(text);
+    for (int dscp = 0; dscp < 64; dscp += 13)
+        lossless_dscp_priority(map, dscp);
+    free(map);
+    unsigned char cfg[4096] = {0};   /* as the bytes of a whole config space */
+    memcpy(cfg, data, size < sizeof(cfg) ? size : sizeof(cfg));
+    pci_acs_redirects(cfg, sizeof(cfg));
+    for (size_t k = 0x100; k + 4 <= sizeof(cfg) && size >= 4; k += 0x48)
+        memcpy(cfg + k, data, 4);   /* chains of extended capability headers */
+    pci_acs_redirects(cfg, sizeof(cfg));
     struct evidence ev = {0};
     for (char *line = text, *next; line; line = next) {
         next = strchr(line, '\n');

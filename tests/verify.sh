@@ -84,4 +84,14 @@ run "$RDMARUN" verify --expect tcp "$LOGS/ucx-1.13-tcp.log"
 check "--expect tcp, TCP: met" 0 "FALLBACK"
 run "$RDMARUN" verify --expect sometimes "$LOGS/ucx-1.13-tcp.log"
 check "--expect takes only rdma, tcp, local or any" 64 "expected rdma|tcp|local|any"
+# GPUDirect RDMA on NCCL's channels (NCCL 2.23's net.cc, topo.cc, paths.cc lines).
+run "$RDMARUN" verify "$LOGS/nccl-ib.log"
+check "NCCL channels over GDRDMA are counted" 0 "NCCL: 2 of 2 network channels use GPUDirect RDMA"
+run "$RDMARUN" verify "$LOGS/nccl-gdr-staged.log"
+check "channels staged through host memory on a GDR-capable NIC are named, with NCCL's reason" 0 \
+    "NCCL: 4 of 4 network channels are staged through host memory although a NIC is GPUDirect-capable" \
+    "GPU Direct RDMA Disabled for GPU 1b000 / HCA 1 (distance 7 > 4)"
+run "$RDMARUN" verify --json "$LOGS/nccl-gdr-staged.log"
+check "verdict.json counts GDRDMA and host-staged channels" 0 '"gdrdma": 0' '"host_staged": 4' '"gdr_capable": true'
+
 done_testing

@@ -375,6 +375,7 @@ void evidence_free(struct evidence *ev)
     free(ev->procs);
     free(ev->failure);
     free(ev->failure_where);
+    free(ev->nccl_gdr_off);
     sv_free(&ev->versions);
     memset(ev, 0, sizeof(*ev));
 }
@@ -482,10 +483,13 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
     char *tcp = transports_of(ev, PATH_TCP), *rdma = transports_of(ev, PATH_RDMA);
     char *local = transports_of(ev, PATH_LOCAL), *out = NULL;
     switch (v) {
-    case VERDICT_RDMA:
-        out = xasprintf("RDMA verified: %zu process%s, lanes %s, no TCP lanes", procs,
-                        procs == 1 ? "" : "es", rdma);
+    case VERDICT_RDMA: {
+        char *gdr = nccl_gdr_words(ev);
+        out = xasprintf("RDMA verified: %zu process%s, lanes %s, no TCP lanes%s%s", procs,
+                        procs == 1 ? "" : "es", rdma, gdr ? "; " : "", gdr ? gdr : "");
+        free(gdr);
         break;
+    }
     case VERDICT_FALLBACK: {
         const struct observation *o = NULL;
         for (size_t i = 0; i < ev->n && !o; i++)
@@ -571,6 +575,14 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
         json_int(&j, "nodes", ev->nodes);
     if (ev->tcp_share > 0)
         json_int(&j, "tcp_share_percent", ev->tcp_share);
+    if (ev->nccl_gdr_channels + ev->nccl_staged_channels) {
+        json_begin_object(&j, "nccl_channels");
+        json_int(&j, "gdrdma", (int64_t)ev->nccl_gdr_channels);
+        json_int(&j, "host_staged", (int64_t)ev->nccl_staged_channels);
+        json_bool(&j, "gdr_capable", ev->nccl_gdr_capable);
+        json_string(&j, "gdr_disabled", ev->nccl_gdr_off);
+        json_end_object(&j);
+    }
     if (ev->ncounters) {
         /* Every delta, known or not, and the words for what is not traffic. */
         json_begin_array(&j, "counters");

@@ -40,6 +40,14 @@ struct evidence {
     unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */
     unsigned files;             /* files read */
     bool nccl_no_device;        /* "NET/IB : No device found" */
+    /* GPUDirect RDMA on NCCL's network channels: "via NET/IB/0/GDRDMA" and
+     * channels without it, staged through host memory; whether NCCL found a
+     * GDR-capable NIC ("GPU Direct RDMA Enabled for HCA"), and its first
+     * line turning GDR off for a GPU ("... Disabled for GPU ... (distance
+     * 7 > 4)"). */
+    unsigned long nccl_gdr_channels, nccl_staged_channels;
+    bool nccl_gdr_capable;
+    char *nccl_gdr_off;
     /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed",
      * a completion with error; Open MPI's pml mismatch): no data moved over
      * it. The first such line and where. */
@@ -68,6 +76,11 @@ bool evidence_parse_line(struct evidence *ev, const char *line, const char *wher
  * again). Returns 0 or an RR_EX_* status. */
 int evidence_read(struct evidence *ev, const char *path);
 void evidence_free(struct evidence *ev);
+
+/* NCCL's GPUDirect use in words ("NCCL: 8 of 8 network channels use
+ * GPUDirect RDMA"), and the warning when GDR was possible but channels were
+ * staged through host memory; NULL when no NCCL channel was seen. */
+char *nccl_gdr_words(const struct evidence *ev);
 
 enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN };
 /* "rdma", "fallback", "local", "unknown" (NULL-terminated), and one of them. */

@@ -90,6 +90,15 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         ev->nccl_no_device = true;
         return true;
     }
+    if ((p = strstr(line, "GPU Direct RDMA "))) {
+        /* NCCL 2.18-2.25: "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and
+         * "GPU Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 7 > 4)" */
+        if (strncmp(p + 16, "Enabled for HCA", 15) == 0)
+            ev->nccl_gdr_capable = true;
+        else if (strncmp(p + 16, "Disabled for GPU", 16) == 0 && !ev->nccl_gdr_off)
+            ev->nccl_gdr_off = trim_dup(line_body(line), strlen(line_body(line)));
+        return true;
+    }
     if (rdma_failed(line)) {
         evidence_failed(ev, line, where);
         return true;
@@ -127,6 +136,11 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         if (strncmp(p, "NET/", 4) == 0) {
             scope = SCOPE_INTER;
             kind = net_kind(p + 4, len - 4);
+            char *gdr = strstr(p, "/GDRDMA");
+            if (gdr && gdr < p + len)
+                ev->nccl_gdr_channels++;
+            else
+                ev->nccl_staged_channels++;
         } else if (strncmp(p, "P2P", 3) == 0 || strncmp(p, "SHM", 3) == 0 ||
                    strncmp(p, "CollNet", 7) == 0 || strncmp(p, "NVLS", 4) == 0) {
             scope = SCOPE_INTRA;
@@ -143,4 +157,22 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
     free(o.host);
     free(what);
     return true;
+}
+
+char *nccl_gdr_words(const struct evidence *ev)
+{
+    unsigned long all = ev->nccl_gdr_channels + ev->nccl_staged_channels;
+    if (!all)
+        return NULL;
+    if (!ev->nccl_staged_channels)
+        return xasprintf("NCCL: %lu of %lu network channel%s use GPUDirect RDMA", all, all,
+                         all == 1 ? "" : "s");
+    if (ev->nccl_gdr_capable)
+        return xasprintf("NCCL: %lu of %lu network channels are staged through host memory "
+                         "although a NIC is GPUDirect-capable (GPU Direct RDMA Enabled for HCA)"
+                         "%s%s (hint: NCCL_NET_GDR_LEVEL, or the GPU-NIC path in 'rdmarun "
+                         "probe')", ev->nccl_staged_channels, all,
+                         ev->nccl_gdr_off ? ": " : "", ev->nccl_gdr_off ? ev->nccl_gdr_off : "");
+    return xasprintf("NCCL: %lu of %lu network channels staged through host memory, %lu use "
+                     "GPUDirect RDMA", ev->nccl_staged_channels, all, ev->nccl_gdr_channels);
 }

@@ -58,6 +58,26 @@ while IFS="$(printf '\t')" read -r verdict what ours theirs; do
     [ "$verdict" = same ] || echo "#   ibv_devinfo/rdma link say $theirs"
 done <"$TMP/fields"
 
+# 1a. Fabric health facts on the real kernel: dcb (iproute2) against rxe0's
+# netdev, the dma-buf registration NCCL's way, cpufreq as sysfs has it.
+nd=$(python3 -c 'import json,sys; print(next(d for d in json.load(open(sys.argv[1]))["devices"] if d["name"]=="rxe0")["netdevs"][0])' "$TMP/probe.json")
+pfc=$(python3 -c 'import json,sys; d=next(d for d in json.load(open(sys.argv[1]))["devices"] if d["name"]=="rxe0"); print(d["lossless"]["pfc"], type(d["dmabuf"]).__name__)' "$TMP/probe.json")
+if dcb -j pfc show dev "$nd" >/dev/null 2>&1; then
+    case $pfc in "None "*) ok 1 "probe reads PFC where dcb can ($nd)";; *) ok 0 "probe reads PFC where dcb can ($nd)";; esac
+else
+    case $pfc in "None bool") ok 0 "dcb cannot read $nd's DCB: PFC unknown (null); dma-buf tested: $pfc";;
+    *) ok 1 "dcb cannot read $nd's DCB: PFC unknown, dma-buf tested (got $pfc)";; esac
+fi
+run "$RDMARUN" probe
+check "probe says the lossless settings are unknown, once" 0 "lossless ($nd): unknown (dcb cannot read its DCB settings"
+gov=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo none)
+got=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["host"]["cpu"]["governors"]; print(g[0].split(":")[0] if g else "none")' "$TMP/probe.json")
+[ "$gov" = "$got" ]; ok $? "cpufreq governor as sysfs says: $got"
+mkdir -p /root/rdmarun-fabric && printf '[check]\nlossless = yes\ngovernor = performance\n' >/root/rdmarun-fabric/check.ini
+run "$RDMARUN" check --config /root/rdmarun-fabric/check.ini
+check "check lossless on rxe0: unknown said, not failed" 0 \
+    "rdmarun: check lossless: rxe0 PFC and priority ('dcb pfc show dev $nd' fails" "is healthy"
+
 # 1b. The preflight QP test: a live RC loopback on rxe0:1, and its failures.
 run "$RDMARUN" check --qp-test
 check "check --qp-test passes on rxe0" 0 "rxe0:1 QP test passed: RC QPs" \

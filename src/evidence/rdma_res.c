@@ -6,7 +6,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define RES_TIMEOUT_S 2.0
 #define RES_MAX_BYTES (4 * 1024 * 1024)
@@ -16,15 +15,7 @@
 static char *rdma_res_json(void)
 {
     char *const argv[] = {"rdma", "-j", "res", "show", "qp", NULL};
-    struct proc_spec spec = {.argv = argv, .err = PROC_NULL};
-    char *out;
-    bool timed_out;
-    int status = proc_capture(&spec, RES_TIMEOUT_S, RES_MAX_BYTES, &out, &timed_out);
-    if (status < 0 || timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    return proc_stdout(argv, RES_TIMEOUT_S, RES_MAX_BYTES);
 }
 
 void rdma_res_parse(const char *text, const long *pids, size_t npids, struct qp_census *out)

@@ -3,6 +3,7 @@
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,11 @@ void port_init(struct rdma_port *p, int num)
     p->num = num;
     p->lid = p->sm_lid = p->roce_tos = -1;
     p->symbol_error = p->link_downed = p->port_rcv_errors = p->port_xmit_discards = -1;
+}
+
+int dirent_by_number(const struct dirent **a, const struct dirent **b)
+{
+    return atoi((*a)->d_name) - atoi((*b)->d_name);
 }
 
 void list_add(char ***list, const char *s)

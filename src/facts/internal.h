@@ -10,6 +10,9 @@ void port_init(struct rdma_port *p, int num);
 void list_add(char ***list, const char *s);
 size_t list_len(char *const *list);
 void list_free(char **list);
+struct dirent;
+/* scandir's order for numbered entries (ports, GIDs, IRQs): 2 before 10. */
+int dirent_by_number(const struct dirent **a, const struct dirent **b);
 /* Guess the kernel driver from a device name when nothing better says. */
 const char *driver_from_name(const char *name);
 

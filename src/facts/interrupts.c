@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int by_number(const struct dirent **a, const struct dirent **b)
-{
-    return atoi((*a)->d_name) - atoi((*b)->d_name);
-}
-
 static int is_number(const struct dirent *d)
 {
     return d->d_name[0] >= '0' && d->d_name[0] <= '9';
@@ -24,7 +19,7 @@ void facts_read_irqs(struct facts *f, const char *sysfs, const char *proc)
         struct rdma_device *d = &f->devs[i];
         char *dir = xasprintf("%s/class/infiniband/%s/device/msi_irqs", sysfs, d->name);
         struct dirent **names;
-        int n = scandir(dir, &names, is_number, by_number);
+        int n = scandir(dir, &names, is_number, dirent_by_number);
         free(dir);
         for (int k = 0; k < n; k++) {
             char *cpus = read_first_line("%s/irq/%s/smp_affinity_list", proc, names[k]->d_name);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define DCB_TIMEOUT_S 2.0
 #define DCB_MAX_BYTES (64 * 1024)
@@ -99,15 +98,7 @@ static char *dcb_output(const char *dir, const char *what, const char *netdev)
         return text;
     }
     char *const argv[] = {"dcb", "-j", (char *)what, "show", "dev", (char *)netdev, NULL};
-    struct proc_spec spec = {.argv = argv, .err = PROC_NULL};
-    char *out;
-    bool timed_out;
-    int status = proc_capture(&spec, DCB_TIMEOUT_S, DCB_MAX_BYTES, &out, &timed_out);
-    if (status < 0 || timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    return proc_stdout(argv, DCB_TIMEOUT_S, DCB_MAX_BYTES);
 }
 
 /* Bit P set when DIR/P reads 1; -1 when the directory has no priority files. */

@@ -21,11 +21,6 @@ static char *state_word(char *s)
     return out;
 }
 
-static int by_number(const struct dirent **a, const struct dirent **b)
-{
-    return atoi((*a)->d_name) - atoi((*b)->d_name);
-}
-
 static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }
 
 static bool gid_is_zero(const char *gid) { return strspn(gid, "0:") == strlen(gid); }
@@ -48,7 +43,7 @@ static void read_gids(struct rdma_port *port, const char *portdir)
 {
     char *dir = xasprintf("%s/gids", portdir);
     struct dirent **names;
-    int n = scandir(dir, &names, not_dot, by_number);
+    int n = scandir(dir, &names, not_dot, dirent_by_number);
     free(dir);
     size_t cap = 0;
     for (int i = 0; i < n; i++) {
@@ -197,7 +192,7 @@ static void read_device(struct facts *f, const char *classdir, const char *name)
     }
     char *portsdir = xasprintf("%s/ports", devdir);
     struct dirent **names;
-    int n = scandir(portsdir, &names, not_dot, by_number);
+    int n = scandir(portsdir, &names, not_dot, dirent_by_number);
     d->ports = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*d->ports));
     for (int i = 0; i < n; i++) {
         struct rdma_port *p = &d->ports[d->nports++];

@@ -294,3 +294,16 @@ int proc_end_orphans(double grace_s)
         ;
     return n;
 }
+
+char *proc_stdout(char *const *argv, double timeout_s, size_t max)
+{
+    struct proc_spec spec = {.argv = argv, .err = PROC_NULL};
+    char *out;
+    bool timed_out;
+    int status = proc_capture(&spec, timeout_s, max, &out, &timed_out);
+    if (status < 0 || timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

@@ -50,6 +50,9 @@ void proc_kill(struct proc *p, int sig);
  * NUL-terminated; *timed_out says whether the deadline killed it. */
 int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char **out,
                  bool *timed_out);
+/* stdout of a program that must succeed (exit 0 within timeout_s), its
+ * stderr discarded; NULL when it cannot run, fails or times out. */
+char *proc_stdout(char *const *argv, double timeout_s, size_t max);
 /* Become the reaper of orphans: processes our children leave behind (ranks
  * of a launcher killed by a signal) are re-parented to us, not to init. */
 void proc_adopt_orphans(void);

@@ -5,8 +5,11 @@
 
 int main(int argc, char **argv)
 {
+    int rc = cmd_wrapped(argc, argv);
+    if (rc >= 0)
+        return rc;
     struct cmdline cl;
-    int rc = cli_parse(argc, argv, &cl);
+    rc = cli_parse(argc, argv, &cl);
     if (!rc)
         rc = command_of(cl.command)->run(&cl);
     cli_free(&cl);

@@ -90,4 +90,42 @@ check "an enormous --set value is refused, not truncated" 78 \
     "--set ucx.TLS: value is longer than the 4096 characters"
 [ "$(printf '%s' "$err" | wc -c)" -lt 500 ]; ok $? "and the message does not repeat the value"
 
+# A value that is not of its option's type is refused with 64 and the
+# option's name; and the messages issue 20 found wanting.
+run "$RDMARUN" check --qp-test --gid-index abc
+check "check --gid-index abc: not a number" 64 "--gid-index abc: expected a whole number (N)"
+run "$RDMARUN" check --qp-test --device mlx5_0:x
+check "check --device mlx5_0:x: a port that is no number" 64 \
+    "--device mlx5_0:x: expected a device name, optionally :PORT with a port number (mlx5_0:1)"
+run "$RDMARUN" check --qp-test --sysfs "$DATA/sysfs/rxe" --device mlx5_9
+check "check --device of a device the node lacks names it" 69 "no device or port mlx5_9 on this node to test"
+run "$RDMARUN" compare -p shm --np 2 --repeat x -- ./prog
+check "compare --repeat x" 64 "--repeat x: expected a whole number (R)"
+run "$RDMARUN" check --path-test --path-timeout soon
+check "check --path-timeout soon" 64 "--path-timeout soon: expected seconds, a number above 0 (S)"
+run "$RDMARUN" --dry-run --sysfs "$NONE" -p shm --threads many ./prog
+check "--threads many" 64 "--threads many: expected a whole number or auto (N|auto)"
+run "$RDMARUN" compare -p shm --np 2,x -- ./prog
+check "compare --np 2,x" 64 "--np 2,x: expected whole numbers above 0, separated by commas"
+run "$RDMARUN" --json --sysfs "$NONE" -p shm ./prog
+check "--json without --dry-run is refused, not ignored" 64 "--json prints the plan of a --dry-run"
+printf '{"rdmarun_facts": 1,' >"$TMP/cut.json"
+run "$RDMARUN" probe --facts "$TMP/cut.json"
+check "a cut facts file: why and the hint" 65 "is not valid facts JSON" "(hint: save facts with"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ]; ok $? "on one line, no newline before the hint"
+mkdir -p "$TMP/cyc"
+printf '[profile]\ninherit = ./b.ini\n' >"$TMP/cyc/a.ini"
+printf '[profile]\ninherit = ./a.ini\n' >"$TMP/cyc/b.ini"
+run "$RDMARUN" --dry-run --sysfs "$NONE" -p "$TMP/cyc/a.ini" ./prog
+check "a cycle through ./b.ini is a cycle, not 32 levels of ././" 78 "inheritance cycle:"
+case $err in *"levels deep"*|*"/./././"*) ok 1 "no ././ chain";; *) ok 0 "no ././ chain";; esac
+printf '[profile]\ninherit = shm\n' >"$TMP/site.ini"
+(cd "$TMP" && "$RDMARUN" --dry-run --sysfs "$NONE" -p site.ini ./prog) >"$TMP/out" 2>"$TMP/err"
+rc=$? out=$(cat "$TMP/out") err=$(cat "$TMP/err")
+check "-p site.ini with the file in this folder suggests ./site.ini" 66 "say -p ./site.ini"
+mkdir -p "$TMP/cmp"
+printf 'profile=shm\nthis line is junk\n' >"$TMP/cmp/compare.conf"
+run "$RDMARUN" compare --resume "$TMP/cmp"
+check "a junk line in compare.conf is refused with its place" 65 "compare.conf:2: not a NAME=VALUE setting"
+
 done_testing

@@ -12,6 +12,7 @@
 #include "profile/settings.h"
 #include "util/msg.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,8 +77,10 @@ int cmd_check(const struct cmdline *cl)
     if (!rc) {
         struct plan_port ports[MAX_PORTS];
         size_t n = preflight_ports(&f, cl->device, (int)gid, ports, MAX_PORTS);
-        rc = preflight_qp_test(ports, n, cl->device ? "such device or port" : "ACTIVE RDMA port",
-                               false);
+        char *what = cl->device ? xasprintf("device or port %s on this node", cl->device)
+                                : xstrdup("ACTIVE RDMA port");
+        rc = preflight_qp_test(ports, n, what, false);
+        free(what);
     }
     facts_free(&f);
     return rc;

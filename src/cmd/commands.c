@@ -1,5 +1,6 @@
 /* The command table, and the two commands that are only words. */
 #include "cmd/commands.h"
+#include "launch/launch.h"
 #include <config.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,11 @@ const struct command_def commands[] = {
     {"version", CMD_VERSION, cmd_version, NULL},
 };
 const size_t ncommands = sizeof(commands) / sizeof(*commands);
+
+int cmd_wrapped(int argc, char **argv)
+{
+    return launch_wrapped_passthrough(argc, argv);
+}
 
 const struct command_def *command_named(const char *word)
 {

@@ -18,6 +18,9 @@ extern const size_t ncommands;
 const struct command_def *command_named(const char *word);
 const struct command_def *command_of(enum command id);
 
+/* Before the command line is read: an invocation of the drop-in wrapper
+ * that launches nothing goes to the real launcher (launch.h); -1: go on. */
+int cmd_wrapped(int argc, char **argv);
 int cmd_run(const struct cmdline *cl);
 int cmd_profiles(const struct cmdline *cl);
 int cmd_probe(const struct cmdline *cl);

@@ -193,8 +193,14 @@ static int load_settings(struct compare *c)
         lineno++;
         line[strcspn(line, "\n")] = '\0';
         char *eq = strchr(line, '=');
-        if (line[0] == '#' || !eq)
+        if (line[0] == '#' || !line[0])
             continue;
+        if (!eq) {
+            rr_error("%s:%d: not a NAME=VALUE setting: '%s' (hint: the file is written by "
+                     "rdmarun compare; do not edit it)", path, lineno, line);
+            rc = RR_EX_DATAERR;
+            break;
+        }
         *eq = '\0';
         const char *val = eq + 1;
         if (strcmp(line, "profile") == 0)

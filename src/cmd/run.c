@@ -133,6 +133,12 @@ static int check_x(struct profile *prof, const struct job_args *job)
 
 int cmd_run(const struct cmdline *cl)
 {
+    if (cl->json && !cl->dry_run) {
+        rr_error("--json prints the plan of a --dry-run; a job's output is its own (hint: "
+                 "rdmarun --dry-run --json ..., or the verdict in the evidence directory's "
+                 "verdict.json)");
+        return RR_EX_USAGE;
+    }
     struct job_args job = cl->job;   /* the contexts of an appfile are added to a copy */
     job.contexts = NULL;
     job.ncontexts = job.ncontexts_cap = 0;

@@ -272,8 +272,10 @@ int facts_load_json(struct facts *f, const char *path)
     }
     json_object *root = json_object_from_file(path);
     if (!root || !json_object_is_type(root, json_type_object)) {
-        rr_error("%s is not valid facts JSON: %s (hint: save facts with 'rdmarun probe --json "
-                 "> FILE')", path, root ? "not an object" : json_util_get_last_err());
+        /* json-c's message ends in a newline */
+        const char *why = root ? "not an object" : json_util_get_last_err();
+        rr_error("%s is not valid facts JSON: %.*s (hint: save facts with 'rdmarun probe --json "
+                 "> FILE')", path, why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
         json_object_put(root);
         return RR_EX_DATAERR;
     }

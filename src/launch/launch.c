@@ -85,3 +85,48 @@ int launch_exec(const char *path, const struct strvec *argv)
     execv(path ? path : argv->v[0], argv->v);
     return launch_failed(path ? path : argv->v[0], errno);
 }
+
+/* The first argument of an invocation that starts no job. */
+static bool launches_nothing(int argc, char **argv)
+{
+    static const char *const words[] = {"--version", "-V", "-version", "--help", "-h", "-help",
+                                        "--show-me", "--showme", "-showme"};
+    if (argc < 2)
+        return true;
+    for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+        if (strcmp(argv[1], words[i]) == 0)
+            return true;
+    return strncmp(argv[1], "--show-me:", 10) == 0 || strncmp(argv[1], "--showme:", 9) == 0;
+}
+
+int launch_wrapped_passthrough(int argc, char **argv)
+{
+    const char *env = getenv("RDMARUN_WRAPPED");
+    char *name = env ? xstrdup(env) : NULL;
+    unsetenv("RDMARUN_WRAPPED");
+    static const char *const launchers[] = {"mpirun", "mpiexec", "orterun", "prterun"};
+    bool known = false;
+    for (size_t i = 0; name && i < sizeof(launchers) / sizeof(*launchers); i++)
+        known |= strcmp(name, launchers[i]) == 0;
+    if (!known || !launches_nothing(argc, argv)) {
+        free(name);
+        return -1;
+    }
+    bool on_path;
+    char *real = find_launcher(name, NULL, "RDMARUN_MPIRUN", &on_path);
+    if (!real) {
+        rr_error("%s not found on PATH behind rdmarun's drop-in wrapper (hint: install Open "
+                 "MPI's %s, or take the wrapper folder off PATH)", name, name);
+        free(name);
+        return RR_EX_NOTFOUND;
+    }
+    struct strvec args = {0};
+    sv_push(&args, name);
+    for (int i = 1; i < argc; i++)
+        sv_push(&args, argv[i]);
+    free(name);
+    int rc = launch_exec(real, &args);   /* returns only on failure */
+    free(real);
+    sv_free(&args);
+    return rc;
+}

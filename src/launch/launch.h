@@ -18,4 +18,13 @@ int launch_exec(const char *path, const struct strvec *argv);
  * returns the status: RR_EX_NOTFOUND, or RR_EX_OSERR. */
 int launch_failed(const char *path, int err);
 
+/* Started by the drop-in wrapper (RDMARUN_WRAPPED names the launcher it
+ * stands for: mpirun, mpiexec, orterun, prterun) with an invocation that
+ * launches nothing (no arguments; --version, -V, --help [TOPIC], --show-me):
+ * replace this process with the real launcher of that name and the same
+ * arguments, so flavour detection (CMake's FindMPI) sees Open MPI's answer.
+ * Returns -1 when rdmarun should go on as itself, else the failure status.
+ * RDMARUN_WRAPPED is removed from the environment either way. */
+int launch_wrapped_passthrough(int argc, char **argv);
+
 #endif

@@ -1,6 +1,7 @@
 #include "profile/profile.h"
 #include "profile/schema.h"
 #include "profile/ucx_config.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -33,6 +34,14 @@ void profile_search_path(struct strvec *dirs)
     const char *home = getenv("HOME");
     if (home && *home)
         sv_pushf(dirs, "%s/.config/rdmarun/profiles", home);
+    /* Run from its build tree, rdmarun reads the tree's profiles, not
+     * those of an installation it is not part of. */
+    char *tree = source_tree_of_self();
+    if (tree) {
+        sv_pushf(dirs, "%s/profiles", tree);
+        free(tree);
+        return;
+    }
     sv_push(dirs, RDMARUN_SYSCONFDIR "/rdmarun/profiles");
     sv_push(dirs, RDMARUN_DATADIR "/rdmarun/profiles");
 }
@@ -367,14 +376,24 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
         if (from_file)
             rr_error("%s:%d: parent profile '%s' not found (searched: %s)", from_file, from_line,
                      name, searched);
+        else if (is_file(name))   /* "-p site.ini" meant the file here */
+            rr_error("profile '%s' not found (searched: %s) (hint: a name is looked up in "
+                     "those folders; for the file in this folder say -p ./%s)", name, searched,
+                     name);
         else
             rr_error("profile '%s' not found (searched: %s) (hint: 'rdmarun profiles' lists "
                      "the profiles; -p also takes a path to a file)", name, searched);
         free(searched);
         return RR_EX_NOINPUT;
     }
+    /* The same file however it is spelled (./b.ini, ../x/b.ini, a link). */
+    char *real = realpath(path, NULL);
     for (int i = 0; i < stack->depth; i++) {
-        if (strcmp(stack->paths[i], path) == 0) {
+        char *other = realpath(stack->paths[i], NULL);
+        bool same = real && other ? strcmp(real, other) == 0 : strcmp(stack->paths[i], path) == 0;
+        free(other);
+        if (same) {
+            free(real);
             fprintf(stderr, "rdmarun: error: %s:%d: inheritance cycle: ", from_file, from_line);
             for (int j = i; j < stack->depth; j++)
                 fprintf(stderr, "%s -> ", stack->paths[j]);
@@ -383,6 +402,7 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
             return RR_EX_CONFIG;
         }
     }
+    free(real);
     if (stack->depth == INHERIT_MAX_DEPTH) {
         rr_error("%s:%d: profiles inherit more than %d levels deep", from_file, from_line,
                  INHERIT_MAX_DEPTH);

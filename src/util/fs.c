@@ -49,3 +49,16 @@ char *read_first_line(const char *fmt, ...)
     }
     return out;
 }
+
+char *source_tree_of_self(void)
+{
+    char *self = realpath("/proc/self/exe", NULL);
+    char *slash = self ? strrchr(self, '/') : NULL;
+    char *tree = NULL;
+    if (slash) {
+        *slash = '\0';
+        tree = read_first_line("%s/rdmarun-tree", self);
+    }
+    free(self);
+    return tree;
+}

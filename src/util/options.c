@@ -1,6 +1,8 @@
 #include "util/options.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +18,53 @@ static bool one_of(const char *value, const char *choices)
     return false;
 }
 
+/* A value of the type its metavar names (N, R, W: a whole number; S:
+ * seconds; N[,N...]: whole numbers; N|auto; DEV[:PORT]: a device and a port
+ * number); NULL when it is one, else what was expected. Other metavars
+ * (NAME, PATH, FILE, DIR, REGEX) take any text. */
+static const char *type_error(const char *meta, const char *value)
+{
+    long n;
+    double sec;
+    if (!meta)
+        return NULL;
+    if (!strcmp(meta, "N") || !strcmp(meta, "R") || !strcmp(meta, "W"))
+        return parse_long(value, 0, 1000000000L, &n) ? NULL : "a whole number";
+    if (!strcmp(meta, "N|auto"))
+        return str_ieq(value, "auto") || parse_long(value, 0, 1000000000L, &n)
+               ? NULL : "a whole number or auto";
+    if (!strcmp(meta, "S"))
+        return parse_seconds(value, 1e9, &sec) ? NULL : "seconds, a number above 0";
+    if (!strcmp(meta, "N[,N...]")) {
+        for (const char *p = value; ; p += strcspn(p, ",") + 1) {
+            char one[32];
+            size_t len = strcspn(p, ",");
+            snprintf(one, sizeof(one), "%.*s", (int)(len < 31 ? len : 31), p);
+            if (len > 31 || !parse_long(one, 1, 1000000000L, &n))
+                return "whole numbers above 0, separated by commas";
+            if (!p[len])
+                return NULL;
+        }
+    }
+    if (!strcmp(meta, "DEV[:PORT]")) {
+        const char *colon = strchr(value, ':');
+        if (!*value || colon == value || strpbrk(value, " \t/"))
+            return "a device name, optionally :PORT";
+        return !colon || parse_long(colon + 1, 1, 255, &n) ? NULL
+               : "a device name, optionally :PORT with a port number (mlx5_0:1)";
+    }
+    return NULL;
+}
+
 static int store(const struct opt *o, void *base, const char *value)
 {
     if (o->choices && !one_of(value, o->choices)) {
         rr_error("--%s %s: expected %s", o->name, value, o->choices);
+        return -1;
+    }
+    const char *want = type_error(o->metavar, value);
+    if (want) {
+        rr_error("--%s %s: expected %s (%s)", o->name, value, want, o->metavar);
         return -1;
     }
     if (o->type == OPT_LIST) {

@@ -144,7 +144,7 @@ fi
 run "$RDMARUN" compare -p shm -- "$HELLO"
 check "compare without --np" 64 "compare needs -p PROFILE[,PROFILE...] and --np N[,N...]"
 run "$RDMARUN" compare -p shm --np 0 -- "$HELLO"
-check "--np 0" 64 "--np '0': expected a whole number from 1"
+check "--np 0" 64 "--np 0: expected whole numbers above 0, separated by commas (N[,N...])"
 run "$RDMARUN" compare -p shm,tcp --np 1 --baseline ib -- "$HELLO"
 check "a baseline that is not compared" 64 "--baseline ib is not one of the profiles compared"
 run "$RDMARUN" compare -p shm --np 1 --metric '(' -- "$HELLO"

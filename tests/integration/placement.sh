@@ -159,7 +159,7 @@ run "$RDMARUN" -p shm --threads 3 --dry-run $MPIRUN_ROOT -np 1 "$OMP"
 check "--threads without a bind policy: said, and nothing set" 0 \
     "threads: 3 (--threads)" "needs a bind policy"
 run "$RDMARUN" -p shm --bind-policy numa --threads many --dry-run -np 1 "$OMP"
-check "--threads many: 64" 64 "--threads many: expected a number of threads or auto"
+check "--threads many: 64" 64 "--threads many: expected a whole number or auto (N|auto)"
 run "$RDMARUN" -p shm --bind-policy numa $MPIRUN_ROOT -np 1 "$OMP"
 has "$out" "places=- bind=-"; ok $? "without threads, no OpenMP variable is set (pure MPI as before)"
 

@@ -24,4 +24,43 @@ ok $r "with the wrapper first on PATH, rdmarun finds the real mpirun ($real), no
 run env PATH=$BUILD/wrappers "$BUILD/wrappers/mpirun" $MPIRUN_ROOT -np 1 ./prog
 check "a wrapper with no real mpirun behind it says so (no loop)" 127 "mpirun not found on PATH"
 
+# A drop-in that is really drop-in: what launches nothing goes to the real
+# launcher, as flavour detection (CMake's FindMPI, job scripts) expects.
+for args in "--version" "-V" "--help" "--help mapping"; do
+    # shellcheck disable=SC2086
+    want=$("$real" $args 2>&1)
+    # shellcheck disable=SC2086
+    got=$(PATH=$BUILD/wrappers:$PATH mpirun $args 2>&1)
+    [ "$got" = "$want" ] && [ -n "$want" ]; ok $? "mpirun $args through the wrapper is the real mpirun's answer"
+done
+PATH=$BUILD/wrappers:$PATH run mpirun --version
+case $out in *"Open MPI"*|*"Open RTE"*|*"prte"*|*"PRRTE"*) r=0;; *) r=1;; esac
+ok $r "mpirun --version names Open MPI, not rdmarun: $(printf '%s' "$out" | head -n 1)"
+for name in mpiexec orterun prterun; do
+    realn=$(PATH=$(printf '%s' "$PATH" | sed "s|$BUILD/wrappers:||") command -v $name) || {
+        skip "$name through the wrapper" "no real $name here"; continue; }
+    [ -L "$BUILD/wrappers/$name" ]; ok $? "the wrapper is installed as $name too"
+    want=$("$realn" --version 2>&1)
+    got=$(PATH=$BUILD/wrappers:$PATH $name --version 2>&1)
+    [ "$got" = "$want" ]; ok $? "$name --version through the wrapper is the real $name's"
+    printf '#!/bin/sh\n%s %s -np 2 "%s/examples/mpi_hello"\n' "$name" "$MPIRUN_ROOT" "$BUILD" >"$TMP/job-$name.sh"
+    chmod +x "$TMP/job-$name.sh"
+    PATH=$BUILD/wrappers:$PATH run "$TMP/job-$name.sh"
+    check "a job script calling $name goes through rdmarun" 0 "rdmarun: profile auto" "rank 1 of 2" "2 processes"
+done
+
+# From the build tree, without RDMARUN or RDMARUN_PROFILE_PATH: the wrapper
+# starts the build tree's rdmarun, which reads the source tree's profiles.
+PATH=$BUILD/wrappers:$PATH run env -u RDMARUN -u RDMARUN_PROFILE_PATH "$TMP/job.sh"
+check "a build tree's wrapper and rdmarun work before anything is installed" 0 \
+    "rdmarun: profile auto" "rank 1 of 2"
+
+run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_hello"
+check "README: the build tree's ./rdmarun -np 2 examples/mpi_hello before installing" 0 \
+    "rdmarun: profile auto" "rank 1 of 2"
+run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" profiles
+check "an uninstalled rdmarun lists the source tree's profiles" 0 "$SRC/profiles/auto.ini"
+case $out in *"/usr/local/share/rdmarun"*|*"/usr/share/rdmarun"*) ok 1 "and not an installation's";;
+*) ok 0 "and not an installation's";; esac
+
 done_testing

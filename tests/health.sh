@@ -183,4 +183,10 @@ check "what cannot be read is said, once, and fails nothing" 0 \
     "rdmarun: check governor: the cpufreq governor (no cpufreq in sysfs) unknown" \
     "rdmarun: check idle-states: the CPU idle states (no cpuidle in sysfs) unknown" "is healthy"
 
+cp "$SRC/etc/check.ini" "$SITE/shipped.ini"
+hc "$SITE/shipped.ini" --sysfs "$DATA/sysfs/rxe"
+check "the check.ini make install ships is a working configuration" 0 "is healthy: 1 check passed"
+hc "$SITE/shipped.ini" --sysfs "$DATA/sysfs/ib-down"
+check "and it fails a DOWN port" 69 "mlx5_0 port 1 is DOWN"
+
 done_testing

@@ -132,6 +132,14 @@ ok $r "the admin's reason stays ($(slurm_reason))"
 scontrol update NodeName="$HOST" State=RESUME
 slurm_wait_state idle 10
 
+# 4b. No check configuration: the node is drained with a reason that says so.
+run "$RDMARUN" check --drain --config "$SITE/none.ini" --sysfs "$DATA/sysfs/rxe" --scontrol "$SCONTROL"
+check "a missing check configuration: 66, and the drain says why" 66 "cannot read the site check configuration"
+case $(slurm_reason) in "rdmarun: config: $SITE/none.ini cannot be read"*) r=0 ;; *) r=1 ;; esac
+ok $r "the node's reason names the configuration ($(slurm_reason))"
+scontrol update NodeName="$HOST" State=RESUME
+slurm_wait_state idle 10
+
 # 5. A check that would hang is cut at its time limit, and drains the node.
 cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"
 rm "$TMP/sys-hang/class/infiniband/rxe0/ports/1/state"

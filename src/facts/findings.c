@@ -112,12 +112,28 @@ int gpudirect_available(const struct facts *f)
     return unknown ? -1 : 0;
 }
 
+bool cpu_list_valid(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (const char *p = s; *p;) {
+        if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+            return false;
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (v >= MAX_PUS || (*end && *end != ',' && *end != '-'))
+            return false;
+        p = *end ? end + 1 : end;
+    }
+    return s[strlen(s) - 1] != ',' && s[strlen(s) - 1] != '-';
+}
+
 char *cpus_common(const char *a, const char *b)
 {
     hwloc_bitmap_t x = hwloc_bitmap_alloc(), y = hwloc_bitmap_alloc();
     char *out = NULL;
-    if (x && y && a && hwloc_bitmap_list_sscanf(x, a) == 0 &&
-        (!b || hwloc_bitmap_list_sscanf(y, b) == 0)) {
+    if (x && y && cpu_list_valid(a) && hwloc_bitmap_list_sscanf(x, a) == 0 &&
+        (!b || (cpu_list_valid(b) && hwloc_bitmap_list_sscanf(y, b) == 0))) {
         if (b)
             hwloc_bitmap_and(x, x, y);
         if (!hwloc_bitmap_iszero(x))

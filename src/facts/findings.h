@@ -39,8 +39,15 @@ bool gpu_is_nvidia(const struct gpu *g);
  * nv_peer_mem) loaded, or a device that registers dma-buf memory. 1 yes, 0
  * no, -1 unknown. */
 int gpudirect_available(const struct facts *f);
+/* More PUs than any machine hwloc has described: such a list is junk, and
+ * expanding it would take the memory of the machine reading it. */
+#define MAX_PUS 65536
+/* A CPU list ("0-3,8") of PU numbers below MAX_PUS, checked before hwloc
+ * reads one from a file: hwloc takes "-3" for PU 4294967293, reads numbers
+ * with strtoul base 0 ("010" is 8) and never ends on "08". */
+bool cpu_list_valid(const char *s);
 /* The PUs of CPU list a that are also in b (b NULL: all of a), as a list;
- * NULL when none or when a list is not one. */
+ * NULL when none or when a list is not valid. */
 char *cpus_common(const char *a, const char *b);
 
 enum limit_finding { LIMIT_OK, LIMIT_BELOW, LIMIT_UNKNOWN };

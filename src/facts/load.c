@@ -67,37 +67,13 @@ static char **strings(json_object *o, const char *key)
     return list;
 }
 
-/* More PUs than any machine hwloc has described: such a list is junk, and
- * expanding it would take the memory of the machine reading it. */
-#define MAX_PUS 65536
-
-/* A CPU list ("0-3,8") of PU numbers below MAX_PUS, checked before hwloc
- * reads it: hwloc takes "-3" for PU 4294967293 and allocates for it. */
-static bool cpu_list_ok(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (const char *p = s; *p;) {
-        /* hwloc reads numbers with strtoul base 0: "010" is 8 to it and
-         * "08" never ends, so a leading zero is refused here. */
-        if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
-            return false;
-        char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (v >= MAX_PUS || (*end && *end != ',' && *end != '-'))
-            return false;
-        p = *end ? end + 1 : end;
-    }
-    return s[strlen(s) - 1] != ',' && s[strlen(s) - 1] != '-';
-}
-
 /* The strings of `key` that are CPU lists ("0-1", "0,48"); others are dropped. */
 static char **cpu_lists(json_object *o, const char *key)
 {
     char **all = strings(o, key), **good = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
     for (size_t i = 0; all && all[i]; i++)
-        if (b && cpu_list_ok(all[i]) && hwloc_bitmap_list_sscanf(b, all[i]) == 0 &&
+        if (b && cpu_list_valid(all[i]) && hwloc_bitmap_list_sscanf(b, all[i]) == 0 &&
             hwloc_bitmap_weight(b) > 0)
             list_add(&good, all[i]);
     hwloc_bitmap_free(b);
@@ -110,7 +86,7 @@ static char **pus_each(const char *cpus)
 {
     char **list = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    int n = b && cpu_list_ok(cpus) && hwloc_bitmap_list_sscanf(b, cpus) == 0
+    int n = b && cpu_list_valid(cpus) && hwloc_bitmap_list_sscanf(b, cpus) == 0
           ? hwloc_bitmap_weight(b) : -1;
     if (n > 0 && n <= MAX_PUS) {
         /* Filled directly: list_add would walk the list for each PU. */
@@ -137,7 +113,7 @@ static char **keyed_cpu_lists(json_object *o, const char *key)
     char **all = strings(o, key), **good = xcalloc(1, sizeof(char *));
     for (size_t i = 0; all && all[i]; i++) {
         const char *colon = strrchr(all[i], ':');
-        if (colon && colon != all[i] && cpu_list_ok(colon + 1))
+        if (colon && colon != all[i] && cpu_list_valid(colon + 1))
             list_add(&good, all[i]);
     }
     list_free(all);
@@ -234,6 +210,10 @@ static void load_device(struct facts *f, json_object *o)
     d->numa_node = (int)num(o, "numa_node", -1);
     d->local_numa = str(o, "local_numa");
     d->local_cpus = str(o, "local_cpus");
+    if (d->local_cpus && !cpu_list_valid(d->local_cpus)) {
+        free(d->local_cpus);
+        d->local_cpus = NULL;
+    }
     json_object *pcie = get(o, "pcie");
     d->pcie_speed_gts = dbl(pcie, "speed_gts");
     d->pcie_width = (int)num(pcie, "width", 0);

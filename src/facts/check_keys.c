@@ -1,5 +1,6 @@
 #include "facts/check_keys.h"
 #include "facts/findings.h"
+#include "facts/internal.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -118,26 +119,20 @@ void judge_irqs(const struct port_ref *p, size_t n, const char *rank_cpus, struc
                      d->name);
             continue;
         }
-        struct strvec irqs = {0}, on_ranks = {0};
-        char *all = NULL;
-        for (char **e = d->irqs; *e; e++) {
-            const char *cpus = strchr(*e, ':') + 1;
-            char *joined = all ? xasprintf("%s,%s", all, cpus) : xstrdup(cpus);
-            free(all);
-            all = joined;
-            char *shared = rank_cpus ? cpus_common(cpus, rank_cpus) : NULL;
+        struct strvec on_ranks = {0};
+        for (char **e = d->irqs; rank_cpus && *e; e++) {
+            char *shared = cpus_common(strchr(*e, ':') + 1, rank_cpus);
             if (shared)
                 sv_pushf(&on_ranks, "%.*s", (int)(strchr(*e, ':') - *e), *e);
             free(shared);
-            sv_pushf(&irqs, "%.*s", (int)(strchr(*e, ':') - *e), *e);
         }
+        char *all = device_irq_cpus(d);
         char *local = all && d->local_cpus ? cpus_common(all, d->local_cpus) : NULL;
-        char *where = all ? cpus_common(all, NULL) : NULL;
-        if (all && d->local_cpus && !local && where)
+        if (all && d->local_cpus && !local)
             sv_pushf(out, "all %zu interrupts of %s go to PUs %s, none on its own NUMA node "
                      "(PUs %s): every completion crosses the socket link (hint: irqbalance, or "
-                     "the NIC's IRQs' smp_affinity_list set to local cores)", irqs.n, d->name,
-                     where, d->local_cpus);
+                     "the NIC's IRQs' smp_affinity_list set to local cores)", list_len(d->irqs),
+                     d->name, all, d->local_cpus);
         if (on_ranks.n) {
             char *list = sv_join(&on_ranks, ",");
             char *shared = cpus_common(all, rank_cpus);
@@ -148,9 +143,7 @@ void judge_irqs(const struct port_ref *p, size_t n, const char *rank_cpus, struc
             free(list);
         }
         free(local);
-        free(where);
         free(all);
-        sv_free(&irqs);
         sv_free(&on_ranks);
     }
 }

@@ -1,4 +1,5 @@
 #include "facts/findings.h"
+#include "util/strvec.h"
 #include "util/text.h"
 #include <hwloc.h>
 #include <stdlib.h>
@@ -141,5 +142,17 @@ char *cpus_common(const char *a, const char *b)
     }
     hwloc_bitmap_free(x);
     hwloc_bitmap_free(y);
+    return out;
+}
+
+char *device_irq_cpus(const struct rdma_device *d)
+{
+    struct strvec lists = {0};
+    for (char **e = d->irqs; e && *e; e++)
+        sv_push(&lists, strchr(*e, ':') + 1);   /* "57:0-3" */
+    char *joined = lists.n ? sv_join(&lists, ",") : NULL;
+    char *out = joined ? cpus_common(joined, NULL) : NULL;
+    free(joined);
+    sv_free(&lists);
     return out;
 }

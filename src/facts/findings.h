@@ -50,6 +50,10 @@ bool cpu_list_valid(const char *s);
  * NULL when none or when a list is not valid. */
 char *cpus_common(const char *a, const char *b);
 
+/* The PUs any of the device's interrupts go to, as a CPU list; NULL when
+ * its interrupts are unknown or none. */
+char *device_irq_cpus(const struct rdma_device *d);
+
 enum limit_finding { LIMIT_OK, LIMIT_BELOW, LIMIT_UNKNOWN };
 /* The soft memlock limit against a need in bytes (-1: unlimited). */
 enum limit_finding memlock_against(const struct host_limits *l, long long need);

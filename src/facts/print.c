@@ -2,7 +2,6 @@
  * port, like ibstat and lstopo. */
 #include "facts/findings.h"
 #include "facts/internal.h"
-#include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,17 +48,9 @@ static void device_config_text(const struct rdma_device *d, bool live, FILE *out
                     d->ports[j].roce_mode ? d->ports[j].roce_mode : "mode ?",
                     d->ports[j].roce_tos);
     if (d->irqs) {
-        hwloc_bitmap_t all = hwloc_bitmap_alloc(), one = hwloc_bitmap_alloc();
-        size_t n = list_len(d->irqs);
-        for (size_t k = 0; k < n; k++)
-            if (hwloc_bitmap_list_sscanf(one, strchr(d->irqs[k], ':') + 1) == 0)
-                hwloc_bitmap_or(all, all, one);
-        char *cpus;
-        hwloc_bitmap_list_asprintf(&cpus, all);
-        fprintf(out, "  interrupts: %zu MSI-X, on PUs %s\n", n, n ? cpus : "-");
+        char *cpus = device_irq_cpus(d);
+        fprintf(out, "  interrupts: %zu MSI-X, on PUs %s\n", list_len(d->irqs), cpus ? cpus : "-");
         free(cpus);
-        hwloc_bitmap_free(all);
-        hwloc_bitmap_free(one);
     }
     if (d->dmabuf >= 0)
         fprintf(out, "  dma-buf memory registration: %s\n", d->dmabuf ? "yes" : "no");

@@ -84,9 +84,10 @@ static void report(struct hctx *h, struct strvec *problems)
     sv_free(problems);
 }
 
-/* What a check could not read: said, not failed. */
-static void report_unknown(struct hctx *h, struct strvec *unknown)
+/* A judge's problems (failed) and what it could not read (said, not failed). */
+static void report_both(struct hctx *h, struct strvec *problems, struct strvec *unknown)
 {
+    report(h, problems);
     for (size_t i = 0; i < unknown->n; i++) {
         fprintf(h->out, "note %s\t%s unknown\n", h->check, unknown->v[i]);
         fflush(h->out);
@@ -332,8 +333,7 @@ static void check_lossless(struct hctx *h)
         judge_lossless(r, h->n, &c, &v, nccl ? &again : &unknown);
         sv_free(&again);
     }
-    report(h, &v);
-    report_unknown(h, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_irqs(struct hctx *h)
@@ -341,32 +341,28 @@ static void check_irqs(struct hctx *h)
     struct strvec v = {0}, unknown = {0};
     struct port_ref r[64];
     judge_irqs(refs(h, r), h->n, NULL, &v, &unknown);
-    report(h, &v);
-    report_unknown(h, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_governor(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
     judge_governor(cfg(h, "governor"), &h->f.cpu, NULL, &v, &unknown);
-    report(h, &v);
-    report_unknown(h, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_idle(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
     judge_idle(cfg(h, "max-idle-latency"), &h->f.cpu, NULL, &v, &unknown);
-    report(h, &v);
-    report_unknown(h, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_gpudirect(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
     judge_gpudirect(&h->f, &v, &unknown);
-    report(h, &v);
-    report_unknown(h, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_qp(struct hctx *h)

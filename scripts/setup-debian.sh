@@ -22,7 +22,7 @@ packages="build-essential autoconf automake libtool pkg-config
   libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
-  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod"
+  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

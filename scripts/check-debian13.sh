@@ -12,26 +12,6 @@ src=$(cd "${1:?srcdir}" && pwd)
 shift
 root=$("$src/scripts/debian13-root.sh" | tail -1) || exit 1
 work=/work/rdmarun
-mounted=
-cleanup() {
-    for m in $mounted; do umount -l "$root$m" 2>/dev/null; done
-}
-trap cleanup EXIT INT TERM
-bind() {  # bind SRC TARGET-IN-ROOT
-    mkdir -p "$root$2"
-    mount --bind "$1" "$root$2" && mounted="$2 $mounted"
-}
-bind /proc /proc
-# /sys with the mounts below it (Slurm 24.11's slurmd needs /sys/fs/cgroup), as
-# a slave copy, so that unmounting it here never reaches the host's.
-mkdir -p "$root/sys"
-mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" && mounted="/sys $mounted"
-bind /dev /dev
-bind /dev/pts /dev/pts
-mkdir -p "$root/dev/shm"
-mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm" && mounted="/dev/shm $mounted"
-mount -t tmpfs -o mode=1777 tmpfs "$root/tmp" && mounted="/tmp $mounted"
-mount -t tmpfs -o mode=755 tmpfs "$root/run" && mounted="/run $mounted"
 # A fresh copy of the tree: what git tracks and what it would track, not the
 # other stack's build products. (A build kept from an earlier copy would go
 # stale: copied sources keep their times, older than its objects.)
@@ -80,8 +60,7 @@ for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do
 done
 exit $status
 IN
-chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME=/root TERM=dumb LANG=C.UTF-8 RDMARUN_MATRIX_COMMAND="$*" /bin/sh "$work/.matrix.sh"
+"$src/scripts/chroot-run.sh" "$root" RDMARUN_MATRIX_COMMAND="$*" /bin/sh "$work/.matrix.sh"
 status=$?
 # The logs, for whoever reads CI's output.
 for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log; do

@@ -6,7 +6,8 @@
 #   scripts/setup-debian.sh check   # build, then make check, check-vm, check-slurm,
 #                                   # distcheck with sanitizers, check-valgrind, the
 #                                   # benchmarks in short mode, fuzz,
-#                                   # and check, check-vm, check-slurm on Debian 13
+#                                   # check, check-vm, check-slurm on Debian 13,
+#                                   # and the packages (.deb on both, RPM)
 set -eu
 mode=${1:-run}
 case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
@@ -16,13 +17,15 @@ cd "$(dirname "$0")/.."
 # ucx, json-c), Open MPI to launch with, and what the tests use: python3, and
 # for the Soft-RoCE VM suite qemu, Debian's kernel (it has rdma_rxe),
 # busybox-static for the guest's initramfs and the RDMA tools; gnuplot for
-# compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin.
+# compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin;
+# debhelper, lintian and rpm to build and check the packages.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
-  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion"
+  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion
+  debhelper lintian rpm"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -50,7 +53,7 @@ if [ "$mode" = run ]; then
     exec ./rdmarun $root -np 2 examples/mpi_hello
 fi
 
-rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log
+rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log test-suite-packages.log
 status=0
 times=
 # step NAME LOG COMMAND...: run it unless an earlier step failed, note its
@@ -81,12 +84,15 @@ step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 # from Debian's packages; make check, check-vm and check-slurm inside it.
 rm -f debian13-test-suite-*.log
 step "check-debian13" - make check-debian13
+# The .deb packages built on both stacks and installed in clean roots; the RPM.
+step "check-packages" test-suite-packages.log make check-packages
 echo "setup: times: $times"
 # One closing line for whoever reads the log: the totals of make check,
 # make check-vm and make check-slurm, on both stacks.
 pass=0 fail=0 skip=0
 for log in test-suite-main.log test-suite-vm.log test-suite-slurm.log \
-    debian13-test-suite-main.log debian13-test-suite-vm.log debian13-test-suite-slurm.log; do
+    debian13-test-suite-main.log debian13-test-suite-vm.log debian13-test-suite-slurm.log \
+    test-suite-packages.log; do
     [ -f "$log" ] || continue
     p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
     e=$(sed -n 's/^# ERROR: *//p' "$log"); s=$(sed -n 's/^# SKIP: *//p' "$log")

@@ -29,6 +29,14 @@ OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/
 # Open MPI 5's mpirun, which becomes PRRTE's prte.
 LAUNCHER_NAMES="mpirun orterun prte prterun"
 LAUNCHERS_RE=$(echo $LAUNCHER_NAMES | tr ' ' '|')   # for pgrep -x
+# launcher_of PID: the launcher rdmarun PID started (waiting up to 10 s for it).
+launcher_of() {
+    _i=0
+    while ! pgrep -P "$1" -x "$LAUNCHERS_RE" && [ $_i -lt 100 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+}
 is_launcher() { case " $LAUNCHER_NAMES " in *" $1 "*) return 0 ;; esac; return 1; }
 # ucx_peer_eps TEXT: UCX's endpoint lines to another rank (not to itself), in
 # both forms: ep_cfg[1..] (UCX 1.13) and intra-/inter-node cfg#N (1.14+).

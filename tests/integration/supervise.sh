@@ -86,7 +86,7 @@ ok $? "the forwarded SIGTERM reached the ranks"
 pid=$!
 wait_lines "$TMP/kill.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/kill.out")
-mpirun_pid=$(pgrep -P $pid -x "$LAUNCHERS_RE")
+mpirun_pid=$(launcher_of $pid)
 kill -KILL $pid
 wait $pid 2>/dev/null
 gone $mpirun_pid $ranks
@@ -97,10 +97,11 @@ ok $? "SIGKILL to rdmarun: mpirun ($mpirun_pid) and the ranks end too, no orphan
 pid=$!
 wait_lines "$TMP/sig.out" sleeping 2
 ranks=$(sed -n 's/.*pid \([0-9]*\) sleeping/\1/p' "$TMP/sig.out")
-kill -KILL "$(pgrep -P $pid -x "$LAUNCHERS_RE")"
+launcher=$(launcher_of $pid)
+kill -KILL $launcher
 wait $pid
 status=$?
-[ "$status" = 137 ]; ok $? "mpirun killed by SIGKILL: rdmarun exits 137 (got $status)"
+[ "$status" = 137 ]; ok $? "mpirun ($launcher) killed by SIGKILL: rdmarun exits 137 (got $status)"
 gone $ranks; ok $? "and no rank of it is left running (rdmarun ends what the launcher left)"
 
 # verify off: no evidence, and rdmarun execs mpirun.

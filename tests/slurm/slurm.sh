@@ -80,6 +80,18 @@ ok $? "check --path-test in an allocation: srun started the peer, PMIx carried i
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 83:0 ]; ok $? "and the batch script's exit code is 83 ($state)"
 
+# 1c. The shipped example job script, unchanged (rdmarun-slurm(7), EXAMPLE):
+# submitted from a folder holding mpi_hello, with rdmarun on PATH.
+mkdir -p "$TMP/example/bin"
+ln -s "$RDMARUN" "$TMP/example/bin/rdmarun" && cp "$HELLO" "$TMP/example/mpi_hello"
+id=$(cd "$TMP/example" && PATH=$TMP/example/bin:$PATH sbatch --parsable "$SRC/examples/slurm-job.sbatch")
+slurm_wait_job "$id" 90
+out=$(cat "$TMP/example/rdmarun-example.$id.out" 2>&1)
+has "$out" "rank 0 of 2" && has "$out" "rank 1 of 2" && has "$out" "rdmarun: local only: 2 processes"
+s=$?
+ok $s "examples/slurm-job.sbatch as shipped: 2 ranks under srun, verified"
+[ $s = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+
 # 1b. Placement under srun: the helper reads SLURM_LOCALID and binds each task.
 cat >"$TMP/placed.sh" <<SH
 #!/bin/sh

@@ -1,0 +1,171 @@
+#!/bin/bash
+# Every command README.md and the man pages' EXAMPLES show is run, so that a
+# stale example fails the suite. Commands are taken from README's ```sh
+# blocks (a line each, "\" joined, comments cut) and its "$ " lines, and from
+# the man pages' EXAMPLE(S) .nf blocks; each must have a line in HOW below
+# (and each line of HOW must still be shown). The man pages' example profile
+# is loaded as a profile.
+. "$RDMARUN_SRCDIR/tests/lib.sh"
+
+# HOW each shown command runs here: the command as shown, a tab, then
+#   run [STATUS [TEXT]]  as shown, in a folder with the example programs
+#                        (./app, ./mpi_hello, examples/), ./hosts, ./job.sh (an
+#                        unchanged job script that calls mpirun) and rdmarun
+#                        on PATH; STATUS (default 0) and TEXT expected
+#   recorded             planned on the recorded Soft-RoCE node, not run:
+#                        rdmarun --dry-run --sysfs tests/data/sysfs/rxe ...
+#   topology             with the named hwloc XML from ../shared/topologies
+#   sed EXPR             as shown, edited by sed EXPR (fewer and shorter runs)
+#   suite FILE REGEX     FILE, which a suite runs, has it (a line matching REGEX)
+#   debian12             ./scripts/setup-debian.sh run, on Debian 12, in-tree builds
+HOW=$(cat <<'TABLE'
+./scripts/setup-debian.sh run	debian12
+./scripts/setup-debian.sh check	suite .ci/run ^exec ./scripts/setup-debian.sh check$
+make dist && tar xzf rdmarun-0.1.0.tar.gz && cd rdmarun-0.1.0 && dpkg-buildpackage -us -uc -b	suite tests/packages/packages.sh dpkg-buildpackage -us -uc -b
+rpmbuild -tb rdmarun-0.1.0.tar.gz	suite tests/packages/packages.sh rpmbuild -tb .*"\$TARBALL"
+PATH=/usr/libexec/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
+PATH=/usr/libexec/rdmarun/wrappers:$PATH RDMARUN_PROFILE=roce ./job.sh	run 69 profile 'roce' is for RoCE but this node has no ACTIVE RoCE port
+PATH=@libexecdir@/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
+rdmarun -np 2 ./app	run 0 rdmarun: local only: 2 processes
+rdmarun -p roce --hostfile hosts -np 64 ./app	recorded
+rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded
+rdmarun profiles	run 0 roce
+rdmarun profiles show roce	run 0 TLS = rc,sm,self
+rdmarun probe	run
+rdmarun probe --json > node.json	run
+rdmarun probe --topology coral-lassen.xml	topology
+rdmarun --dry-run -p roce --sysfs tests/data/sysfs/rxe -np 2 ./mpi_hello	run 0 UCX_NET_DEVICES=rxe0:1
+rdmarun check --path-test -H node1,node2	suite tests/vm/guest/pair.sh check --path-test .*-H "\$hosts"
+rdmarun --dry-run --report --topology coral-lassen.xml --bind-policy gpu-local -N 4 ./app	topology
+rdmarun compare -p auto,tcp --np 1,2,4,8 --repeat 5 --metric 'time_per_iter_us=([0-9.]+)' -o results -- examples/mpi_stencil 2048 200	sed s/--np 1,2,4,8 --repeat 5/--np 1,2 --repeat 1/; s/2048 200$/128 10/
+exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	suite examples/slurm-job.sbatch ^exec rdmarun --launcher srun -n "\$\{SLURM_NTASKS:-2\}" ./mpi_hello$
+TABLE
+)
+
+# The shown commands, one per line; the man pages' example profile to $TMP.
+SHOWN=$(python3 - "$SRC" "$TMP/example-profile.ini" <<'PY'
+import re, sys
+src, profile_out = sys.argv[1], sys.argv[2]
+cmds = []
+fence = None
+for line in open(f"{src}/README.md"):
+    line = line.rstrip("\n")
+    if line.startswith("```"):
+        fence = None if fence is not None else line[3:].strip()
+        pending = ""
+        continue
+    if fence == "sh":
+        text = pending + line.strip()
+        if text.endswith("\\"):
+            pending = text[:-1].rstrip() + " "
+            continue
+        pending = ""
+        text = re.sub(r"\s{2,}#.*$", "", text).strip()
+        if text and not text.startswith("#"):
+            cmds.append(text)
+    elif fence == "" and line.startswith("$ "):
+        cmds.append(line[2:].strip())
+for page in ("rdmarun.1", "rdmarun-profile.5", "rdmarun-slurm.7"):
+    section, block = None, None
+    for line in open(f"{src}/man/{page}.in"):
+        line = line.rstrip("\n").replace("\\-", "-")
+        if line.startswith(".SH "):
+            section = line[4:].strip()
+            continue
+        if section not in ("EXAMPLE", "EXAMPLES"):
+            continue
+        if line == ".nf":
+            block = []
+        elif line == ".fi" and block is not None:
+            if block and block[0].startswith("["):          # a profile
+                open(profile_out, "w").write("\n".join(block) + "\n")
+            else:
+                cmds += [l.strip() for l in block if l.strip() and not l.startswith("#")]
+            block = None
+        elif block is not None:
+            block.append(line)
+seen = set()
+for c in cmds:
+    if c not in seen:
+        seen.add(c)
+        print(c)
+PY
+)
+
+# The folder the commands run in.
+S=$TMP/docs
+mkdir -p "$S/bin" "$S/examples"
+ln -s "$RDMARUN" "$S/bin/rdmarun"
+cp "$BUILD/examples/mpi_hello" "$S/app" && cp "$BUILD/examples/mpi_hello" "$S/mpi_hello"
+cp "$BUILD/examples/mpi_stencil" "$S/examples/"
+ln -s "$SRC/tests" "$S/tests"
+printf 'localhost slots=64\n' >"$S/hosts"
+printf '#!/bin/sh\n# An unchanged job script.\nmpirun -np 2 ./app\n' >"$S/job.sh" && chmod +x "$S/job.sh"
+WRAPPERS=$BUILD/wrappers
+# Open MPI refuses root unless told (CI runs as root); these reach every mpirun.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PATH=$S/bin:$PATH
+
+# in_sandbox COMMAND: run it there with bash (README's commands are shell
+# lines), the installed wrapper paths standing for the build tree's.
+in_sandbox() {
+    local c=${1//@libexecdir@\/rdmarun\/wrappers/$WRAPPERS}
+    c=${c//\/usr\/libexec\/rdmarun\/wrappers/$WRAPPERS}
+    run bash -c "cd '$S' && $c" </dev/null
+}
+
+# (The commands run with stdin closed: the list is read on fd 3.)
+while IFS= read -r cmd <&3; do
+    how=$(awk -F'\t' -v c="$cmd" '$1 == c {print $2; exit}' <<<"$HOW")
+    if [ -z "$how" ]; then
+        ok 1 "a shown command has a way to run here: $cmd"
+        continue
+    fi
+    read -r mode rest <<<"$how"
+    case $mode in
+        run)
+            read -r want text <<<"$rest"
+            in_sandbox "$cmd"
+            if [ -n "$text" ]; then check "$cmd" "${want:-0}" "$text"; else check "$cmd" "${want:-0}"; fi ;;
+        recorded)
+            c=${cmd/#rdmarun /rdmarun --dry-run --sysfs tests/data/sysfs/rxe }
+            in_sandbox "$c"
+            check "$cmd (planned on the recorded Soft-RoCE node)" 0 "UCX_NET_DEVICES=rxe0:1" ;;
+        topology)
+            xml=$(grep -oE '[a-z0-9-]+\.xml' <<<"$cmd")
+            if [ ! -f "$RDMARUN_TOPOLOGIES/$xml" ]; then
+                skip "$cmd" "no $RDMARUN_TOPOLOGIES/$xml"
+                continue
+            fi
+            ln -sf "$RDMARUN_TOPOLOGIES/$xml" "$S/$xml"
+            in_sandbox "$cmd"
+            check "$cmd" 0 ;;
+        sed)
+            c=$(sed "$rest" <<<"$cmd")
+            in_sandbox "$c"
+            check "$cmd (as: $c)" 0 ;;
+        suite)
+            read -r file regex <<<"$rest"
+            grep -qE -- "$regex" "$SRC/$file"
+            ok $? "$cmd (run by $file)" ;;
+        debian12)
+            if [ "$(. /etc/os-release; echo "$VERSION_ID")" != 12 ] || [ "$SRC" != "$BUILD" ]; then
+                skip "$cmd" "for an in-tree build on Debian 12"
+                continue
+            fi
+            run env -u MAKEFLAGS -u MFLAGS "$SRC/scripts/setup-debian.sh" run </dev/null
+            check "$cmd" 0 "rank 0 of 2" "rank 1 of 2" ;;
+        *) ok 1 "HOW has a known mode for: $cmd ($mode)" ;;
+    esac
+done 3<<<"$SHOWN"
+
+# Every line of HOW is still shown somewhere.
+while IFS=$'\t' read -r cmd _; do
+    grep -qxF -- "$cmd" <<<"$SHOWN"
+    ok $? "still shown in README.md or a man page: $cmd"
+done <<<"$HOW"
+
+# rdmarun-profile(5)'s example profile loads (it inherits roce).
+run "$RDMARUN" profiles show "$TMP/example-profile.ini"
+check "rdmarun-profile(5)'s example profile loads" 0 "RNDV_THRESH" "16M"
+done_testing

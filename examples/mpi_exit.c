@@ -1,7 +1,8 @@
 /* Exits with the status given as its first argument (after MPI_Finalize), or
  * talks to the other ranks and then sleeps for the number of seconds given
  * with "sleep N": used to check that
- * rdmarun passes exit statuses and signals through. */
+ * rdmarun passes exit statuses and signals through.
+ * Build: mpicc -o mpi_exit mpi_exit.c */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

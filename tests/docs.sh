@@ -165,6 +165,17 @@ while IFS=$'\t' read -r cmd _; do
     ok $? "still shown in README.md or a man page: $cmd"
 done <<<"$HOW"
 
+# Each example program's "Build:" line builds it.
+mkdir -p "$TMP/build"
+for src in "$SRC"/examples/*.c; do
+    line=$(sed -n 's/.*Build: \(.*\)$/\1/p' "$src" | sed 's| *\*/$||')
+    name=$(basename "$src" .c)
+    if [ -z "$line" ]; then ok 1 "examples/$name.c says how to build it"; continue; fi
+    cp "$src" "$TMP/build/"
+    run bash -c "cd '$TMP/build' && $line && test -x '$name'"
+    check "examples/$name.c builds with its own line: $line" 0
+done
+
 # rdmarun-profile(5)'s example profile loads (it inherits roce).
 run "$RDMARUN" profiles show "$TMP/example-profile.ini"
 check "rdmarun-profile(5)'s example profile loads" 0 "RNDV_THRESH" "16M"

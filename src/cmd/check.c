@@ -25,6 +25,11 @@ static int path_test(const struct cmdline *cl, long gid)
                  cl->path_timeout);
         return RR_EX_USAGE;
     }
+    if (cl->launcher && strcmp(cl->launcher, "exec") == 0) {
+        rr_error("check --path-test --launcher exec: the path test starts one peer per node, "
+                 "which only mpirun or srun can do (hint: --launcher mpirun or srun)");
+        return RR_EX_USAGE;
+    }
     struct strvec hosts = {0};
     int rc = job_hosts(&cl->job.mpirun_args, &hosts, true);
     if (rc)

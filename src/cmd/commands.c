@@ -6,7 +6,8 @@
 #include <string.h>
 
 const struct command_def commands[] = {
-    {NULL, CMD_RUN, cmd_run, "[RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]"},
+    {NULL, CMD_RUN, cmd_run, "[RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]\n"
+     "       rdmarun --launcher exec [RDMARUN OPTIONS] [--] COMMAND [ARGS...]"},
     {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]"},
     {"probe", CMD_PROBE, cmd_probe,
      "probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]"},
@@ -16,7 +17,8 @@ const struct command_def commands[] = {
      "       rdmarun check --path-test [--json] [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"
      "               [--gid-index N] [--launcher mpirun|srun] [MPIRUN HOST OPTIONS]\n"
      "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]"},
-    {"rank", CMD_RANK, cmd_rank, "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun)"},
+    {"rank", CMD_RANK, cmd_rank,
+     "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun, srun or torchrun)"},
     {"path-peer", CMD_PATH_PEER, cmd_path_peer,
      "path-peer [--all-pairs] [--device DEV[:PORT]] [--gid-index N]   (started by check "
      "--path-test)"},

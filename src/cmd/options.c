@@ -29,7 +29,8 @@ static const struct opt options[] = {
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
      "how ranks start (default: the profile's launcher);\nwith srun, -np/-N/--bind-to/--map-by/-x/"
-     "--mca are\ntranslated and other options go to srun (--opt=value)"},
+     "--mca are\ntranslated and other options go to srun (--opt=value);\nexec: COMMAND (torchrun, "
+     "a UCX program) starts the\nprocesses, with the plan's variables in its environment"},
     {"verify", NULL, JOB, OPT_VALUE, C(verify), VERIFY_POLICIES, NULL,
      "check the transports the job used (default: the\nprofile's, else warn); strict stops a job "
      "on TCP"},
@@ -110,8 +111,9 @@ void cli_usage(FILE *out)
     for (size_t i = 0; i < ncommands; i++)
         if (commands[i].usage)
             fprintf(out, "%s rdmarun %s\n", i ? "      " : "Usage:", commands[i].usage);
-    fputs("\nRuns PROGRAM with Open MPI's mpirun, tuned by a profile for the node's RDMA fabric,\n"
-          "and shows where every setting came from.\n\nrdmarun options:\n", out);
+    fputs("\nRuns PROGRAM with Open MPI's mpirun (or srun, or COMMAND as its own launcher),\n"
+          "tuned by a profile for the node's RDMA fabric, and shows where every setting came\n"
+          "from.\n\nrdmarun options:\n", out);
     opt_help(options, NOPTIONS, CMD_RUN | CMD_PROBE | CMD_PROFILES, 0, out);
     fputs("  -h, --help               this help;  -V, --version  rdmarun's version\n"
           "\nverify, check and compare options:\n", out);
@@ -264,6 +266,32 @@ static int own_option(struct cmdline *cl, int argc, char **argv, int *i)
     return r ? r : opt_parse(options, NOPTIONS, cl->command, cl, argc, argv, i);
 }
 
+/* launcher exec: the plan gives the helper its options in the environment,
+ * for the workers COMMAND starts as `rdmarun rank -- PROGRAM`; options on
+ * the helper's own command line win over them. */
+static int rank_env_options(struct cmdline *cl)
+{
+    const char *env = getenv("RDMARUN_RANK_OPTIONS");
+    struct strvec words = {0}, all = {0};
+    if (env)
+        sv_split(&all, env, " ");
+    for (size_t i = 0; i < all.n; i++)
+        if (*all.v[i])
+            sv_push(&words, all.v[i]);
+    int rc = 0;
+    for (int i = 0; i < (int)words.n && !rc; i++) {
+        int r = opt_parse(rank_options, nrank_options, 1, &cl->rank, (int)words.n, words.v, &i);
+        if (r == 0)
+            rr_error("RDMARUN_RANK_OPTIONS: '%s' is not an option of 'rdmarun rank' (the plan "
+                     "of another rdmarun version set it? hint: unset RDMARUN_RANK_OPTIONS)",
+                     words.v[i]);
+        rc = r <= 0 ? RR_EX_USAGE : 0;
+    }
+    sv_free(&words);
+    sv_free(&all);
+    return rc;
+}
+
 int cli_parse(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof(*cl));
@@ -275,6 +303,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         cl->command = named->id;
         i++;
     }
+    if (cl->command == CMD_RANK && rank_env_options(cl) != 0)
+        return RR_EX_USAGE;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {

@@ -22,9 +22,9 @@ int cmd_rank(const struct cmdline *cl)
     const char *from = rank_from_launcher(&local, &size, &rank);
     if (!from) {
         rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
-                 "SLURM_LOCALID, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK or "
+                 "SLURM_LOCALID, LOCAL_RANK, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK or "
                  "RDMARUN_LOCAL_RANK is set with its local size (hint: 'rdmarun rank' runs "
-                 "under mpirun or srun, in front of each rank)");
+                 "under mpirun, srun or torchrun, in front of each rank)");
         return RR_EX_USAGE;
     }
     if (local >= size) {

@@ -202,7 +202,8 @@ int cmd_run(const struct cmdline *cl)
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
-    if (!cl->dry_run && !(use_srun ? srun : mpirun)) {
+    bool use_exec = plan.launcher.value == LAUNCHER_EXEC;   /* COMMAND is the launcher */
+    if (!cl->dry_run && !use_exec && !(use_srun ? srun : mpirun)) {
         rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
                  "--mpirun or %s)", launcher_names[plan.launcher.value],
                  use_srun ? "slurm-client" : "openmpi-bin",

@@ -48,6 +48,10 @@ const char *rank_from_launcher(long *local, long *size, long *rank)
 {
     static const struct { const char *local, *size, *rank; } vars[] = {
         {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
+        /* torchrun (torch.distributed.elastic), DeepSpeed, Accelerate: they
+         * start their workers below any MPI or Slurm task, so theirs come
+         * first (a worker of `srun torchrun` also has SLURM_LOCALID 0). */
+        {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "RANK"},
         {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
         {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
         {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},

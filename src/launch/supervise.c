@@ -22,12 +22,17 @@
 #define ORPHAN_GRACE_S 2.0   /* s: orphaned ranks get SIGTERM, then SIGKILL */
 #define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
-static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_pid, pending_sig, to_tree;
 
+/* mpirun and srun pass a signal on to the ranks; a COMMAND of launcher exec
+ * may not (a shell script's workers), so there the watch loop sends it to
+ * COMMAND and every process below it at once (COMMAND first, and its
+ * workers would no longer be below it). */
 static void forward(int sig)
 {
-    if (child_pid > 0)
+    if (child_pid > 0 && !to_tree)
         kill((pid_t)child_pid, sig);
+    pending_sig = sig;
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
@@ -80,6 +85,16 @@ static void counter_summary(const struct facts *f, const struct port_counters *b
     sv_free(&w);
 }
 
+/* The launcher's name for messages: argv[0], or the command `env VAR=VALUE...` runs. */
+static const char *launcher_word(const struct plan *p)
+{
+    size_t i = 0;
+    if (strcmp(p->argv.v[0], PLAN_ENV_PATH) == 0)
+        for (i = 1; i < p->argv.n - 1 && strchr(p->argv.v[i], '='); i++)
+            ;
+    return p->argv.v[i];
+}
+
 /* What the supervisor watches while the job runs. */
 struct watch {
     const struct plan *plan;
@@ -88,6 +103,7 @@ struct watch {
     struct evidence_logs logs;
     struct evidence_stream out, err;
     bool strict_rdma, stopped;
+    bool tree;                  /* launcher exec: signals reach COMMAND's whole tree */
     bool take_ucx, take_nccl;   /* rdmarun set the log levels */
     double stop_time;
     int max_rts;
@@ -98,6 +114,7 @@ struct watch {
 #define HOLD_MS 20           /* an incomplete line waits this long for its end */
 #define RES_INTERVAL_S 2.0   /* the kernel's QP table, while RDMA is expected */
 #define DRAIN_S 2.0          /* output still coming after the launcher ended */
+#define SIGNAL_CHECK_MS 200  /* launcher exec: a forwarded signal's latest */
 
 static void stop_on_fallback(struct watch *w)
 {
@@ -106,6 +123,8 @@ static void stop_on_fallback(struct watch *w)
     char *s = verdict_summary(&w->ev, VERDICT_FALLBACK);
     rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it run)", s);
     free(s);
+    if (w->tree)
+        proc_signal_tree(w->job.pid, SIGTERM);
     proc_kill(&w->job, SIGTERM);
     w->stopped = true;
     w->stop_time = proc_now();
@@ -136,6 +155,9 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
     double next_res = proc_now() + RES_INTERVAL_S, drain_until = -1;
     bool ended = false;
     while (w->job.out >= 0 || w->job.err >= 0 || !ended) {
+        if (pending_sig && w->tree && !ended)
+            proc_signal_tree(w->job.pid, pending_sig);   /* poll() ended with EINTR */
+        pending_sig = 0;
         struct pollfd pf[3];
         int n = 0, ms = -1;
         if (w->job.out >= 0)
@@ -157,6 +179,9 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             ms = wake <= now ? 0 : (int)((wake - now) * 1000) + 1;
         if (stream_holding(&w->out) || stream_holding(&w->err))
             ms = ms < 0 || ms > HOLD_MS ? HOLD_MS : ms;
+        /* A signal between the check above and poll() waits at most this. */
+        if (w->tree && (ms < 0 || ms > SIGNAL_CHECK_MS))
+            ms = SIGNAL_CHECK_MS;
         int ready = poll(pf, (nfds_t)n, ms);
         if (ready < 0 && errno != EINTR)
             break;
@@ -181,7 +206,7 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             int orphans = proc_end_orphans(ORPHAN_GRACE_S);
             if (orphans)
                 rr_note("%d process%s of the job outlived %s; ended them", orphans,
-                        orphans == 1 ? "" : "es", w->plan->argv.v[0]);
+                        orphans == 1 ? "" : "es", launcher_word(w->plan));
             drain_until = proc_now() + DRAIN_S;
         } else if (ended && now >= drain_until) {
             break;
@@ -241,6 +266,8 @@ int supervise(const struct plan *p, const struct facts *f)
     bool strict = p->verify.value == VERIFY_STRICT;
     bool want_rdma = p->expect.value == EXPECT_RDMA;
     w.strict_rdma = strict && want_rdma;
+    w.tree = p->launcher.value == LAUNCHER_EXEC;
+    to_tree = w.tree;
     const struct plan_item *lvl = plan_find(p, ITEM_ENV, "UCX_LOG_LEVEL");
     const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");
     w.take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
@@ -280,14 +307,18 @@ int supervise(const struct plan *p, const struct facts *f)
     const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
     if (v == VERDICT_UNKNOWN && rc) {
         free(summary);
-        summary = xasprintf("no verdict: the job ended (status %d) before any rank reported a "
-                            "transport (the messages above say why)", rc);
+        summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
+                            "transport (the messages above say why)", rc,
+                            w.tree ? "process" : "rank");
     } else if (v == VERDICT_UNKNOWN && !ev.reports && (w.take_ucx || w.take_nccl)) {
         /* Nothing of UCX or NCCL at all: not a question of log levels. */
         free(summary);
-        summary = xstrdup("no verdict: no rank reported a transport (not an MPI program, or "
-                          "not one that uses UCX or NCCL)");
-    } else if (v == VERDICT_UNKNOWN && (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
+        summary = xstrdup(w.tree ? "no verdict: no process of COMMAND reported a transport (not "
+                                   "a program that uses UCX or NCCL)"
+                                 : "no verdict: no rank reported a transport (not an MPI "
+                                   "program, or not one that uses UCX or NCCL)");
+    } else if (v == VERDICT_UNKNOWN && !w.tree &&
+               (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
         char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
                                "have used ob1, which reports no transport", summary);
         free(summary);
@@ -326,7 +357,10 @@ int supervise(const struct plan *p, const struct facts *f)
     sv_free(&w.was_broken);
     sv_free(&w.stuck);
     bool expected = verdict_meets(v, (enum expectation)p->expect.value);
-    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s\n", expected ? "" : "warning: ", summary,
+    /* One rdmarun per node (srun rdmarun --launcher exec): each verdict
+     * says whose it is. */
+    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n", expected ? "" : "warning: ",
+            w.tree ? w.host : "", w.tree ? ": " : "", summary,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
             expected ? "" : "; the profile expects ",
             expected ? "" : expectation_names[p->expect.value]);

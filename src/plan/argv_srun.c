@@ -10,8 +10,6 @@
 #include "util/xalloc.h"
 #include <string.h>
 
-#define ENV_PATH "/usr/bin/env"
-
 struct srun_opts {
     struct strvec env, args;
     const char *cpu_bind;   /* srun's name, or NULL */
@@ -117,7 +115,7 @@ void srun_argv(struct plan *p, const char *srun, const struct strvec *given)
             option(p, &o, it->name + 2, it->value);
     }
     user_args(p, &o, given);
-    sv_push(&p->argv, ENV_PATH);
+    sv_push(&p->argv, PLAN_ENV_PATH);
     sv_append(&p->argv, &o.env);
     sv_push(&p->argv, srun);
     sv_push(&p->argv, "--export=ALL");

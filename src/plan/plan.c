@@ -1,6 +1,7 @@
 #include "plan/plan.h"
 #include "facts/check_keys.h"
 #include "facts/findings.h"
+#include "plan/argv_exec.h"
 #include "plan/argv_srun.h"
 #include "plan/rank_args.h"
 #include "plan/rules.h"
@@ -34,7 +35,7 @@ const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, con
     return NULL;
 }
 
-static void fail(struct plan *p, int status, char *msg)
+void plan_fail(struct plan *p, int status, char *msg)
 {
     sv_push(&p->errors, msg);
     free(msg);
@@ -183,7 +184,7 @@ static void resolve_auto(struct plan *p, struct plan_item *it, const char *secti
     if (!g) {
         it->reason = xasprintf("unresolved: %s port %d has no RoCE v2 GID bound to a routable "
                                "address", ports[0].dev->name, ports[0].port->num);
-        fail(p, RR_EX_UNAVAILABLE,
+        plan_fail(p, RR_EX_UNAVAILABLE,
              xasprintf("%s:%d has no RoCE v2 GID with a routable IPv4 or IPv6 address, so "
                        "[%s] %s = auto cannot be resolved (hint: give the port an IP address, "
                        "or set the index with --set %s.%s=N)", ports[0].dev->name,
@@ -365,7 +366,7 @@ static void check_tls_devices(struct plan *p, const struct port_ref *ports, size
     for (size_t i = 0; i < items.n; i++) {
         items.v[i][strcspn(items.v[i], ":")] = '\0';
         if (mlx5_only(items.v[i])) {
-            fail(p, RR_EX_CONFIG,
+            plan_fail(p, RR_EX_CONFIG,
                  xasprintf("UCX_TLS (%s) asks for %s, which only mlx5 devices have; %s is "
                            "driven by %s (hint: use rc_verbs,ud_verbs:aux, or the 'rc' alias, "
                            "which falls back to verbs)", tls->origin, items.v[i],
@@ -495,7 +496,7 @@ static void plan_threads(struct plan *p, const struct profile *prof, const struc
     const char *v = rq->threads ? rq->threads : e ? e->value : NULL;
     int n = threads_value(v);
     if (n == -2) {
-        fail(p, RR_EX_USAGE, xasprintf("--threads %s: expected a number of threads or auto", v));
+        plan_fail(p, RR_EX_USAGE, xasprintf("--threads %s: expected a number of threads or auto", v));
         return;
     }
     const char *smt = profile_value(prof, "bind", "smt");
@@ -553,12 +554,10 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
     placement_build(rq->facts, &prq, p->placement);
 }
 
-/* `rdmarun rank OPTIONS --` before the program: the helper in front of
- * each rank, told what the plan decided. */
-static void helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
+/* The helper's options: what the plan decided for each rank. */
+static void helper_options(const struct plan *p, const struct plan_request *rq,
+                           struct strvec *argv)
 {
-    if (p->bind.value == BIND_NONE)
-        return;
     struct rank_args a = {
         .bind_policy = (char *)bind_policy_names[p->bind.value],
         .memory = (char *)memory_policy_names[p->memory.value],
@@ -569,10 +568,62 @@ static void helper_argv(struct plan *p, const struct plan_request *rq, struct st
         .sysfs = (char *)rq->sysfs, .record = p->evidence_dir != NULL,
         .threads = p->threads, .smt = p->smt,
     };
+    rank_args_write(&a, argv);
+}
+
+/* `rdmarun rank OPTIONS --` before the program: the helper in front of
+ * each rank, told what the plan decided. */
+static void helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
+{
+    if (p->bind.value == BIND_NONE)
+        return;
     sv_push(argv, rq->self ? rq->self : "rdmarun");
     sv_push(argv, "rank");
-    rank_args_write(&a, argv);
+    helper_options(p, rq, argv);
     sv_push(argv, "--");
+}
+
+/* Whether COMMAND starts its workers through the helper (`... rdmarun rank`). */
+static bool starts_helper(const struct strvec *program)
+{
+    for (size_t i = 0; i + 1 < program->n; i++) {
+        const char *base = strrchr(program->v[i], '/');
+        base = base ? base + 1 : program->v[i];
+        if (strcmp(base, "rdmarun") == 0 && strcmp(program->v[i + 1], "rank") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* launcher = exec with a bind policy: COMMAND starts the workers, so the
+ * plan cannot put the helper in front of each; a worker started as
+ * `rdmarun rank -- PROGRAM` (torchrun --no-python rdmarun rank -- python
+ * train.py) finds the plan's options in RDMARUN_RANK_OPTIONS and its local
+ * rank in its launcher's variables (LOCAL_RANK, SLURM_LOCALID, ...). */
+static void exec_helper_env(struct plan *p, const struct plan_request *rq)
+{
+    if (p->bind.value == BIND_NONE)
+        return;
+    struct strvec opts = {0};
+    helper_options(p, rq, &opts);
+    for (size_t i = 0; i < opts.n; i++)
+        if (opts.v[i][strcspn(opts.v[i], " \t\n")]) {
+            plan_fail(p, RR_EX_USAGE, xasprintf("--launcher exec: the helper's option '%s' has "
+                      "white space, which RDMARUN_RANK_OPTIONS cannot carry", opts.v[i]));
+            sv_free(&opts);
+            return;
+        }
+    char *words = sv_join(&opts, " ");
+    add_item(p, ITEM_ENV, SOURCE_PLAN, "RDMARUN_RANK_OPTIONS", words, xstrdup(p->bind.origin),
+             xasprintf("bind policy %s: a worker started as 'rdmarun rank -- PROGRAM' is placed "
+                       "with these, by its local rank (LOCAL_RANK, SLURM_LOCALID, "
+                       "OMPI_COMM_WORLD_LOCAL_RANK)", bind_policy_names[p->bind.value]));
+    if (!starts_helper(&rq->job->program))
+        sv_pushf(&p->notes, "bind policy %s: COMMAND's workers are placed only when each starts "
+                 "through the helper, e.g. torchrun --no-python rdmarun rank -- python train.py",
+                 bind_policy_names[p->bind.value]);
+    free(words);
+    sv_free(&opts);
 }
 
 enum { ALL_ITEMS, ONLY_ENV, NOT_ENV };
@@ -633,7 +684,7 @@ static void appfile_lines(struct plan *p, const struct plan_request *rq)
         context_argv(p, rq, &rq->job->contexts[i], ONLY_ENV, &words);
         for (size_t k = 0; k < words.n; k++)
             if (strpbrk(words.v[k], " \t\n")) {
-                fail(p, RR_EX_USAGE, xasprintf("cannot write '%s' into an appfile line (Open "
+                plan_fail(p, RR_EX_USAGE, xasprintf("cannot write '%s' into an appfile line (Open "
                                                "MPI splits them at white space)", words.v[k]));
                 break;
             }
@@ -676,9 +727,14 @@ static void mpirun_argv(struct plan *p, const char *mpirun, const struct plan_re
 
 static void build_argv(struct plan *p, const struct plan_request *rq)
 {
+    if (p->launcher.value == LAUNCHER_EXEC) {
+        exec_helper_env(p, rq);
+        exec_argv(p, rq->job);
+        return;
+    }
     if (p->launcher.value == LAUNCHER_SRUN) {
         if (rq->job->ncontexts || rq->job->appfile)
-            fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
+            plan_fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
                                          "srun (hint: --launcher mpirun, or srun --multi-prog)"));
         srun_argv(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
         helper_argv(p, rq, &p->argv);
@@ -801,7 +857,7 @@ static void plan_node_checks(struct plan *p, const struct profile *prof, const s
         }
         for (size_t i = 0; i < found.n; i++) {
             if (set && p->verify.value == VERIFY_STRICT)
-                fail(p, RR_EX_UNAVAILABLE,
+                plan_fail(p, RR_EX_UNAVAILABLE,
                      xasprintf("[check] %s: %s (verify = strict: the job does not start; "
                                "--verify warn runs it anyway)", keys[k], found.v[i]));
             else
@@ -856,7 +912,7 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
             judge_hugepages(v, &f->limits, &found);
         for (size_t i = 0; i < found.n; i++) {
             if (p->verify.value == VERIFY_STRICT)
-                fail(p, RR_EX_UNAVAILABLE,
+                plan_fail(p, RR_EX_UNAVAILABLE,
                      xasprintf("[check] %s: %s (verify = strict: the job does not start; "
                                "--verify warn runs it anyway)", keys[k], found.v[i]));
             else
@@ -877,6 +933,14 @@ static void plan_path(struct plan *p, const struct profile *prof, const struct p
     bool on = true;
     if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || (v && parse_bool(v, &on) && !on))
         return;
+    if (p->launcher.value == LAUNCHER_EXEC) {
+        /* One rdmarun per node (srun rdmarun --launcher exec): a path test
+         * from each would test every path N times. */
+        if (rq->alloc_nodes > 1 || (rq->hosts && rq->hosts->n > 1))
+            sv_push(&p->notes, "launcher exec: no path test between the nodes before COMMAND "
+                    "(hint: 'rdmarun check --path-test' in the job script, before the step)");
+        return;
+    }
     const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
     const char *pairs = profile_value(prof, "check", "path-pairs");
     const char *timeout = profile_value(prof, "check", "path-timeout");
@@ -918,7 +982,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
             if (strcmp(rq->candidates[i]->name, found) == 0)
                 choice = rq->candidates[i];
         if (found && !choice) {
-            fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
+            plan_fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
                  "named '%s' was found to use it", found, found));
         } else if (choice) {
             sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
@@ -942,11 +1006,13 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     out->chosen = xstrdup(prof->name);
     sv_append(&out->files, &prof->files);
     out->fabric = xstrdup(fabric);
-    out->mpi_library = rq->mpi_library ? xstrdup(rq->mpi_library) : NULL;
     out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
     /* rdmarun's own settings: option, else profile, else default. */
     setting_resolve(&out->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
                     "launcher", LAUNCHER_MPIRUN);
+    /* The MPI library mpirun's ranks load; COMMAND's are its own. */
+    out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
+                     ? xstrdup(rq->mpi_library) : NULL;
     setting_resolve(&out->verify, verify_policy_names, rq->verify, "--verify", prof, "profile",
                     "verify", VERIFY_WARN);
     setting_resolve(&out->bind, bind_policy_names, rq->bind_policy, "--bind-policy", prof, "bind",
@@ -987,7 +1053,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     sv_free(&remote);
     sv_free(&local);
     if (fabric_is_rdma(fabric) && nall == 0)
-        fail(out, RR_EX_UNAVAILABLE,
+        plan_fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
                        "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "
                        "-p tcp to run without RDMA)", prof->name, fabric_label(fabric),

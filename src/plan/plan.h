@@ -122,6 +122,10 @@ struct plan {
 };
 
 void plan_build(const struct plan_request *rq, struct plan *out);
+/* A reason the plan cannot run (msg is owned); the first one's status is the plan's. */
+void plan_fail(struct plan *p, int status, char *msg);
+/* The program that runs commands with variables set: `env VAR=VALUE... COMMAND`. */
+#define PLAN_ENV_PATH "/usr/bin/env"
 /* --threads / [bind] threads as a count: -1 auto, 0 none (or NULL), -2 not one. */
 int threads_value(const char *v);
 void job_contexts_free(struct job_args *job);

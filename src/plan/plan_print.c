@@ -35,8 +35,12 @@ void plan_print_text(const struct plan *p, FILE *out)
         fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
     for (size_t i = 0; i < p->files.n; i++)
         fprintf(out, "  file: %s\n", p->files.v[i]);
-    fprintf(out, "stack: %s, UCX %s\n", p->mpi_library ? p->mpi_library : "MPI unknown",
-            p->ucx_version ? p->ucx_version : "unknown");
+    if (p->launcher.value == LAUNCHER_EXEC)
+        fprintf(out, "stack: UCX %s (COMMAND's MPI, if any, is its own)\n",
+                p->ucx_version ? p->ucx_version : "unknown");
+    else
+        fprintf(out, "stack: %s, UCX %s\n", p->mpi_library ? p->mpi_library : "MPI unknown",
+                p->ucx_version ? p->ucx_version : "unknown");
     fprintf(out, "verify: %s (%s), expect %s (%s)%s%s\n", verify_policy_names[p->verify.value],
             p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
             p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");

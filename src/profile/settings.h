@@ -8,7 +8,7 @@
 
 enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
 enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY };
-enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN };
+enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC };
 enum bind_policy { BIND_NONE, BIND_NUMA, BIND_NIC_LOCAL, BIND_GPU_LOCAL };
 enum memory_policy { MEMORY_PREFER, MEMORY_BIND, MEMORY_NONE };
 enum nic_choice { NICS_ONE, NICS_NEAREST };
@@ -20,7 +20,7 @@ extern const char *const verify_policy_names[], *const expectation_names[],
     *const nic_choice_names[];
 #define VERIFY_POLICIES "off|warn|strict"
 #define EXPECTATIONS "rdma|tcp|local|any"
-#define LAUNCHERS "mpirun|srun"
+#define LAUNCHERS "mpirun|srun|exec"
 #define BIND_POLICIES "none|numa|nic-local|gpu-local"
 #define MEMORY_POLICIES "prefer|bind|none"
 #define NIC_CHOICES "one|nearest"

@@ -237,11 +237,11 @@ void proc_adopt_orphans(void)
     prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-/* Our children now, from /proc (the 4th field of /proc/PID/stat is the parent). */
-static int our_children(pid_t *out, int max)
+/* The children of `parent` now, from /proc (the 4th field of
+ * /proc/PID/stat is the parent). */
+static int children_of(pid_t parent, pid_t *out, int max)
 {
     DIR *d = opendir("/proc");
-    pid_t me = getpid();
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
         char path[300], buf[512];
@@ -256,12 +256,30 @@ static int our_children(pid_t *out, int max)
         const char *close = strrchr(buf, ')');   /* the command may hold spaces */
         int ppid = 0;
         char state = 0;
-        if (close && sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == me)
+        if (close && sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
             out[n++] = (pid_t)atol(e->d_name);
     }
     if (d)
         closedir(d);
     return n;
+}
+
+static int our_children(pid_t *out, int max)
+{
+    return children_of(getpid(), out, max);
+}
+
+void proc_signal_tree(pid_t root, int sig)
+{
+    enum { MAX_TREE = 1024 };
+    pid_t *tree = xcalloc(MAX_TREE, sizeof(*tree));
+    int n = 1;
+    tree[0] = root;
+    for (int i = 0; i < n && n < MAX_TREE; i++)
+        n += children_of(tree[i], tree + n, MAX_TREE - n);
+    for (int i = 0; i < n; i++)
+        kill(tree[i], sig);
+    free(tree);
 }
 
 int proc_end_orphans(double grace_s)

@@ -61,6 +61,9 @@ void proc_adopt_orphans(void);
  * SIGTERM, then SIGKILL after grace_s, and are reaped. Returns how many had
  * to be signalled. */
 int proc_end_orphans(double grace_s);
+/* Send sig to `root` and every process below it (children, theirs, ...),
+ * as they are now: a job whose command does not pass signals on. */
+void proc_signal_tree(pid_t root, int sig);
 /* Seconds on the monotonic clock. */
 double proc_now(void);
 /* The status a shell would report: the exit status, or 128 + the signal. */

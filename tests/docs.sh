@@ -17,6 +17,7 @@
 #   topology             with the named hwloc XML from ../shared/topologies
 #   sed EXPR             as shown, edited by sed EXPR (fewer and shorter runs)
 #   suite FILE REGEX     FILE, which a suite runs, has it (a line matching REGEX)
+#   file FILE            FILE, which a suite runs, has it as a line ("\" lines joined)
 #   debian12             ./scripts/setup-debian.sh run, on Debian 12, in-tree builds
 HOW=$(cat <<'TABLE'
 ./scripts/setup-debian.sh run	debian12
@@ -38,7 +39,10 @@ rdmarun --dry-run -p roce --sysfs tests/data/sysfs/rxe -np 2 ./mpi_hello	run 0 U
 rdmarun check --path-test -H node1,node2	suite tests/vm/guest/pair.sh check --path-test .*-H "\$hosts"
 rdmarun --dry-run --report --topology coral-lassen.xml --bind-policy gpu-local -N 4 ./app	topology
 rdmarun compare -p auto,tcp --np 1,2,4,8 --repeat 5 --metric 'time_per_iter_us=([0-9.]+)' -o results -- examples/mpi_stencil 2048 200	sed s/--np 1,2,4,8 --repeat 5/--np 1,2 --repeat 1/; s/2048 200$/128 10/
-exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	suite examples/slurm-job.sbatch ^exec rdmarun --launcher srun -n "\$\{SLURM_NTASKS:-2\}" ./mpi_hello$
+exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	file examples/slurm-job.sbatch
+head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch
+exec srun rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch
+rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded
 TABLE
 )
 
@@ -68,7 +72,7 @@ for line in open(f"{src}/README.md"):
 for page in ("rdmarun.1", "rdmarun-profile.5", "rdmarun-slurm.7"):
     section, block = None, None
     for line in open(f"{src}/man/{page}.in"):
-        line = line.rstrip("\n").replace("\\-", "-")
+        line = line.rstrip("\n").replace("\\-", "-").replace("\\\\", "\\")
         if line.startswith(".SH "):
             section = line[4:].strip()
             continue
@@ -80,7 +84,13 @@ for page in ("rdmarun.1", "rdmarun-profile.5", "rdmarun-slurm.7"):
             if block and block[0].startswith("["):          # a profile
                 open(profile_out, "w").write("\n".join(block) + "\n")
             else:
-                cmds += [l.strip() for l in block if l.strip() and not l.startswith("#")]
+                joined, pending = [], ""
+                for l in block:
+                    l = pending + l.strip()
+                    pending = l[:-1].rstrip() + " " if l.endswith("\\") else ""
+                    if not pending:
+                        joined.append(l)
+                cmds += [l for l in joined if l and not l.startswith("#")]
             block = None
         elif block is not None:
             block.append(line)
@@ -148,6 +158,10 @@ while IFS= read -r cmd <&3; do
             read -r file regex <<<"$rest"
             grep -qE -- "$regex" "$SRC/$file"
             ok $? "$cmd (run by $file)" ;;
+        file)
+            sed -e ':a' -e '/\\$/{N;s/[[:space:]]*\\\n[[:space:]]*/ /;ba' -e '}' "$SRC/$rest" |
+                grep -qxF -- "$cmd"
+            ok $? "$cmd (is in $rest, which a suite runs)" ;;
         debian12)
             if [ "$(. /etc/os-release; echo "$VERSION_ID")" != 12 ] || [ "$SRC" != "$BUILD" ]; then
                 skip "$cmd" "for an in-tree build on Debian 12"

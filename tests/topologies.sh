@@ -112,6 +112,22 @@ if [ -f "$xml" ]; then
     run "$RDMARUN" --dry-run -p nccl-ib --topology "$xml" -np 4 ./app
     check "NCCL_NET_GDR_LEVEL = auto: PHB where the GPUs' nearest NICs are NODE away (lassen)" 0 \
         "-x NCCL_NET_GDR_LEVEL=PHB" "is NODE away: GPUDirect RDMA up to a host bridge (PHB)"
+    # examples/torchrun-job.sbatch's rdmarun, as one node of the job runs it
+    # (srun's task on lassen: the Slurm variables as Slurm sets them).
+    args=$(sed -n '/^exec srun rdmarun /,/train.py$/p' "$SRC/examples/torchrun-job.sbatch" |
+        sed 's/\\$//' | tr -s ' \n' ' ' | sed 's/^exec srun rdmarun //')
+    (
+        SLURM_NNODES=2 SLURM_JOB_ID=4242 head=lassen28
+        eval "set -- $args"
+        "$RDMARUN" --dry-run --report --evidence-dir /EVIDENCE --topology "$xml" "$@" 2>&1
+    ) | sed -e "s|$DIR|@TOPOLOGIES@|g" -e "s|$SRC|@SRC@|g" -e 's|UCX [0-9][0-9.]* (|UCX @UCX@ (|' \
+        >"$TMP/got"
+    golden "$EXP/coral-lassen-torchrun.txt" "$TMP/got" \
+        "coral-lassen: examples/torchrun-job.sbatch's plan (launcher exec, gpu-local, NCCL per worker)"
+    grep -q "^/usr/bin/env .*NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 .* torchrun --nnodes=2 " "$TMP/got" &&
+        grep -qE "^  [0-3] +[08] +10 .* mlx5_[0-3]:1 +local +cuda[0-3] +local" "$TMP/got" &&
+        ! grep -q -- "--mca" "$TMP/got"
+    ok $? "coral-lassen torchrun: NCCL's NICs in COMMAND's environment, each worker its local GPU and NIC, no MCA"
 fi
 
 done_testing

@@ -1033,7 +1033,12 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     char *how = NULL;
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
     const char *map_by = rq->job->map_by ? rq->job->map_by : profile_value(prof, "bind", "map-by");
-    rank_numa(rq->facts, ranks, map_by, used, &how);
+    bool exec = out->launcher.value == LAUNCHER_EXEC;
+    rank_numa(rq->facts, exec ? -1 : ranks, map_by, used, &how);
+    if (exec) {   /* COMMAND maps its workers, not Open MPI */
+        free(how);
+        how = xstrdup("COMMAND's workers may run on every NUMA node");
+    }
     struct strvec remote = {0}, local = {0};
     size_t nports = nearest_ports(rq->facts, used, all, nall, ports, &remote);
     for (size_t n = 0; n < rq->facts->nnuma && n < MAX_NUMA; n++)

@@ -48,6 +48,40 @@ else
     ok $? "stopped $took s after node a's first endpoint on TCP (under 5 s)"
     echo "# figures: strict stop $took s after the first TCP endpoint, two guests"
 
+    # launcher exec between the nodes (issue 21): one rdmarun per node, as
+    # `srun rdmarun --launcher exec` runs them, ucx_perftest's server on b and
+    # its client on a: each node's own plan and verdict. Then the same with
+    # TCP where RDMA is expected, under strict: both stopped, 80.
+    perftest_pair() {  # PORT ITERATIONS rdmarun options...: sets out/err/rc (a) and $TMP/b.out
+        local port=$1 n=$2
+        shift 2
+        ssh $B "cd $JOB && timeout 120 $RDMARUN --launcher exec $* -- ucx_perftest -p $port \
+            -t tag_bw -s 65536 -n $n" >"$TMP/b.out" 2>&1 &
+        local bpid=$!
+        # b's rdmarun probes and tests its QP first: the server listens after.
+        for i in $(seq 1 120); do ssh $B "ss -ltn" | grep -q ":$port " && break; sleep 0.5; done
+        run timeout 120 "$RDMARUN" --launcher exec "$@" -- ucx_perftest -p "$port" -t tag_bw \
+            -s 65536 -n "$n" $B
+        wait $bpid
+        brc=$?
+    }
+    perftest_pair 13500 200 -p roce
+    check "launcher exec on two nodes: ucx_perftest's client on a, through rdmarun" 0 "Final:" \
+        "rdmarun: rxe-guest-a: RDMA verified: 1 process, lanes rc_verbs/rxe0:1, no TCP lanes"
+    grep -q "rdmarun: rxe-guest-b: RDMA verified: 1 process, lanes rc_verbs/rxe0:1" "$TMP/b.out" &&
+        [ "$brc" = 0 ]
+    s=$?
+    ok $s "and its server on b, through b's own rdmarun: b's verdict is RDMA too"
+    [ $s = 0 ] || sed 's/^/#   b: /' "$TMP/b.out" | tail -20
+    cp "$TMP/wants-rdma.ini" /tmp/wants-rdma.ini && ssh $B "cat >/tmp/wants-rdma.ini" </tmp/wants-rdma.ini
+    perftest_pair 13501 1000000 -p /tmp/wants-rdma.ini --verify strict
+    check "launcher exec, TCP between the nodes where RDMA is expected, strict: 80 on a" 80 \
+        "FALLBACK: process" "used tcp/eth0" "stopping the job"
+    [ "$brc" = 80 ] && grep -q "stopping the job" "$TMP/b.out"
+    s=$?
+    ok $s "and on b (status $brc)"
+    [ $s = 0 ] || sed 's/^/#   b: /' "$TMP/b.out" | tail -20
+
     # The path test between the nodes (issue 17): healthy, then one fault at a
     # time on a second RoCE port, rxe1 on VLAN 5 (eth0 keeps ssh and mpirun's
     # own traffic, so the launcher is not what breaks).

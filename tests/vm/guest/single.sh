@@ -182,6 +182,36 @@ ok $? "compare: every 2-rank run of the rc profile has the verdict rdma"
 [ "$(awk -F, '$4 == "tcp" && $5 == 2 {print $8 "/" $11}' "$csv" | sort -u)" = $ONE_NODE_TCP/1 ]
 ok $? "compare: every 2-rank tcp run is TCP ($ONE_NODE_TCP on UCX $UCX_VERSION), as intended, and counted"
 
+# 2e. launcher exec (issue 21): ucx_perftest's server and client (UCP tag
+# bandwidth), forked by one script, started by rdmarun --launcher exec with
+# the roce profile and, as in 2, no shared memory: both processes' endpoints
+# on rc_verbs/rxe0:1, their RC QPs in the kernel, one verdict over both.
+cat >"$TMP/perftest-pair.sh" <<'SH'
+#!/bin/sh
+ucx_perftest -p 13400 -t tag_bw -s 65536 -n 200 & server=$!
+sleep 1
+ucx_perftest -p 13400 -t tag_bw -s 65536 -n 200 127.0.0.1 || exit 1
+wait $server
+SH
+chmod +x "$TMP/perftest-pair.sh"
+qp_sampler "$TMP/exec.qps" &
+sampler=$!
+run "$RDMARUN" --launcher exec -p roce -x UCX_TLS=rc,self --evidence-dir "$TMP/ev-exec" \
+    -- "$TMP/perftest-pair.sh"
+kill $sampler
+wait $sampler 2>/dev/null
+check "launcher exec: ucx_perftest's pair through rdmarun, roce profile" 0 "Final:"
+has "$out$err" "UCX_NET_DEVICES=rxe0:1" && has "$out$err" "UCX_UD_VERBS_ETH_DGID_CHECK=n"
+ok $? "launcher exec: the plan's variables reached COMMAND's environment"
+# (Each process has one endpoint, its ep_cfg[0]: the other process.)
+eps=$(grep 'tag(rc_verbs/rxe0:1' "$TMP/ev-exec/ucx.log" | sed -n 's/^\[[0-9.]*\] \[[^:]*:\([0-9]*\).*/\1/p' | sort -u | wc -l)
+[ "$eps" = 2 ]
+ok $? "launcher exec: both ucx_perftest processes' endpoints send on rc_verbs/rxe0:1 ($eps)"
+has "$err" "rdmarun: $(hostname): RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+ok $? "launcher exec: the verdict is RDMA over both processes, and names the node"
+grep -q "type RC state RTS.*comm ucx_perftest" "$TMP/exec.qps"
+ok $? "launcher exec: ucx_perftest's RC QPs are in RTS in rdma res"
+
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp
 check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"

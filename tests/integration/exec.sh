@@ -68,6 +68,29 @@ run "$RDMARUN" --launcher exec -p shm -- true
 check "a COMMAND that reports no transport: said so" 0 \
     "no verdict: no process of COMMAND reported a transport"
 
+# NCCL's side (NCCL cannot run here: no GPUs): a worker that says on stdout
+# what NCCL says (the fixtures in tests/data/logs, from NCCL's format
+# strings), planned with nccl-ib on the recorded Soft-RoCE node without its
+# QP test. Its lines are taken live from COMMAND's output.
+nccl_worker() {  # FIXTURE: a script printing it as this process, then waiting
+    printf '#!/bin/sh\nsed "s/^[a-z0-9]*:[0-9]*:\\([0-9]*\\)/$(hostname):$$:\\1/" %s\nsleep 30\n' \
+        "$DATA/logs/$1" >"$TMP/nccl-worker.sh"
+    chmod +x "$TMP/nccl-worker.sh"
+}
+NCCL_JOB=("$RDMARUN" --launcher exec -p nccl-ib --sysfs "$RX" --set check.qp-test=no
+          --set check.memlock=1K)
+nccl_worker nccl-no-device.log
+t0=$(date +%s)
+run "${NCCL_JOB[@]}" --verify strict -- "$TMP/nccl-worker.sh"
+check "NCCL on sockets where RDMA is expected, strict: stopped at once, 80" 80 \
+    "FALLBACK: process" "used network Socket NET/Socket/0" "stopping the job"
+[ $(($(date +%s) - t0)) -lt 10 ]; ok $? "and its worker, sleeping below COMMAND, did not hold it up"
+has "$out" "NCCL INFO"; ok $((! $?)) "NCCL's INFO lines rdmarun asked for are not in the job's output"
+nccl_worker nccl-roce.log
+sed -i 's/^sleep 30$//' "$TMP/nccl-worker.sh"
+run "${NCCL_JOB[@]}" -- "$TMP/nccl-worker.sh"
+check "NCCL over IB verbs (RoCE): the verdict is RDMA, from NCCL's lines" 0 "RDMA verified: 1 process"
+
 # The helper under torchrun's variables: LOCAL_RANK wins over the Slurm task's.
 run env LOCAL_RANK=1 LOCAL_WORLD_SIZE=2 RANK=5 SLURM_LOCALID=0 SLURM_NODEID=0 \
     SLURM_STEP_TASKS_PER_NODE=1 "$RDMARUN" rank --bind-policy numa --report -- true

@@ -597,7 +597,7 @@ static bool starts_helper(const struct strvec *program)
 
 /* launcher = exec with a bind policy: COMMAND starts the workers, so the
  * plan cannot put the helper in front of each; a worker started as
- * `rdmarun rank -- PROGRAM` (torchrun --no-python rdmarun rank -- python
+ * `rdmarun rank -- PROGRAM` (torchrun --no_python rdmarun rank -- python
  * train.py) finds the plan's options in RDMARUN_RANK_OPTIONS and its local
  * rank in its launcher's variables (LOCAL_RANK, SLURM_LOCALID, ...). */
 static void exec_helper_env(struct plan *p, const struct plan_request *rq)
@@ -620,7 +620,7 @@ static void exec_helper_env(struct plan *p, const struct plan_request *rq)
                        "OMPI_COMM_WORLD_LOCAL_RANK)", bind_policy_names[p->bind.value]));
     if (!starts_helper(&rq->job->program))
         sv_pushf(&p->notes, "bind policy %s: COMMAND's workers are placed only when each starts "
-                 "through the helper, e.g. torchrun --no-python rdmarun rank -- python train.py",
+                 "through the helper, e.g. torchrun --no_python rdmarun rank -- python train.py",
                  bind_policy_names[p->bind.value]);
     free(words);
     sv_free(&opts);

@@ -92,6 +92,27 @@ s=$?
 ok $s "examples/slurm-job.sbatch as shipped: 2 ranks under srun, verified"
 [ $s = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 
+# 1d. srun rdmarun --launcher exec (issue 21): one rdmarun per node in the
+# step, its COMMAND's UCX pair (ucx_perftest) verified, its node named.
+if command -v ucx_perftest >/dev/null; then
+    cat >"$TMP/exec.sh" <<SH
+#!/bin/sh
+export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
+cd '$TMP'
+exec srun -n 1 '$RDMARUN' --launcher exec -p shm -- sh -c \
+    'ucx_perftest -p 13600 -t tag_lat -n 200 & sleep 0.5; ucx_perftest -p 13600 -t tag_lat -n 200 127.0.0.1 && wait'
+SH
+    id=$(sbatch --parsable -n 1 -o "$TMP/exec.out" "$TMP/exec.sh")
+    slurm_wait_job "$id" 90
+    out=$(cat "$TMP/exec.out" 2>&1)
+    has "$out" "rdmarun: $(hostname): local only: 2 processes on shared memory" && has "$out" "Final:"
+    s=$?
+    ok $s "srun rdmarun --launcher exec: the step's UCX pair verified on its node"
+    [ $s = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /' | tail -20
+else
+    skip "srun rdmarun --launcher exec" "ucx_perftest not installed (ucx-utils)"
+fi
+
 # 1b. Placement under srun: the helper reads SLURM_LOCALID and binds each task.
 cat >"$TMP/placed.sh" <<SH
 #!/bin/sh

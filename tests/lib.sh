@@ -23,6 +23,11 @@ if [ "$(printf '%s\n' 1.14 "${UCX_VERSION:-0}" | sort -V | head -1)" = 1.14 ]; t
 else
     ONE_NODE_TCP=fallback ONE_NODE_TCP_TEXT="TCP, as the profile intends"
 fi
+# ucx_perftest's MPI mode off where it has one: UCX 1.18's in Debian 13 is
+# built with MPI and, when stdin is not a terminal, runs as a one-process MPI
+# job unless told -P 0; 1.13's (Debian 12) has no MPI mode and no -P.
+PERFTEST_P=$(ucx_perftest -h 2>&1 | grep -q -- '-P <0|1>' && echo "-P 0")
+export PERFTEST_P   # for the scripts the tests write
 # Open MPI's major version (4 on Debian 12, 5 on Debian 13).
 OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/\1/p' | head -1)
 # The names the launcher's process goes by: Open MPI 4.1's mpirun (orterun),

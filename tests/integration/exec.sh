@@ -10,9 +10,9 @@ RX=$DATA/sysfs/rxe
 # perftest_pair PORT: a UCP tag-latency pair on this host, server then client.
 cat >"$TMP/pair.sh" <<'SH'
 #!/bin/sh
-ucx_perftest -p "$1" -t tag_lat -n 200 & server=$!
+ucx_perftest $PERFTEST_P -p "$1" -t tag_lat -n 200 & server=$!
 sleep 0.5
-ucx_perftest -p "$1" -t tag_lat -n 200 127.0.0.1 || exit 1
+ucx_perftest $PERFTEST_P -p "$1" -t tag_lat -n 200 127.0.0.1 || exit 1
 wait $server
 SH
 chmod +x "$TMP/pair.sh"
@@ -109,9 +109,9 @@ if command -v torchrun >/dev/null; then
     cat >"$TMP/worker.sh" <<SH
 #!/bin/sh
 echo "worker \$LOCAL_RANK: \$(sed -n 's/^Cpus_allowed_list:\t*//p' /proc/self/status)" >&2
-[ "\$LOCAL_RANK" = 0 ] && exec ucx_perftest -p $((port + 3)) -t tag_lat -n 200
+[ "\$LOCAL_RANK" = 0 ] && exec ucx_perftest $PERFTEST_P -p $((port + 3)) -t tag_lat -n 200
 sleep 1
-exec ucx_perftest -p $((port + 3)) -t tag_lat -n 200 127.0.0.1
+exec ucx_perftest $PERFTEST_P -p $((port + 3)) -t tag_lat -n 200 127.0.0.1
 SH
     chmod +x "$TMP/worker.sh"
     run "$RDMARUN" --launcher exec -p shm --bind-policy numa -- torchrun --standalone \

@@ -55,12 +55,12 @@ else
     perftest_pair() {  # PORT ITERATIONS rdmarun options...: sets out/err/rc (a) and $TMP/b.out
         local port=$1 n=$2
         shift 2
-        ssh $B "cd $JOB && timeout 120 $RDMARUN --launcher exec $* -- ucx_perftest -p $port \
+        ssh $B "cd $JOB && timeout 120 $RDMARUN --launcher exec $* -- ucx_perftest $PERFTEST_P -p $port \
             -t tag_bw -s 65536 -n $n" >"$TMP/b.out" 2>&1 &
         local bpid=$!
         # b's rdmarun probes and tests its QP first: the server listens after.
         for i in $(seq 1 120); do ssh $B "ss -ltn" | grep -q ":$port " && break; sleep 0.5; done
-        run timeout 120 "$RDMARUN" --launcher exec "$@" -- ucx_perftest -p "$port" -t tag_bw \
+        run timeout 120 "$RDMARUN" --launcher exec "$@" -- ucx_perftest $PERFTEST_P -p "$port" -t tag_bw \
             -s 65536 -n "$n" $B
         wait $bpid
         brc=$?

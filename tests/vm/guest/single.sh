@@ -188,9 +188,9 @@ ok $? "compare: every 2-rank tcp run is TCP ($ONE_NODE_TCP on UCX $UCX_VERSION),
 # on rc_verbs/rxe0:1, their RC QPs in the kernel, one verdict over both.
 cat >"$TMP/perftest-pair.sh" <<'SH'
 #!/bin/sh
-ucx_perftest -p 13400 -t tag_bw -s 65536 -n 200 & server=$!
+ucx_perftest $PERFTEST_P -p 13400 -t tag_bw -s 65536 -n 200 & server=$!
 sleep 1
-ucx_perftest -p 13400 -t tag_bw -s 65536 -n 200 127.0.0.1 || exit 1
+ucx_perftest $PERFTEST_P -p 13400 -t tag_bw -s 65536 -n 200 127.0.0.1 || exit 1
 wait $server
 SH
 chmod +x "$TMP/perftest-pair.sh"

@@ -24,9 +24,11 @@ else
     ONE_NODE_TCP=fallback ONE_NODE_TCP_TEXT="TCP, as the profile intends"
 fi
 # ucx_perftest's MPI mode off where it has one: UCX 1.18's in Debian 13 is
-# built with MPI and, when stdin is not a terminal, runs as a one-process MPI
-# job unless told -P 0; 1.13's (Debian 12) has no MPI mode and no -P.
-PERFTEST_P=$(ucx_perftest -h 2>&1 | grep -q -- '-P <0|1>' && echo "-P 0")
+# built with MPI and, when stdin is not a terminal (a background job's is
+# /dev/null), runs as a one-process MPI job unless told -P 0; 1.13's
+# (Debian 12) has no MPI mode and no -P. (Asked of the binary, not of its
+# -h, which starts MPI itself.)
+PERFTEST_P=$(ldd "$(command -v ucx_perftest)" 2>/dev/null | grep -q libmpi && echo "-P 0")
 export PERFTEST_P   # for the scripts the tests write
 # Open MPI's major version (4 on Debian 12, 5 on Debian 13).
 OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/\1/p' | head -1)

@@ -49,10 +49,7 @@ static void drop_mpirun_items(struct plan *p)
             p->items[kept++] = *it;
             continue;
         }
-        free(it->name);
-        free(it->value);
-        free(it->origin);
-        free(it->reason);
+        plan_item_free(it);
     }
     p->n = kept;
 }

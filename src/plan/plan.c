@@ -1106,15 +1106,19 @@ void job_contexts_free(struct job_args *job)
     job->ncontexts = job->ncontexts_cap = 0;
 }
 
+void plan_item_free(struct plan_item *it)
+{
+    free(it->name);
+    free(it->value);
+    free(it->origin);
+    free(it->reason);
+}
+
 void plan_free(struct plan *p)
 {
     path_plan_free(&p->path);
-    for (size_t i = 0; i < p->n; i++) {
-        free(p->items[i].name);
-        free(p->items[i].value);
-        free(p->items[i].origin);
-        free(p->items[i].reason);
-    }
+    for (size_t i = 0; i < p->n; i++)
+        plan_item_free(&p->items[i]);
     free(p->items);
     free(p->profile);
     free(p->chosen);

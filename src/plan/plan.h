@@ -134,6 +134,8 @@ void job_contexts_free(struct job_args *job);
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
                   int gid_index);
 void plan_free(struct plan *p);
+/* One item's strings (an item that leaves the plan). */
+void plan_item_free(struct plan_item *it);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);
 /* Whether the plan verifies the job (verify is not off). */
 bool plan_verifies(const struct plan *p);

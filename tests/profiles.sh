@@ -106,6 +106,12 @@ check "UCX_ROOT, UCX_HOME, UCX_DIR, NCCL_HOME, NCCL_ROOT from the environment pa
 ! has "$out" "-x UCX_ROOT"; ok $? "and the plan does not set them"
 UCX_IB_SL=3 UCX_RC_TIMEOUT=10s run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
 check "inherited UCX names from the environment: UCX_IB_SL, UCX_RC_TIMEOUT" 0 "UCX_IB_SL" "environment"
+# String variables (UCX_LOG_FILE, UCX_MEMTRACK_DEST, UCX_PROFILE_FILE) are checked against
+# UCX's defaults: a field without one crashed UCX's parser, and rdmarun.
+UCX_LOG_FILE=stderr UCX_MEMTRACK_DEST=stdout run "$RDMARUN" -p tcp --dry-run --mpirun mpirun \
+    --set ucx.PROFILE_FILE=/tmp/p.%p -np 1 ./app
+check "UCX_LOG_FILE, UCX_MEMTRACK_DEST and --set ucx.PROFILE_FILE, string variables, are taken" 0 \
+    "-x UCX_LOG_FILE=stderr" "-x UCX_MEMTRACK_DEST=stdout" "-x UCX_PROFILE_FILE=/tmp/p.%p"
 UCX_RC_TIMEOUT=banana run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
 check "an inherited name with a bad value is refused, with UCX's reason" 78 \
     "[ucx] RC_TIMEOUT = banana: Invalid value for TIMEOUT"

@@ -271,11 +271,18 @@ static bool check_tls(const char *value, char **why)
     return ok;
 }
 
-/* Parse one value into a scratch copy of `table`'s options. */
+/* Parse one value into a scratch copy of `table`'s options, filled with
+ * the defaults first: UCX prints a field's old value before it parses the
+ * new one, and a string field left NULL crashes it (UCX_LOG_FILE). */
 static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, const char *name,
                                  const char *value)
 {
     void *opts = xcalloc(1, entry->size);
+    ucs_status_t def = ucs_config_parser_set_default_values(opts, entry->table);
+    if (def != UCS_OK) {
+        free(opts);
+        return def;
+    }
 #ifdef HAVE_UCS_CONFIG_SET_VALUE_PREFIX
     /* No table prefix: the name is matched as written, as before the argument. */
     ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, NULL, name, value);

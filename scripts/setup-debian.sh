@@ -19,14 +19,14 @@ cd "$(dirname "$0")/.."
 # busybox-static for the guest's initramfs and the RDMA tools; gnuplot for
 # compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin;
 # debhelper, lintian and rpm to build and check the packages; python3-torch
-# for a real torchrun under --launcher exec.
+# for a real torchrun under --launcher exec, strace to see its workers' writes.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion
-  debhelper lintian rpm python3-torch"
+  debhelper lintian rpm python3-torch strace"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -195,8 +195,9 @@ int cmd_run(const struct cmdline *cl)
         .job = &job, .verify = cl->verify, .launcher = cl->launcher,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
         .threads = cl->threads,
-        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun, .mpi_library = mpi_library, .evidence_dir = evdir,
-        .self = self, .app_path = apppath,
+        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun,
+        .stdbuf = access(PLAN_STDBUF_PATH, X_OK) == 0, .mpi_library = mpi_library,
+        .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
     if (rc && !plan.status)

@@ -51,7 +51,12 @@ const char *line_body(const char *line)
             s += 1 + strspn(s + 1, " ");
         if (*s == '[') {
             const char *t = s + 1 + strspn(s + 1, "0123456789,");
-            if (t > s + 1 && *t == ']' && t[1] == '<') {   /* Open MPI's --tag-output */
+            /* torchrun --tee: "[default0]:", "[trainer1]:", a template's "[3]:" */
+            const char *w = s + 1 + strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                  "0123456789_-.|");
+            if (w > s + 1 && *w == ']' && w[1] == ':')
+                s = w[2] == ' ' ? w + 3 : w + 2;
+            else if (t > s + 1 && *t == ']' && t[1] == '<') {   /* Open MPI's --tag-output */
                 const char *e = strstr(t, ">:");
                 if (e)
                     s = e[2] == ' ' ? e + 3 : e + 2;

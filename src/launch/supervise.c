@@ -85,13 +85,16 @@ static void counter_summary(const struct facts *f, const struct port_counters *b
     sv_free(&w);
 }
 
-/* The launcher's name for messages: argv[0], or the command `env VAR=VALUE...` runs. */
+/* The launcher's name for messages: argv[0], or the command `env VAR=VALUE...
+ * [stdbuf -oL]` runs. */
 static const char *launcher_word(const struct plan *p)
 {
     size_t i = 0;
     if (strcmp(p->argv.v[0], PLAN_ENV_PATH) == 0)
         for (i = 1; i < p->argv.n - 1 && strchr(p->argv.v[i], '='); i++)
             ;
+    if (i + 2 < p->argv.n && strcmp(p->argv.v[i], PLAN_STDBUF_PATH) == 0)
+        i += 2;
     return p->argv.v[i];
 }
 

@@ -54,7 +54,30 @@ static void drop_mpirun_items(struct plan *p)
     p->n = kept;
 }
 
-void exec_argv(struct plan *p, const struct job_args *job)
+/* Every process below COMMAND writes to the same pipes (mpirun and srun
+ * read each rank's own). A stdout that is a pipe is fully buffered: NCCL's
+ * lines (one fwrite each, no fflush) and UCX's (stdout, plan_evidence) wait
+ * there for 4 KiB or the process's end, too late for strict, and are split
+ * at 4 KiB among other processes' output. Under coreutils' stdbuf -oL
+ * (inherited through the environment) every process that writes with C
+ * stdio writes its stdout a line at a time, each line one write(), which a
+ * pipe keeps whole: what a terminal gives, and mpirun's ranks have (their
+ * stdout is a pty). stderr is left as it is: the reports are not there. */
+static void line_buffered(struct plan *p, bool stdbuf)
+{
+    if (!plan_verifies(p))
+        return;   /* no evidence to read: COMMAND's output is left as it is */
+    if (!stdbuf) {
+        sv_pushf(&p->notes, "%s (coreutils) is missing: COMMAND's processes write their stdout "
+                 "as a pipe makes them, in 4 KiB blocks, so their reports come late and may "
+                 "interleave, and one may be lost from the verdict", PLAN_STDBUF_PATH);
+        return;
+    }
+    sv_push(&p->argv, PLAN_STDBUF_PATH);
+    sv_push(&p->argv, "-oL");
+}
+
+void exec_argv(struct plan *p, const struct job_args *job, bool stdbuf)
 {
     struct strvec env = {0};
     if (job->appfile)
@@ -67,6 +90,7 @@ void exec_argv(struct plan *p, const struct job_args *job)
         if (!p->items[i].overridden && p->items[i].value)
             sv_pushf(&p->argv, "%s=%s", p->items[i].name, p->items[i].value);
     sv_append(&p->argv, &env);
+    line_buffered(p, stdbuf);
     /* COMMAND as given: a ':' in it is its own argument, not an app context. */
     sv_append(&p->argv, &job->program);
     for (size_t c = 0; c < job->ncontexts; c++) {

@@ -392,7 +392,11 @@ static enum expectation expected_from_fabric(const char *fabric)
 /* Evidence: each rank reports its transports on its stderr (UCX) or stdout
  * (NCCL), which the launcher brings to the launch node from every node,
  * where the supervisor takes them out of the job's output, live. A user's
- * own log settings are kept, with a note when they hide the evidence. */
+ * own log settings are kept, with a note when they hide the evidence.
+ * Launcher exec: UCX reports on stdout, its own default, which COMMAND runs
+ * line-buffered (argv_exec.c); stderr's buffer is one byte when a library
+ * writes to it before stdbuf's setting is made, which UCX's VFS thread
+ * does, so its lines would still go out in pieces there. */
 /* Whether mpirun sends the ranks' output to files (4.1's --output-filename,
  * 5's --output dir=|file=), where no report reaches the launcher's output. */
 static bool output_to_files(const struct job_args *job)
@@ -420,6 +424,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
+    bool exec = p->launcher.value == LAUNCHER_EXEC;
     char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
     char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
     if (p->evidence_files)
@@ -431,6 +436,8 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         const char *value = vars[i].value;
         if (p->evidence_files && vars[i].file)
             value = i == 1 ? ucx_file : nccl_file;
+        else if (exec && i == 1)
+            value = "stdout";
         if (!have && value) {
             add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
                      xstrdup("evidence"),
@@ -447,7 +454,12 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         if (hides)
             sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
                      "(it would %s%s)", vars[i].name, v, have->origin,
-                     vars[i].value ? "set " : "leave it unset", vars[i].value ? vars[i].value : "");
+                     value ? "set " : "leave it unset", value ? value : "");
+        else if (exec && i == 1 && v && strcmp(v, "stderr") == 0)
+            sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: COMMAND's processes share "
+                     "its stderr, where UCX's lines can go out in pieces that interleave, and a "
+                     "process's report may be lost (rdmarun would set stdout, line-buffered)",
+                     have->origin);
     }
     free(ucx_file);
     free(nccl_file);
@@ -729,7 +741,7 @@ static void build_argv(struct plan *p, const struct plan_request *rq)
 {
     if (p->launcher.value == LAUNCHER_EXEC) {
         exec_helper_env(p, rq);
-        exec_argv(p, rq->job);
+        exec_argv(p, rq->job, rq->stdbuf);
         return;
     }
     if (p->launcher.value == LAUNCHER_SRUN) {

@@ -69,6 +69,7 @@ struct plan_request {
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
     bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
+    bool stdbuf;                        /* PLAN_STDBUF_PATH is there (launcher exec) */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
@@ -126,6 +127,9 @@ void plan_build(const struct plan_request *rq, struct plan *out);
 void plan_fail(struct plan *p, int status, char *msg);
 /* The program that runs commands with variables set: `env VAR=VALUE... COMMAND`. */
 #define PLAN_ENV_PATH "/usr/bin/env"
+/* coreutils' stdbuf, which launcher exec runs COMMAND under: every process
+ * below it writes its stdout a line at a time (argv_exec.c). */
+#define PLAN_STDBUF_PATH "/usr/bin/stdbuf"
 /* --threads / [bind] threads as a count: -1 auto, 0 none (or NULL), -2 not one. */
 int threads_value(const char *v);
 void job_contexts_free(struct job_args *job);

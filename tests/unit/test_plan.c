@@ -515,6 +515,50 @@ static void test_check_keys(void)
     facts_free(&f);
 }
 
+/* launcher exec: COMMAND under stdbuf -oL when the job is verified, with
+ * UCX's reports on stdout; a note when stdbuf is missing; COMMAND as it is
+ * with verify off. */
+static void test_exec_line_buffered(void)
+{
+    struct facts f;
+    struct profile p;
+    ok(node(&f, "rxe") == 0 && profile(&p, "roce") == 0, "rxe node and roce profile load");
+    struct job j;
+    job_init(&j, &p, &f);
+    j.rq.launcher = "exec";
+    j.rq.stdbuf = true;
+    struct plan pl;
+    plan_build(&j.rq, &pl);
+    int at = sv_find(&pl.argv, PLAN_STDBUF_PATH);
+    ok(pl.status == 0 && at > 0 && (size_t)at + 2 < pl.argv.n &&
+       strcmp(pl.argv.v[at + 1], "-oL") == 0 && strcmp(pl.argv.v[at + 2], "./app") == 0 &&
+       strchr(pl.argv.v[at - 1], '='), "exec: env VAR=VALUE... stdbuf -oL COMMAND");
+    const struct plan_item *log = plan_find(&pl, ITEM_ENV, "UCX_LOG_FILE");
+    ok(log && log->source == SOURCE_EVIDENCE && strcmp(log->value, "stdout") == 0,
+       "exec: UCX reports on stdout, the line-buffered one (%s)", log ? log->value : "unset");
+    plan_free(&pl);
+    j.rq.stdbuf = false;
+    plan_build(&j.rq, &pl);
+    bool noted = false;
+    for (size_t i = 0; i < pl.notes.n; i++)
+        noted |= strstr(pl.notes.v[i], "stdbuf (coreutils) is missing") != NULL;
+    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) && noted,
+       "exec without stdbuf: COMMAND as it is, and the plan says what that risks");
+    plan_free(&pl);
+    j.rq.stdbuf = true;
+    j.rq.verify = "off";
+    plan_build(&j.rq, &pl);
+    noted = false;
+    for (size_t i = 0; i < pl.notes.n; i++)
+        noted |= strstr(pl.notes.v[i], "stdbuf") != NULL;
+    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) && !noted,
+       "exec with verify off: COMMAND's output is left as it is");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+    facts_free(&f);
+}
+
 int main(void)
 {
     test_settings();
@@ -524,5 +568,6 @@ int main(void)
     test_rules();
     test_placement();
     test_check_keys();
+    test_exec_line_buffered();
     return done_testing();
 }

@@ -48,6 +48,12 @@ is_launcher() { case " $LAUNCHER_NAMES " in *" $1 "*) return 0 ;; esac; return 1
 # ucx_peer_eps TEXT: UCX's endpoint lines to another rank (not to itself), in
 # both forms: ep_cfg[1..] (UCX 1.13) and intra-/inter-node cfg#N (1.14+).
 ucx_peer_eps() { printf '%s\n' "$1" | grep -E 'ep_cfg\[[1-9][0-9]*\]|(intra|inter)-node cfg#'; }
+# broken_ucx_lines FILE: the UCX lines in FILE that are not one process's
+# whole line: no record header at the start, or a second one inside.
+broken_ucx_lines() {
+    grep -vE '^\[[0-9]+\.[0-9]+\] +\[[^]]+\] ' "$1"
+    grep -E '.\[[0-9]+\.[0-9]+\] +\[[^] ]+:[0-9]+' "$1"
+}
 # Tests run as root in CI; mpirun refuses that unless told.
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root

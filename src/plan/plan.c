@@ -389,14 +389,17 @@ static enum expectation expected_from_fabric(const char *fabric)
     return EXPECT_RDMA;
 }
 
-/* Evidence: each rank reports its transports on its stderr (UCX) or stdout
- * (NCCL), which the launcher brings to the launch node from every node,
- * where the supervisor takes them out of the job's output, live. A user's
- * own log settings are kept, with a note when they hide the evidence.
- * Launcher exec: UCX reports on stdout, its own default, which COMMAND runs
- * line-buffered (argv_exec.c); stderr's buffer is one byte when a library
- * writes to it before stdbuf's setting is made, which UCX's VFS thread
- * does, so its lines would still go out in pieces there. */
+/* Evidence: each rank reports its transports on its stdout or stderr, which
+ * the launcher brings to the launch node from every node, where the
+ * supervisor takes them out of the job's output, live. A user's own log
+ * settings are kept, with a note when they hide the evidence.
+ * A report must leave a rank in one write(): since glibc 2.37 an fprintf to
+ * an unbuffered stderr leaves in 128-byte pieces, which Open MPI 4.1 passes
+ * on as they come and 5.0's PMIx (below 5.0.11) glues to another rank's, so
+ * a long UCX line breaks. UCX reports on stdout, its own default: mpirun
+ * gives each rank's stdout a pty, line-buffered, and exec runs COMMAND under
+ * stdbuf -oL (argv_exec.c). srun's stepd assembles each task's lines itself
+ * and its tasks' stdout is a pipe, which holds lines until 4 KiB: stderr. */
 /* Whether mpirun sends the ranks' output to files (4.1's --output-filename,
  * 5's --output dir=|file=), where no report reaches the launcher's output. */
 static bool output_to_files(const struct job_args *job)
@@ -419,12 +422,12 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
      * stdout or stderr sends them to files the launch node may not see. */
     static const struct { const char *name, *value, *weak; bool file; } vars[] = {
         {"UCX_LOG_LEVEL", "info", "warn error fatal", false},
-        {"UCX_LOG_FILE", "stderr", NULL, true},
+        {"UCX_LOG_FILE", "stdout", NULL, true},
         {"NCCL_DEBUG", "INFO", "VERSION WARN", false},
         {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
-    bool exec = p->launcher.value == LAUNCHER_EXEC;
+    bool srun = p->launcher.value == LAUNCHER_SRUN;
     char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
     char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
     if (p->evidence_files)
@@ -436,8 +439,8 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         const char *value = vars[i].value;
         if (p->evidence_files && vars[i].file)
             value = i == 1 ? ucx_file : nccl_file;
-        else if (exec && i == 1)
-            value = "stdout";
+        else if (srun && i == 1)
+            value = "stderr";
         if (!have && value) {
             add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
                      xstrdup("evidence"),
@@ -455,11 +458,14 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
             sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
                      "(it would %s%s)", vars[i].name, v, have->origin,
                      value ? "set " : "leave it unset", value ? value : "");
-        else if (exec && i == 1 && v && strcmp(v, "stderr") == 0)
-            sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: COMMAND's processes share "
-                     "its stderr, where UCX's lines can go out in pieces that interleave, and a "
-                     "process's report may be lost (rdmarun would set stdout, line-buffered)",
-                     have->origin);
+        else if (!srun && i == 1 && v && strcmp(v, "stderr") == 0)
+            sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: with glibc 2.37+ a long UCX "
+                     "line leaves stderr in pieces, which %s, and a process's report may be lost "
+                     "(rdmarun would set stdout)", have->origin,
+                     p->launcher.value == LAUNCHER_EXEC
+                         ? "interleave on the stderr COMMAND's processes share"
+                         : "Open MPI 4.1 and 5.0 (PMIx below 5.0.11) can interleave with another "
+                           "rank's");
     }
     free(ucx_file);
     free(nccl_file);

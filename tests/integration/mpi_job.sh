@@ -120,4 +120,14 @@ run "$RDMARUN" -p roce $MPIRUN_ROOT -np 2 "$HELLO"
 check "an RDMA profile on a node without RDMA refuses to start (69)" 69 \
     "profile 'roce' is for RoCE but this node has no ACTIVE RoCE port"
 
+# Eight ranks reporting at once: every UCX line reaches rdmarun whole, so
+# every rank is counted. (With UCX on stderr, glibc 2.37+ writes a long line
+# in 128-byte pieces and Open MPI 5's IOF glued ranks' pieces together: 1 to
+# 3 broken lines in every 8-rank run on Debian 13.)
+run "$RDMARUN" -p shm --evidence-dir "$TMP/eight" $MPIRUN_ROOT --oversubscribe -np 8 "$HELLO"
+check "8 ranks: the verdict counts 8 processes" 0 "local only: 8 processes"
+broken=$(broken_ucx_lines "$TMP/eight/ucx.log" | wc -l)
+ok "$broken" "8 ranks: every UCX line in ucx.log is one rank's whole line ($broken broken)"
+[ "$broken" = 0 ] || broken_ucx_lines "$TMP/eight/ucx.log" | head -5 | sed 's/^/#   /'
+has "$out$err" "$(printf '\r')"; ok $((! $?)) "no carriage return from the ranks' terminal reaches the output"
 done_testing

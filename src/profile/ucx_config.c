@@ -280,6 +280,7 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
     void *opts = xcalloc(1, entry->size);
     ucs_status_t def = ucs_config_parser_set_default_values(opts, entry->table);
     if (def != UCS_OK) {
+        ucs_config_parser_release_opts(opts, entry->table);
         free(opts);
         return def;
     }

@@ -69,6 +69,15 @@ static bool argv_has(const struct plan *p, const char *word)
     return sv_find(&p->argv, word) >= 0;
 }
 
+/* Whether one of the notes says `what`. */
+static bool notes_have(const struct strvec *notes, const char *what)
+{
+    for (size_t i = 0; i < notes->n; i++)
+        if (strstr(notes->v[i], what))
+            return true;
+    return false;
+}
+
 static void test_settings(void)
 {
     struct facts f;
@@ -376,10 +385,7 @@ static void test_placement(void)
     placement_free(&pl);
     rq.policy = BIND_GPU_LOCAL;
     placement_build(&f, &rq, &pl);
-    bool noted = false;
-    for (size_t i = 0; i < pl.notes.n; i++)
-        noted |= strstr(pl.notes.v[i], "no GPU") != NULL;
-    ok(noted, "gpu-local without GPUs says so and places by NUMA node");
+    ok(notes_have(&pl.notes, "no GPU"), "gpu-local without GPUs says so and places by NUMA node");
     placement_free(&pl);
 
     /* Fewer ranks than NUMA nodes: the rank takes them all, and its memory
@@ -539,19 +545,14 @@ static void test_exec_line_buffered(void)
     plan_free(&pl);
     j.rq.stdbuf = false;
     plan_build(&j.rq, &pl);
-    bool noted = false;
-    for (size_t i = 0; i < pl.notes.n; i++)
-        noted |= strstr(pl.notes.v[i], "stdbuf (coreutils) is missing") != NULL;
-    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) && noted,
+    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) &&
+       notes_have(&pl.notes, "stdbuf (coreutils) is missing"),
        "exec without stdbuf: COMMAND as it is, and the plan says what that risks");
     plan_free(&pl);
     j.rq.stdbuf = true;
     j.rq.verify = "off";
     plan_build(&j.rq, &pl);
-    noted = false;
-    for (size_t i = 0; i < pl.notes.n; i++)
-        noted |= strstr(pl.notes.v[i], "stdbuf") != NULL;
-    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) && !noted,
+    ok(pl.status == 0 && !argv_has(&pl, PLAN_STDBUF_PATH) && !notes_have(&pl.notes, "stdbuf"),
        "exec with verify off: COMMAND's output is left as it is");
     plan_free(&pl);
     job_free(&j);

@@ -58,16 +58,22 @@ rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log test-suite-pack
 status=0
 times=
 # step NAME LOG COMMAND...: run it unless an earlier step failed, note its
-# time, and keep its test-suite.log as LOG (- for none).
+# time and its five slowest test scripts (from the '# took' line each
+# writes in its log), and keep its test-suite.log as LOG (- for none).
 step() {
     _name=$1 _log=$2
     shift 2
     [ "$status" = 0 ] || return 0
     _t0=$(date +%s)
+    touch .step-start
     "$@" || status=$?
     _t=$(($(date +%s) - _t0))
     times="$times$_name ${_t}s; "
     echo "setup: $_name took ${_t}s (status $status)"
+    _slow=$(find . -name '*.log' -newer .step-start -exec grep -H '^# took [0-9]*s$' {} + 2>/dev/null |
+        sed -E 's|^\./(.*)\.log:# took ([0-9]+)s$|\2 \1|' | sort -rn | head -5 |
+        awk '{printf "%s%s %ss", NR > 1 ? ", " : "", $2, $1}')
+    [ -z "$_slow" ] || echo "setup: $_name, slowest: $_slow"
     [ "$_log" = - ] || cp test-suite.log "$_log" 2>/dev/null || true
 }
 echo "setup: this stack: $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --version 2>&1 | head -1)," \

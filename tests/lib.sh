@@ -100,7 +100,8 @@ check() {
     ok $_ok "$_desc"
 }
 
-done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
+# The script's own time goes in its log, for the setup's slowest-tests list.
+done_testing() { echo "1..$_n"; echo "# took ${SECONDS}s"; [ "$_failed" -eq 0 ]; }
 
 # wait_lines FILE PATTERN COUNT: until FILE has COUNT lines matching (10 s at most).
 wait_lines() {

@@ -72,7 +72,7 @@ step() {
     echo "setup: $_name took ${_t}s (status $status)"
     _slow=$(find . -name '*.log' -newer .step-start -exec grep -H '^# took [0-9]*s$' {} + 2>/dev/null |
         sed -E 's|^\./(.*)\.log:# took ([0-9]+)s$|\2 \1|' | sort -rn | head -5 |
-        awk '{printf "%s%s %ss", NR > 1 ? ", " : "", $2, $1}')
+        awk '{printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1}')
     [ -z "$_slow" ] || echo "setup: $_name, slowest: $_slow"
     [ "$_log" = - ] || cp test-suite.log "$_log" 2>/dev/null || true
 }

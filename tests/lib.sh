@@ -12,6 +12,9 @@ cd "$TMP" || exit 1
 _n=0
 _failed=0
 mkdir -p "$HOME"
+# The tests' python3 is Debian's (the setup installs it), not a version
+# manager's shim ahead of it on PATH: pyenv's takes 0.3 s to start one.
+[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 # The installed UCX's version ("1.13.1"), as rdmarun's messages name it.
 # (1.13 prints "# Version 1.13.1", 1.18 "# Library version: 1.18.1").
 UCX_VERSION=$(ucx_info -v 2>/dev/null | sed -nE 's/^# (Library version:|Version) ([0-9.]+).*/\2/p' | head -1)

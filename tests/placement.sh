@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Placement from hwloc XML topologies recorded on real machines
 # (../shared/topologies, or $RDMARUN_TOPOLOGIES), under every policy, for 1,
 # 2, 3, 4 and 8 ranks per node and as many as the node has NUMA nodes, GPUs
@@ -27,6 +27,12 @@ for r in p["ranks"] if p else []:
 
 # NUMA nodes (physical) an object or PU list is local to, per hwloc-calc.
 numa_of() { hwloc-calc -i "$xml" "$@" --intersect NUMAnode --physical-output 2>/dev/null; }
+# dev_numa OSDEV: numa_of os=OSDEV in $dn, asked once a topology.
+declare -A devnuma
+dev_numa() {
+    [ -n "${devnuma[$xml:$1]+set}" ] || devnuma[$xml:$1]=$(numa_of "os=$1")
+    dn=${devnuma[$xml:$1]}
+}
 # Whether two comma lists share an element.
 meet() { case ",$2," in *",${1%%,*},"*) return 0 ;; esac; [ "${1#*,}" != "$1" ] && meet "${1#*,}" "$2"; }
 
@@ -51,27 +57,37 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             ok $? "$what: a placement for every local rank"
             bad=0 sum=0 shared=0 all= used= given= nics=
             [ -s "$TMP/ranks" ] || bad=1
-            while read local numa pus nc nic nlocal rgpus glocal sh; do
-                locs="pu:$(printf '%s' "$pus" | sed 's/,/ pu:/g')"   # hwloc-calc: one range per location
-                want=$(numa_of --physical-input $locs)
+            # Each rank's PUs as hwloc-calc locations (one range each), a line
+            # a rank; hwloc-calc reads them all from stdin, a result a line
+            # (after a line of its own saying it waits for them).
+            while read local numa pus rest; do
+                printf 'pu:%s\n' "$(printf '%s' "$pus" | sed 's/,/ pu:/g')"
+            done <"$TMP/ranks" >"$TMP/locs"
+            numa_of --physical-input <"$TMP/locs" | sed '/^Waiting for locations/d' >"$TMP/want-numa"
+            hwloc-calc -i "$xml" --physical-input --number-of core <"$TMP/locs" 2>/dev/null |
+                sed '/^Waiting for locations/d' >"$TMP/want-cores"
+            [ "$(wc -l <"$TMP/want-numa") $(wc -l <"$TMP/want-cores")" = "$n $n" ] ||
+                { bad=1; echo "# hwloc-calc did not answer for every rank"; }
+            while read local numa pus nc nic nlocal rgpus glocal sh locs want got; do
                 [ "$want" = "$numa" ] || { bad=1; echo "# rank $local: PUs $pus are on NUMA $want, not $numa"; }
-                got=$(hwloc-calc -i "$xml" --physical-input $locs --number-of core)
                 [ "$got" = "$nc" ] || { bad=1; echo "# rank $local: PUs $pus hold $got cores, not $nc"; }
                 if [ "$nic" != - ]; then
-                    meet "$(numa_of "os=${nic%%:*}")" "$numa" && l=1 || l=0
+                    dev_numa "${nic%%:*}"
+                    meet "$dn" "$numa" && l=1 || l=0
                     [ "$l" = "$nlocal" ] || { bad=1; echo "# rank $local: $nic local=$nlocal, hwloc-calc says $l"; }
                     nics="$nics ${nic%%:*}"
                 fi
                 if [ "$rgpus" != - ]; then
                     l=1
                     for g in $(printf '%s' "$rgpus" | tr ',' ' '); do
-                        meet "$(numa_of "os=$g")" "$numa" || l=0
+                        dev_numa "$g"
+                        meet "$dn" "$numa" || l=0
                     done
                     [ "$l" = "$glocal" ] || { bad=1; echo "# rank $local: GPUs $rgpus local=$glocal, hwloc-calc says $l"; }
                     given="$given,$rgpus"
                 fi
-                sum=$((sum + nc)) shared=$((shared + sh)) all="$all $locs" used="$used,$numa"
-            done <"$TMP/ranks"
+                sum=$((sum + nc)) shared=$((shared + sh)) all="$all ${locs//,/ }" used="$used,$numa"
+            done < <(paste -d' ' "$TMP/ranks" <(tr ' ' ',' <"$TMP/locs") "$TMP/want-numa" "$TMP/want-cores")
             ok $bad "$what: PUs, cores, NUMA nodes, NIC and GPU locality agree with hwloc-calc"
 
             # The whole node is handed out: every core, and no two ranks share
@@ -104,7 +120,7 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             near=0
             if [ -n "$nics" ]; then
                 nicnuma=
-                for d in $(printf '%s\n' $nics | sort -u); do nicnuma="$nicnuma,$(numa_of "os=$d")"; done
+                for d in $(printf '%s\n' $nics | sort -u); do dev_numa "$d"; nicnuma="$nicnuma,$dn"; done
                 while read local numa pus nc nic nlocal rest; do
                     [ "$nic" = - ] && continue
                     if meet "${nicnuma#,}" "$numa" && [ "$nlocal" = 0 ]; then
@@ -122,7 +138,8 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
                 while read local numa pus nc nic nlocal rgpus glocal sh; do
                     mine=0 here=0
                     for g in $gpus; do
-                        meet "$(numa_of "os=$g")" "$numa" || continue
+                        dev_numa "$g"
+                        meet "$dn" "$numa" || continue
                         here=1
                         meet "$g" "$rgpus" && mine=1
                     done

@@ -18,11 +18,22 @@ libs="$(pkg-config --libs $deps) -luct -lucs"
 sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c | sort)
 # config.h only carries the version for --version, which no target uses.
 echo '#define PACKAGE_VERSION "fuzz"' >"$build/config.h"
+# rdmarun's sources are compiled once, instrumented but without libFuzzer's
+# main, into one archive every target links (30 s a target saved).
+rm -rf "$build/obj" "$build/librdmarun-fuzz.a"
+mkdir -p "$build/obj"
+for f in $sources; do
+    # shellcheck disable=SC2086
+    (cd "$src" && $cc ${flags/fuzzer,/fuzzer-no-link,} -I"$build" $cflags -c "$f" \
+        -o "$build/obj/$(printf '%s' "${f%.c}" | tr / _).o")
+done
+ar rcs "$build/librdmarun-fuzz.a" "$build"/obj/*.o
 status=0
 for target in size logs profile facts runs appfile path; do
     bin=$build/fuzz_$target
     # shellcheck disable=SC2086
-    (cd "$src" && $cc $flags -I"$build" $cflags -o "$bin" "tests/fuzz/fuzz_$target.c" $sources $libs)
+    (cd "$src" && $cc $flags -I"$build" $cflags -o "$bin" "tests/fuzz/fuzz_$target.c" \
+        "$build/librdmarun-fuzz.a" $libs)
     corpus=$build/corpus-$target
     mkdir -p "$corpus"
     case $target in

@@ -70,7 +70,7 @@ step() {
     _t=$(($(date +%s) - _t0))
     times="$times$_name ${_t}s; "
     echo "setup: $_name took ${_t}s (status $status)"
-    _slow=$(find . -name '*.log' -newer .step-start -exec grep -H '^# took [0-9]*s$' {} + 2>/dev/null |
+    _slow=$(find . -name '*.log' ! -name '*test-suite*' -newer .step-start -exec grep -H '^# took [0-9]*s$' {} + 2>/dev/null |
         sed -E 's|^\./(.*)\.log:# took ([0-9]+)s$|\2 \1|' | sort -rn | head -5 |
         awk '{printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1}')
     [ -z "$_slow" ] || echo "setup: $_name, slowest: $_slow"

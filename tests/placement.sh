@@ -27,6 +27,9 @@ for r in p["ranks"] if p else []:
 
 # NUMA nodes (physical) an object or PU list is local to, per hwloc-calc.
 numa_of() { hwloc-calc -i "$xml" "$@" --intersect NUMAnode --physical-output 2>/dev/null; }
+# calc_each OPTION...: hwloc-calc on $xml for each line of locations on
+# stdin, a result a line (without the line it writes to say it waits).
+calc_each() { hwloc-calc -i "$xml" "$@" 2>/dev/null | sed '/^Waiting for locations/d'; }
 # dev_numa OSDEV: numa_of os=OSDEV in $dn, asked once a topology.
 declare -A devnuma
 dev_numa() {
@@ -55,20 +58,19 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             "$RDMARUN" $args --json ./app 2>/dev/null | ranks >"$TMP/ranks"
             [ "$(wc -l <"$TMP/ranks")" = "$n" ]
             ok $? "$what: a placement for every local rank"
-            bad=0 sum=0 shared=0 all= used= given= nics=
+            bad=0 sum=0 shared=0 used= given= nics=
             [ -s "$TMP/ranks" ] || bad=1
             # Each rank's PUs as hwloc-calc locations (one range each), a line
-            # a rank; hwloc-calc reads them all from stdin, a result a line
-            # (after a line of its own saying it waits for them).
+            # a rank, asked of one hwloc-calc for all ranks.
             while read local numa pus rest; do
                 printf 'pu:%s\n' "$(printf '%s' "$pus" | sed 's/,/ pu:/g')"
             done <"$TMP/ranks" >"$TMP/locs"
-            numa_of --physical-input <"$TMP/locs" | sed '/^Waiting for locations/d' >"$TMP/want-numa"
-            hwloc-calc -i "$xml" --physical-input --number-of core <"$TMP/locs" 2>/dev/null |
-                sed '/^Waiting for locations/d' >"$TMP/want-cores"
+            all=$(tr '\n' ' ' <"$TMP/locs")
+            calc_each --physical-input --intersect NUMAnode --physical-output <"$TMP/locs" >"$TMP/want-numa"
+            calc_each --physical-input --number-of core <"$TMP/locs" >"$TMP/want-cores"
             [ "$(wc -l <"$TMP/want-numa") $(wc -l <"$TMP/want-cores")" = "$n $n" ] ||
                 { bad=1; echo "# hwloc-calc did not answer for every rank"; }
-            while read local numa pus nc nic nlocal rgpus glocal sh locs want got; do
+            while read local numa pus nc nic nlocal rgpus glocal sh want got; do
                 [ "$want" = "$numa" ] || { bad=1; echo "# rank $local: PUs $pus are on NUMA $want, not $numa"; }
                 [ "$got" = "$nc" ] || { bad=1; echo "# rank $local: PUs $pus hold $got cores, not $nc"; }
                 if [ "$nic" != - ]; then
@@ -86,8 +88,8 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
                     [ "$l" = "$glocal" ] || { bad=1; echo "# rank $local: GPUs $rgpus local=$glocal, hwloc-calc says $l"; }
                     given="$given,$rgpus"
                 fi
-                sum=$((sum + nc)) shared=$((shared + sh)) all="$all ${locs//,/ }" used="$used,$numa"
-            done < <(paste -d' ' "$TMP/ranks" <(tr ' ' ',' <"$TMP/locs") "$TMP/want-numa" "$TMP/want-cores")
+                sum=$((sum + nc)) shared=$((shared + sh)) used="$used,$numa"
+            done < <(paste -d' ' "$TMP/ranks" "$TMP/want-numa" "$TMP/want-cores")
             ok $bad "$what: PUs, cores, NUMA nodes, NIC and GPU locality agree with hwloc-calc"
 
             # The whole node is handed out: every core, and no two ranks share

@@ -41,7 +41,7 @@ rdmarun --dry-run --report --topology coral-lassen.xml --bind-policy gpu-local -
 rdmarun compare -p auto,tcp --np 1,2,4,8 --repeat 5 --metric 'time_per_iter_us=([0-9.]+)' -o results -- examples/mpi_stencil 2048 200	sed s/--np 1,2,4,8 --repeat 5/--np 1,2 --repeat 1/; s/2048 200$/128 10/
 exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	file examples/slurm-job.sbatch
 head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch
-exec srun rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch
+exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch
 rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded
 TABLE
 )

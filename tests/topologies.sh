@@ -114,8 +114,8 @@ if [ -f "$xml" ]; then
         "-x NCCL_NET_GDR_LEVEL=PHB" "is NODE away: GPUDirect RDMA up to a host bridge (PHB)"
     # examples/torchrun-job.sbatch's rdmarun, as one node of the job runs it
     # (srun's task on lassen: the Slurm variables as Slurm sets them).
-    args=$(sed -n '/^exec srun rdmarun /,/train.py$/p' "$SRC/examples/torchrun-job.sbatch" |
-        sed 's/\\$//' | tr -s ' \n' ' ' | sed 's/^exec srun rdmarun //')
+    args=$(sed -n '/^exec srun \(-[^ ]* \)*rdmarun /,/train.py$/p' "$SRC/examples/torchrun-job.sbatch" |
+        sed 's/\\$//' | tr -s ' \n' ' ' | sed 's/^exec srun \(-[^ ]* \)*rdmarun //')
     (
         SLURM_NNODES=2 SLURM_JOB_ID=4242 head=lassen28
         eval "set -- $args"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Build the libFuzzer targets with clang (ASan + UBSan) from rdmarun's own
 # sources and run each for FUZZ_SECONDS (default 60), seeded from the test
-# data. A crash leaves its input in the build tree and fails the run: add it
-# to tests/data as a regression case.
+# data, as many at once as there are cores (FUZZ_JOBS). A crash leaves its
+# input in the build tree (fuzz/TARGET-crash-*) and fails the run: add it to
+# tests/data/fuzz-regressions/TARGET as a regression case.
 #   tests/fuzz/run.sh SRCDIR BUILDDIR
 set -euo pipefail
 src=$(cd "${1:?srcdir}" && pwd)
@@ -18,23 +19,34 @@ libs="$(pkg-config --libs $deps) -luct -lucs"
 sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c | sort)
 # config.h only carries the version for --version, which no target uses.
 echo '#define PACKAGE_VERSION "fuzz"' >"$build/config.h"
+# Up to FUZZ_JOBS (default: the cores) compilers or targets at a time: each
+# target still fuzzes FUZZ_SECONDS on a core of its own.
+jobs=${FUZZ_JOBS:-$(nproc)}
+throttle() {  # wait until fewer than $jobs background jobs run
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+}
 # rdmarun's sources are compiled once, instrumented but without libFuzzer's
 # main, into one archive every target links (30 s a target saved).
 rm -rf "$build/obj" "$build/librdmarun-fuzz.a"
 mkdir -p "$build/obj"
 for f in $sources; do
+    throttle
     # shellcheck disable=SC2086
     (cd "$src" && $cc ${flags/fuzzer,/fuzzer-no-link,} -I"$build" $cflags -c "$f" \
-        -o "$build/obj/$(printf '%s' "${f%.c}" | tr / _).o")
+        -o "$build/obj/$(printf '%s' "${f%.c}" | tr / _).o") &
 done
+wait
+[ "$(ls "$build"/obj/*.o | wc -l)" = "$(echo "$sources" | wc -w)" ] || { echo "fuzz: a source did not compile" >&2; exit 1; }
 ar rcs "$build/librdmarun-fuzz.a" "$build"/obj/*.o
-status=0
-for target in size logs profile facts runs appfile path; do
-    bin=$build/fuzz_$target
+
+# fuzz TARGET: build it, seed its corpus, run it; its report on stdout. It
+# runs in the background: TARGET.failed stays unless it ends clean.
+fuzz() {
+    local target=$1 bin=$build/fuzz_$1 corpus=$build/corpus-$1 clean=yes
+    touch "$build/$target.failed"
     # shellcheck disable=SC2086
     (cd "$src" && $cc $flags -I"$build" $cflags -o "$bin" "tests/fuzz/fuzz_$target.c" \
-        "$build/librdmarun-fuzz.a" $libs)
-    corpus=$build/corpus-$target
+        "$build/librdmarun-fuzz.a" $libs) || return
     mkdir -p "$corpus"
     case $target in
     size) printf '8M' >"$corpus/seed1"; printf '16777215T' >"$corpus/seed2"; printf '8MiB' >"$corpus/seed3" ;;
@@ -50,18 +62,31 @@ for target in size logs profile facts runs appfile path; do
     # -close_fd_mask=2: the targets' own error messages are expected; the
     # sanitizers' reports still reach the log through libFuzzer.
     # Earlier crashes (tests/data/fuzz-regressions) are part of every run's corpus.
-    regressions=$src/tests/data/fuzz-regressions/$target
+    local regressions=$src/tests/data/fuzz-regressions/$target
     [ -d "$regressions" ] || regressions=
     if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$seconds" \
-        -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 "$corpus" $regressions \
-        >"$build/$target.log" 2>&1); then
+        -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 \
+        -artifact_prefix="$build/$target-" "$corpus" $regressions >"$build/$target.log" 2>&1); then
         tail -n 40 "$build/$target.log"
-        status=1
+        clean=no
     fi
     grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$build/$target.log" || true
     # The rate: 10^6 executions in a nightly hour need 278 per second.
     awk -v s="$seconds" -v t="$target" '/^stat::number_of_executed_units/ {
         printf "fuzz_%s: %d executions in %d s: %.0f per second\n", t, $2, s, $2 / s }' "$build/$target.log"
-    ls "$build"/crash-* "$build"/leak-* "$build"/timeout-* 2>/dev/null && status=1
+    ls "$build/$target"-crash-* "$build/$target"-leak-* "$build/$target"-timeout-* 2>/dev/null && clean=no
+    [ "$clean" = no ] || rm "$build/$target.failed"
+}
+targets="size logs profile facts runs appfile path"
+rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-*
+for target in $targets; do
+    throttle
+    fuzz "$target" >"$build/$target.report" 2>&1 &
+done
+wait
+status=0
+for target in $targets; do
+    cat "$build/$target.report"
+    [ -e "$build/$target.failed" ] && status=1
 done
 exit $status

@@ -51,7 +51,7 @@ if [ -n "${RDMARUN_MATRIX_COMMAND:-}" ]; then
     sh -c "$RDMARUN_MATRIX_COMMAND"
     exit $?
 fi
-step test-suite-main.log make check
+step test-suite-main.log make -j"$(nproc)" check
 step test-suite-vm.log make check-vm
 step test-suite-slurm.log make check-slurm
 echo "debian13: $times"

@@ -79,11 +79,13 @@ step() {
 echo "setup: this stack: $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --version 2>&1 | head -1)," \
     "UCX $(ucx_info -v | sed -nE 's/^# (Library version:|Version) ([0-9.]+).*/\2/p' | head -1)," \
     "$(slurmd -V 2>/dev/null || /usr/sbin/slurmd -V 2>/dev/null), hwloc $(hwloc-info --version | awk '{print $2}')"
-step "make check" test-suite-main.log make check
+# make check and distcheck run a test script a core (the scripts' process
+# checks see their own processes only); the VM suites run one guest pair.
+step "make check" test-suite-main.log make -j"$(nproc)" check
 step "check-vm" test-suite-vm.log make check-vm
 step "check-slurm" test-suite-slurm.log make check-slurm
 # The distribution, built and tested again with ASan and UBSan.
-step "distcheck (sanitizers)" - make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
+step "distcheck (sanitizers)" - make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
 step "benchmarks (short)" - make bench
 step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"

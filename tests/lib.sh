@@ -12,6 +12,18 @@ cd "$TMP" || exit 1
 _n=0
 _failed=0
 mkdir -p "$HOME"
+# Every process this script starts carries its tag in its environment (mpirun
+# and srun pass it on to the ranks), so that its checks for processes left
+# behind see its own only while other scripts run beside it (make -j check).
+RDMARUN_TEST_TAG="$$.${0##*/}"
+export RDMARUN_TEST_TAG
+# ours PGREP-OPTIONS...: pgrep's PIDs, of processes with this script's tag.
+ours() {
+    for _p in $(pgrep "$@"); do
+        tr '\0' '\n' <"/proc/$_p/environ" 2>/dev/null | grep -qx "RDMARUN_TEST_TAG=$RDMARUN_TEST_TAG" &&
+            echo "$_p"
+    done
+}
 # The tests' python3 is Debian's (the setup installs it), not a version
 # manager's shim ahead of it on PATH: pyenv's takes 0.3 s to start one.
 [ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }

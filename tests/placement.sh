@@ -63,7 +63,7 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             # Each rank's PUs as hwloc-calc locations (one range each), a line
             # a rank, asked of one hwloc-calc for all ranks.
             while read local numa pus rest; do
-                printf 'pu:%s\n' "$(printf '%s' "$pus" | sed 's/,/ pu:/g')"
+                printf 'pu:%s\n' "${pus//,/ pu:}"
             done <"$TMP/ranks" >"$TMP/locs"
             all=$(tr '\n' ' ' <"$TMP/locs")
             calc_each --physical-input --intersect NUMAnode --physical-output <"$TMP/locs" >"$TMP/want-numa"
@@ -81,7 +81,7 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
                 fi
                 if [ "$rgpus" != - ]; then
                     l=1
-                    for g in $(printf '%s' "$rgpus" | tr ',' ' '); do
+                    for g in ${rgpus//,/ }; do
                         dev_numa "$g"
                         meet "$dn" "$numa" || l=0
                     done
@@ -102,7 +102,7 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             fi
             if [ "$n" -ge "$nnuma" ]; then
                 idle=
-                for d in $(printf '%s' "$numas" | tr ',' ' '); do meet "$d" "${used#,}" || idle="$idle $d"; done
+                for d in ${numas//,/ }; do meet "$d" "${used#,}" || idle="$idle $d"; done
                 [ -z "$idle" ]; ok $? "$what: no NUMA node is left idle${idle:+ (idle:$idle)}"
             fi
             # Balanced shares: ranks on one NUMA node differ by a core at most;
@@ -166,7 +166,8 @@ done
 # task mpibind gives none (gpu-local gives such a rank the nearest GPU, so
 # it is not compared).
 cores_of() {  # PU list -> logical core list
-    hwloc-calc -i "$DIR/$1.xml" --physical-input $(printf 'pu:%s' "$2" | sed 's/,/ pu:/g') \
+    # shellcheck disable=SC2086
+    hwloc-calc -i "$DIR/$1.xml" --physical-input pu:${2//,/ pu:} \
         --intersect core 2>/dev/null
 }
 mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT

@@ -54,7 +54,7 @@ check "with --verify off rdmarun execs env and COMMAND: its status" 9
     >"$TMP/sig.out" 2>&1 &
 pid=$!
 wait_lines "$TMP/sig.out" started 1
-sleeps=$(pgrep -f "^sleep 60$" | tr '\n' ' ')
+sleeps=$(ours -f "^sleep 60$" | tr '\n' ' ')
 kill -TERM $pid
 wait $pid
 status=$?

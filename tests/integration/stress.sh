@@ -61,13 +61,13 @@ ok $seq_bad "$((JOBS / 2)) jobs one after another: every status right ($seq_bad 
 
 # Ranks end with their launcher; give the kernel a moment to reap them.
 for _ in $(seq 1 50); do
-    left=$(pgrep -f "$BUILD/examples/mpi_(hello|exit)" | wc -l)
+    left=$(ours -f "$BUILD/examples/mpi_(hello|exit)" | wc -l)
     [ "$left" = 0 ] && break
     sleep 0.1
 done
-[ "$left" = 0 ] || ps -o pid,ppid,stat,etime,args -p "$(pgrep -d, -f "$BUILD/examples/mpi_(hello|exit)")" | sed 's/^/# /'
+[ "$left" = 0 ] || ps -o pid,ppid,stat,etime,args -p "$(ours -f "$BUILD/examples/mpi_(hello|exit)" | paste -sd,)" | sed 's/^/# /'
 ok $left "no rank left running ($left)"
-left=$(pgrep -x "$LAUNCHERS_RE" | wc -l)
+left=$(ours -x "$LAUNCHERS_RE" | wc -l)
 [ "$left" = 0 ]; ok $? "no mpirun left running ($left)"
 [ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ]; ok $? "the test shell's descriptors are unchanged"
 # The ranks see the same descriptors through rdmarun as through mpirun alone.

@@ -64,6 +64,19 @@ check "facts that are not an object" 65 "not valid facts JSON"
 head -c 4096 /dev/urandom >"$TMP/binary.json"
 run "$RDMARUN" probe --facts "$TMP/binary.json"
 check "binary garbage as facts" 65 "not valid facts JSON"
+# A NUMA node number placement could not hold as a bit (make fuzz found one
+# that cost 512 MB a rank): refused in facts and in hwloc XML alike.
+printf '{"rdmarun_facts": 1, "host": {"numa_nodes": [{"os_index": 0}, {"os_index": 4096}]}}' \
+    >"$TMP/numa-4096.json"
+run "$RDMARUN" --dry-run --facts "$TMP/numa-4096.json" --bind-policy numa -N 2 ./app
+check "facts with NUMA node 4096: 65, named, before any placement" 65 \
+    "numa-4096.json: host.numa_nodes[1].os_index 4096 is not a NUMA node number (0-1023)"
+ns="0x00000100$(printf ',0x00000000%.0s' $(seq 156))"   # bit 5000, hwloc's 32-bit words
+sed -e 's/os_index="1" cpuset="0x0000ff00"/os_index="5000" cpuset="0x0000ff00"/' \
+    -e "s/nodeset=\"0x00000002\"/nodeset=\"$ns\"/g" -e "s/nodeset=\"0x00000003\"/nodeset=\"${ns%,*},0x00000001\"/g" \
+    "$TOPO" >"$TMP/numa-5000.xml"
+run "$RDMARUN" --dry-run --topology "$TMP/numa-5000.xml" --bind-policy numa -N 2 ./app
+check "a topology with NUMA node P#5000: 65, named" 65 "numa-5000.xml has NUMA node P#5000, not a NUMA node number (0-1023)"
 run "$RDMARUN" probe --topology "$TMP/missing.xml"
 check "missing topology file" 66 "cannot read topology"
 echo "not xml" >"$TMP/bad.xml"

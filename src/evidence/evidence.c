@@ -381,6 +381,7 @@ void evidence_free(struct evidence *ev)
     free(ev->failure);
     free(ev->failure_where);
     free(ev->nccl_gdr_off);
+    free(ev->nccl_no_device_proc);
     sv_free(&ev->versions);
     memset(ev, 0, sizeof(*ev));
 }
@@ -512,8 +513,9 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
             out = xasprintf("FALLBACK: process %ld on %s used %s (%s)", o->pid,
                             o->host ? o->host : "?", tcp, o->where);
         else
-            out = xstrdup("FALLBACK: NCCL found no RDMA device (NET/IB : No device found) and "
-                          "uses sockets");
+            out = xasprintf("FALLBACK: %s%sNCCL found no RDMA device (NET/IB : No device found) "
+                            "and uses sockets", ev->nccl_no_device_proc ? ev->nccl_no_device_proc
+                            : "", ev->nccl_no_device_proc ? ": " : "");
         break;
     }
     case VERDICT_LOCAL: {

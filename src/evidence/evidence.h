@@ -40,6 +40,7 @@ struct evidence {
     unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */
     unsigned files;             /* files read */
     bool nccl_no_device;        /* "NET/IB : No device found" */
+    char *nccl_no_device_proc;  /* its first line's "process PID on HOST", when it says */
     /* GPUDirect RDMA on NCCL's network channels: "via NET/IB/0/GDRDMA" and
      * channels without it, staged through host memory; whether NCCL found a
      * GDR-capable NIC ("GPU Direct RDMA Enabled for HCA"), and its first

@@ -88,6 +88,8 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
     const char *p;
     if (strstr(line, "NET/IB : No device found")) {
         ev->nccl_no_device = true;
+        if (!ev->nccl_no_device_proc && pid > 0)
+            ev->nccl_no_device_proc = xasprintf("process %ld on %s", pid, host ? host : "?");
         return true;
     }
     if ((p = strstr(line, "GPU Direct RDMA "))) {

@@ -42,6 +42,8 @@ int gpudirect_available(const struct facts *f);
 /* More PUs than any machine hwloc has described: such a list is junk, and
  * expanding it would take the memory of the machine reading it. */
 #define MAX_PUS 65536
+/* NUMA node numbers: Linux's MAX_NUMNODES at its largest (NODES_SHIFT 10). */
+#define MAX_NUMA_NODES 1024
 /* A CPU list ("0-3,8") of PU numbers below MAX_PUS, checked before hwloc
  * reads one from a file: hwloc takes "-3" for PU 4294967293, reads numbers
  * with strtoul base 0 ("010" is 8) and never ends on "08". */

@@ -281,8 +281,21 @@ int facts_load_json(struct facts *f, const char *path)
     f->numa = xcalloc(f->nnuma ? f->nnuma : 1, sizeof(*f->numa));
     for (size_t i = 0; i < f->nnuma; i++) {
         json_object *n = json_object_array_get_idx(numa, i);
-        f->numa[i].os_index = (int)num(n, "os_index", (long long)i);
+        /* Placement sets the number as a bit: 2^32 of them would take 512 MB. */
+        long long os_index = num(n, "os_index", (long long)i);
+        if (os_index < 0 || os_index >= MAX_NUMA_NODES) {
+            rr_error("%s: host.numa_nodes[%zu].os_index %s is not a NUMA node number (0-%d) "
+                     "(hint: save facts with 'rdmarun probe --json > FILE')", path, i,
+                     json_object_to_json_string(get(n, "os_index")), MAX_NUMA_NODES - 1);
+            json_object_put(root);
+            return RR_EX_DATAERR;
+        }
+        f->numa[i].os_index = (int)os_index;
         f->numa[i].cpus = str(n, "cpus");
+        if (f->numa[i].cpus && !cpu_list_valid(f->numa[i].cpus)) {
+            free(f->numa[i].cpus);   /* like a device's local_cpus: unknown */
+            f->numa[i].cpus = NULL;
+        }
         f->numa[i].ncores = (int)num(n, "cores", 0);
         f->numa[i].npus = (int)num(n, "pus", 0);
         f->numa[i].core_pus = cpu_lists(n, "core_pus");

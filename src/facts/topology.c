@@ -2,6 +2,7 @@
  * each RDMA device, GPU and network interface sits. With an XML file (what
  * 'lstopo -i' reads) this describes another machine, including its RDMA
  * devices as hwloc recorded them. */
+#include "facts/findings.h"
 #include "facts/internal.h"
 #include "util/msg.h"
 #include "util/strvec.h"
@@ -301,6 +302,12 @@ int facts_read_topology(struct facts *f, const char *xml)
     f->numa = xcalloc(nnuma > 0 ? (size_t)nnuma : 1, sizeof(*f->numa));
     for (int i = 0; i < nnuma; i++) {
         hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (node->os_index >= MAX_NUMA_NODES) {   /* placement sets it as a bit */
+            rr_error("the topology%s%s has NUMA node P#%u, not a NUMA node number (0-%d)",
+                     xml ? " " : "", xml ? xml : "", node->os_index, MAX_NUMA_NODES - 1);
+            hwloc_topology_destroy(t);
+            return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
+        }
         struct numa_node *n = &f->numa[f->nnuma++];
         n->os_index = (int)node->os_index;
         n->cpus = bitmap_list(node->cpuset);

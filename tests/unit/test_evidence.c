@@ -204,6 +204,13 @@ static void test_nccl(void)
     ok(ev.nccl_no_device && ev.n == 0, "No device found sets nccl_no_device, no observation");
     evidence_free(&ev);
     ok(!ev.nccl_no_device, "evidence_free clears nccl_no_device");
+    /* Alone (strict stops at it, before "Using network Socket"): the process named. */
+    offer(nccl, &ev, "gpu03:777:777 [0] NCCL INFO NET/IB : No device found.", "gpu03", 777);
+    char *sum = verdict_summary(&ev, evidence_verdict(&ev));
+    is_str(sum, "FALLBACK: process 777 on gpu03: NCCL found no RDMA device (NET/IB : No device "
+           "found) and uses sockets", "No device found alone: a fallback, its process named");
+    free(sum);
+    evidence_free(&ev);
 
     ok(offer(nccl, &ev, NCCL_PREFIX "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA", NULL,
              -1) && ev.n == 1 && ev.obs[0].kind == PATH_RDMA && ev.obs[0].scope == SCOPE_INTER,

@@ -11,7 +11,7 @@ RX=$DATA/sysfs/rxe
 cat >"$TMP/pair.sh" <<'SH'
 #!/bin/sh
 ucx_perftest $PERFTEST_P -p "$1" -t tag_lat -n 200 & server=$!
-sleep 0.5
+"$RDMARUN_SRCDIR/tests/listening.sh" "$1" || exit 1
 ucx_perftest $PERFTEST_P -p "$1" -t tag_lat -n 200 127.0.0.1 || exit 1
 wait $server
 SH
@@ -165,7 +165,7 @@ if command -v torchrun >/dev/null; then
 #!/bin/sh
 echo "worker \$LOCAL_RANK: \$(sed -n 's/^Cpus_allowed_list:\t*//p' /proc/self/status)" >&2
 [ "\$LOCAL_RANK" = 0 ] && exec ucx_perftest $PERFTEST_P -p $((port + 3)) -t tag_lat -n 200
-sleep 1
+'$SRC/tests/listening.sh' $((port + 3)) || exit 1
 exec ucx_perftest $PERFTEST_P -p $((port + 3)) -t tag_lat -n 200 127.0.0.1
 SH
     chmod +x "$TMP/worker.sh"

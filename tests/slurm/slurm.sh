@@ -100,7 +100,7 @@ if command -v ucx_perftest >/dev/null; then
 export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
 cd '$TMP'
 exec srun -n 1 '$RDMARUN' --launcher exec -p shm -- sh -c \
-    'ucx_perftest $PERFTEST_P -p 13600 -t tag_lat -n 200 & sleep 0.5; ucx_perftest $PERFTEST_P -p 13600 -t tag_lat -n 200 127.0.0.1 && wait'
+    'ucx_perftest $PERFTEST_P -p 13600 -t tag_lat -n 200 & $SRC/tests/listening.sh 13600 && ucx_perftest $PERFTEST_P -p 13600 -t tag_lat -n 200 127.0.0.1 && wait'
 SH
     id=$(sbatch --parsable -n 1 -o "$TMP/exec.out" "$TMP/exec.sh")
     slurm_wait_job "$id" 90

@@ -189,7 +189,7 @@ ok $? "compare: every 2-rank tcp run is TCP ($ONE_NODE_TCP on UCX $UCX_VERSION),
 cat >"$TMP/perftest-pair.sh" <<'SH'
 #!/bin/sh
 ucx_perftest $PERFTEST_P -p 13400 -t tag_bw -s 65536 -n 200 & server=$!
-sleep 1
+"$RDMARUN_SRCDIR/tests/listening.sh" 13400 || exit 1
 ucx_perftest $PERFTEST_P -p 13400 -t tag_bw -s 65536 -n 200 127.0.0.1 || exit 1
 wait $server
 SH

@@ -60,7 +60,7 @@ else
             ucx_perftest $PERFTEST_P -p $port -t tag_bw -s 65536 -n $n" >"$TMP/b.out" 2>&1 &
         local bpid=$!
         # b's rdmarun probes and tests its QP first: the server listens after.
-        for i in $(seq 1 120); do ssh $B "ss -ltn" | grep -q ":$port " && break; sleep 0.5; done
+        ssh $B "$RDMARUN_SRCDIR/tests/listening.sh $port 60"
         run timeout 120 "$RDMARUN" --launcher exec "$@" -- ucx_perftest $PERFTEST_P -p "$port" -t tag_bw \
             -s 65536 -n "$n" $B
         # srun's --kill-on-bad-exit: a task that ends non-zero ends the step's

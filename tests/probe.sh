@@ -77,6 +77,53 @@ sed -e 's/os_index="1" cpuset="0x0000ff00"/os_index="5000" cpuset="0x0000ff00"/'
     "$TOPO" >"$TMP/numa-5000.xml"
 run "$RDMARUN" --dry-run --topology "$TMP/numa-5000.xml" --bind-policy numa -N 2 ./app
 check "a topology with NUMA node P#5000: 65, named" 65 "numa-5000.xml has NUMA node P#5000, not a NUMA node number (0-1023)"
+# HBM in flat mode (and MCDRAM, CXL memory): hwloc gives the memory-only
+# NUMA node the cpuset of the cores beside it. Written by hwloc's own lstopo.
+lstopo-no-graphics --input "pack:2 [numa] [numa] core:4 pu:2" --of xml "$TMP/hbm.xml"
+run "$RDMARUN" probe --topology "$TMP/hbm.xml"
+check "a memory-only NUMA node is shown without cores" 0 "NUMA 0: PUs 0-7 (4 cores)" \
+    "NUMA 1: memory near PUs 0-7, no cores of its own" "NUMA 3: memory near PUs 8-15, no cores"
+# numa_pus JSON: each rank's NUMA nodes and PUs, a line each
+numa_pus() {
+    python3 -c 'import json, sys
+for r in json.load(sys.stdin)["placement"]["ranks"]:
+    print(",".join(map(str, r["numa"])), r["pus"])'
+}
+run "$RDMARUN" --dry-run --json --topology "$TMP/hbm.xml" --bind-policy numa -N 4 ./app
+[ "$rc" = 0 ] && [ "$(printf '%s' "$out" | numa_pus | tr '\n' ' ')" = "0 0-3 0 4-7 2 8-11 2 12-15 " ]
+ok $? "4 ranks on 2 packages with HBM: 2 a package, each core once (got: $(printf '%s' "$out" | numa_pus 2>&1 | tr '\n' ' '))"
+run "$RDMARUN" probe --json --topology "$TMP/hbm.xml"
+printf '%s\n' "$out" >"$TMP/hbm.json"
+run "$RDMARUN" --dry-run --json --facts "$TMP/hbm.json" --bind-policy numa -N 4 ./app
+[ "$rc" = 0 ] && [ "$(printf '%s' "$out" | numa_pus | tr '\n' ' ')" = "0 0-3 0 4-7 2 8-11 2 12-15 " ]
+ok $? "the same placement from the saved facts"
+# Facts saved before rdmarun told these nodes apart list the cores twice;
+# a core listed by two nodes is the first one's.
+python3 - "$TMP/hbm.json" "$TMP/hbm-old.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+n = f["host"]["numa_nodes"]
+n[1]["core_pus"], n[3]["core_pus"] = n[0]["core_pus"], n[2]["core_pus"]
+json.dump(f, open(sys.argv[2], "w"))
+PY
+run "$RDMARUN" --dry-run --json --facts "$TMP/hbm-old.json" --bind-policy numa -N 4 ./app
+[ "$rc" = 0 ] && [ "$(printf '%s' "$out" | numa_pus | tr '\n' ' ')" = "0 0-3 0 4-7 2 8-11 2 12-15 " ]
+ok $? "older facts that list the cores under both nodes: the same placement"
+# What no machine has: a core that holds part of another, a NUMA number twice.
+python3 - "$TMP/hbm.json" "$TMP/part.json" "$TMP/twice.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["host"]["numa_nodes"][1]["core_pus"] = ["1-2"]
+json.dump(f, open(sys.argv[2], "w"))
+f["host"]["numa_nodes"][1]["core_pus"] = []
+f["host"]["numa_nodes"][2]["os_index"] = 1
+json.dump(f, open(sys.argv[3], "w"))
+PY
+run "$RDMARUN" --dry-run --facts "$TMP/part.json" --bind-policy numa -N 4 ./app
+check "a core with part of another's PUs: 65, named" 65 \
+    "part.json: host.numa_nodes[1].core_pus[0] \"1-2\" is not a core of its own"
+run "$RDMARUN" probe --facts "$TMP/twice.json"
+check "a NUMA number twice: 65, named" 65 "twice.json: host.numa_nodes[2] is NUMA node 1 again"
 run "$RDMARUN" probe --topology "$TMP/missing.xml"
 check "missing topology file" 66 "cannot read topology"
 echo "not xml" >"$TMP/bad.xml"

@@ -113,20 +113,34 @@ int gpudirect_available(const struct facts *f)
     return unknown ? -1 : 0;
 }
 
+/* One number of a CPU list at *p, below MAX_PUS, in decimal without a
+ * leading zero; -1 for anything else. */
+static long cpu_number(const char **p)
+{
+    if (**p < '0' || **p > '9' || ((*p)[0] == '0' && (*p)[1] >= '0' && (*p)[1] <= '9'))
+        return -1;
+    char *end;
+    unsigned long v = strtoul(*p, &end, 10);
+    *p = end;
+    return v < MAX_PUS ? (long)v : -1;
+}
+
 bool cpu_list_valid(const char *s)
 {
     if (!s || !*s)
         return false;
-    for (const char *p = s; *p;) {
-        if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+    /* Linux's cpulist format: "N" or "N-M" (N <= M), separated by commas */
+    for (const char *p = s;; p++) {
+        long first = cpu_number(&p), last = first;
+        if (first >= 0 && *p == '-') {
+            p++;
+            last = cpu_number(&p);
+        }
+        if (first < 0 || last < first || (*p && *p != ','))
             return false;
-        char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (v >= MAX_PUS || (*end && *end != ',' && *end != '-'))
-            return false;
-        p = *end ? end + 1 : end;
+        if (!*p)
+            return true;
     }
-    return s[strlen(s) - 1] != ',' && s[strlen(s) - 1] != '-';
 }
 
 char *cpus_common(const char *a, const char *b)

@@ -46,7 +46,8 @@ int gpudirect_available(const struct facts *f);
 #define MAX_NUMA_NODES 1024
 /* A CPU list ("0-3,8") of PU numbers below MAX_PUS, checked before hwloc
  * reads one from a file: hwloc takes "-3" for PU 4294967293, reads numbers
- * with strtoul base 0 ("010" is 8) and never ends on "08". */
+ * with strtoul base 0 ("010" is 8), never ends on "08" and takes "0-9-2";
+ * Linux writes "N" or "N-M" (N <= M), separated by commas. */
 bool cpu_list_valid(const char *s);
 /* The PUs of CPU list a that are also in b (b NULL: all of a), as a list;
  * NULL when none or when a list is not valid. */

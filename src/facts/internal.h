@@ -10,6 +10,11 @@ void port_init(struct rdma_port *p, int num);
 void list_add(char ***list, const char *s);
 size_t list_len(char *const *list);
 void list_free(char **list);
+/* Keep each core (core_pus) under the first NUMA node that lists it, in
+ * place: a later node that lists it again has only memory near it. NULL,
+ * or why the nodes cannot be one machine's (a NUMA number twice, a core
+ * sharing part of its PUs with another), in words for after "host.". */
+char *numa_cores_claim(struct numa_node *nodes, size_t n);
 struct dirent;
 /* scandir's order for numbered entries (ports, GIDs, IRQs): 2 before 10. */
 int dirent_by_number(const struct dirent **a, const struct dirent **b);

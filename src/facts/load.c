@@ -55,47 +55,78 @@ static size_t array_len(json_object *a)
     return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-static char **strings(json_object *o, const char *key)
+/* The strings of `key` that keep() accepts (all when keep is NULL), in an
+ * array sized once: list_add would walk and copy the list for each string. */
+static char **strings_where(json_object *o, const char *key, bool (*keep)(const char *))
 {
     json_object *a = get(o, key);
-    char **list = NULL;
-    for (size_t i = 0; i < array_len(a); i++) {
+    size_t n = array_len(a), k = 0;
+    if (!n)
+        return NULL;
+    char **list = xcalloc(n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++) {
         json_object *s = json_object_array_get_idx(a, i);
-        if (json_object_is_type(s, json_type_string))
-            list_add(&list, json_object_get_string(s));
+        if (json_object_is_type(s, json_type_string) &&
+            (!keep || keep(json_object_get_string(s))))
+            list[k++] = xstrdup(json_object_get_string(s));
+    }
+    if (!k) {   /* none: NULL, as for no list */
+        free(list);
+        list = NULL;
     }
     return list;
 }
 
-/* The strings of `key` that are CPU lists ("0-1", "0,48"); others are dropped. */
-static char **cpu_lists(json_object *o, const char *key)
+static char **strings(json_object *o, const char *key) { return strings_where(o, key, NULL); }
+
+/* A CPU list ("0-1", "0,48") of at least one PU. */
+static bool is_cpu_list(const char *s)
 {
-    char **all = strings(o, key), **good = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    for (size_t i = 0; all && all[i]; i++)
-        if (b && cpu_list_valid(all[i]) && hwloc_bitmap_list_sscanf(b, all[i]) == 0 &&
-            hwloc_bitmap_weight(b) > 0)
-            list_add(&good, all[i]);
+    bool ok = b && cpu_list_valid(s) && hwloc_bitmap_list_sscanf(b, s) == 0 &&
+              hwloc_bitmap_weight(b) > 0;
     hwloc_bitmap_free(b);
-    list_free(all);
-    return good;
+    return ok;
 }
 
-/* Facts saved before core_pus was recorded: a PU each. */
-static char **pus_each(const char *cpus)
+/* "57:0-3", "C6:133:0-63": a key, then a CPU list after the last colon. */
+static bool is_keyed_cpu_list(const char *s)
+{
+    const char *colon = strrchr(s, ':');
+    return colon && colon != s && cpu_list_valid(colon + 1);
+}
+
+/* "DEV=CLASS" with a PCIe path class rdmarun knows. */
+static bool is_nic_path(const char *s)
+{
+    const char *eq = strchr(s, '=');
+    return eq && eq != s && pcie_path_rank(eq + 1) >= 0;
+}
+
+/* "DEV=" and the bridges' bus IDs. */
+static bool is_acs_entry(const char *s)
+{
+    const char *eq = strchr(s, '=');
+    return eq && eq != s;
+}
+
+/* Facts saved before core_pus was recorded: a PU each, of the PUs no
+ * earlier node took (`taken`, which gains them): a later node with the
+ * same PUs has only memory near them, and a list of the file's nodes stays
+ * within MAX_PUS PUs however many nodes repeat them. */
+static char **pus_each(const char *cpus, hwloc_bitmap_t taken)
 {
     char **list = NULL;
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    int n = b && cpu_list_valid(cpus) && hwloc_bitmap_list_sscanf(b, cpus) == 0
-          ? hwloc_bitmap_weight(b) : -1;
-    if (n > 0 && n <= MAX_PUS) {
+    if (b && cpu_list_valid(cpus) && hwloc_bitmap_list_sscanf(b, cpus) == 0) {
+        hwloc_bitmap_andnot(b, b, taken);
+        hwloc_bitmap_or(taken, taken, b);
         /* Filled directly: list_add would walk the list for each PU. */
-        list = xcalloc((size_t)n + 1, sizeof(*list));
+        list = xcalloc((size_t)hwloc_bitmap_weight(b) + 1, sizeof(*list));
         size_t k = 0;
         unsigned pu;
         hwloc_bitmap_foreach_begin(pu, b) {
-            if (k < (size_t)n)
-                list[k++] = xasprintf("%u", pu);
+            list[k++] = xasprintf("%u", pu);
         }
         hwloc_bitmap_foreach_end();
     }
@@ -110,14 +141,8 @@ static char **keyed_cpu_lists(json_object *o, const char *key)
     json_object *a = get(o, key);
     if (!a || !json_object_is_type(a, json_type_array))
         return NULL;
-    char **all = strings(o, key), **good = xcalloc(1, sizeof(char *));
-    for (size_t i = 0; all && all[i]; i++) {
-        const char *colon = strrchr(all[i], ':');
-        if (colon && colon != all[i] && cpu_list_valid(colon + 1))
-            list_add(&good, all[i]);
-    }
-    list_free(all);
-    return good;
+    char **good = strings_where(o, key, is_keyed_cpu_list);
+    return good ? good : xcalloc(1, sizeof(char *));
 }
 
 /* [3, 4] -> bit 3 and 4; anything but a list of priorities 0-7 is unknown. */
@@ -279,6 +304,7 @@ int facts_load_json(struct facts *f, const char *path)
     json_object *numa = get(host, "numa_nodes");
     f->nnuma = array_len(numa);
     f->numa = xcalloc(f->nnuma ? f->nnuma : 1, sizeof(*f->numa));
+    hwloc_bitmap_t expanded = hwloc_bitmap_alloc();
     for (size_t i = 0; i < f->nnuma; i++) {
         json_object *n = json_object_array_get_idx(numa, i);
         /* Placement sets the number as a bit: 2^32 of them would take 512 MB. */
@@ -287,6 +313,7 @@ int facts_load_json(struct facts *f, const char *path)
             rr_error("%s: host.numa_nodes[%zu].os_index %s is not a NUMA node number (0-%d) "
                      "(hint: save facts with 'rdmarun probe --json > FILE')", path, i,
                      json_object_to_json_string(get(n, "os_index")), MAX_NUMA_NODES - 1);
+            hwloc_bitmap_free(expanded);
             json_object_put(root);
             return RR_EX_DATAERR;
         }
@@ -298,15 +325,29 @@ int facts_load_json(struct facts *f, const char *path)
         }
         f->numa[i].ncores = (int)num(n, "cores", 0);
         f->numa[i].npus = (int)num(n, "pus", 0);
-        f->numa[i].core_pus = cpu_lists(n, "core_pus");
-        if (!f->numa[i].core_pus && f->numa[i].cpus)
-            f->numa[i].core_pus = pus_each(f->numa[i].cpus);
+        /* [] is a node without cores of its own (HBM, CXL); no list, an
+         * older file */
+        if (json_object_is_type(get(n, "core_pus"), json_type_array)) {
+            f->numa[i].core_pus = strings_where(n, "core_pus", is_cpu_list);
+            if (!f->numa[i].core_pus)
+                f->numa[i].core_pus = xcalloc(1, sizeof(char *));
+        } else if (f->numa[i].cpus) {
+            f->numa[i].core_pus = pus_each(f->numa[i].cpus, expanded);
+        }
         json_object *dist = get(n, "distances");
         if (array_len(dist) == f->nnuma) {
             f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
             for (size_t k = 0; k < f->nnuma; k++)
                 f->numa[i].distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
         }
+    }
+    hwloc_bitmap_free(expanded);
+    char *why = numa_cores_claim(f->numa, f->nnuma);
+    if (why) {
+        rr_error("%s: host.%s (hint: save facts with 'rdmarun probe --json > FILE')", path, why);
+        free(why);
+        json_object_put(root);
+        return RR_EX_DATAERR;
     }
     json_object *cpu = get(host, "cpu");
     f->cpu.governors = keyed_cpu_lists(cpu, "governors");
@@ -325,22 +366,12 @@ int facts_load_json(struct facts *f, const char *path)
         f->gpus[i].pci_busid = str(g, "pci_busid");
         f->gpus[i].vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
         f->gpus[i].numa_node = (int)num(g, "numa_node", -1);
-        /* "DEV=CLASS" with a class rdmarun knows; anything else is dropped */
-        char **paths = strings(g, "nic_paths");
-        for (size_t k = 0; paths && paths[k]; k++) {
-            const char *eq = strchr(paths[k], '=');
-            if (eq && eq != paths[k] && pcie_path_rank(eq + 1) >= 0)
-                list_add(&f->gpus[i].nic_paths, paths[k]);
-        }
-        list_free(paths);
-        /* "DEV=" and the bridges' bus IDs; null (unknown) stays NULL */
+        f->gpus[i].nic_paths = strings_where(g, "nic_paths", is_nic_path);
+        /* null (unknown) stays NULL */
         if (json_object_is_type(get(g, "acs_redirect"), json_type_array)) {
-            char **acs = strings(g, "acs_redirect");
-            f->gpus[i].acs_redirect = xcalloc(1, sizeof(char *));
-            for (size_t k = 0; acs && acs[k]; k++)
-                if (strchr(acs[k], '=') && strchr(acs[k], '=') != acs[k])
-                    list_add(&f->gpus[i].acs_redirect, acs[k]);
-            list_free(acs);
+            f->gpus[i].acs_redirect = strings_where(g, "acs_redirect", is_acs_entry);
+            if (!f->gpus[i].acs_redirect)
+                f->gpus[i].acs_redirect = xcalloc(1, sizeof(char *));
         }
         f->gpus[i].bar1_mib = num(g, "bar1_mib", -1);
     }

@@ -181,9 +181,15 @@ void facts_print_text(const struct facts *f, FILE *out)
             f->hostname ? f->hostname : "(name unknown)", f->npackages, f->npackages == 1 ? "" : "s",
             f->ncores, f->npus, f->nnuma, f->nnuma == 1 ? "" : "s",
             f->ucx_version ? f->ucx_version : "?", f->source);
-    for (size_t i = 0; i < f->nnuma; i++)
-        fprintf(out, "  NUMA %d: PUs %s (%d cores)\n", f->numa[i].os_index,
-                f->numa[i].cpus ? f->numa[i].cpus : "?", f->numa[i].ncores);
+    for (size_t i = 0; i < f->nnuma; i++) {
+        const struct numa_node *n = &f->numa[i];
+        if (n->cpus && n->ncores > 0 && !(n->core_pus && n->core_pus[0]))   /* HBM, CXL */
+            fprintf(out, "  NUMA %d: memory near PUs %s, no cores of its own (HBM, MCDRAM "
+                    "or CXL)\n", n->os_index, n->cpus);
+        else
+            fprintf(out, "  NUMA %d: PUs %s (%d cores)\n", n->os_index, n->cpus ? n->cpus : "?",
+                    n->ncores);
+    }
     if (f->ndevs == 0)
         fprintf(out, "\nno RDMA devices (nothing in /sys/class/infiniband)\n");
     for (size_t i = 0; i < f->ndevs; i++)

@@ -323,6 +323,14 @@ int facts_read_topology(struct facts *f, const char *xml)
         }
     }
 
+    char *why = numa_cores_claim(f->numa, f->nnuma);
+    if (why) {
+        rr_error("the topology%s%s is not one machine's: %s", xml ? " " : "", xml ? xml : "", why);
+        free(why);
+        hwloc_topology_destroy(t);
+        return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
+    }
+
     /* NUMA distances (a latency matrix), where the machine reports them. */
     struct hwloc_distances_s *dist[1];
     unsigned ndist = 1;

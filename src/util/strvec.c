@@ -66,12 +66,10 @@ char *sv_join(const struct strvec *sv, const char *sep)
     size_t len = 1;
     for (size_t i = 0; i < sv->n; i++)
         len += strlen(sv->v[i]) + strlen(sep);
-    char *out = xmalloc(len);
-    out[0] = '\0';
-    for (size_t i = 0; i < sv->n; i++) {
-        if (i)
-            strcat(out, sep);
-        strcat(out, sv->v[i]);
-    }
+    char *out = xmalloc(len), *end = out;
+    *end = '\0';
+    /* stpcpy, not strcat: strcat walks the whole string again for each item */
+    for (size_t i = 0; i < sv->n; i++)
+        end = stpcpy(i ? stpcpy(end, sep) : end, sv->v[i]);
     return out;
 }

@@ -19,6 +19,14 @@ void *xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
 char *xstrdup(const char *s) { return check(strdup(s)); }
 char *xstrndup(const char *s, size_t n) { return check(strndup(s, n)); }
 
+FILE *xmemstream_open(char **buf, size_t *len) { return check(open_memstream(buf, len)); }
+
+void xmemstream_close(FILE *m)
+{
+    if (fclose(m) != 0)
+        check(NULL);
+}
+
 char *xvasprintf(const char *fmt, va_list ap)
 {
     char *s = NULL;

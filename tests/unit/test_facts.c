@@ -3,6 +3,7 @@
 #include "facts/counters.h"
 #include "facts/facts.h"
 #include "facts/findings.h"
+#include "facts/internal.h"
 #include "tap.h"
 #include "util/strvec.h"
 #include <stdio.h>
@@ -370,8 +371,66 @@ static void test_counters(void)
     ok(system(cmd) == 0, "the tree is removed");
 }
 
+static void test_cpu_lists(void)
+{
+    const char *good[] = {"0", "0-3", "0-3,8", "0,48", "5-5", "65535", "0-23,48-71"};
+    for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
+        ok(cpu_list_valid(good[i]), "CPU list \"%s\" is valid", good[i]);
+    const char *bad[] = {"", "-3", " 3", "010", "08", "0x3", "0-", "0,", ",0", "3-1",
+                         "0-9999-287", "0--3", "0-3:2/4", "65536", "0-65536", "1,,2"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+        ok(!cpu_list_valid(bad[i]), "CPU list \"%s\" is refused", bad[i]);
+}
+
+/* A core_pus list (NULL-terminated, owned) from a literal one. */
+static char **cores(const char *const *list)
+{
+    struct strvec v = {0};
+    for (size_t k = 0; list[k]; k++)
+        sv_push(&v, list[k]);
+    return v.v;
+}
+
+static void test_numa_cores(void)
+{
+    /* HBM in flat mode: hwloc gives NUMA 1 and 3 the cores of 0 and 2 */
+    struct numa_node hbm[4] = {
+        {.os_index = 0, .core_pus = cores((const char *[]){"0-1", "2-3", NULL})},
+        {.os_index = 1, .core_pus = cores((const char *[]){"0-1", "2-3", NULL})},
+        {.os_index = 2, .core_pus = cores((const char *[]){"4-5", "6-7", NULL})},
+        {.os_index = 3, .core_pus = cores((const char *[]){"4-5", "6-7", NULL})},
+    };
+    char *why = numa_cores_claim(hbm, 4);
+    ok(why == NULL, "NUMA nodes that share their cores are one machine's");
+    ok(list_len(hbm[0].core_pus) == 2 && list_len(hbm[1].core_pus) == 0 &&
+       list_len(hbm[2].core_pus) == 2 && list_len(hbm[3].core_pus) == 0,
+       "a core stays with the first NUMA node that lists it");
+    is_str(hbm[2].core_pus[1], "6-7", "the first node keeps its cores in order");
+    for (size_t i = 0; i < 4; i++)
+        list_free(hbm[i].core_pus);
+
+    struct numa_node part[2] = {
+        {.os_index = 0, .core_pus = cores((const char *[]){"0-1", NULL})},
+        {.os_index = 1, .core_pus = cores((const char *[]){"2", "1-2", NULL})},
+    };
+    why = numa_cores_claim(part, 2);
+    ok(why && strstr(why, "numa_nodes[1].core_pus[1] \"1-2\" is not a core of its own"),
+       "a core with part of another core's PUs is refused: %s", why ? why : "(none)");
+    free(why);
+    for (size_t i = 0; i < 2; i++)
+        list_free(part[i].core_pus);
+
+    struct numa_node twice[2] = {{.os_index = 3}, {.os_index = 3}};
+    why = numa_cores_claim(twice, 2);
+    ok(why && strstr(why, "numa_nodes[1] is NUMA node 3 again"), "a NUMA number twice is "
+       "refused: %s", why ? why : "(none)");
+    free(why);
+}
+
 int main(void)
 {
+    test_cpu_lists();
+    test_numa_cores();
     test_port_link_up();
     test_pcie();
     test_rate_and_mtu();

@@ -113,6 +113,17 @@ static void test_strvec(void)
     free(j);
     ok(sv_find(&v, "mlx5_1:1") == 1 && sv_find(&v, "x") == -1, "find");
     sv_free(&v);
+    j = sv_join(&v, ", ");
+    is_str(j, "", "join of none is empty");
+    free(j);
+    sv_push(&v, "a");
+    sv_push(&v, "bc");
+    sv_push(&v, "");
+    sv_push(&v, "d");
+    j = sv_join(&v, ", ");
+    is_str(j, "a, bc, , d", "join puts a separator between items, empty ones too");
+    free(j);
+    sv_free(&v);
 }
 
 static void test_bool(void)

@@ -112,7 +112,7 @@ static bool is_acs_entry(const char *s)
 
 /* Facts saved before core_pus was recorded: a PU each, of the PUs no
  * earlier node took (`taken`, which gains them): a later node with the
- * same PUs has only memory near them, and a list of the file's nodes stays
+ * same PUs has only memory near them, and all nodes' lists together stay
  * within MAX_PUS PUs however many nodes repeat them. */
 static char **pus_each(const char *cpus, hwloc_bitmap_t taken)
 {

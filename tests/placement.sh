@@ -49,7 +49,20 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
     ngpus=$(printf '%s' "$gpus" | wc -w)
     policies="numa nic-local"
     [ "$ngpus" -gt 0 ] && policies="$policies gpu-local"
-    counts=$(printf '%s\n' 1 2 3 4 8 "$nnuma" "$ngpus" "$cores" | awk '$1 > 0' | sort -un)
+    # gpu-local with as many ranks as NUMA nodes puts them on the GPUs' NUMA
+    # nodes only (mpibind's gpu_optim), while each has a hardware thread there.
+    gnuma=
+    for g in $gpus; do
+        dev_numa "$g"
+        for d in ${dn//,/ }; do meet "$d" "$numas" && ! meet "$d" "${gnuma#,}" && gnuma="$gnuma,$d"; done
+    done
+    gnuma=${gnuma#,}
+    gcores=0 gpus_pus=0
+    if [ -n "$gnuma" ]; then
+        gcores=$(hwloc-calc -i "$xml" --physical-input node:${gnuma//,/ node:} --number-of core)
+        gpus_pus=$(hwloc-calc -i "$xml" --physical-input node:${gnuma//,/ node:} --number-of pu)
+    fi
+    counts=$(printf '%s\n' 1 2 3 4 8 "$nnuma" "$ngpus" "$gcores" "$cores" | awk '$1 > 0' | sort -un)
     : >"$TMP/got"
     for policy in $policies; do
         for n in $counts; do
@@ -93,16 +106,25 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             ok $bad "$what: PUs, cores, NUMA nodes, NIC and GPU locality agree with hwloc-calc"
 
             # The whole node is handed out: every core, and no two ranks share
-            # one while there are cores enough.
+            # one while there are cores enough. Under gpu-local the GPUs' NUMA
+            # nodes are the whole, and no rank runs elsewhere.
+            whole=$cores onto=$numas
+            if [ "$policy" = gpu-local ] && [ -n "$gnuma" ] && [ "$n" -ge "$nnuma" ] &&
+                [ "$n" -le "$gpus_pus" ]; then
+                whole=$gcores onto=$gnuma
+                away=
+                for d in ${used//,/ }; do meet "$d" "$gnuma" || away="$away $d"; done
+                [ -z "$away" ]; ok $? "$what: ranks only on the GPUs' NUMA nodes $gnuma${away:+ (also on:$away)}"
+            fi
             union=$(hwloc-calc -i "$xml" --physical-input $all --number-of core 2>/dev/null)
-            [ "$union" = "$cores" ]; ok $? "$what: every core is given to a rank ($union of $cores)"
-            if [ "$n" -le "$cores" ]; then
+            [ "$union" = "$whole" ]; ok $? "$what: every core is given to a rank ($union of $whole)"
+            if [ "$n" -le "$whole" ]; then
                 [ "$shared" = 0 ] && [ "$union" = "$sum" ]
                 ok $? "$what: no two ranks share a core ($sum cores, union $union)"
             fi
             if [ "$n" -ge "$nnuma" ]; then
                 idle=
-                for d in ${numas//,/ }; do meet "$d" "${used#,}" || idle="$idle $d"; done
+                for d in ${onto//,/ }; do meet "$d" "${used#,}" || idle="$idle $d"; done
                 [ -z "$idle" ]; ok $? "$what: no NUMA node is left idle${idle:+ (idle:$idle)}"
             fi
             # Balanced shares: ranks on one NUMA node differ by a core at most;
@@ -164,13 +186,14 @@ done
 # lists one PU per core at smt 0, so the comparison is by cores; its GPU
 # numbers are the vendor's visible-device indexes. An empty GPU field is a
 # task mpibind gives none (gpu-local gives such a rank the nearest GPU, so
-# it is not compared).
+# it is not compared). With more ranks than cores mpibind gives each a
+# hardware thread: those cases (EXACT) compare PUs.
 cores_of() {  # PU list -> logical core list
     # shellcheck disable=SC2086
     hwloc-calc -i "$DIR/$1.xml" --physical-input pu:${2//,/ pu:} \
         --intersect core 2>/dev/null
 }
-mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT
+mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT [EXACT]
     [ -f "$DIR/$1.xml" ] || return 0
     "$RDMARUN" --dry-run --json --topology "$DIR/$1.xml" --bind-policy "$3" -N "$2" ./app |
         python3 -c 'import json, sys
@@ -181,7 +204,8 @@ for r in json.load(sys.stdin)["placement"]["ranks"]:
     bad=0 i=1
     while read pus ids; do
         want=$(printf '%s' "$4" | cut -d';' -f$i) wgpu=$(printf '%s' "$5" | cut -d';' -f$i)
-        [ "$(cores_of "$1" "$pus")" = "$(cores_of "$1" "$want")" ] ||
+        { [ -z "${7:-}" ] || [ "$pus" = "$want" ]; } &&
+            [ "$(cores_of "$1" "$pus")" = "$(cores_of "$1" "$want")" ] ||
             { bad=1; echo "# task $((i - 1)): PUs $pus, mpibind $want"; }
         [ -z "$wgpu" ] || [ "$ids" = "$wgpu" ] || { bad=1; echo "# task $((i - 1)): GPUs $ids, mpibind $wgpu"; }
         i=$((i + 1))
@@ -202,8 +226,16 @@ mpibind_case epyc-corona 7 gpu-local \
     "0-11,48-59;12-17,60-65;18-23,66-71;24-29,72-77;30-35,78-83;36-41,84-89;42-47,90-95" \
     "0;1;;;2;;3" "fewer ranks than NUMA nodes: the first takes two"
 mpibind_case epyc-corona 8 numa "0-5;6-11;12-17;18-23;24-29;30-35;36-41;42-47" "" "a NUMA node each"
+mpibind_case epyc-corona 8 gpu-local "6-8;9-11;12-14;15-17;30-32;33-35;42-44;45-47" \
+    "0;0;1;1;2;2;3;3" "on the GPUs' NUMA nodes only, two ranks a GPU"
+mpibind_case epyc-corona 48 gpu-local \
+    "6;54;7;55;8;56;9;57;10;58;11;59;12;60;13;61;14;62;15;63;16;64;17;65;30;78;31;79;32;80;33;81;34;82;35;83;42;90;43;91;44;92;45;93;46;94;47;95" \
+    "0;0;0;0;0;0;0;0;0;0;0;0;1;1;1;1;1;1;1;1;1;1;1;1;2;2;2;2;2;2;2;2;2;2;2;2;3;3;3;3;3;3;3;3;3;3;3;3" \
+    "a hardware thread each on the GPUs' NUMA nodes" exact
+mpibind_case coral-lassen 2 numa "8-87;96-175" "" "a socket each, without GPUs"
 mpibind_case cts1-quartz-smt1 1 numa "0-35" "" "the whole node"
 mpibind_case cts1-quartz-smt1 2 nic-local "0-17;18-35" "" "a socket each, though the NIC is on one"
+mpibind_case cts1-quartz-smt1 2 gpu-local "0-17;18-35" "" "gpu-local without GPUs: a socket each"
 mpibind_case cts1-quartz-smt1 36 numa \
     "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35" \
     "" "a core each"
@@ -211,14 +243,30 @@ mpibind_case cts1-quartz-smt1 36 numa \
 # Each GPU's vendor gets its own visible-devices variable, counted in PCI
 # order among that vendor's GPUs: epyc-corona's GPUs are seen by OpenCL only
 # (AMD), the 32em64t node has an NVIDIA GPU (CUDA) and an AMD one (OpenCL).
-env_of() {  # TOPOLOGY N: each rank's variables, a line each
-    "$RDMARUN" --dry-run --json --topology "$DIR/$1.xml" --bind-policy gpu-local -N "$2" ./app |
+env_of() {  # TOPOLOGY N [OPTION...]: each rank's variables, a line each
+    t=$1 n=$2
+    shift 2
+    "$RDMARUN" --dry-run --json --topology "$DIR/$t.xml" --bind-policy gpu-local -N "$n" "$@" -- ./app |
         python3 -c 'import json, sys
 for r in json.load(sys.stdin)["placement"]["ranks"]: print(" ".join(r["env"]))'
 }
 if [ -f "$DIR/epyc-corona.xml" ]; then
     [ "$(env_of epyc-corona 4 | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9]\).*/\1/p' | tr -d '\n')" = 0123 ]
     ok $? "epyc-corona, 4 ranks: OpenCL-only AMD GPUs, ROCR_VISIBLE_DEVICES 0 to 3"
+fi
+# torchrun's workers pick their GPU by LOCAL_RANK (torch.cuda.set_device):
+# under the exec launcher each sees every GPU, its own at its local rank's
+# index; mpirun's ranks see their own only, as device 0.
+if [ -f "$DIR/epyc-corona.xml" ]; then
+    [ "$(env_of epyc-corona 8 | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9,]*\).*/\1/p' | tr '\n' ' ')" = \
+        "0 0 1 1 2 2 3 3 " ]
+    ok $? "epyc-corona, 8 ranks of mpirun: each sees its own GPU only"
+    got=$(env_of epyc-corona 8 --launcher exec | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9,]*\).*/\1/p' |
+        awk '{ split($1, v, ","); printf "%s ", v[(NR - 1) % 4 + 1] }')
+    [ "$got" = "0 0 1 1 2 2 3 3 " ]
+    ok $? "epyc-corona, 8 workers of --launcher exec: device LOCAL_RANK % 4 is each one's own GPU ($got)"
+    env_of epyc-corona 8 --launcher exec | grep -q 'ROCR_VISIBLE_DEVICES=0,3,2,1'
+    ok $? "epyc-corona, worker 3 of exec: every GPU visible, its own (1) at index 3"
 fi
 if [ -f "$DIR/32em64t-2n8c2t-pci-normalio.xml" ]; then
     e=$(env_of 32em64t-2n8c2t-pci-normalio 2)

@@ -16,6 +16,42 @@ static size_t core_count(const struct numa_node *n)
     return k;
 }
 
+/* Its cores' hardware threads. */
+static size_t pu_count(const struct numa_node *n)
+{
+    size_t k = 0;
+    hwloc_bitmap_t one = hwloc_bitmap_alloc();
+    for (size_t c = 0; n->core_pus && n->core_pus[c]; c++)
+        if (hwloc_bitmap_list_sscanf(one, n->core_pus[c]) == 0)
+            k += (size_t)hwloc_bitmap_weight(one);
+    hwloc_bitmap_free(one);
+    return k;
+}
+
+/* Each hardware thread of cores[0, n) as a place of its own, core by core,
+ * with the core it is on: for more ranks than cores, a thread a rank (as
+ * mpibind deals them) rather than two ranks on all of one core's. */
+static size_t threads_of_cores(const char *const *cores, size_t n, struct strvec *out,
+                               size_t **core_of)
+{
+    hwloc_bitmap_t one = hwloc_bitmap_alloc();
+    size_t cap = 0;
+    *core_of = NULL;
+    for (size_t c = 0; c < n; c++) {
+        unsigned pu;
+        if (hwloc_bitmap_list_sscanf(one, cores[c]) != 0)
+            continue;
+        hwloc_bitmap_foreach_begin(pu, one) {
+            if (out->n == cap)
+                *core_of = xrealloc(*core_of, (cap = cap ? 2 * cap : 16) * sizeof(**core_of));
+            (*core_of)[out->n] = c;
+            sv_pushf(out, "%u", pu);
+        } hwloc_bitmap_foreach_end();
+    }
+    hwloc_bitmap_free(one);
+    return out->n;
+}
+
 /* The PUs of cores[from, to), as one list. */
 static char *pus_of_cores(const char *const *cores, size_t from, size_t to)
 {
@@ -66,26 +102,34 @@ struct unit {
     int r0, nr;
 };
 
-/* With at least as many ranks as NUMA nodes: one rank each, then every
- * further rank to the node where it leaves the most cores per rank
- * (D'Hondt's rule, so shares stay balanced and no core is shared while
- * another is free). A tie goes to a node with a local port (nic-local) or
- * with a GPU still without a rank (gpu-local), then to the first node: a
- * rank is never given fewer cores to be nearer a device. */
-static void ranks_per_node(const size_t *cores, const size_t *gpus, const bool *port,
+/* With at least as many ranks as NUMA nodes: one rank on each node of
+ * some weight, then every further rank to the node where it leaves the most
+ * weight per rank (D'Hondt's rule, so shares stay balanced and no core is
+ * shared while another is free). The weight is a node's cores, or under
+ * gpu-local its GPUs (nodes without one take no rank). A tie goes to a node
+ * with a local port (nic-local) or with a GPU still without a rank
+ * (gpu-local), then to the first node. */
+static void ranks_per_node(const size_t *weight, const size_t *gpus, const bool *port,
                            size_t ndoms, int size, enum bind_policy policy, int *k)
 {
+    int given = 0;
     for (size_t d = 0; d < ndoms; d++)
-        k[d] = 1;
-    for (int r = (int)ndoms; r < size; r++) {
-        size_t best = 0;
+        given += k[d] = weight[d] > 0;
+    for (int r = given; r < size; r++) {
+        size_t best = ndoms;
         int pull_best = 0;
         for (size_t d = 0; d < ndoms; d++) {
+            if (weight[d] == 0)
+                continue;
             int pull = policy == BIND_NIC_LOCAL ? port[d]
                      : policy == BIND_GPU_LOCAL ? gpus[d] > (size_t)k[d] : 0;
-            unsigned long long mine = (unsigned long long)cores[d] * (unsigned)(k[best] + 1),
-                               theirs = (unsigned long long)cores[best] * (unsigned)(k[d] + 1);
-            if (d == 0 || mine > theirs || (mine == theirs && pull > pull_best))
+            if (best == ndoms) {
+                best = d, pull_best = pull;
+                continue;
+            }
+            unsigned long long mine = (unsigned long long)weight[d] * (unsigned)(k[best] + 1),
+                               theirs = (unsigned long long)weight[best] * (unsigned)(k[d] + 1);
+            if (mine > theirs || (mine == theirs && pull > pull_best))
                 best = d, pull_best = pull;
         }
         k[best]++;
@@ -121,23 +165,43 @@ static int gpu_index(const struct facts *f, const struct gpu *g)
     return k;
 }
 
-/* The visible-devices variable of each vendor among the rank's GPUs. */
-static void gpu_env(const struct facts *f, struct rank_place *rp)
+/* The rank's GPUs as its vendor's visible-devices variable (indexes in PCI
+ * order among that vendor's GPUs). A rank sees only its own, as device 0,
+ * as Slurm's --gpu-bind and mpibind show them. A worker that picks its GPU
+ * by local rank (torchrun's, DeepSpeed's, Accelerate's: PyTorch's
+ * `torch.cuda.set_device(LOCAL_RANK)`) would find no device there: it sees
+ * every GPU instead, its own at index local rank (modulo their number), so
+ * both that and `cuda:LOCAL_RANK % device_count()` pick it. Level Zero's
+ * mask does not promise an order, so Intel GPUs stay restricted. */
+static void gpu_env(const struct facts *f, struct rank_place *rp, int local, bool by_local)
 {
-    static const char *const vendors[][2] = {
-        {"NVIDIA", "CUDA_VISIBLE_DEVICES"}, {"AMD", "ROCR_VISIBLE_DEVICES"},
-        {"Intel", "ZE_AFFINITY_MASK"},
+    static const struct { const char *vendor, *var; bool ordered; } vendors[] = {
+        {"NVIDIA", "CUDA_VISIBLE_DEVICES", true}, {"AMD", "ROCR_VISIBLE_DEVICES", true},
+        {"Intel", "ZE_AFFINITY_MASK", false},
     };
     for (size_t v = 0; v < sizeof(vendors) / sizeof(vendors[0]); v++) {
         struct strvec ids = {0};
+        int own = -1, n = 0;
+        for (size_t i = 0; i < f->ngpus; i++)
+            n += strcmp(vendor_of(&f->gpus[i]), vendors[v].vendor) == 0;
         for (size_t i = 0; i < rp->ngpus; i++)
-            if (strcmp(vendor_of(rp->gpus[i]), vendors[v][0]) == 0)
-                sv_pushf(&ids, "%d", gpu_index(f, rp->gpus[i]));
+            if (strcmp(vendor_of(rp->gpus[i]), vendors[v].vendor) == 0) {
+                int k = gpu_index(f, rp->gpus[i]);
+                own = own < 0 ? k : own;
+                sv_pushf(&ids, "%d", k);
+            }
+        if (ids.n && by_local && vendors[v].ordered) {
+            /* 0..n-1 with the rank's GPU and the one at its index swapped. */
+            int at = local % n;
+            sv_free(&ids);
+            for (int k = 0; k < n; k++)
+                sv_pushf(&ids, "%d", k == at ? own : k == own ? at : k);
+        }
         if (ids.n && v == 0)
             sv_push(&rp->env, "CUDA_DEVICE_ORDER=PCI_BUS_ID");
         if (ids.n) {
             char *list = sv_join(&ids, ",");
-            sv_pushf(&rp->env, "%s=%s", vendors[v][1], list);
+            sv_pushf(&rp->env, "%s=%s", vendors[v].var, list);
             free(list);
         }
         sv_free(&ids);
@@ -428,8 +492,31 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
             units[u] = (struct unit){a, b - a, (int)u, 1};
         }
     } else {
+        /* gpu-local: ranks on the GPUs' NUMA nodes only, by their GPUs, as
+         * mpibind's gpu_optim maps them: a rank of a GPU job drives its GPU,
+         * and from another node it would reach it across the sockets' link.
+         * Not beyond a hardware thread a rank there: then by cores. */
+        size_t gpu_pus = 0;
+        for (size_t d = 0; by_gpu && d < ndoms; d++)
+            gpu_pus += gpus[d] ? pu_count(&f->numa[doms[d]]) : 0;
+        if (gpu_pus > 0 && (size_t)size > gpu_pus)
+            sv_pushf(&out->notes, "%d ranks are more than the %zu hardware threads of the GPUs' "
+                     "NUMA nodes: ranks are placed on every NUMA node, by its cores", size,
+                     gpu_pus);
         int k[MAX_NUMA];
-        ranks_per_node(cores, gpus, port, ndoms, size, rq->policy, k);
+        ranks_per_node(gpu_pus >= (size_t)size ? gpus : cores, gpus, port, ndoms, size,
+                       rq->policy, k);
+        hwloc_bitmap_t idle = hwloc_bitmap_alloc();
+        for (size_t d = 0; d < ndoms; d++)
+            if (k[d] == 0)
+                hwloc_bitmap_set(idle, (unsigned)f->numa[doms[d]].os_index);
+        char *s = NULL;
+        if (!hwloc_bitmap_iszero(idle) && hwloc_bitmap_list_asprintf(&s, idle) >= 0)
+            sv_pushf(&out->notes, "gpu-local: ranks run on the GPUs' NUMA nodes only, as mpibind "
+                     "places them: NUMA %s, without a GPU, stay%s idle (--bind-policy numa uses "
+                     "every NUMA node)", s, hwloc_bitmap_weight(idle) > 1 ? "" : "s");
+        free(s);
+        hwloc_bitmap_free(idle);
         int r0 = 0;
         for (size_t u = 0; u < nunits; u++) {
             units[u] = (struct unit){u, 1, r0, k[u]};
@@ -452,24 +539,32 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
             for (size_t c = 0; node->core_pus && node->core_pus[c]; c++)
                 list[nc++] = node->core_pus[c];
         }
+        const char *const *places = list;
+        size_t np = nc, *core_of = NULL;
+        struct strvec threads = {0};
+        if ((size_t)un->nr > nc && threads_of_cores(list, nc, &threads, &core_of) >= (size_t)un->nr)
+            places = (const char *const *)threads.v, np = threads.n;
         for (int j = 0; j < un->nr; j++) {
             int r = un->r0 + j;
             struct rank_place *rp = &out->ranks[r];
             size_t from, to;
             unit_of[r] = u;
-            deal(nc, (size_t)un->nr, (size_t)j, &from, &to);
+            deal(np, (size_t)un->nr, (size_t)j, &from, &to);
             rp->shared = (size_t)un->nr > nc;
             rank_numa(f, doms, un, rp);
-            rp->pus = pus_of_cores(list, from, to);
-            rp->ncores = (int)(to - from);
+            rp->pus = pus_of_cores(places, from, to);
+            rp->ncores = places == list ? (int)(to - from)
+                                        : (int)(core_of[to - 1] - core_of[from] + 1);
             interleave |= strcmp(placement_memory(out, rp), "interleave") == 0;
             rank_nic(f, doms, un, all, nall, load, rq, rp);
             if (rp->nics && !rp->nic_local)
                 hwloc_bitmap_set(remote, (unsigned)r);
-            if (rq->threads && omp_env(rp, list, from, to, rq) && !crowded_threads++)
+            if (rq->threads && omp_env(rp, places, from, to, rq) && !crowded_threads++)
                 sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads "
                          "share them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
         }
+        sv_free(&threads);
+        free(core_of);
     }
     if (by_gpu)
         assign_gpus(f, doms, units, nunits, unit_of, out);
@@ -482,7 +577,7 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
             rp->gpu_nic_path = gpu_path_to(rp->gpus[0], dev);
             free(dev);
         }
-        gpu_env(f, rp);
+        gpu_env(f, rp, r, rq->gpus_by_local_rank);
         if (rp->nics && rq->set_ucx)
             sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
         if (rp->nics && rq->set_nccl)
@@ -491,7 +586,8 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     for (int r = 0; r < size; r++)
         if (out->ranks[r].shared) {
             sv_pushf(&out->notes, "more ranks than cores on some NUMA nodes: ranks there share "
-                     "cores (first: local rank %d on NUMA %s)", r, out->ranks[r].numa);
+                     "cores, a hardware thread each while there are enough (first: local rank "
+                     "%d on NUMA %s)", r, out->ranks[r].numa);
             break;
         }
     if (interleave)

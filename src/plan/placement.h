@@ -25,6 +25,8 @@ struct placement_request {
     int local_size;       /* ranks on this node */
     int threads;          /* OpenMP threads per rank: 0 none set, -1 one per core (or PU) */
     bool smt;             /* places are hardware threads, not cores */
+    bool gpus_by_local_rank;   /* workers pick their GPU by local rank (torchrun's
+                                  LOCAL_RANK): they see every GPU, theirs at that index */
 };
 
 struct rank_place {

@@ -567,6 +567,8 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         .set_ucx = per_rank(p, "UCX_NET_DEVICES"), .set_nccl = per_rank(p, "NCCL_IB_HCA"),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
         .threads = threads_value(p->threads), .smt = p->smt,
+        /* exec's workers are torchrun's, DeepSpeed's or Accelerate's */
+        .gpus_by_local_rank = p->launcher.value == LAUNCHER_EXEC,
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
     placement_build(rq->facts, &prq, p->placement);

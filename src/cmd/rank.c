@@ -77,9 +77,28 @@ int cmd_rank(const struct cmdline *cl)
             rc = RR_EX_OSERR;
         }
     }
+    /* GPUs the job was given (Slurm's --gpus, a site, the user) stay its:
+     * the list is kept, and CUDA's order too, which its indexes mean. */
+    struct strvec kept = {0};
+    for (size_t i = 0; i < rp->env.n; i++) {
+        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
+        long n = placement_devices_of(&facts, name);
+        const char *before = getenv(name);
+        if (n >= 0 && before && rank_devices_restricted(before, (size_t)n)) {
+            sv_pushf(&kept, "%s=%s", name, before);
+            if (strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
+                sv_push(&kept, "CUDA_DEVICE_ORDER");
+        }
+        free(name);
+    }
     for (size_t i = 0; !rc && i < rp->env.n; i++) {
         char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
-        setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
+        bool keep = false;
+        for (size_t k = 0; k < kept.n; k++)
+            keep |= strncmp(kept.v[k], name, strlen(name)) == 0 &&
+                    (kept.v[k][strlen(name)] == '=' || kept.v[k][strlen(name)] == '\0');
+        if (!keep)
+            setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
         free(name);
     }
     char *line = placement_rank_line(&pl, (int)local, host, rank);
@@ -95,6 +114,12 @@ int cmd_rank(const struct cmdline *cl)
     if (!rc && a->report && local == 0)
         for (size_t i = 0; i < pl.notes.n; i++)
             fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl.notes.v[i]);
+    for (size_t k = 0; !rc && local == 0 && k < kept.n; k++)
+        if (strchr(kept.v[k], '='))
+            fprintf(stderr, "rdmarun: note: %s: %s was set before rdmarun (the job's GPUs, from "
+                    "Slurm or the site): the ranks keep it; gpu-local does not choose their "
+                    "GPUs\n", host, kept.v[k]);
+    sv_free(&kept);
     free(line);
     placement_free(&pl);
     facts_free(&facts);

@@ -106,3 +106,22 @@ int rank_bind_memory(const char *nodes, enum memory_policy how)
     numa_bitmask_free(set);
     return rc;
 }
+
+bool rank_devices_restricted(const char *before, size_t n)
+{
+    size_t seen = 0;
+    bool *has = n ? xcalloc(n, sizeof(*has)) : NULL;
+    bool whole = n > 0;
+    for (const char *p = before; whole && *p;) {
+        long k;
+        size_t len = strcspn(p, ",");
+        char *item = xstrndup(p, len);
+        whole = parse_long(item, 0, (long)n - 1, &k) && !has[k];
+        if (whole)
+            has[k] = true, seen++;
+        free(item);
+        p += len + (p[len] == ',');
+    }
+    free(has);
+    return !(whole && seen == n);
+}

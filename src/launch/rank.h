@@ -14,5 +14,12 @@ const char *rank_from_launcher(long *local, long *size, long *rank);
  * them. 0, or -1 with errno. */
 int rank_bind_cpus(const char *pus);
 int rank_bind_memory(const char *nodes, enum memory_policy how);
+/* Whether a visible-devices list the rank already has (Slurm's --gpus or
+ * --gpu-bind, a site's or the user's) gives it fewer than all `n` of that
+ * vendor's GPUs: the job was given those, so the helper keeps the list
+ * rather than hand the rank a GPU that may not be the job's. The indexes
+ * 0..n-1 in any order (a whole node's) restrict nothing; anything else
+ * (fewer, UUIDs, MIG instances) does. */
+bool rank_devices_restricted(const char *before, size_t n);
 
 #endif

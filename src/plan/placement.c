@@ -173,17 +173,32 @@ static int gpu_index(const struct facts *f, const struct gpu *g)
  * every GPU instead, its own at index local rank (modulo their number), so
  * both that and `cuda:LOCAL_RANK % device_count()` pick it. Level Zero's
  * mask does not promise an order, so Intel GPUs stay restricted. */
+static const struct { const char *vendor, *var; bool ordered; } vendors[] = {
+    {"NVIDIA", "CUDA_VISIBLE_DEVICES", true}, {"AMD", "ROCR_VISIBLE_DEVICES", true},
+    {"Intel", "ZE_AFFINITY_MASK", false},
+};
+
+static int vendor_gpus(const struct facts *f, const char *vendor)
+{
+    int n = 0;
+    for (size_t i = 0; i < f->ngpus; i++)
+        n += strcmp(vendor_of(&f->gpus[i]), vendor) == 0;
+    return n;
+}
+
+long placement_devices_of(const struct facts *f, const char *var)
+{
+    for (size_t v = 0; v < sizeof(vendors) / sizeof(vendors[0]); v++)
+        if (strcmp(var, vendors[v].var) == 0)
+            return vendor_gpus(f, vendors[v].vendor);
+    return -1;
+}
+
 static void gpu_env(const struct facts *f, struct rank_place *rp, int local, bool by_local)
 {
-    static const struct { const char *vendor, *var; bool ordered; } vendors[] = {
-        {"NVIDIA", "CUDA_VISIBLE_DEVICES", true}, {"AMD", "ROCR_VISIBLE_DEVICES", true},
-        {"Intel", "ZE_AFFINITY_MASK", false},
-    };
     for (size_t v = 0; v < sizeof(vendors) / sizeof(vendors[0]); v++) {
         struct strvec ids = {0};
-        int own = -1, n = 0;
-        for (size_t i = 0; i < f->ngpus; i++)
-            n += strcmp(vendor_of(&f->gpus[i]), vendors[v].vendor) == 0;
+        int own = -1, n = vendor_gpus(f, vendors[v].vendor);
         for (size_t i = 0; i < rp->ngpus; i++)
             if (strcmp(vendor_of(rp->gpus[i]), vendors[v].vendor) == 0) {
                 int k = gpu_index(f, rp->gpus[i]);

@@ -56,6 +56,10 @@ struct placement {
 void placement_build(const struct facts *f, const struct placement_request *rq,
                      struct placement *out);
 void placement_free(struct placement *p);
+/* How many of the facts' GPUs a visible-devices variable
+ * (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, ZE_AFFINITY_MASK) chooses
+ * among; -1: not such a variable. */
+long placement_devices_of(const struct facts *f, const char *var);
 /* The memory policy a rank gets: prefer for one NUMA node becomes
  * interleave over several. */
 const char *placement_memory(const struct placement *p, const struct rank_place *rp);

@@ -45,6 +45,31 @@ run env RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=1 UCX_NET_DEVICES=mine "$RDMARUN
     --fabric roce --sysfs "$DATA/sysfs/rxe" -- env
 check "without --net-devices the rank's UCX_NET_DEVICES is left alone" 0 "UCX_NET_DEVICES=mine"
 
+# GPUs, from a recorded GPU node (LLNL's Lassen: 4 NVIDIA GPUs, 2 a socket)
+# read by hwloc itself (HWLOC_XMLFILE); its PUs are not this host's, so
+# the helper keeps the CPUs and memory alone.
+lassen=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}/coral-lassen.xml
+gpu_helper() {  # VAR=VALUE...: the GPU variables the helper sets
+    run env HWLOC_XMLFILE="$lassen" "$@" "$RDMARUN" rank --bind-policy gpu-local --keep-cpus \
+        --memory none -- env
+    out=$(printf '%s\n' "$out" | grep -E '^CUDA_(VISIBLE_DEVICES|DEVICE_ORDER)=' | sort | tr '\n' ' ')
+}
+if [ -f "$lassen" ]; then
+    gpu_helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE=4
+    check "an MPI rank sees its own GPU only, as device 0" 0 \
+        "CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=1 "
+    gpu_helper LOCAL_RANK=1 LOCAL_WORLD_SIZE=2
+    check "a torchrun worker (LOCAL_RANK 1 of 2, GPUs 2 and 3) sees every GPU, its own at index 1" 0 \
+        "CUDA_VISIBLE_DEVICES=0,2,1,3 "
+    gpu_helper CUDA_VISIBLE_DEVICES=2,3 RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=2
+    check "the job's own GPUs (Slurm's --gpus: 2,3) are kept, and CUDA's order with them" 0 \
+        "CUDA_VISIBLE_DEVICES=2,3 " "CUDA_VISIBLE_DEVICES=2,3 was set before rdmarun"
+    has "$out" CUDA_DEVICE_ORDER; ok $((!$?)) "CUDA_DEVICE_ORDER is not set over the job's list"
+    gpu_helper CUDA_VISIBLE_DEVICES=0,1,2,3 RDMARUN_LOCAL_RANK=3 RDMARUN_LOCAL_SIZE=4
+    check "a whole node's list (0,1,2,3) is no restriction: local rank 3 gets GPU 3" 0 \
+        "CUDA_VISIBLE_DEVICES=3 "
+fi
+
 # ---- real jobs ----
 # ranks FILE: "rank cpus mem dev" per rank from mpi_placement's lines, sorted by rank
 ranks() { sed -n 's/^placement rank=\([0-9]*\) local=[^ ]* cpus=\([^ ]*\) mem=\([^ ]*\) UCX_NET_DEVICES=\([^ ]*\).*/\1 \2 \3 \4/p' "$1" | sort -n; }

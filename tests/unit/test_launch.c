@@ -110,9 +110,26 @@ static void test_find(void)
     free(rdir);
 }
 
+/* A job's own GPU list (Slurm's --gpus) is kept; a whole node's is not a
+ * restriction. */
+static void test_devices_restricted(void)
+{
+    ok(!rank_devices_restricted("0,1,2,3", 4), "0,1,2,3 of 4: the whole node, rdmarun chooses");
+    ok(!rank_devices_restricted("3,1,0,2", 4), "any order of all 4: the whole node");
+    ok(rank_devices_restricted("2,3", 4), "2,3 of 4: the job's, kept");
+    ok(rank_devices_restricted("0,0,1,2", 4), "an index twice: kept as it is");
+    ok(rank_devices_restricted("0,1,2,3,4", 4), "an index past the node's GPUs: kept");
+    ok(rank_devices_restricted("GPU-8f5c2d1e-0b9a-4e5f-9a61-2b7c1f0e3d44", 1), "a UUID: kept");
+    ok(rank_devices_restricted("MIG-GPU-1/0/0", 1), "a MIG instance: kept");
+    ok(rank_devices_restricted("", 2), "empty (no GPU at all): kept");
+    ok(rank_devices_restricted("0", 0), "GPUs the facts do not show: kept");
+    ok(rank_devices_restricted("0,1,", 2) == false, "a trailing comma: still the whole node");
+}
+
 int main(void)
 {
     test_ranks();
     test_find();
+    test_devices_restricted();
     return done_testing();
 }

@@ -79,13 +79,13 @@ int cmd_rank(const struct cmdline *cl)
     }
     /* GPUs the job was given (Slurm's --gpus, a site, the user) stay its:
      * the list is kept, and CUDA's order too, which its indexes mean. */
-    struct strvec kept = {0};
+    struct strvec kept = {0};   /* names of the variables left as they are */
     for (size_t i = 0; i < rp->env.n; i++) {
         char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
         long n = placement_devices_of(&facts, name);
         const char *before = getenv(name);
         if (n >= 0 && before && rank_devices_restricted(before, (size_t)n)) {
-            sv_pushf(&kept, "%s=%s", name, before);
+            sv_push(&kept, name);
             if (strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
                 sv_push(&kept, "CUDA_DEVICE_ORDER");
         }
@@ -93,11 +93,7 @@ int cmd_rank(const struct cmdline *cl)
     }
     for (size_t i = 0; !rc && i < rp->env.n; i++) {
         char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
-        bool keep = false;
-        for (size_t k = 0; k < kept.n; k++)
-            keep |= strncmp(kept.v[k], name, strlen(name)) == 0 &&
-                    (kept.v[k][strlen(name)] == '=' || kept.v[k][strlen(name)] == '\0');
-        if (!keep)
+        if (sv_find(&kept, name) < 0)
             setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
         free(name);
     }
@@ -115,10 +111,10 @@ int cmd_rank(const struct cmdline *cl)
         for (size_t i = 0; i < pl.notes.n; i++)
             fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl.notes.v[i]);
     for (size_t k = 0; !rc && local == 0 && k < kept.n; k++)
-        if (strchr(kept.v[k], '='))
-            fprintf(stderr, "rdmarun: note: %s: %s was set before rdmarun (the job's GPUs, from "
-                    "Slurm or the site): the ranks keep it; gpu-local does not choose their "
-                    "GPUs\n", host, kept.v[k]);
+        if (placement_devices_of(&facts, kept.v[k]) >= 0)
+            fprintf(stderr, "rdmarun: note: %s: %s=%s was set before rdmarun (the job's GPUs, "
+                    "from Slurm or the site): the ranks keep it; gpu-local does not choose their "
+                    "GPUs\n", host, kept.v[k], getenv(kept.v[k]));
     sv_free(&kept);
     free(line);
     placement_free(&pl);

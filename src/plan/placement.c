@@ -132,6 +132,8 @@ static void ranks_per_node(const size_t *weight, const size_t *gpus, const bool 
             if (mine > theirs || (mine == theirs && pull > pull_best))
                 best = d, pull_best = pull;
         }
+        if (best == ndoms)   /* no node of any weight: the caller gives one */
+            break;
         k[best]++;
     }
 }

@@ -4,10 +4,11 @@
 # 2, 3, 4 and 8 ranks per node and as many as the node has NUMA nodes, GPUs
 # and cores. Every rank's PUs, core count, NUMA nodes and the locality of its
 # NIC and GPUs must agree with hwloc-calc on the same file; the whole node
-# must be handed out (every core, every GPU under gpu-local) in balanced
-# shares, each rank's NIC and GPU the nearest to its cores; the tables are
-# golden files. Then mappings that LLNL's mpibind records for the same
-# machines.
+# must be handed out (every core, every GPU under gpu-local; under gpu-local
+# with a rank a NUMA node, the GPUs' NUMA nodes whole and no other) in
+# balanced shares, each rank's NIC and GPU the nearest to its cores; the
+# tables are golden files. Then mappings that LLNL's mpibind records for the
+# same machines, and each launcher's view of the GPUs.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 require_topologies
 EXP=$SRC/tests/golden/expected/placement

@@ -189,14 +189,16 @@ done
 # task mpibind gives none (gpu-local gives such a rank the nearest GPU, so
 # it is not compared). With more ranks than cores mpibind gives each a
 # hardware thread: those cases (EXACT) compare PUs.
-cores_of() {  # PU list -> logical core list
+cores_of() {  # PU list -> logical core list (of $x)
     # shellcheck disable=SC2086
-    hwloc-calc -i "$DIR/$1.xml" --physical-input pu:${2//,/ pu:} \
-        --intersect core 2>/dev/null
+    hwloc-calc -i "$x" --physical-input pu:${2//,/ pu:} --intersect core 2>/dev/null
 }
+# A GPU field "-" is a task mpibind gives no GPU. $XML, when set, is the
+# topology instead of TOPOLOGY's file (a restricted one).
 mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT [EXACT]
-    [ -f "$DIR/$1.xml" ] || return 0
-    "$RDMARUN" --dry-run --json --topology "$DIR/$1.xml" --bind-policy "$3" -N "$2" ./app |
+    x=${XML:-$DIR/$1.xml}
+    [ -f "$x" ] || return 0
+    "$RDMARUN" --dry-run --json --topology "$x" --bind-policy "$3" -N "$2" ./app |
         python3 -c 'import json, sys
 for r in json.load(sys.stdin)["placement"]["ranks"]:
     ids = [e.split("=", 1)[1] for e in r["env"] if e.split("=")[0] in
@@ -213,6 +215,19 @@ for r in json.load(sys.stdin)["placement"]["ranks"]:
     done <"$TMP/mine"
     [ "$((i - 1))" = "$2" ] || bad=1
     ok $bad "as mpibind: $1, $2 rank(s), $3: $6"
+}
+# TOPOLOGY LOCATION...: the topology as a job allocated LOCATION (hwloc-calc
+# locations) sees it, as Slurm's cpuset shows it to hwloc: its XML with the
+# allowed PUs and NUMA nodes those. mpibind's restricted mappings are for it.
+restricted() {
+    [ -f "$DIR/$1.xml" ] || return 1
+    t=$1
+    shift
+    cpus=$(hwloc-calc -i "$DIR/$t.xml" --physical-input "$@") &&
+        nodes=$(hwloc-calc -i "$DIR/$t.xml" --nodeset --physical-input "$@") &&
+        sed -e "s/allowed_cpuset=\"[^\"]*\"/allowed_cpuset=\"$cpus\"/" \
+            -e "s/allowed_nodeset=\"[^\"]*\"/allowed_nodeset=\"$nodes\"/" \
+            "$DIR/$t.xml" >"$TMP/$t-restricted.xml" && XML=$TMP/$t-restricted.xml
 }
 mpibind_case coral-lassen 1 gpu-local "8-87,96-175" "0,1,2,3" "the whole node and every GPU"
 mpibind_case coral-lassen 2 gpu-local "8-87;96-175" "0,1;2,3" "a socket and its GPUs each"
@@ -237,6 +252,19 @@ mpibind_case coral-lassen 2 numa "8-87;96-175" "" "a socket each, without GPUs"
 mpibind_case cts1-quartz-smt1 1 numa "0-35" "" "the whole node"
 mpibind_case cts1-quartz-smt1 2 nic-local "0-17;18-35" "" "a socket each, though the NIC is on one"
 mpibind_case cts1-quartz-smt1 2 gpu-local "0-17;18-35" "" "gpu-local without GPUs: a socket each"
+restricted coral-lassen pu:8-11 && mpibind_case coral-lassen 4 gpu-local "8;9;10;11" "0;0;1;1" \
+    "allocated one core: a hardware thread each, and only its socket's GPUs" exact
+restricted coral-lassen pu:8 && mpibind_case coral-lassen 8 numa "8;8;8;8;8;8;8;8" "" \
+    "allocated one PU: all eight share it" exact
+restricted coral-lassen node:0 && mpibind_case coral-lassen 2 gpu-local \
+    "8-47;48-87" "0;1" "allocated NUMA 0: its cores halved, a GPU each"
+restricted epyc-corona pu:0 pu:48 && mpibind_case epyc-corona 2 gpu-local "0;48" "-;-" \
+    "allocated a core without a GPU: a hardware thread each, no GPU" exact
+restricted epyc-corona node:0 && mpibind_case epyc-corona 2 gpu-local "0-2;3-5" "-;-" \
+    "allocated NUMA 0, which has no GPU"
+restricted cts1-quartz-smt1 node:0 && mpibind_case cts1-quartz-smt1 2 gpu-local "0-8;9-17" "" \
+    "allocated NUMA 0"
+unset XML
 mpibind_case cts1-quartz-smt1 36 numa \
     "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35" \
     "" "a core each"

@@ -230,6 +230,14 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     const char *type = hwloc_obj_get_info_by_name(osdev, "OpenCLDeviceType");
     if (gpu_name_rank(osdev->name) < 0 || (type && strcmp(type, "GPU") != 0))
         return;   /* an OpenCL CPU or accelerator device is no GPU */
+    hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
+    /* Beside none of the PUs this process may use (a Slurm allocation's
+     * cpuset): not this job's GPU, as hwloc drops disallowed PUs and mpibind
+     * such GPUs. A job given one all the same has Slurm's
+     * CUDA_VISIBLE_DEVICES, which the helper keeps. */
+    if (anc && anc->cpuset && hwloc_bitmap_iszero(anc->cpuset) && anc->complete_cpuset &&
+        !hwloc_bitmap_iszero(anc->complete_cpuset))
+        return;
     hwloc_obj_t pci = pci_parent(osdev);
     char *bus = pci ? busid(pci) : NULL;
     for (size_t i = 0; bus && i < f->ngpus; i++) {
@@ -251,7 +259,6 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
     g->vendor = gpu_vendor(pci, osdev);
-    hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
     g->numa_node = anc && hwloc_bitmap_weight(anc->nodeset) == 1
                  ? hwloc_bitmap_first(anc->nodeset) : -1;
 }

@@ -40,6 +40,12 @@ check "text verdict names the process, host, transport and line" 80 \
     "FALLBACK: process 4242 on c11 used tcp/eth0" "ucx-interleaved-diag-warn.log:7"
 run "$RDMARUN" verify "$LOGS/nccl-no-device.log"
 check "NCCL without an RDMA device is a fallback" 80 "FALLBACK"
+# NCCL's first word of it alone, as strict can stop on it live: the process
+# from the line's own host:pid prefix, not from a file's name.
+head -n 1 "$LOGS/nccl-no-device.log" >"$TMP/no-device-alone.log"
+run "$RDMARUN" verify "$TMP/no-device-alone.log"
+check "NET/IB : No device found alone names its process from the line" 80 \
+    "FALLBACK: process 777 on gpu03: NCCL found no RDMA device"
 run "$RDMARUN" verify "$LOGS/ucx-1.13-rxe.log" "$LOGS/ucx-1.13-tcp.log"
 check "one TCP path among several files is a fallback" 80 "FALLBACK"
 mkdir -p "$TMP/job"

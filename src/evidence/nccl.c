@@ -88,8 +88,12 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
     const char *p;
     if (strstr(line, "NET/IB : No device found")) {
         ev->nccl_no_device = true;
-        if (!ev->nccl_no_device_proc && pid > 0)
-            ev->nccl_no_device_proc = xasprintf("process %ld on %s", pid, host ? host : "?");
+        /* The line's own host:pid (read live there is no file to name it). */
+        line_origin(line, host, pid, &o);
+        if (!ev->nccl_no_device_proc && o.pid > 0)
+            ev->nccl_no_device_proc = xasprintf("process %ld on %s", o.pid,
+                                                o.host ? o.host : "?");
+        free(o.host);
         return true;
     }
     if ((p = strstr(line, "GPU Direct RDMA "))) {

@@ -9,9 +9,12 @@ status_of() {
 }
 grep -v '^#' "$LOGS/EXPECTED" | while read -r file want source; do
     run "$RDMARUN" verify --json "$LOGS/$file"
-    got=$(printf '%s' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["verdict"])')
-    [ "$got" = "$want" ] && [ "$rc" = "$(status_of "$want")" ]
-    ok $? "$file: verdict $want, status $(status_of "$want") (got $got, $rc; $source)"
+    # "unknown/no_peer": the verdict and, for unknown, its reason_code
+    got=$(printf '%s' "$out" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["verdict"] + ("/" + d["reason_code"] if "/" in sys.argv[1] else ""))' "$want")
+    [ "$got" = "$want" ] && [ "$rc" = "$(status_of "${want%/*}")" ]
+    ok $? "$file: verdict $want, status $(status_of "${want%/*}") (got $got, $rc; $source)"
 done >"$TMP/tap"
 cat "$TMP/tap"
 _n=$(grep -c '^\(not \)\?ok' "$TMP/tap")
@@ -32,7 +35,7 @@ run "$RDMARUN" verify --json "$LOGS/nccl-rank-prefixes.log"
 check "prefixes looked past: the host and pid of each line, an empty hostname as none" 0 \
     '"host": "gpu21"' '"pid": 9001' '"pid": 22901'
 run "$RDMARUN" verify --json "$LOGS/impi-mlx.log"
-check "Intel MPI's [rank#pid@host] prefix" 0 '"host": "clusternode1"' '"pid": 3520' '"family": "impi"'
+check "Intel MPI's [rank#pid@host] prefix (a provider chosen, no peer: 82)" 82 '"host": "clusternode1"' '"pid": 3520' '"family": "impi"'
 run "$RDMARUN" verify "$LOGS/ucx-1.13-rxe.log"
 check "text verdict for RDMA" 0 "rdmarun: RDMA verified: 1 process, lanes rc_verbs/rxe0:1, no TCP lanes"
 run "$RDMARUN" verify "$LOGS/ucx-interleaved-diag-warn.log"

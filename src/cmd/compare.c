@@ -335,13 +335,6 @@ static double read_metric(const struct compare *c, const char *log)
     return value;
 }
 
-/* Whether a recorded run's verdict is what its profile expects. */
-static bool verdict_fine(const char *verdict, const char *expect)
-{
-    int v = name_index(verdict_names, verdict), e = name_index(expectation_names, expect);
-    return v >= 0 && e >= 0 && verdict_meets((enum verdict)v, (enum expectation)e);
-}
-
 static void progress(int done, int total, const struct run *r, double elapsed)
 {
     if (!isatty(STDERR_FILENO))
@@ -402,16 +395,18 @@ static int do_runs(struct compare *c, const char *self)
             memset(&ev, 0, sizeof(ev));
             evidence_read(&ev, evdir);
             snprintf(r.verdict, sizeof(r.verdict), "%s", verdict_name(evidence_verdict(&ev)));
-            evidence_free(&ev);
             snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
+            int e = name_index(expectation_names, r.expect);
+            /* one rank has no peer: nothing to prove, as for a job script */
+            bool met = e >= 0 && evidence_meets(&ev, (enum expectation)e);
+            evidence_free(&ev);
             r.metric = c->metric ? read_metric(c, log) : NAN;
-            r.included = r.status == 0 && verdict_fine(r.verdict, r.expect) &&
-                         (!c->metric || !isnan(r.metric));
+            r.included = r.status == 0 && met && (!c->metric || !isnan(r.metric));
             runs_append(csv, &r);
             if (!r.included)
                 rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
                         i, r.profile, r.np, r.status ? "failed"
-                        : verdict_fine(r.verdict, r.expect) ? "printed no metric"
+                        : met ? "printed no metric"
                         : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
                         : "has no verdict its profile expects", log);
         }

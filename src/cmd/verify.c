@@ -25,7 +25,7 @@ int cmd_verify(const struct cmdline *cl)
         int e = name_index(expectation_names, cl->expect);
         rc = verdict_status(v);
         if (e >= 0)
-            rc = verdict_meets(v, (enum expectation)e) ? 0 : rc ? rc : RR_EX_FALLBACK;
+            rc = evidence_meets(&ev, (enum expectation)e) ? 0 : rc ? rc : RR_EX_FALLBACK;
     }
     evidence_free(&ev);
     return rc;

@@ -13,29 +13,66 @@
 enum path_kind { PATH_SELF, PATH_LOCAL, PATH_RDMA, PATH_TCP, PATH_UNKNOWN };
 enum path_scope { SCOPE_UNKNOWN, SCOPE_SELF, SCOPE_INTRA, SCOPE_INTER };
 
-/* One transport configuration a process reported: a UCX endpoint
- * configuration, or NCCL's choice of network / a channel's transport. */
+/* A class of evidence: one transport configuration (family, peer scope,
+ * path, lanes) as any number of processes reported it. The evidence keeps
+ * classes and counts, never a line or a process each: memory grows with the
+ * distinct classes and hosts, not with the job. The first process that
+ * reported a class is kept in full, the next two by name. */
 struct observation {
-    char *family;            /* "ucx" or "nccl" */
-    char *host;              /* NULL when the line does not say */
-    long pid;                /* -1 when unknown */
+    char *family;            /* "ucx", "nccl", "ompi", "impi" */
     enum path_scope scope;
     enum path_kind kind;
+    bool selected;           /* a library's choice (NCCL's network, a libfabric
+                              * provider), not a path between two processes */
     char *transports;        /* data lanes, "rc_verbs/rxe0:1 tcp/eth0" */
-    char *line;              /* the line it came from, trimmed */
+    char *host;              /* the first process: NULL when the line does not say */
+    long pid;                /* -1 when unknown */
+    char *line;              /* its line, trimmed */
     char *where;             /* file:line */
-    unsigned count;          /* times seen */
+    unsigned long long count;   /* lines that reported it */
+    unsigned long long procs;   /* distinct processes that reported it */
+    unsigned long hosts;        /* distinct hosts */
+    struct { char *host; long pid; char *where; } also[2];   /* the next processes */
+    unsigned nalso;
 };
 
+/* A host that reported evidence, and its processes. */
+struct ev_host;
+/* The processes of one host that reported one class. */
+struct ev_pair;
+/* A UCX protocol table being read, per process (rows of many processes'
+ * tables interleave in mpirun's output). */
+struct ev_table;
+
+/* Why there is no verdict (verdict.json's reason_code). */
+enum unknown_reason {
+    WHY_NONE,                 /* there is a verdict */
+    WHY_NO_EVIDENCE,          /* no transport report at all */
+    WHY_NO_PEER,              /* one process, a communicator of one rank, self only */
+    WHY_ABORTED,              /* the job failed before any peer transport was chosen */
+    WHY_RDMA_FAILED,          /* RDMA was chosen and then failed before data moved */
+    WHY_SELECTED_ONLY,        /* a library chose a transport; no line shows it used */
+    WHY_NO_INTER_NODE,        /* the job spans nodes, the log shows paths within one */
+    WHY_NO_DATA_LINES,        /* reports name no transport that carries data */
+    WHY_UNKNOWN_NETWORK,      /* traffic between nodes over a network rdmarun cannot class */
+};
+extern const char *const unknown_reason_names[];
+
 struct evidence {
-    struct observation *obs;
+    struct observation *obs;    /* the classes */
     size_t n, cap;
-    /* Open-addressed index of obs (by family, host, pid, scope, kind,
-     * transports) and of the distinct processes (host, pid): a repeat is
-     * counted in O(1), whatever the number of ranks. */
-    size_t *index, index_cap;
-    size_t *procs, procs_cap, nprocs;
-    bool tcp_leaving, rdma, local;   /* the verdict's inputs, kept as obs are added */
+    size_t *index, index_cap;   /* open-addressed: class number + 1 */
+    bool classes_full;          /* past MAX_CLASSES: new lanes merged per (scope, path) */
+    struct ev_host *hosts;
+    size_t nhosts, hosts_cap;
+    size_t *host_index, host_index_cap;
+    bool hosts_full;            /* past MAX_HOSTS: the rest counted as one host */
+    struct ev_pair *pairs;      /* open-addressed by (host, class) */
+    size_t npairs, pairs_cap;
+    bool pairs_full;            /* a class's process count is then a lower bound */
+    struct ev_table *tables;    /* open-addressed by (host, pid) */
+    size_t ntables, tables_cap;
+    unsigned long long nprocs;  /* distinct processes (host, pid) that reported */
     unsigned long long lines;   /* lines read */
     unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */
     unsigned files;             /* files read */
@@ -49,15 +86,24 @@ struct evidence {
     unsigned long nccl_gdr_channels, nccl_staged_channels;
     bool nccl_gdr_capable;
     char *nccl_gdr_off;
-    /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed",
-     * a completion with error; Open MPI's pml mismatch): no data moved over
-     * it. The first such line and where. */
+    int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
+    /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed";
+     * Open MPI's pml mismatch): no data moved over it. The first such line
+     * and where. */
     char *failure, *failure_where;
+    /* RDMA that carried sends and then failed (a completion with error on a
+     * QP sending to a remote LID or GID, "Transport retry count exceeded"):
+     * data moved over it first. */
+    char *fault, *fault_where;
+    /* An error that ends a job (UCX ERROR, MPI_Init or NCCL init failing):
+     * with no path between processes, the job aborted before any was chosen. */
+    char *error, *error_where;
     long nodes;                 /* the most nodes a log says the job spans (NCCL nNodes) */
+    long ranks;                 /* the most ranks a communicator says it has (NCCL nRanks) */
+    char *listed_host;          /* the first host a rank listing names (ranks.c) */
+    bool listed_hosts;          /* and another one: the job spans nodes */
     int tcp_share;              /* percent of a protocol's traffic on TCP, when a table says */
     struct strvec versions;     /* "UCX 1.13.1", "NCCL 2.18.3+cuda12.2", as the logs say */
-    enum path_scope table_scope; /* the UCX protocol table being read: its header's scope */
-    bool in_table;
     /* The launch node's port counters that grew during the job (borrowed:
      * the supervisor owns them), for verdict.json. */
     const struct counter_growth *counters;
@@ -88,6 +134,8 @@ enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN };
 extern const char *const verdict_names[];
 const char *verdict_name(enum verdict v);
 enum verdict evidence_verdict(const struct evidence *ev);
+/* Why the verdict is unknown (WHY_NONE when it is not). */
+enum unknown_reason evidence_why(const struct evidence *ev);
 /* Whether a verdict is what a profile expects: the one judgement the
  * supervisor, compare and verify all use. rdma: RDMA, or local only (a job
  * within one node never needs the network); tcp: TCP or local only; local:
@@ -96,6 +144,9 @@ enum verdict evidence_verdict(const struct evidence *ev);
 bool verdict_meets(enum verdict v, enum expectation e);
 /* `rdmarun verify`'s status for a verdict: 0, 80, 81 or 82. */
 int verdict_status(enum verdict v);
+/* verdict_meets for this evidence: a job without a peer (one process) has
+ * nothing to prove and meets every expectation. */
+bool evidence_meets(const struct evidence *ev, enum expectation e);
 const char *path_kind_name(enum path_kind k);
 const char *path_scope_name(enum path_scope s);
 

@@ -7,5 +7,6 @@ const struct log_family log_families[] = {
     {"nccl", nccl_wanted, nccl_parse_line},
     {"ompi", ompi_wanted, ompi_parse_line},
     {"impi", impi_wanted, impi_parse_line},
+    {"ranks", ranks_wanted, ranks_parse_line},
 };
 const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);

@@ -33,8 +33,8 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
     struct line_origin o;
     line_origin(line, host, pid, &o);
     char *what = xasprintf("libfabric provider %.*s", (int)len, p);
-    evidence_add(ev, "impi", o.host, o.pid, kind == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN,
-                 kind, what, line, where);
+    /* The provider carries traffic between nodes, if the job has any. */
+    evidence_selected(ev, "impi", o.host, o.pid, kind, what, line, where);
     free(what);
     free(o.host);
     return true;

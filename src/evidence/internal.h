@@ -2,7 +2,9 @@
 #ifndef RDMARUN_EVIDENCE_INTERNAL_H
 #define RDMARUN_EVIDENCE_INTERNAL_H
 #include "evidence/evidence.h"
+#include "evidence/pidset.h"
 #include "util/strvec.h"
+#include <stdint.h>
 
 /* Host and pid from a line's own prefix ("[ts] [host:pid:tid]" for UCX,
  * "host:pid:tid [rank] NCCL" for NCCL), else the defaults. */
@@ -13,13 +15,42 @@ struct line_origin {
 void line_origin(const char *line, const char *host, long pid, struct line_origin *o);
 /* Note that RDMA was chosen and then failed (the first one is kept). */
 void evidence_failed(struct evidence *ev, const char *line, const char *where);
+/* Note that RDMA carried sends and then failed (the first one is kept). */
+void evidence_fault(struct evidence *ev, const char *line, const char *where);
+/* Note an error that ends the job (the first one is kept). */
+void evidence_error(struct evidence *ev, const char *line, const char *where);
 /* Note the version a log names, once: "UCX 1.13.1". */
 void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len);
-/* Record an observation, or count it again when the same process already
- * reported the same thing. */
+/* Record that a process used a path to a peer, or count it again. */
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
                   enum path_scope scope, enum path_kind kind, const char *transports,
                   const char *line, const char *where);
+/* Record a library's choice of transport (no peer named): what would carry
+ * the traffic between nodes, not proof that it did. */
+void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,
+                       enum path_kind kind, const char *what, const char *line,
+                       const char *where);
+
+struct ev_host {
+    char *name;              /* NULL: lines that did not say */
+    struct pidset procs;
+};
+struct ev_pair {
+    uint32_t host, cls;      /* numbers + 1; 0: a free slot */
+    struct pidset procs;
+};
+struct ev_table {
+    uint32_t host;           /* number + 1; 0: a free slot */
+    long pid;
+    enum path_scope scope;   /* the header's */
+    bool rows;               /* rows read since the header */
+};
+/* This process's open protocol table, made when `create`; NULL when none. */
+struct ev_table *evidence_table(struct evidence *ev, const char *host, long pid, bool create);
+/* Free what tally.c keeps (evidence_free's part). */
+void evidence_tally_free(struct evidence *ev);
+/* The process's table ended (its closing border). */
+void evidence_table_end(struct evidence *ev, const char *host, long pid);
 
 /* A log family: one file of parsers (ucx.c, nccl.c) and one row in
  * families.c. Adding a family is adding both. */
@@ -48,6 +79,11 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
 bool ompi_wanted(const char *line);
 bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);
+bool ranks_wanted(const char *line);
+bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid);
+/* A listing places a rank on this host (ranks.c). */
+void evidence_rank_host(struct evidence *ev, const char *host);
 bool impi_wanted(const char *line);
 bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);

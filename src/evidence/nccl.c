@@ -26,6 +26,9 @@ static enum path_kind net_kind(const char *net, size_t len)
         {"Socket", PATH_TCP},     {"GPUDirectTCPX", PATH_TCP}, {"FasTrak", PATH_TCP},
         {"FastSocket", PATH_TCP}, {"IB", PATH_RDMA},           {"UCX", PATH_RDMA},
         {"SHARP", PATH_RDMA},
+        /* Google's gIB: RDMA over RoCE on A3 Ultra and A4 (cloud.google.com,
+         * "Collect and understand NCCL logs") */
+        {"gIB", PATH_RDMA},
     };
     for (size_t i = 0; i < sizeof(nets) / sizeof(*nets); i++) {
         size_t n = strlen(nets[i].name);
@@ -56,21 +59,44 @@ enum path_kind provider_kind(const char *prov, size_t len)
     return strcmp(name, "shm") == 0 ? PATH_LOCAL : PATH_UNKNOWN;
 }
 
-/* NCCL's own words when RDMA, once chosen, fails: no data moved over it. */
-static bool rdma_failed(const char *line)
+/* NCCL's own words when a line ends RDMA or the job:
+ * - RDMA chosen and failing before any data (a QP not made or not connected);
+ * - a send on a connected QP completing with an error (transport/net_ib.cc:
+ *   "NET/IB : Got completion from peer %s with error %d, opcode %d, len %d,
+ *   vendor err %d"): the channel carried work requests to a peer first;
+ * - the job's end whatever the cause ("unhandled system error"). */
+enum nccl_trouble { NOT_TROUBLE, RDMA_NEVER_UP, RDMA_FAULT, JOB_ERROR };
+
+static enum nccl_trouble trouble(const char *line)
 {
-    static const char *const words[] = {
-        "Call to ibv_create_qp failed", "Call to ibv_modify_qp failed", "ibv_modify_qp failed",
-        "Got completion from peer", "Got completion with error", "unhandled system error",
-        "remote process exited or there was a network error",
+    static const struct { const char *words; enum nccl_trouble t; } known[] = {
+        {"Call to ibv_create_qp failed", RDMA_NEVER_UP},
+        {"Call to ibv_modify_qp failed", RDMA_NEVER_UP},
+        {"ibv_modify_qp failed", RDMA_NEVER_UP},
+        {"Got completion from peer", RDMA_FAULT},
+        {"Got completion with error", RDMA_FAULT},
+        {"unhandled system error", JOB_ERROR},
+        {"remote process exited or there was a network error", JOB_ERROR},
     };
     if (!strstr(line, "NCCL WARN") && !strstr(line, "unhandled system error") &&
         !strstr(line, "network error"))
+        return NOT_TROUBLE;
+    for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+        if (strstr(line, known[i].words))
+            return known[i].t;
+    return NOT_TROUBLE;
+}
+
+/* NCCLCHECK's trail of a failed call: "NCCL INFO bootstrap.cc:270 -> 6",
+ * "group.cc:64 -> 6 [Async thread]" (a source file, its line, the error). */
+static bool failure_trail(const char *line)
+{
+    const char *p = strstr(line, ".cc:");
+    if (!p)
         return false;
-    for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
-        if (strstr(line, words[i]))
-            return true;
-    return false;
+    p += 4;
+    size_t d = strspn(p, "0123456789");
+    return d && strncmp(p + d, " -> ", 4) == 0 && p[d + 4] >= '1' && p[d + 4] <= '9';
 }
 
 bool nccl_wanted(const char *line)
@@ -105,26 +131,50 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
             ev->nccl_gdr_off = trim_dup(line_body(line), strlen(line_body(line)));
         return true;
     }
-    if (rdma_failed(line)) {
+    switch (trouble(line)) {
+    case RDMA_NEVER_UP:
         evidence_failed(ev, line, where);
         return true;
+    case RDMA_FAULT:
+        evidence_fault(ev, line, where);
+        return true;
+    case JOB_ERROR:
+        evidence_error(ev, line, where);
+        return true;
+    case NOT_TROUBLE:
+        break;
     }
     if ((p = strstr(line, "NCCL version "))) {
         p += strlen("NCCL version ");
         evidence_version(ev, "NCCL", p, strcspn(p, " \r\n"));
         return false;
     }
-    if ((p = strstr(line, " nNodes "))) {   /* NCCL 2.20+: "comm ... nRanks 16 nNodes 2 ..." */
-        long n = strtol(p + 8, NULL, 10);
+    if (((p = strstr(line, " nRanks ")) || (p = strstr(line, " nranks "))) &&
+        strstr(line, " rank ")) {
+        /* init.cc: "comm %p rank %d nRanks %d nNodes %d localRanks %d ..." (2.20+),
+         * "comm %p rank %d nranks %d cudaDev %d ... - Init COMPLETE" (all);
+         * NCCL counts nodes by hostname and boot id, so nNodes holds where
+         * hostnames do not (pods that share one name). */
+        long ranks = strtol(p + 8, NULL, 10);
+        if (ranks > ev->ranks)   /* 1 in every communicator: no peer */
+            ev->ranks = ranks;
+        const char *nn = strstr(line, " nNodes ");
+        long n = nn ? strtol(nn + 8, NULL, 10) : 0;
         if (n > ev->nodes)
             ev->nodes = n;
         return false;
+    }
+    if (failure_trail(line)) {
+        evidence_error(ev, line, where);
+        return true;
     }
     if ((p = strstr(line, "Selected Provider is ")) || (p = strstr(line, "Selected provider is "))) {
         p += strlen("Selected provider is ");
         size_t len = strcspn(p, ", \r\n");   /* "efa (found 16 nics)", "tcp, fabric is ..." */
         kind = provider_kind(p, len);
         what = xasprintf("provider %.*s", (int)len, p);
+        if (!ev->nccl_provider)
+            ev->nccl_provider = (int)kind + 1;   /* what its NET/<plugin> channels carry */
     } else if ((p = strstr(line, "NET/IB : Using ")) && (strstr(p, "/IB") || strstr(p, "/RoCE"))) {
         kind = PATH_RDMA;   /* "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:..." */
         what = xstrdup("network IB");
@@ -135,13 +185,30 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         what = xasprintf("network %.*s", (int)len, p);
     } else if ((p = strstr(line, " via "))) {
         p += 5;
-        /* "NET/AWS Libfabric/0/GDRDMA": a network's name may hold a space */
-        size_t len = strncmp(p, "NET/", 4) == 0 ? strcspn(p, "\r\n") : strcspn(p, " \r\n");
-        while (len && p[len - 1] == ' ')
-            len--;
+        size_t len = strcspn(p, " \r\n");
         if (strncmp(p, "NET/", 4) == 0) {
+            /* "NET/AWS Libfabric/0/GDRDMA": a network's name may hold a space;
+             * it ends at its device's "/N" ("/0(1)" through a proxy), then
+             * the flags up to a blank (RCCL adds " comm 0x... nRanks 16"). */
+            const char *d = p + 4;
+            while ((d = strchr(d, '/')) && !(d[1] >= '0' && d[1] <= '9'))
+                d++;
+            if (d)
+                len = (size_t)(d - p) + strcspn(d, " \r\n");
+            else
+                len = strcspn(p, "\r\n");
+            while (len && p[len - 1] == ' ')
+                len--;
+        }
+        if (strncmp(p, "NET/", 4) == 0) {
+            /* Between nodes, whatever the plugin is called and whatever the
+             * hostnames say (pods print one name on every node); a plugin
+             * whose name does not tell (aws-ofi-nccl's "AWS Libfabric",
+             * "Libfabric") carries what its provider does. */
             scope = SCOPE_INTER;
             kind = net_kind(p + 4, len - 4);
+            if (kind == PATH_UNKNOWN && ev->nccl_provider)
+                kind = (enum path_kind)(ev->nccl_provider - 1);
             char *gdr = strstr(p, "/GDRDMA");
             if (gdr && gdr < p + len)
                 ev->nccl_gdr_channels++;
@@ -154,12 +221,17 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         }
         what = xasprintf("%.*s", (int)len, p);
     }
-    if (kind == PATH_UNKNOWN) {
+    if (kind == PATH_UNKNOWN && scope != SCOPE_INTER) {
         free(what);
         return false;
     }
     line_origin(line, host, pid, &o);
-    evidence_add(ev, "nccl", o.host, o.pid, scope, kind, what, line, where);
+    /* A channel is a path between two ranks; the network and the provider
+     * are NCCL's choice for paths between nodes, whether or not there are any. */
+    if (scope == SCOPE_UNKNOWN)
+        evidence_selected(ev, "nccl", o.host, o.pid, kind, what, line, where);
+    else
+        evidence_add(ev, "nccl", o.host, o.pid, scope, kind, what, line, where);
     free(o.host);
     free(what);
     return true;

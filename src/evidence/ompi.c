@@ -14,16 +14,19 @@
 
 bool ompi_wanted(const char *line)
 {
-    return strstr(line, "btl") || strstr(line, "mtl:ofi:provider") || strstr(line, "selected pml");
+    return strstr(line, "btl") || strstr(line, "mtl:ofi:prov") || strstr(line, "selected pml") ||
+           strstr(line, "pml_ucx.c") || strstr(line, "cannot be selected") ||
+           strstr(line, "MPI_INIT failed");
 }
 
 /* A BTL by name: tcp leaves the node unless the peer is on it; vader, sm,
- * smcuda and self stay; openib, uct and usnic are RDMA. */
+ * smcuda and self stay; openib, uct, usnic and ugni are RDMA. */
 static enum path_kind btl_kind(const char *name, size_t len)
 {
     static const struct { const char *name; enum path_kind kind; } btls[] = {
         {"tcp", PATH_TCP},     {"vader", PATH_LOCAL}, {"sm", PATH_LOCAL},  {"smcuda", PATH_LOCAL},
         {"self", PATH_SELF},   {"openib", PATH_RDMA}, {"uct", PATH_RDMA},  {"usnic", PATH_RDMA},
+        {"ugni", PATH_RDMA},   /* Cray Aries (Open MPI <= 4.1) */
     };
     for (size_t i = 0; i < sizeof(btls) / sizeof(*btls); i++)
         if (strlen(btls[i].name) == len && strncmp(name, btls[i].name, len) == 0)
@@ -39,7 +42,16 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
     enum path_kind kind = PATH_UNKNOWN;
     enum path_scope scope = SCOPE_UNKNOWN;
     char *what = NULL;
+    bool selected = false;
     const char *p;
+    if ((strstr(line, "pml_ucx.c:") && strstr(line, "Error: ")) ||
+        strstr(line, "PML ucx cannot be selected") || strstr(line, "MPI_INIT failed")) {
+        /* pml_ucx.c "Error: Failed to create UCP worker", "ucp_ep_create(proc=%d)
+         * failed", mca_pml_base_select's abort, the MPI_Init help text */
+        evidence_error(ev, line, where);
+        free(o.host);
+        return true;
+    }
     if ((p = strstr(line, "selected pml ")) && strstr(p, ", but peer ")) {
         evidence_failed(ev, line, where);   /* the job cannot run: its ranks disagree */
         free(o.host);
@@ -64,14 +76,19 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
         const char *addr = strstr(p, " address ");
         what = addr ? xasprintf("btl tcp to %.*s", (int)strcspn(addr + 9, " "), addr + 9)
                     : xstrdup("btl tcp");
-    } else if ((p = strstr(line, "mtl:ofi:provider: "))) {
-        p += strlen("mtl:ofi:provider: ");
+    } else if ((p = strstr(line, "mtl:ofi:prov: ")) || (p = strstr(line, "mtl:ofi:provider: "))) {
+        /* 5.0: "mtl:ofi:provider: NAME"; 4.1: "mtl:ofi:prov: NAME", then
+         * "mtl:ofi:provider: DOMAIN" (hfi1_0, mlx5_0), which names no provider */
+        p += strlen(p[12] == ':' ? "mtl:ofi:prov: " : "mtl:ofi:provider: ");
         size_t len = strcspn(p, " \r\n");
         kind = provider_kind(p, len);
         what = xasprintf("mtl ofi provider %.*s", (int)len, p);
+        selected = true;
     }
     bool ok = kind != PATH_UNKNOWN;
-    if (ok)
+    if (ok && selected)   /* the mtl's provider: chosen for the job, no peer named */
+        evidence_selected(ev, "ompi", o.host, o.pid, kind, what, line, where);
+    else if (ok)
         evidence_add(ev, "ompi", o.host, o.pid, scope, kind, what, line, where);
     free(what);
     free(o.host);

@@ -111,6 +111,8 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
 bool ucx_wanted(const char *line)
 {
     return strstr(line, "cfg") || strstr(line, "lane[") || strstr(line, "| ") ||
+           strstr(line, "+--") || strstr(line, "UCX  ERROR") || strstr(line, "(synd 0x") ||
+           strstr(line, " QP 0x") ||
            strstr(line, "tcp_ep") || strstr(line, "UCX  INFO  Version");
 }
 
@@ -173,29 +175,43 @@ static bool lane_line(struct evidence *ev, const char *line, const char *where,
 /* A protocol table (UCX_PROTO_INFO=y, UCX 1.15+; ucx_info -e): its header
  * names the endpoint ("inter-node cfg#1 | tagged message by ..."), its rows
  * the transports: "| 0..8184 | eager short | rc_mlx5/mlx5_0:1/path0 |",
- * "| 64K..inf | (?) rendezvous ... | 73% on tcp/ens1f0 and 27% on tcp/ib0 |". */
+ * "| 64K..inf | (?) rendezvous ... | 73% on tcp/ens1f0 and 27% on tcp/ib0 |";
+ * "+----+" borders frame the header and close the table (proto_debug.c).
+ * mpirun merges many processes' output, so a header's scope is kept per
+ * process (its own [host:pid] prefix) until its closing border; rows with no
+ * header seen (a table pasted from the middle) still count, scope unknown. */
 static bool table_line(struct evidence *ev, const char *line, const char *where,
                        const char *host, long pid)
 {
     const char *bar = strstr(line, "| ");
     if (!bar)
         return false;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
     const char *cfg = strstr(bar, " cfg#");
     if (cfg || strstr(bar, "ep_cfg[")) {   /* a header */
-        ev->in_table = true;
-        ev->table_scope = !cfg ? SCOPE_UNKNOWN
-                        : strstr(bar, "inter-node cfg#") ? SCOPE_INTER
-                        : strstr(bar, "intra-node cfg#") ? SCOPE_INTRA
-                        : strstr(bar, "self cfg#") ? SCOPE_SELF : SCOPE_UNKNOWN;
+        struct ev_table *t = evidence_table(ev, o.host, o.pid, true);
+        if (t) {
+            t->scope = !cfg ? SCOPE_UNKNOWN
+                     : strstr(bar, "inter-node cfg#") ? SCOPE_INTER
+                     : strstr(bar, "intra-node cfg#") ? SCOPE_INTRA
+                     : strstr(bar, "self cfg#") ? SCOPE_SELF : SCOPE_UNKNOWN;
+            t->rows = false;
+        }
+        free(o.host);
         return false;
     }
-    if (!ev->in_table)
-        return false;
+    struct ev_table *t = evidence_table(ev, o.host, o.pid, false);
+    enum path_scope table_scope = t ? t->scope : SCOPE_UNKNOWN;
+    if (t)
+        t->rows = true;
     /* The third cell: "| range | protocol | config |". */
     const char *c1 = strstr(bar + 2, " | ");
     const char *c2 = c1 ? strstr(c1 + 3, " | ") : NULL;
-    if (!c2)
+    if (!c2) {
+        free(o.host);
         return false;
+    }
     const char *cell = c2 + 3;
     size_t len = strcspn(cell, "|");
     while (len && cell[len - 1] == ' ')
@@ -223,14 +239,30 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
         share = 0;
         if (kind == PATH_UNKNOWN)
             continue;
-        enum path_scope scope = kind == PATH_SELF ? SCOPE_SELF : ev->table_scope;
-        add_line(ev, line, where, host, pid, scope, kind, tok);
+        enum path_scope scope = kind == PATH_SELF ? SCOPE_SELF : table_scope;
+        evidence_add(ev, "ucx", o.host, o.pid, scope, kind, tok, line, where);
         any = true;
     }
     if (tcp_pct > 0 && tcp_pct < 100 && tcp_pct > ev->tcp_share)
         ev->tcp_share = tcp_pct;   /* a mixed row: that share of it on TCP */
     free(text);
+    free(o.host);
     return any;
+}
+
+/* A table's border, "+-----+----+": after rows, the table's end. */
+static bool border_line(struct evidence *ev, const char *line, const char *host, long pid)
+{
+    const char *b = strstr(line, "+--");
+    if (!b || b[strspn(b, "+-")] > ' ')
+        return false;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    struct ev_table *t = evidence_table(ev, o.host, o.pid, false);
+    if (t && t->rows)
+        evidence_table_end(ev, o.host, o.pid);
+    free(o.host);
+    return false;
 }
 
 /* uct tcp's DEBUG connection lines: "tcp_ep 0x...: CONNECTING -> WAITING_ACK
@@ -258,13 +290,48 @@ static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where
     return true;
 }
 
+/* A completion with error (ib_mlx5_log.c, uct_ib_mlx5_completion_with_err),
+ * two lines with one prefix, "[host:pid:tid:tid] ib_mlx5_log.c:177  ":
+ *   "Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)"
+ *   "DCI QP 0x2a41 wqe[5023]: SEND s-e [rqpn 0x1b07 rlid 884] [va ... len 4912 ...]"
+ *   "RC QP 0x5e13 wqe[712]: RDMA_WRITE s-- [rva ...] [rqpn 0x5d88 dlid=117 ...]"
+ * A work request to a remote QP (rqpn: UCX 1.12+) was on the wire: RDMA
+ * carried the job's data, then failed. The first line alone is the fault. */
+static bool completion_error(struct evidence *ev, const char *line, const char *where,
+                             const char *host, long pid)
+{
+    if (strstr(line, "(synd 0x") && strstr(line, " on ")) {
+        evidence_fault(ev, line_body(strstr(line, "]") ? strstr(line, "]") + 1 : line), where);
+        return true;
+    }
+    const char *qp = strstr(line, " QP 0x");
+    if (!qp || !strstr(qp, " wqe[") || !strstr(qp, "[rqpn "))
+        return false;
+    const char *type = qp;
+    while (type > line && type[-1] != ' ')
+        type--;
+    const char *tl = strncmp(type, "DCI", 3) == 0 ? "dc_mlx5" : strncmp(type, "UD", 2) == 0
+                   ? "ud_mlx5" : "rc_mlx5";
+    evidence_fault(ev, line_body(strstr(line, "]") ? strstr(line, "]") + 1 : line), where);
+    add_line(ev, line, where, host, pid, SCOPE_UNKNOWN, PATH_RDMA, tl);
+    return true;
+}
+
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                     long pid)
 {
+    if (strstr(line, "UCX  ERROR")) {   /* what ended the job, if nothing reached a peer */
+        evidence_error(ev, line, where);
+        return true;
+    }
+    if (completion_error(ev, line, where, host, pid))
+        return true;
     const char *lanes = NULL;
     enum path_scope scope = SCOPE_UNKNOWN;
     if (strstr(line, "| "))
         return table_line(ev, line, where, host, pid);
+    if (strstr(line, "+--"))
+        return border_line(ev, line, host, pid);
     const char *p = strstr(line, "ep_cfg[");
     if (p) {
         const char *colon = strstr(p, "]:");
@@ -298,20 +365,22 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
         }
         return lane_line(ev, line, where, host, pid) || tcp_ep_line(ev, line, where, host, pid);
     }
-    ev->in_table = false;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    /* An endpoint line of its own: the process's earlier table is over. */
+    evidence_table_end(ev, o.host, o.pid);
     enum path_kind kind;
     char *transports;
     parse_lanes(lanes, &kind, &transports);
     if (kind == PATH_UNKNOWN) {
         free(transports);
+        free(o.host);
         return false;
     }
     if (scope == SCOPE_SELF)
         kind = PATH_SELF;
     else if (kind == PATH_SELF)
         scope = SCOPE_SELF;
-    struct line_origin o;
-    line_origin(line, host, pid, &o);
     evidence_add(ev, "ucx", o.host, o.pid, scope, kind, transports, line, where);
     free(o.host);
     free(transports);

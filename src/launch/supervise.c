@@ -329,7 +329,7 @@ int supervise(const struct plan *p, const struct facts *f)
     }
     if (v == VERDICT_FALLBACK && p->expect.value == EXPECT_TCP) {
         free(summary);
-        summary = xasprintf("TCP, as the profile intends: %zu process%s, the job did not use "
+        summary = xasprintf("TCP, as the profile intends: %llu process%s, the job did not use "
                             "RDMA", ev.nprocs, ev.nprocs == 1 ? "" : "es");
     }
     struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
@@ -359,7 +359,7 @@ int supervise(const struct plan *p, const struct facts *f)
     }
     sv_free(&w.was_broken);
     sv_free(&w.stuck);
-    bool expected = verdict_meets(v, (enum expectation)p->expect.value);
+    bool expected = evidence_meets(&ev, (enum expectation)p->expect.value);
     /* One rdmarun per node (srun rdmarun --launcher exec): each verdict
      * says whose it is. */
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n", expected ? "" : "warning: ",
@@ -390,7 +390,7 @@ int supervise(const struct plan *p, const struct facts *f)
     if (strict && want_rdma) {
         if (v == VERDICT_FALLBACK && (rc == 0 || stopped))
             rc = RR_EX_FALLBACK;
-        else if (v == VERDICT_UNKNOWN && rc == 0)
+        else if (!expected && v == VERDICT_UNKNOWN && rc == 0)
             rc = RR_EX_NO_EVIDENCE;
     }
     return rc;

@@ -1,0 +1,77 @@
+/* Where the ranks ran, as launchers and MPI libraries list them: no path,
+ * but whether the job is on one node or several, which decides what a
+ * library's choice of transport means (a tcp provider on one node carries
+ * nothing). Every rank listed on one host proves one node; two hosts prove
+ * two (a hostname shared by pods proves nothing, so only a listing counts):
+ *   [cn21:08812] Rank 0 bound to package[0][core:0]          (PRRTE, Open MPI 5)
+ *   [cn21:08812] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/./.]   (Open MPI 4.1)
+ *   [cn21:08812] MCW rank 1 is not bound (or bound to all available processors)
+ *   [0] MPI startup(): 0       48210    a01r3n31   {0,1,2,3}   (Intel MPI's pinning table)
+ *   Hello world from processor cn07, rank 0 out of 2 processors   (mpitutorial)
+ *   Hello world: rank 0 of 2 running on cn07                      (Intel MPI's test.c)
+ *       [1] proxy: cn101 (1 cores)                                (Hydra's -verbose)
+ * (odls_base_bind.c, rtc_hwloc.c, the I_MPI_DEBUG=4 table, Hydra's uiu.c.) */
+#include "evidence/internal.h"
+#include "util/xalloc.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool ranks_wanted(const char *line)
+{
+    return strstr(line, " bound") || strstr(line, "MPI startup(): ") || strstr(line, "Hello world") ||
+           strstr(line, "] proxy: ");
+}
+
+/* A host name's characters, as far as they go. */
+static size_t name_len(const char *s)
+{
+    size_t n = 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '-' || s[n] == '.' || s[n] == '_')
+        n++;
+    return n;
+}
+
+bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    (void)where;
+    const char *p;
+    long n = 0;
+    char *name = NULL;
+    if (((p = strstr(line, " rank ")) || (p = strstr(line, "] Rank "))) &&
+        (strstr(p, " bound to ") || strstr(p, " is not bound"))) {
+        struct line_origin o;
+        line_origin(line, host, pid, &o);
+        name = o.host;   /* the daemon of the rank's node prints it */
+    } else if ((p = strstr(line, "MPI startup(): ")) && isdigit((unsigned char)p[15])) {
+        long rank, rpid;
+        int used = 0;
+        if (sscanf(p + 15, "%ld %ld %n", &rank, &rpid, &used) == 2 && used > 0 &&
+            name_len(p + 15 + used) > 0)
+            name = xstrndup(p + 15 + used, name_len(p + 15 + used));
+    } else if ((p = strstr(line, "Hello world from processor "))) {
+        p += strlen("Hello world from processor ");
+        name = xstrndup(p, name_len(p));
+        const char *of = strstr(p, " out of ");
+        n = of ? strtol(of + 8, NULL, 10) : 0;
+    } else if ((p = strstr(line, "Hello world: rank ")) && (p = strstr(p, " running on "))) {
+        p += strlen(" running on ");
+        name = xstrndup(p, name_len(p));
+        const char *of = strstr(line, " of ");
+        n = of ? strtol(of + 4, NULL, 10) : 0;
+    } else if ((p = strstr(line, "] proxy: "))) {
+        p += strlen("] proxy: ");
+        name = xstrndup(p, name_len(p));
+    }
+    if (!name || !*name) {
+        free(name);
+        return false;
+    }
+    evidence_rank_host(ev, name);
+    if (n > ev->ranks)
+        ev->ranks = n;
+    free(name);
+    return true;
+}

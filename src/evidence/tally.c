@@ -1,0 +1,405 @@
+/* The evidence as counts: classes (family, scope, path, lanes), hosts and
+ * their processes, and which processes of a host reported which class.
+ * Nothing here grows with the lines read, and a million processes of a few
+ * classes on ten thousand hosts take a few megabytes: a host's processes are
+ * runs of pids (pidset.h). Every kind of evidence is kept at any size: past
+ * the caps, classes merge per (scope, path) and hosts into one, so that
+ * counts become lower bounds but no TCP lane is ever dropped. */
+#include "evidence/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CLASSES 4096        /* distinct lane sets; more merge per (scope, path) */
+#define MAX_HOSTS 262144        /* more hosts count as one */
+#define MAX_PAIRS 1048576       /* (host, class) sets; more leave counts lower bounds */
+#define MAX_TABLES 65536        /* protocol tables open at once */
+#define MAX_LINE_KEPT 400       /* characters of a line kept as the example */
+#define OVERFLOW_LANES "(other lanes)"
+#define OVERFLOW_HOST "(other hosts)"
+
+static size_t hash_str(size_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h * 31 + 7;
+}
+
+static size_t mix(size_t a, size_t b)
+{
+    return (a * 0x9E3779B97F4A7C15ull) ^ (b + 0x7F4A7C159E3779B9ull + (a << 6) + (a >> 2));
+}
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* A class's identity. */
+struct class_key {
+    const char *family, *transports;
+    enum path_scope scope;
+    enum path_kind kind;
+    bool selected;
+};
+
+static size_t hash_key(const struct class_key *k)
+{
+    size_t h = hash_str(hash_str(14695981039346656037u, k->family), k->transports);
+    return mix(h, (size_t)k->scope << 8 | (size_t)k->kind << 4 | k->selected);
+}
+
+static bool is_key(const struct observation *o, const struct class_key *k)
+{
+    return o->scope == k->scope && o->kind == k->kind && o->selected == k->selected &&
+           strcmp(o->family, k->family) == 0 && strcmp(o->transports, k->transports) == 0;
+}
+
+/* Open addressing over numbers + 1 (0: free), at most half full. `hash_of`
+ * and `is` compare an entry with the key. */
+static size_t *probe(size_t *index, size_t cap, size_t h, bool (*is)(const void *, size_t,
+                                                                     const void *),
+                     const void *ctx, const void *key)
+{
+    size_t i = h & (cap - 1);
+    while (index[i] && !is(ctx, index[i] - 1, key))
+        i = (i + 1) & (cap - 1);
+    return &index[i];
+}
+
+static bool class_is(const void *ev, size_t i, const void *key)
+{
+    return is_key(&((const struct evidence *)ev)->obs[i], key);
+}
+
+static bool host_is(const void *ev, size_t i, const void *name)
+{
+    return same(((const struct evidence *)ev)->hosts[i].name, name);
+}
+
+static void rehash(size_t **index, size_t *cap, size_t count, size_t (*hash_of)(const void *,
+                                                                               size_t),
+                   const void *ctx)
+{
+    if (*cap && (count + 1) * 2 <= *cap)
+        return;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    size_t *ni = xcalloc(ncap, sizeof(*ni));
+    for (size_t i = 0; i < *cap; i++) {
+        if (!(*index)[i])
+            continue;
+        size_t j = hash_of(ctx, (*index)[i] - 1) & (ncap - 1);
+        while (ni[j])
+            j = (j + 1) & (ncap - 1);
+        ni[j] = (*index)[i];
+    }
+    free(*index);
+    *index = ni;
+    *cap = ncap;
+}
+
+static size_t class_hash(const void *ev, size_t i)
+{
+    const struct observation *o = &((const struct evidence *)ev)->obs[i];
+    struct class_key k = {o->family, o->transports, o->scope, o->kind, o->selected};
+    return hash_key(&k);
+}
+
+static size_t host_hash(const void *ev, size_t i)
+{
+    return hash_str(0xcbf29ce484222325u, ((const struct evidence *)ev)->hosts[i].name);
+}
+
+/* The class of key, made when new; its number. */
+static size_t class_of(struct evidence *ev, struct class_key k, const char *host, long pid,
+                       const char *line, const char *where)
+{
+    rehash(&ev->index, &ev->index_cap, ev->n, class_hash, ev);
+    size_t *slot = probe(ev->index, ev->index_cap, hash_key(&k), class_is, ev, &k);
+    if (*slot)
+        return *slot - 1;
+    if (ev->n >= MAX_CLASSES && strcmp(k.transports, OVERFLOW_LANES) != 0) {
+        /* Hostile or strange input: its lanes merge, its path and scope stay. */
+        ev->classes_full = true;
+        k.transports = OVERFLOW_LANES;
+        return class_of(ev, k, host, pid, line, where);
+    }
+    GROW(ev->obs, ev->cap, ev->n + 1);
+    struct observation *o = &ev->obs[ev->n];
+    memset(o, 0, sizeof(*o));
+    o->family = xstrdup(k.family);
+    o->transports = xstrdup(k.transports);
+    o->scope = k.scope;
+    o->kind = k.kind;
+    o->selected = k.selected;
+    o->host = host ? xstrdup(host) : NULL;
+    o->pid = pid;
+    size_t len = strlen(line);
+    o->line = trim_dup(line, len < MAX_LINE_KEPT ? len : MAX_LINE_KEPT);
+    o->where = xstrdup(where);
+    *slot = ++ev->n;
+    return ev->n - 1;
+}
+
+/* The host's number + 1, made when new and `create`; 0 when none. */
+static size_t host_lookup(struct evidence *ev, const char *name, bool create)
+{
+    rehash(&ev->host_index, &ev->host_index_cap, ev->nhosts, host_hash, ev);
+    size_t *slot = probe(ev->host_index, ev->host_index_cap,
+                         hash_str(0xcbf29ce484222325u, name), host_is, ev, name);
+    if (*slot || !create)
+        return *slot;
+    if (ev->nhosts >= MAX_HOSTS && !same(name, OVERFLOW_HOST)) {
+        ev->hosts_full = true;
+        return host_lookup(ev, OVERFLOW_HOST, true);
+    }
+    GROW(ev->hosts, ev->hosts_cap, ev->nhosts + 1);
+    struct ev_host *h = &ev->hosts[ev->nhosts];
+    memset(h, 0, sizeof(*h));
+    h->name = name ? xstrdup(name) : NULL;
+    *slot = ++ev->nhosts;
+    return ev->nhosts;
+}
+
+static size_t pair_hash(uint32_t host, uint32_t cls)
+{
+    return mix(host, cls);
+}
+
+/* The (host, class) set, made when new; NULL past MAX_PAIRS. */
+static struct ev_pair *pair_of(struct evidence *ev, size_t host, size_t cls, bool *made)
+{
+    uint32_t h = (uint32_t)host + 1, c = (uint32_t)cls + 1;
+    *made = false;
+    if ((ev->npairs + 1) * 2 > ev->pairs_cap && ev->npairs < MAX_PAIRS) {
+        size_t ncap = ev->pairs_cap ? ev->pairs_cap * 2 : 64;
+        struct ev_pair *np = xcalloc(ncap, sizeof(*np));
+        for (size_t i = 0; i < ev->pairs_cap; i++) {
+            struct ev_pair *p = &ev->pairs[i];
+            if (!p->host)
+                continue;
+            size_t j = pair_hash(p->host, p->cls) & (ncap - 1);
+            while (np[j].host)
+                j = (j + 1) & (ncap - 1);
+            np[j] = *p;
+        }
+        free(ev->pairs);
+        ev->pairs = np;
+        ev->pairs_cap = ncap;
+    }
+    size_t i = pair_hash(h, c) & (ev->pairs_cap - 1);
+    while (ev->pairs[i].host && !(ev->pairs[i].host == h && ev->pairs[i].cls == c))
+        i = (i + 1) & (ev->pairs_cap - 1);
+    if (ev->pairs[i].host)
+        return &ev->pairs[i];
+    if (ev->npairs >= MAX_PAIRS) {
+        ev->pairs_full = true;   /* the class's process count is a lower bound */
+        return NULL;
+    }
+    ev->pairs[i].host = h;
+    ev->pairs[i].cls = c;
+    ev->npairs++;
+    *made = true;
+    return &ev->pairs[i];
+}
+
+static void record(struct evidence *ev, struct class_key k, const char *host, long pid,
+                   const char *line, const char *where)
+{
+    size_t cls = class_of(ev, k, host, pid, line, where);
+    size_t hn = host_lookup(ev, host, true) - 1;
+    struct ev_host *h = &ev->hosts[hn];
+    if (pidset_add(&h->procs, pid))
+        ev->nprocs++;
+    struct observation *o = &ev->obs[cls];
+    o->count++;
+    bool made;
+    struct ev_pair *p = pair_of(ev, hn, cls, &made);
+    if (made)
+        o->hosts++;
+    if (!p || !pidset_add(&p->procs, pid))
+        return;
+    /* A process new to this class: the first is kept whole, two more by name. */
+    if (o->procs++ == 0 || o->nalso >= sizeof(o->also) / sizeof(*o->also))
+        return;
+    o->also[o->nalso].host = h->name ? xstrdup(h->name) : NULL;
+    o->also[o->nalso].pid = pid;
+    o->also[o->nalso].where = xstrdup(where);
+    o->nalso++;
+}
+
+void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
+                  enum path_scope scope, enum path_kind kind, const char *transports,
+                  const char *line, const char *where)
+{
+    record(ev, (struct class_key){family, transports, scope, kind, false}, host, pid, line,
+           where);
+}
+
+void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,
+                       enum path_kind kind, const char *what, const char *line,
+                       const char *where)
+{
+    enum path_scope scope = kind == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN;
+    record(ev, (struct class_key){family, what, scope, kind, true}, host, pid, line, where);
+}
+
+/* The first line of a kind, kept. */
+static void keep_first(char **line_out, char **where_out, const char *line, const char *where)
+{
+    if (*line_out)
+        return;
+    size_t len = strlen(line);
+    *line_out = trim_dup(line, len < MAX_LINE_KEPT ? len : MAX_LINE_KEPT);
+    *where_out = xstrdup(where);
+}
+
+void evidence_failed(struct evidence *ev, const char *line, const char *where)
+{
+    keep_first(&ev->failure, &ev->failure_where, line, where);
+}
+
+void evidence_fault(struct evidence *ev, const char *line, const char *where)
+{
+    keep_first(&ev->fault, &ev->fault_where, line, where);
+}
+
+void evidence_error(struct evidence *ev, const char *line, const char *where)
+{
+    keep_first(&ev->error, &ev->error_where, line, where);
+}
+
+void evidence_rank_host(struct evidence *ev, const char *host)
+{
+    if (!ev->listed_host)
+        ev->listed_host = xstrdup(host);
+    else if (strcmp(ev->listed_host, host) != 0)
+        ev->listed_hosts = true;
+}
+
+void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len)
+{
+    char *v = xasprintf("%s %.*s", family, (int)len, version);
+    if (sv_find(&ev->versions, v) < 0 && ev->versions.n < 16)
+        sv_push(&ev->versions, v);
+    free(v);
+}
+
+/* Tables: by (host number + 1, pid), with linear probing and deletion by
+ * moving later entries back (no tombstones, so the map stays small). */
+static size_t table_hash(uint32_t host, long pid)
+{
+    return mix(host, (size_t)pid);
+}
+
+static struct ev_table *table_find(struct evidence *ev, uint32_t h, long pid)
+{
+    if (!ev->tables_cap)
+        return NULL;
+    size_t i = table_hash(h, pid) & (ev->tables_cap - 1);
+    while (ev->tables[i].host && !(ev->tables[i].host == h && ev->tables[i].pid == pid))
+        i = (i + 1) & (ev->tables_cap - 1);
+    return ev->tables[i].host ? &ev->tables[i] : NULL;
+}
+
+struct ev_table *evidence_table(struct evidence *ev, const char *host, long pid, bool create)
+{
+    uint32_t h = (uint32_t)host_lookup(ev, host, create);
+    struct ev_table *t = h ? table_find(ev, h, pid) : NULL;
+    if (t || !create)
+        return t;
+    if (ev->ntables >= MAX_TABLES)
+        return NULL;   /* its rows count as rows pasted without a header */
+    if ((ev->ntables + 1) * 2 > ev->tables_cap) {
+        size_t ncap = ev->tables_cap ? ev->tables_cap * 2 : 64;
+        struct ev_table *nt = xcalloc(ncap, sizeof(*nt));
+        for (size_t i = 0; i < ev->tables_cap; i++) {
+            if (!ev->tables[i].host)
+                continue;
+            size_t j = table_hash(ev->tables[i].host, ev->tables[i].pid) & (ncap - 1);
+            while (nt[j].host)
+                j = (j + 1) & (ncap - 1);
+            nt[j] = ev->tables[i];
+        }
+        free(ev->tables);
+        ev->tables = nt;
+        ev->tables_cap = ncap;
+    }
+    size_t i = table_hash(h, pid) & (ev->tables_cap - 1);
+    while (ev->tables[i].host)
+        i = (i + 1) & (ev->tables_cap - 1);
+    ev->tables[i] = (struct ev_table){.host = h, .pid = pid};
+    ev->ntables++;
+    return &ev->tables[i];
+}
+
+void evidence_table_end(struct evidence *ev, const char *host, long pid)
+{
+    struct ev_table *t = evidence_table(ev, host, pid, false);
+    if (!t)
+        return;
+    size_t cap = ev->tables_cap, i = (size_t)(t - ev->tables), j = i;
+    ev->tables[i].host = 0;
+    ev->ntables--;
+    /* Move back every later entry of the run whose home is not between. */
+    for (;;) {
+        j = (j + 1) & (cap - 1);
+        if (!ev->tables[j].host)
+            return;
+        size_t home = table_hash(ev->tables[j].host, ev->tables[j].pid) & (cap - 1);
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (stays)
+            continue;
+        ev->tables[i] = ev->tables[j];
+        ev->tables[j].host = 0;
+        i = j;
+    }
+}
+
+size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < ev->nhosts && count < max; i++) {
+        const struct ev_host *h = &ev->hosts[i];
+        if (h->name && host && strcmp(h->name, host) != 0)
+            continue;
+        for (size_t r = 0; r < h->procs.nruns && count < max; r++)
+            for (long p = h->procs.runs[r][0] > 0 ? h->procs.runs[r][0] : 1;
+                 p <= h->procs.runs[r][1] && count < max; p++)
+                pids[count++] = p;
+        for (size_t k = 0; k < h->procs.hash_cap && count < max; k++)
+            if (h->procs.hash[k] > 0)
+                pids[count++] = h->procs.hash[k];
+    }
+    return count;
+}
+
+void evidence_tally_free(struct evidence *ev)
+{
+    for (size_t i = 0; i < ev->n; i++) {
+        struct observation *o = &ev->obs[i];
+        free(o->family);
+        free(o->host);
+        free(o->transports);
+        free(o->line);
+        free(o->where);
+        for (unsigned k = 0; k < o->nalso; k++) {
+            free(o->also[k].host);
+            free(o->also[k].where);
+        }
+    }
+    free(ev->obs);
+    free(ev->index);
+    for (size_t i = 0; i < ev->nhosts; i++) {
+        free(ev->hosts[i].name);
+        pidset_free(&ev->hosts[i].procs);
+    }
+    free(ev->hosts);
+    free(ev->host_index);
+    for (size_t i = 0; i < ev->pairs_cap; i++)
+        pidset_free(&ev->pairs[i].procs);
+    free(ev->pairs);
+    free(ev->tables);
+    free(ev->listed_host);
+}

@@ -1,0 +1,505 @@
+/* The verdict drawn from the evidence's classes, its words and its JSON.
+ * A path counts only when a line shows it between processes (an endpoint,
+ * a channel, a btl to a peer, a connection); what a library selected or
+ * opened says what would carry traffic between nodes, and decides a verdict
+ * only where the log proves the job spans nodes (or stays on one). */
+#include "evidence/internal.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+const char *const verdict_names[] = {"rdma", "fallback", "local", "unknown", NULL};
+
+const char *const unknown_reason_names[] = {
+    "none", "no_evidence", "no_peer", "aborted_before_transport", "rdma_failed",
+    "selected_only", "no_inter_node_lines", "no_data_lines", "unknown_network", NULL};
+
+const char *verdict_name(enum verdict v)
+{
+    return verdict_names[v];
+}
+
+const char *path_kind_name(enum path_kind k)
+{
+    static const char *const names[] = {"self", "shared-memory", "rdma", "tcp", "unknown"};
+    return names[k];
+}
+
+const char *path_scope_name(enum path_scope s)
+{
+    static const char *const names[] = {"unknown", "self", "intra-node", "inter-node"};
+    return names[s];
+}
+
+/* What the classes hold, in the verdict's terms. */
+struct seen {
+    const struct observation *rdma;        /* a path to a peer over RDMA */
+    const struct observation *tcp_out;     /* over TCP, not known to stay on the node */
+    const struct observation *tcp_in;      /* over TCP within the node */
+    const struct observation *local;       /* a path to a peer within the node */
+    const struct observation *self;        /* a process to itself */
+    const struct observation *sel_tcp;     /* a library chose TCP (or no RDMA device) */
+    const struct observation *sel_rdma;    /* a library chose RDMA */
+    const struct observation *sel_other;   /* a library chose something else */
+    const struct observation *other;       /* a path of a kind rdmarun cannot class */
+};
+
+static struct seen seen_in(const struct evidence *ev)
+{
+    struct seen s = {0};
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct observation *o = &ev->obs[i];
+        const struct observation **slot;
+        if (o->selected)
+            slot = o->kind == PATH_TCP ? &s.sel_tcp : o->kind == PATH_RDMA ? &s.sel_rdma
+                                                                    : &s.sel_other;
+        else if (o->kind == PATH_SELF || o->scope == SCOPE_SELF)
+            slot = &s.self;
+        else if (o->kind == PATH_UNKNOWN)
+            slot = &s.other;
+        else if (o->kind == PATH_RDMA)
+            slot = &s.rdma;
+        else if (o->kind == PATH_TCP)
+            slot = o->scope == SCOPE_INTRA ? &s.tcp_in : &s.tcp_out;
+        else
+            slot = &s.local;
+        if (!*slot)
+            *slot = o;
+    }
+    return s;
+}
+
+/* The nodes the log proves: what NCCL counted, or a rank listing's hosts. */
+static long nodes_of(const struct evidence *ev)
+{
+    long listed = ev->listed_hosts ? 2 : ev->listed_host ? 1 : 0;
+    return ev->nodes > listed ? ev->nodes : listed;
+}
+
+struct judged {
+    enum verdict v;
+    enum unknown_reason why;
+};
+
+/* TCP between processes that may be on two nodes is a fallback, and so is
+ * TCP chosen for the paths between nodes (NCCL's Socket network, a tcp
+ * provider) unless the log shows the job on one node or with one rank: a
+ * warning that may be early is cheap, a TCP job passed as RDMA is not. RDMA
+ * counts only on a path to a peer: chosen or opened is not used. Paths
+ * within one node are local, unless the job spans several nodes and the log
+ * shows nothing between them. */
+static struct judged judge(const struct evidence *ev)
+{
+    struct seen s = seen_in(ev);
+    long nodes = nodes_of(ev);
+    bool one_node = nodes == 1, many_nodes = nodes > 1;
+    bool peers = s.local || s.tcp_in || s.tcp_out || s.rdma || s.other || ev->ranks > 1 ||
+                 ev->nprocs > 1;
+    bool alone = !peers && (ev->ranks == 1 || s.self);
+    bool chose_tcp = s.sel_tcp || ev->nccl_no_device;
+    if (s.tcp_out && !one_node)
+        return (struct judged){VERDICT_FALLBACK, WHY_NONE};
+    if (chose_tcp && !s.rdma && !one_node && !alone)
+        return (struct judged){VERDICT_FALLBACK, WHY_NONE};
+    /* RDMA chosen for the paths between nodes of a job the log puts on
+     * several: the only way its ranks reach each other across nodes. */
+    if (s.rdma || (s.sel_rdma && many_nodes && !ev->failure))
+        return (struct judged){VERDICT_RDMA, WHY_NONE};
+    if (ev->failure)
+        return (struct judged){VERDICT_UNKNOWN, WHY_RDMA_FAILED};
+    if (s.local || s.tcp_in || s.tcp_out || (one_node && peers))
+        return many_nodes ? (struct judged){VERDICT_UNKNOWN, WHY_NO_INTER_NODE}
+                          : (struct judged){VERDICT_LOCAL, WHY_NONE};
+    if (s.other)
+        return (struct judged){VERDICT_UNKNOWN, WHY_UNKNOWN_NETWORK};
+    if (ev->error)
+        return (struct judged){VERDICT_UNKNOWN, WHY_ABORTED};
+    if (alone || (one_node && !peers))
+        return (struct judged){VERDICT_UNKNOWN, WHY_NO_PEER};
+    if (s.sel_rdma || s.sel_other)
+        return (struct judged){VERDICT_UNKNOWN, WHY_SELECTED_ONLY};
+    return (struct judged){VERDICT_UNKNOWN,
+                           ev->n || ev->reports ? WHY_NO_DATA_LINES : WHY_NO_EVIDENCE};
+}
+
+enum verdict evidence_verdict(const struct evidence *ev)
+{
+    return judge(ev).v;
+}
+
+enum unknown_reason evidence_why(const struct evidence *ev)
+{
+    return judge(ev).why;
+}
+
+bool verdict_meets(enum verdict v, enum expectation e)
+{
+    switch (e) {
+    case EXPECT_RDMA:
+        return v == VERDICT_RDMA || v == VERDICT_LOCAL;
+    case EXPECT_TCP:
+        return v == VERDICT_FALLBACK || v == VERDICT_LOCAL;
+    case EXPECT_LOCAL:
+        return v == VERDICT_LOCAL;
+    case EXPECT_ANY:
+        break;
+    }
+    return true;
+}
+
+bool evidence_meets(const struct evidence *ev, enum expectation e)
+{
+    struct judged j = judge(ev);
+    return verdict_meets(j.v, e) || j.why == WHY_NO_PEER;
+}
+
+int verdict_status(enum verdict v)
+{
+    static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
+    return status[v];
+}
+
+/* The distinct lanes of the paths between processes of one kind
+ * ("rc_verbs/rxe0:1 ..."), only those within one node when intra is set. */
+static char *transports_in(const struct evidence *ev, enum path_kind kind, bool intra)
+{
+    struct strvec v = {0};
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct observation *o = &ev->obs[i];
+        if (o->kind != kind || o->selected || (intra && o->scope != SCOPE_INTRA))
+            continue;
+        struct strvec items = {0};
+        sv_split(&items, o->transports, " ");
+        for (size_t k = 0; k < items.n && v.n < 64; k++)
+            if (sv_find(&v, items.v[k]) < 0)
+                sv_push(&v, items.v[k]);
+        sv_free(&items);
+    }
+    char *s = v.n ? sv_join(&v, " ") : xstrdup("none");
+    sv_free(&v);
+    return s;
+}
+
+static const char *plural(unsigned long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* "process 4242 on c11" */
+static char *process_words(const char *host, long pid)
+{
+    if (pid < 0)
+        return xasprintf("a process on %s", host ? host : "an unnamed host");
+    return xasprintf("process %ld on %s", pid, host ? host : "?");
+}
+
+/* How many processes a class covers, when more than its first: "; 3 of 100001
+ * processes on 2 hosts (also process 12 on c02, ...)". */
+static char *spread_words(const struct evidence *ev, const struct observation *o)
+{
+    if (ev->nprocs <= 1)
+        return xstrdup("");
+    FILE *m;
+    char *buf;
+    size_t len;
+    m = xmemstream_open(&buf, &len);
+    fprintf(m, "; %s%llu of %s%llu processes on %lu host%s", ev->pairs_full ? "at least " : "",
+            o->procs, ev->hosts_full ? "at least " : "", ev->nprocs, o->hosts,
+            plural(o->hosts, "", "s"));
+    for (unsigned k = 0; k < o->nalso; k++) {
+        char *p = process_words(o->also[k].host, o->also[k].pid);
+        fprintf(m, "%s%s (%s)", k ? ", " : " (also ", p, o->also[k].where);
+        free(p);
+    }
+    if (o->nalso)
+        fprintf(m, "%s)", o->procs > o->nalso + 1 ? ", ..." : "");
+    xmemstream_close(m);
+    return buf;
+}
+
+static char *reason_words(const struct evidence *ev, enum unknown_reason why)
+{
+    struct seen s = seen_in(ev);
+    switch (why) {
+    case WHY_RDMA_FAILED:
+        return xasprintf("no verdict: RDMA was chosen and then failed, so no data moved over it: "
+                         "%s (%s)", ev->failure, ev->failure_where);
+    case WHY_NO_INTER_NODE:
+        return xasprintf("no verdict: the job spans %ld nodes but the log shows only paths "
+                         "within a node (hint: NCCL_DEBUG_SUBSYS=INIT,NET prints the network "
+                         "channels)", ev->nodes);
+    case WHY_ABORTED:
+        return xasprintf("no verdict: the job failed before any process chose a path to "
+                         "another: %s (%s)", ev->error, ev->error_where);
+    case WHY_NO_PEER:
+        return xasprintf("no verdict: no peer: %llu process%s with %s, so nothing crossed a "
+                         "network or shared memory", ev->nprocs, plural(ev->nprocs, "", "es"),
+                         ev->ranks == 1 ? "a communicator of one rank" : "only paths to itself");
+    case WHY_SELECTED_ONLY: {
+        const struct observation *o = s.sel_rdma ? s.sel_rdma : s.sel_other;
+        char *who = process_words(o->host, o->pid);
+        char *out = xasprintf("no verdict: %s selected %s (%s, %s), but no line shows data "
+                              "moving between processes over it (hint: UCX_LOG_LEVEL=info and "
+                              "NCCL_DEBUG=INFO name each peer's path)", o->family, o->transports,
+                              who, o->where);
+        free(who);
+        return out;
+    }
+    case WHY_UNKNOWN_NETWORK: {
+        char *who = process_words(s.other->host, s.other->pid);
+        char *out = xasprintf("no verdict: %s carried traffic between nodes (%s, %s), over a "
+                              "network rdmarun cannot class as RDMA or TCP (hint: the plugin's "
+                              "provider line, NCCL_DEBUG_SUBSYS=INIT,NET)", s.other->transports,
+                              who, s.other->where);
+        free(who);
+        return out;
+    }
+    case WHY_NO_DATA_LINES:
+        return xasprintf("no verdict: %llu transport report%s in %llu lines name no path "
+                         "between processes", ev->reports, plural(ev->reports, "", "s"),
+                         ev->lines);
+    case WHY_NO_EVIDENCE:
+    case WHY_NONE:
+        break;
+    }
+    return xasprintf("no transport evidence in %llu lines of %u file%s (hint: UCX logs at "
+                     "UCX_LOG_LEVEL=info, NCCL at NCCL_DEBUG=INFO)", ev->lines, ev->files,
+                     plural(ev->files, "", "s"));
+}
+
+char *evidence_reason(const struct evidence *ev)
+{
+    struct judged j = judge(ev);
+    return reason_words(ev, j.why == WHY_NONE ? WHY_NO_EVIDENCE : j.why);
+}
+
+static char *fallback_words(const struct evidence *ev, const struct seen *s)
+{
+    char *rdma = transports_in(ev, PATH_RDMA, false), *out;
+    const struct observation *o = s->tcp_out ? s->tcp_out : s->sel_tcp;
+    if (!o) {
+        out = xasprintf("FALLBACK: %s%sNCCL found no RDMA device (NET/IB : No device found) "
+                        "and uses sockets between nodes", ev->nccl_no_device_proc
+                        ? ev->nccl_no_device_proc : "", ev->nccl_no_device_proc ? ": " : "");
+        free(rdma);
+        return out;
+    }
+    char *who = process_words(o->host, o->pid), *spread = spread_words(ev, o);
+    if (!s->tcp_out) {
+        char nodes[64] = "nothing in the log shows the job on one node";
+        if (nodes_of(ev) > 1)
+            snprintf(nodes, sizeof(nodes), "the job spans %s%ld nodes",
+                     ev->nodes > 1 ? "" : "at least ", nodes_of(ev));
+        out = xasprintf("FALLBACK: %s selected %s for traffic between nodes (%s, %s), and %s%s",
+                        o->family, o->transports, who, o->where, nodes, spread);
+    } else {
+        char *tcp = transports_in(ev, PATH_TCP, false);
+        if (s->rdma) {
+            char share[80] = "";
+            if (ev->tcp_share > 0)
+                snprintf(share, sizeof(share), " (%d%% of one protocol's, as UCX's table says)",
+                         ev->tcp_share);
+            out = xasprintf("FALLBACK: %s used %s (%s) beside RDMA lanes %s: part of the "
+                            "traffic goes over TCP%s%s", who, tcp, o->where, rdma, share, spread);
+        } else {
+            out = xasprintf("FALLBACK: %s used %s (%s)%s", who, tcp, o->where, spread);
+        }
+        free(tcp);
+    }
+    free(who);
+    free(spread);
+    free(rdma);
+    return out;
+}
+
+char *verdict_summary(const struct evidence *ev, enum verdict v)
+{
+    struct seen s = seen_in(ev);
+    unsigned long long procs = ev->nprocs;
+    char *out = NULL;
+    switch (v) {
+    case VERDICT_RDMA: {
+        char *rdma = transports_in(ev, PATH_RDMA, false), *gdr = nccl_gdr_words(ev);
+        char *fault = ev->fault ? xasprintf("; then a transfer over RDMA failed: %s (%s)",
+                                            ev->fault, ev->fault_where) : NULL;
+        char *failed = ev->failure ? xasprintf("; RDMA failed elsewhere before carrying data: "
+                                               "%s (%s)", ev->failure, ev->failure_where) : NULL;
+        if (s.rdma)
+            out = xasprintf("RDMA verified: %s%llu process%s, lanes %s, no TCP lanes%s%s%s%s",
+                            ev->hosts_full ? "at least " : "", procs, plural(procs, "", "es"),
+                            rdma, gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
+                            failed ? failed : "");
+        else
+            out = xasprintf("RDMA: %s selected %s (%s) and the log puts the ranks on %ld nodes, "
+                            "so it carried the traffic between them; no TCP lanes (no line names "
+                            "each peer's path)", s.sel_rdma->family, s.sel_rdma->transports,
+                            s.sel_rdma->where, nodes_of(ev));
+        free(rdma);
+        free(gdr);
+        free(fault);
+        free(failed);
+        break;
+    }
+    case VERDICT_FALLBACK:
+        out = fallback_words(ev, &s);
+        break;
+    case VERDICT_LOCAL: {
+        /* UCX 1.14+ says when TCP (or RDMA) connects ranks of one node:
+         * never call that shared memory. */
+        char *tcp_in = transports_in(ev, PATH_TCP, true);
+        char *local = transports_in(ev, PATH_LOCAL, false);
+        const struct observation *chose = s.sel_tcp ? s.sel_tcp : s.sel_rdma ? s.sel_rdma
+                                                                              : s.sel_other;
+        char *would = chose ? xasprintf("; %s's %s is what would carry traffic between nodes",
+                                        chose->family, chose->transports) : xstrdup("");
+        if (strcmp(tcp_in, "none") != 0)
+            out = xasprintf("local only: %llu process%s within one node, over TCP (%s), not "
+                            "shared memory; no path left the node", procs,
+                            plural(procs, "", "es"), tcp_in);
+        else if (strcmp(local, "none") != 0)
+            out = xasprintf("local only: %llu process%s on shared memory (%s), no path left the "
+                            "node%s", procs, plural(procs, "", "es"), local, would);
+        else
+            out = xasprintf("local only: %llu process%s, all on one node as the log says%s",
+                            procs, plural(procs, "", "es"), would);
+        free(tcp_in);
+        free(local);
+        free(would);
+        break;
+    }
+    case VERDICT_UNKNOWN:
+        out = evidence_reason(ev);
+        break;
+    }
+    return out;
+}
+
+static void json_example(struct json *j, const char *host, long pid, const char *where)
+{
+    json_string(j, "host", host);
+    if (pid >= 0)
+        json_int(j, "pid", pid);
+    else
+        json_null(j, "pid");
+    json_string(j, "where", where);
+}
+
+void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
+{
+    struct json j;
+    json_init(&j, out);
+    json_begin_object(&j, NULL);
+    json_string(&j, "verdict", verdict_name(v));
+    char *summary = verdict_summary(ev, v);
+    json_string(&j, "summary", summary);
+    free(summary);
+    json_int(&j, "files", ev->files);
+    json_int(&j, "lines", (int64_t)ev->lines);
+    json_int(&j, "processes", (int64_t)ev->nprocs);
+    json_int(&j, "hosts", (int64_t)ev->nhosts);
+    if (ev->classes_full || ev->hosts_full || ev->pairs_full) {
+        /* Past the caps nothing is dropped, but counts are lower bounds. */
+        json_begin_object(&j, "merged");
+        json_bool(&j, "lanes", ev->classes_full);
+        json_bool(&j, "hosts", ev->hosts_full);
+        json_bool(&j, "class_processes", ev->pairs_full);
+        json_end_object(&j);
+    }
+    json_bool(&j, "nccl_no_device", ev->nccl_no_device);
+    /* What explains the verdict: the log families and versions seen, the
+     * reason when there is none. */
+    struct strvec fams = {0};
+    for (size_t i = 0; i < ev->n; i++)
+        if (sv_find(&fams, ev->obs[i].family) < 0)
+            sv_push(&fams, ev->obs[i].family);
+    json_begin_array(&j, "families");
+    for (size_t i = 0; i < fams.n; i++)
+        json_string(&j, NULL, fams.v[i]);
+    json_end_array(&j);
+    sv_free(&fams);
+    json_begin_array(&j, "versions");
+    for (size_t i = 0; i < ev->versions.n; i++)
+        json_string(&j, NULL, ev->versions.v[i]);
+    json_end_array(&j);
+    if (v == VERDICT_UNKNOWN) {
+        char *why = evidence_reason(ev);
+        json_string(&j, "reason", why);
+        free(why);
+        json_string(&j, "reason_code", unknown_reason_names[evidence_why(ev)]);
+    }
+    if (ev->failure) {
+        json_string(&j, "failure", ev->failure);
+        json_string(&j, "failure_where", ev->failure_where);
+    }
+    if (ev->fault) {
+        json_string(&j, "fault", ev->fault);
+        json_string(&j, "fault_where", ev->fault_where);
+    }
+    if (ev->error) {
+        json_string(&j, "error", ev->error);
+        json_string(&j, "error_where", ev->error_where);
+    }
+    if (ev->nodes > 0)
+        json_int(&j, "nodes", ev->nodes);
+    if (ev->tcp_share > 0)
+        json_int(&j, "tcp_share_percent", ev->tcp_share);
+    if (ev->nccl_gdr_channels + ev->nccl_staged_channels) {
+        json_begin_object(&j, "nccl_channels");
+        json_int(&j, "gdrdma", (int64_t)ev->nccl_gdr_channels);
+        json_int(&j, "host_staged", (int64_t)ev->nccl_staged_channels);
+        json_bool(&j, "gdr_capable", ev->nccl_gdr_capable);
+        json_string(&j, "gdr_disabled", ev->nccl_gdr_off);
+        json_end_object(&j);
+    }
+    if (ev->ncounters) {
+        /* Every delta, known or not, and the words for what is not traffic. */
+        json_begin_array(&j, "counters");
+        for (size_t i = 0; i < ev->ncounters; i++) {
+            const struct counter_growth *g = &ev->counters[i];
+            json_begin_object(&j, NULL);
+            json_string(&j, "port", g->port);
+            json_begin_object(&j, "grew");
+            for (size_t k = 0; k < g->names.n; k++)
+                json_int(&j, g->names.v[k], g->deltas[k]);
+            json_end_object(&j);
+            json_begin_object(&j, "families");
+            for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
+                json_int(&j, counter_family_names[fam], counter_growth_sum(g, fam));
+            json_end_object(&j);
+            char *words = counter_growth_words(g);
+            json_string(&j, "words", words);
+            free(words);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+    }
+    /* One entry a class: its first process whole, the next by name. */
+    json_begin_array(&j, "observations");
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct observation *o = &ev->obs[i];
+        json_begin_object(&j, NULL);
+        json_string(&j, "family", o->family);
+        json_string(&j, "scope", path_scope_name(o->scope));
+        json_string(&j, "path", path_kind_name(o->kind));
+        json_bool(&j, "selected", o->selected);
+        json_string(&j, "transports", o->transports);
+        json_int(&j, "count", (int64_t)o->count);
+        json_int(&j, "processes", (int64_t)o->procs);
+        json_int(&j, "hosts", (int64_t)o->hosts);
+        json_example(&j, o->host, o->pid, o->where);
+        json_string(&j, "line", o->line);
+        json_begin_array(&j, "also");
+        for (unsigned k = 0; k < o->nalso; k++) {
+            json_begin_object(&j, NULL);
+            json_example(&j, o->also[k].host, o->also[k].pid, o->also[k].where);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+}

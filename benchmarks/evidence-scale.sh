@@ -1,50 +1,87 @@
 #!/bin/sh
-# The evidence at scale (figures, not a test): synthetic UCX reports of RANKS
-# ranks (each its version line, its DIAG lines and 8 endpoint lines, as
-# UCX 1.13 writes them) read (1) live, through the supervisor, from a
-# launcher that writes them to its stderr (one read of up to 64 KiB is one
-# poll of the evidence; targets: under 50 ms per poll at 10,000 ranks), and
-# (2) by rdmarun verify from the evidence file, the final verdict (target:
-# under 2 s). Exits 1 when a figure is missing.
-#   benchmarks/evidence-scale.sh [RANKS]   (from a built tree; BENCH_SHORT=1: 2000 ranks)
+# The verdict at scale (figures, not a test). Synthetic logs of 100,000 and
+# 1,000,000 ranks on 10,000 hosts in four shapes: UCX 1.13 endpoint lines
+# (an inter-node and an intra-node ep_cfg a rank), UCX 1.18 protocol tables
+# (UCX_PROTO_INFO=y, five lines a rank), NCCL channel lines (two a rank), and
+# a mix of the three. Each log ends with ONE process more, on another host,
+# whose path between nodes is TCP: the verdict must be that fallback, naming
+# the process, its host and its lane, at every size. For each log: rdmarun
+# verify's wall time and peak RSS, and the same read live by the supervisor
+# (a launcher that writes the ranks' reports to its stderr, as mpirun
+# forwards them). Targets at 1,000,000 ranks: <= 10 s and <= 64 MB; time
+# linear in lines, memory flat from 100k to 1M. Exits 1 when a verdict is
+# wrong or a figure is missing.
+#   benchmarks/evidence-scale.sh [RANKS...]   (from a built tree; default 100000 1000000)
 set -eu
 cd "$(dirname "$0")/.."
-ranks=${1:-${BENCH_SHORT:+2000}}
-ranks=${ranks:-10000}
+sizes=${*:-100000 1000000}
 rdmarun=${RDMARUN:-$PWD/rdmarun}
 export RDMARUN_PROFILE_PATH=${RDMARUN_PROFILE_PATH:-$PWD/profiles}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-awk -v n="$ranks" 'BEGIN {
-    for (r = 0; r < n; r++) {
-        h = sprintf("node%04d", int(r / 64)); p = 10000 + r
-        printf "[1796126211.%06d] [%s:%d :0]     ucp_context.c:1849 UCX  INFO  Version 1.13.1 (loaded from /lib/x86_64-linux-gnu/libucp.so.0)\n", r, h, p
-        printf "[1796126211.%06d] [%s:%d :0]       rdmacm_cm.c:928  UCX  DIAG  rdma_create_event_channel failed: No such device\n", r, h, p
-        for (e = 0; e < 8; e++)
-            printf "[1796126212.%06d] [%s:%d :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[%d]: tag(rc_mlx5/mlx5_0:1 sysv/memory) rma(rc_mlx5/mlx5_0:1) am(rc_mlx5/mlx5_0:1);\n", r, h, p, e
-    }
-}' >"$tmp/reports"
-lines=$(wc -l <"$tmp/reports")
-bytes=$(wc -c <"$tmp/reports")
-# A launcher that writes the ranks' reports to its stderr, as mpirun forwards them.
-printf '#!/bin/sh\ncat %s >&2\n' "$tmp/reports" >"$tmp/launcher"
-chmod +x "$tmp/launcher"
-ms() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", (e - s) / 1e6 }'; }
-s=$(date +%s%N); cat "$tmp/reports" >/dev/null; e=$(date +%s%N); cat_ms=$(ms "$s" "$e")
-s=$(date +%s%N)
-"$rdmarun" -p shm --mpirun "$tmp/launcher" --evidence-dir "$tmp/ev" -np "$ranks" ./app \
-    >"$tmp/out" 2>"$tmp/err" || true
-e=$(date +%s%N)
-live_ms=$(ms "$s" "$e")
-grep -q "RDMA verified: $ranks processes" "$tmp/err" || { echo "evidence-scale: the live verdict is missing" >&2; cat "$tmp/err" >&2; exit 1; }
-s=$(date +%s%N)
-"$rdmarun" verify "$tmp/ev/ucx.log" >"$tmp/vout" 2>&1 || true
-e=$(date +%s%N)
-verify_ms=$(ms "$s" "$e")
-grep -q "RDMA verified: $ranks processes" "$tmp/vout" || { echo "evidence-scale: the verify verdict is missing" >&2; exit 1; }
-echo "$ranks ranks: $lines report lines, $bytes bytes"
-awk -v l="$live_ms" -v c="$cat_ms" -v b="$bytes" -v v="$verify_ms" 'BEGIN {
-    polls = int((b + 65535) / 65536)
-    printf "live, through the supervisor: %.0f ms in all (%.0f ms reading them with cat), %d polls of <= 64 KiB: %.2f ms per poll (target < 50)\n", l, c, polls, l / polls
-    printf "final verdict from the evidence file (rdmarun verify): %.0f ms (target < 2000)\n", v
-}'
+
+# The log of N ranks of one shape, on 10,000 hosts (N / 10,000 ranks a host,
+# consecutive pids, as a node's launcher starts them).
+generate() {
+    awk -v n="$1" -v hosts=10000 -v fam="$2" 'BEGIN {
+        per = n / hosts
+        b = "+--------------------------------+---------------------------------+------------------------+"
+        for (r = 0; r < n; r++) {
+            h = sprintf("node%05d", int(r / per)); p = 10000 + r % per; t = r % 1000000
+            f = fam
+            if (fam == "mix") f = (r % 3 == 0) ? "ucx-lanes" : (r % 3 == 1) ? "ucx-tables" : "nccl"
+            if (f == "ucx-lanes") {
+                printf "[1796126212.%06d] [%s:%d :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(rc_mlx5/mlx5_0:1) rma(rc_mlx5/mlx5_0:1) am(rc_mlx5/mlx5_0:1);\n", t, h, p
+                printf "[1796126212.%06d] [%s:%d :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[2]: tag(sysv/memory cma/memory) am(sysv/memory);\n", t, h, p
+            } else if (f == "ucx-tables") {
+                printf "[1796126212.%06d] [%s:%d:0]   %s\n", t, h, p, b
+                printf "[1796126212.%06d] [%s:%d:0]   | ucp_context_0 inter-node cfg#1 | tagged message by ucp_tag_send* from host memory |\n", t, h, p
+                printf "[1796126212.%06d] [%s:%d:0]   %s\n", t, h, p, b
+                printf "[1796126212.%06d] [%s:%d:0]   |                        0..2030 | eager short                     | rc_mlx5/mlx5_0:1/path0 |\n", t, h, p
+                printf "[1796126212.%06d] [%s:%d:0]   %s\n", t, h, p, b
+            } else {
+                printf "%s:%d:%d [0] NCCL INFO Channel 00/0 : %d[0] -> %d[0] [send] via NET/IB/0/GDRDMA\n", h, p, p + 7, r, (r + 8) % n
+                printf "%s:%d:%d [0] NCCL INFO Channel 01/0 : %d[0] -> %d[0] [send] via NET/IB/0/GDRDMA\n", h, p, p + 7, r, (r + 8) % n
+            }
+        }
+        printf "[1796126299.000000] [node99999:4242 :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(tcp/eth0) am(tcp/eth0);\n"
+    }'
+}
+
+# COMMAND...: its wall time (s), its peak RSS (KiB) and its stderr+stdout.
+measure() {
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.monotonic()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+wall = time.monotonic() - t
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("%.2f %d %s" % (wall, peak, r.stdout.replace("\n", " ")))
+PY
+}
+
+want="FALLBACK: process 4242 on node99999 used tcp/eth0"
+status=0
+printf 'launcher: a script that writes the log to its stderr, as mpirun forwards the ranks'"'"' reports\n'
+printf '%-11s %9s %10s | %-26s | %-26s\n' shape ranks lines "rdmarun verify: s, MiB" "live (supervisor): s, MiB"
+for shape in ucx-lanes ucx-tables nccl mix; do
+    for n in $sizes; do
+        generate "$n" "$shape" >"$tmp/log"
+        lines=$(wc -l <"$tmp/log")
+        printf '#!/bin/sh\nexec cat %s >&2\n' "$tmp/log" >"$tmp/launcher"
+        chmod +x "$tmp/launcher"
+        set -- $(measure "$rdmarun" verify "$tmp/log")
+        v_s=$1 v_kb=$2; shift 2; v_out=$*
+        rm -rf "$tmp/ev"
+        set -- $(measure "$rdmarun" -p shm --mpirun "$tmp/launcher" --evidence-dir "$tmp/ev" \
+            -np 2 ./app)
+        l_s=$1 l_kb=$2; shift 2; l_out=$*
+        rm -rf "$tmp/ev"
+        case $v_out in *"$want"*) ;; *) echo "evidence-scale: $shape $n: verify missed the fallback: $v_out" >&2; status=1 ;; esac
+        case $l_out in *"$want"*) ;; *) echo "evidence-scale: $shape $n: live missed the fallback: $l_out" >&2; status=1 ;; esac
+        printf '%-11s %9d %10d | %8.2f s %8.1f MiB     | %8.2f s %8.1f MiB\n' "$shape" "$n" "$lines" \
+            "$v_s" "$(echo "$v_kb" | awk '{print $1 / 1024}')" "$l_s" "$(echo "$l_kb" | awk '{print $1 / 1024}')"
+    done
+done
+echo "targets at 1,000,000 ranks: <= 10 s and <= 64 MiB each; MiB the same at 100,000 and 1,000,000 ranks"
+exit $status

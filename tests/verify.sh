@@ -82,6 +82,26 @@ ok $? "2 GiB through a FIFO, an endless line included: the fallback at the end i
 [ "${peak:-999999}" -lt 65536 ]
 ok $? "peak memory while reading it: ${peak} KiB (bounded, under 64 MiB)"
 
+# No evidence is dropped at any size: 100,000 processes on rc_mlx5, then one
+# whose path between nodes is tcp; and the same with 1,000,000 (issue 32's
+# case: the list of observations used to stop at 100,000). Through a FIFO.
+scale_log() {
+    awk -v n="$1" 'BEGIN {
+        for (r = 0; r < n; r++)
+            printf "[1796126212.%06d] [node%05d:%d :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(rc_mlx5/mlx5_0:1) am(rc_mlx5/mlx5_0:1);\n", r % 1000000, int(r / 100), 10000 + r % 100
+        printf "[1796126299.000000] [node99999:4242 :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(tcp/eth0) am(tcp/eth0);\n"
+    }'
+}
+for n in 100000 1000000; do
+    rm -f "$TMP/scale.log"
+    mkfifo "$TMP/scale.log"
+    scale_log "$n" >"$TMP/scale.log" &
+    run "$RDMARUN" verify "$TMP/scale.log"
+    wait
+    check "$n RDMA processes and one on TCP: a fallback that names the one" 80 \
+        "FALLBACK: process 4242 on node99999 used tcp/eth0" "1 of $((n + 1)) processes on 1 host"
+done
+
 # --expect: one judgement with the supervisor and compare (verdict_meets).
 run "$RDMARUN" verify --expect rdma "$LOGS/ucx-1.13-shm.log"
 check "--expect rdma, local only: met (a job on one node needs no network)" 0 "local only"

@@ -7,18 +7,51 @@
 
 #define PIDSET_EMPTY LONG_MIN
 
-/* The first run whose last id is >= pid (nruns when none). */
-static size_t run_at(const struct pidset *s, long pid)
+static bool in_run(const struct pid_run *r, long pid)
 {
-    size_t lo = 0, hi = s->nruns;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->runs[mid][1] < pid)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (pid < r->first)
+        return false;
+    if (r->count == 1)
+        return pid == r->first;
+    unsigned long d = (unsigned long)pid - (unsigned long)r->first;
+    return d % (unsigned long)r->step == 0 && d / (unsigned long)r->step < (unsigned long)r->count;
+}
+
+static bool in_runs(const struct pidset *s, long pid)
+{
+    for (size_t i = 0; i < s->nruns; i++)
+        if (in_run(&s->runs[i], pid))
+            return true;
+    return false;
+}
+
+/* Grow a run by pid at either end; whether it could. Steps are below 2^40
+ * and ids compared in unsigned arithmetic, so that nothing overflows. */
+static bool extend(struct pid_run *r, long pid)
+{
+    unsigned long p = (unsigned long)pid, first = (unsigned long)r->first;
+    if (r->count == 1) {   /* a second id sets the step */
+        unsigned long step = pid > r->first ? p - first : first - p;
+        if (step == 0 || step >= 1ul << 40)
+            return false;
+        r->step = (long)step;
+        if (pid < r->first)
+            r->first = pid;
+        r->count = 2;
+        return true;
     }
-    return lo;
+    unsigned long step = (unsigned long)r->step;
+    unsigned long last = first + (unsigned long)(r->count - 1) * step;
+    if (pid > r->first && p - step == last) {
+        r->count++;
+        return true;
+    }
+    if (pid < r->first && p + step == first) {
+        r->first = pid;
+        r->count++;
+        return true;
+    }
+    return false;
 }
 
 static size_t hash_slot(const long *hash, size_t cap, long pid)
@@ -36,8 +69,7 @@ static bool in_hash(const struct pidset *s, long pid)
 
 bool pidset_has(const struct pidset *s, long pid)
 {
-    size_t r = run_at(s, pid);
-    return (r < s->nruns && s->runs[r][0] <= pid) || in_hash(s, pid);
+    return in_runs(s, pid) || in_hash(s, pid);
 }
 
 static void hash_add(struct pidset *s, long pid)
@@ -62,25 +94,15 @@ bool pidset_add(struct pidset *s, long pid)
 {
     if (pid == PIDSET_EMPTY)
         pid = PIDSET_EMPTY + 1;   /* the one id the hash cannot hold, folded */
-    size_t r = run_at(s, pid);
-    if ((r < s->nruns && s->runs[r][0] <= pid) || in_hash(s, pid))
+    if (pidset_has(s, pid))
         return false;
     s->count++;
-    bool after_prev = r > 0 && s->runs[r - 1][1] == pid - 1;
-    bool before_next = r < s->nruns && s->runs[r][0] == pid + 1;
-    if (after_prev && before_next) {   /* it joins two runs */
-        s->runs[r - 1][1] = s->runs[r][1];
-        memmove(&s->runs[r], &s->runs[r + 1], (s->nruns - r - 1) * sizeof(*s->runs));
-        s->nruns--;
-    } else if (after_prev) {
-        s->runs[r - 1][1] = pid;
-    } else if (before_next) {
-        s->runs[r][0] = pid;
-    } else if (s->nruns < PIDSET_RUNS) {
+    for (size_t i = s->nruns; i-- > 0;)   /* the newest run first: ranks arrive in order */
+        if (extend(&s->runs[i], pid))
+            return true;
+    if (s->nruns < PIDSET_RUNS) {
         GROW(s->runs, s->runs_cap, s->nruns + 1);
-        memmove(&s->runs[r + 1], &s->runs[r], (s->nruns - r) * sizeof(*s->runs));
-        s->runs[r][0] = s->runs[r][1] = pid;
-        s->nruns++;
+        s->runs[s->nruns++] = (struct pid_run){pid, 1, 0};
     } else {
         hash_add(s, pid);
     }

@@ -1,7 +1,9 @@
 /* A set of process ids, exact, in little memory when the ids run on: the
  * ranks of a node are started one after another, so their pids form a few
- * runs, and a node's set is a handful of (first, last) pairs whatever the
- * number of ranks. Ids that scatter past the runs go to a hash. */
+ * runs (1000, 1001, ...; or every third when each rank starts two threads,
+ * or when a class holds every third rank), and a node's set is a handful of
+ * (first, count, step) whatever the number of ranks. Ids that scatter past
+ * the runs go to a hash. */
 #ifndef RDMARUN_EVIDENCE_PIDSET_H
 #define RDMARUN_EVIDENCE_PIDSET_H
 #include <stdbool.h>
@@ -10,7 +12,7 @@
 #define PIDSET_RUNS 16   /* runs kept before scattered ids go to the hash */
 
 struct pidset {
-    long (*runs)[2];     /* sorted, disjoint, not adjacent: [first, last] */
+    struct pid_run { long first, count, step; } *runs;   /* first + k * step, k < count */
     size_t nruns, runs_cap;
     long *hash;          /* open addressing; PIDSET_EMPTY marks a free slot */
     size_t hash_n, hash_cap;

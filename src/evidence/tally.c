@@ -364,10 +364,12 @@ size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids,
         const struct ev_host *h = &ev->hosts[i];
         if (h->name && host && strcmp(h->name, host) != 0)
             continue;
-        for (size_t r = 0; r < h->procs.nruns && count < max; r++)
-            for (long p = h->procs.runs[r][0] > 0 ? h->procs.runs[r][0] : 1;
-                 p <= h->procs.runs[r][1] && count < max; p++)
-                pids[count++] = p;
+        for (size_t r = 0; r < h->procs.nruns && count < max; r++) {
+            const struct pid_run *run = &h->procs.runs[r];
+            for (long k = 0; k < run->count && count < max; k++)
+                if (run->first + k * run->step > 0)
+                    pids[count++] = run->first + k * run->step;
+        }
         for (size_t k = 0; k < h->procs.hash_cap && count < max; k++)
             if (h->procs.hash[k] > 0)
                 pids[count++] = h->procs.hash[k];

@@ -5,8 +5,10 @@
 #include "evidence/stream.h"
 #include "tap.h"
 #include "util/msg.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -592,6 +594,68 @@ static void test_many_ranks(void)
     evidence_free(&ev);
 }
 
+/* The pid set against a plain reference (a sorted array): runs with steps,
+ * runs joined from either end, scattered ids in the hash, the extremes. */
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_pidset(void)
+{
+    struct pidset set = {0};
+    long *ref = NULL;
+    size_t nref = 0, cap = 0, wrong = 0;
+    unsigned long long r = 42;
+    for (int i = 0; i < 60000; i++) {
+        long pid;
+        int mode = i / 10000;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        switch (mode) {
+        case 0: pid = 1000 + i; break;                          /* one run */
+        case 1: pid = 500000 + 3 * (i - 10000); break;          /* every third */
+        case 2: pid = 900000 - 2 * (i - 20000); break;          /* downwards, by two */
+        case 3: pid = (long)(r >> 44); break;                   /* scattered, repeats */
+        case 4: pid = (i & 1) ? LONG_MAX - (long)(r >> 50) : LONG_MIN + (long)(r >> 50); break;
+        default: pid = (long)(r >> 1) * ((i & 1) ? 1 : -1); break;   /* anything */
+        }
+        long key = pid == LONG_MIN ? LONG_MIN + 1 : pid;   /* the set folds LONG_MIN */
+        bool was = nref && bsearch(&key, ref, nref, sizeof(*ref), cmp_long);
+        bool added = pidset_add(&set, pid);
+        wrong += added == was;
+        if (!was) {
+            GROW(ref, cap, nref + 1);
+            size_t at = nref;
+            while (at > 0 && ref[at - 1] > key)
+                at--;
+            memmove(&ref[at + 1], &ref[at], (nref - at) * sizeof(*ref));
+            ref[at] = key;
+            nref++;
+        }
+        /* a neighbour that was never added is not in the set */
+        long nb = key + 1;
+        if (key != LONG_MAX && !bsearch(&nb, ref, nref, sizeof(*ref), cmp_long))
+            wrong += pidset_has(&set, nb);
+    }
+    for (size_t i = 0; i < nref; i++)
+        wrong += !pidset_has(&set, ref[i]);
+    ok(wrong == 0 && set.count == nref,
+       "pidset agrees with a sorted array over 60000 adds of runs, strides, scattered and extreme "
+       "ids (%zu disagreements, %llu vs %zu members, %zu runs, %zu hashed)", wrong, set.count,
+       nref, set.nruns, set.hash_n);
+    ok(set.nruns == PIDSET_RUNS, "the runs are used before the hash (%zu)", set.nruns);
+    pidset_free(&set);
+    free(ref);
+    /* a class that holds every third rank of a host keeps one run */
+    set = (struct pidset){0};
+    for (long p = 7000; p < 7000 + 3 * 100000; p += 3)
+        pidset_add(&set, p);
+    ok(set.nruns == 1 && set.hash_n == 0 && set.count == 100000,
+       "100000 pids three apart are one run (%zu runs, %zu hashed)", set.nruns, set.hash_n);
+    pidset_free(&set);
+}
+
 /* The kernel's QP table as 'rdma -j res show qp' prints it: the job's RC
  * QPs in RTS counted, those in ERR/SQE named, other processes' left out. */
 static void test_rdma_res(void)
@@ -636,6 +700,7 @@ int main(void)
     test_read_files();
     test_stream();
     test_many_ranks();
+    test_pidset();
     test_rdma_res();
     return done_testing();
 }

@@ -87,6 +87,8 @@ struct evidence {
     bool nccl_gdr_capable;
     char *nccl_gdr_off;
     int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
+    char *fabtests_provider;    /* the pasted fabtests command's -p */
+    bool fabtests_rows;         /* its results table is being read */
     /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed";
      * Open MPI's pml mismatch): no data moved over it. The first such line
      * and where. */

@@ -21,7 +21,7 @@
 bool ranks_wanted(const char *line)
 {
     return strstr(line, " bound") || strstr(line, "MPI startup(): ") || strstr(line, "Hello world") ||
-           strstr(line, "] proxy: ");
+           strstr(line, "proxy: ");
 }
 
 /* A host name's characters, as far as they go. */
@@ -61,8 +61,9 @@ bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, 
         name = xstrndup(p, name_len(p));
         const char *of = strstr(line, " of ");
         n = of ? strtol(of + 4, NULL, 10) : 0;
-    } else if ((p = strstr(line, "] proxy: "))) {
-        p += strlen("] proxy: ");
+    } else if (strncmp(line, "proxy: ", 7) == 0 || (p = strstr(line, "] proxy: "))) {
+        /* "[1] " is taken for a rank's number and already looked past */
+        p = strstr(line, "proxy: ") + strlen("proxy: ");
         name = xstrndup(p, name_len(p));
     }
     if (!name || !*name) {

@@ -62,17 +62,23 @@ static char *keep(struct evidence_logs *l, int which, const char *line, size_t l
 {
     FILE *f = log_file(l, which, log_names[which]);
     l->nlines[which]++;
-    if (f) {
+    if (f) {   /* flushed once a read (logs_flush): a write a line cost more than the parse */
         fwrite(line, 1, len, f);
         fputc('\n', f);
-        if (fflush(f) != 0 && !l->failed) {
-            rr_warn("cannot write %s/%s: %s (the evidence is kept in memory; the verdict "
-                    "stands)", l->dir, log_names[which], strerror(errno));
-            l->failed = true;
-        }
     }
     return l->dir ? xasprintf("%s/%s:%llu", l->dir, log_names[which], l->nlines[which])
                   : xasprintf("%s:%llu", log_names[which], l->nlines[which]);
+}
+
+/* What a read kept reaches the files (a report still comes before its verdict). */
+static void logs_flush(struct evidence_logs *l)
+{
+    for (int i = 0; i < 2; i++)
+        if (l->file[i] && fflush(l->file[i]) != 0 && !l->failed) {
+            rr_warn("cannot write %s/%s: %s (the evidence is kept in memory; the verdict "
+                    "stands)", l->dir, log_names[i], strerror(errno));
+            l->failed = true;
+        }
 }
 
 /* One complete line (without its newline, NUL-terminated in place): whether
@@ -92,14 +98,19 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
     }
     const char *level = ucx_level(rec);
     bool nccl = !level && strstr(rec, " NCCL INFO ") != NULL;
-    if (!level && !nccl) {
+    /* UCX_PROTO_INFO's tables: compact lines, "[ts] [host:pid:tid]   | ... |",
+     * the user's to see (rdmarun does not ask for them) and evidence too */
+    bool table = !level && !nccl && rec[0] == '[' && isdigit((unsigned char)rec[1]) &&
+                 (strstr(rec, "| ") || strstr(rec, "+--"));
+    if (!level && !nccl && !table) {
         s->ev->lines++;
         return false;
     }
     s->ev->reports++;
-    bool take = level ? s->take_ucx && (level_is(level, "INFO") || level_is(level, "DIAG"))
+    bool take = table ? false
+              : level ? s->take_ucx && (level_is(level, "INFO") || level_is(level, "DIAG"))
                       : s->take_nccl;
-    int which = level ? LOG_UCX : LOG_NCCL;
+    int which = level || table ? LOG_UCX : LOG_NCCL;
     bool wanted = log_families[which].wanted(rec);
     if (!take && !wanted) {
         s->ev->lines++;
@@ -129,17 +140,23 @@ size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
         s->len += k;
         data += k;
         n -= k;
-        char *start = s->buf, *end = s->buf + s->len, *nl;
+        /* The job's lines are gathered at the front of the buffer and
+         * passed in one write a read, in their order. */
+        char *start = s->buf, *end = s->buf + s->len, *nl, *pass = s->buf;
         while ((nl = memchr(start, '\n', (size_t)(end - start)))) {
             *nl = '\0';
             bool ev;
-            if (!judge(s, start, (size_t)(nl - start), &ev)) {
+            size_t len = (size_t)(nl - start) + 1;
+            if (!judge(s, start, len - 1, &ev)) {
                 *nl = '\n';
-                write_all(s->out, start, (size_t)(nl - start) + 1);
+                memmove(pass, start, len);
+                pass += len;
             }
             found += ev;
             start = nl + 1;
         }
+        write_all(s->out, s->buf, (size_t)(pass - s->buf));
+        logs_flush(s->logs);
         s->len = (size_t)(end - start);
         memmove(s->buf, start, s->len);
         if (s->len == sizeof(s->buf) - 1)

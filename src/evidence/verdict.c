@@ -85,8 +85,9 @@ struct judged {
 
 /* TCP between processes that may be on two nodes is a fallback, and so is
  * TCP chosen for the paths between nodes (NCCL's Socket network, a tcp
- * provider) unless the log shows the job on one node or with one rank: a
- * warning that may be early is cheap, a TCP job passed as RDMA is not. RDMA
+ * provider) when no path shows where the traffic went, unless the log shows
+ * the job on one node or with one rank: a warning that may be early is
+ * cheap, a TCP job passed as RDMA is not. RDMA
  * counts only on a path to a peer: chosen or opened is not used. Paths
  * within one node are local, unless the job spans several nodes and the log
  * shows nothing between them. */
@@ -99,9 +100,12 @@ static struct judged judge(const struct evidence *ev)
                  ev->nprocs > 1;
     bool alone = !peers && (ev->ranks == 1 || s.self);
     bool chose_tcp = s.sel_tcp || ev->nccl_no_device;
+    bool paths = s.rdma || s.tcp_out || s.tcp_in || s.local || s.other;
     if (s.tcp_out && !one_node)
         return (struct judged){VERDICT_FALLBACK, WHY_NONE};
-    if (chose_tcp && !s.rdma && !one_node && !alone)
+    /* TCP chosen decides where paths do not: none shown, or the job spans
+     * nodes and none of them is RDMA */
+    if (chose_tcp && !s.rdma && !one_node && !alone && (many_nodes || !paths))
         return (struct judged){VERDICT_FALLBACK, WHY_NONE};
     /* RDMA chosen for the paths between nodes of a job the log puts on
      * several: the only way its ranks reach each other across nodes. */

@@ -36,7 +36,7 @@ static bool offer(const struct log_family *fam, struct evidence *ev, const char 
 
 static void test_family_table(void)
 {
-    ok(nlog_families == 5, "five log families (got %zu)", nlog_families);
+    ok(nlog_families == 6, "six log families (got %zu)", nlog_families);
     ok(family("ucx") && family("nccl") && family("ompi") && family("impi"),
        "the table has ucx, nccl, ompi (Open MPI's own reports) and impi (Intel MPI's)");
     ok(family("ucx")->parse == ucx_parse_line && family("ucx")->wanted == ucx_wanted,
@@ -321,8 +321,9 @@ static void test_verdict(void)
     const char *no_dev_local[] = {"g:1:1 [0] NCCL INFO NET/IB : No device found.",
                                   "g:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
                                   NULL};
-    ok(verdict_of(no_dev_local) == VERDICT_FALLBACK,
-       "nccl no device with only local channels: fallback");
+    ok(verdict_of(no_dev_local) == VERDICT_LOCAL,
+       "nccl no device, and its channels all within the node: local (the sockets would carry "
+       "only what goes between nodes, and no channel does)");
     const char *no_dev_rdma[] = {"g:1:1 [0] NCCL INFO NET/IB : No device found.",
                                  "g:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via "
                                  "NET/IB/0/GDRDMA", NULL};
@@ -539,6 +540,23 @@ static void test_stream(void)
     out = passed_through(&st, mine, 1, &found);
     ok(strstr(out, "ep_cfg[1]") && found == 1 && evidence_verdict(&ev) == VERDICT_LOCAL,
        "with the user's own log level, the INFO lines stay in the output and count");
+    evidence_free(&ev);
+
+    /* UCX_PROTO_INFO's tables, read live: the user's lines (they pass) and
+     * evidence, each row under its own process's header though two
+     * processes' tables interleave. */
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true};
+    const char *tables[] = {
+        "[1735.1] [a:1:0]   | ucp_context_0 intra-node cfg#1 | tagged message |\n",
+        "[1735.2] [b:2:0]   | ucp_context_0 inter-node cfg#1 | tagged message |\n",
+        "[1735.3] [a:1:0]   |  0..inf | eager short | tcp/lo |\n",
+        "[1735.4] [b:2:0]   |  0..inf | eager short | rc_mlx5/mlx5_0:1/path0 |\n",
+    };
+    out = passed_through(&st, tables, 4, &found);
+    ok(strstr(out, "tcp/lo") && strstr(out, "rc_mlx5") && found == 2 &&
+           evidence_verdict(&ev) == VERDICT_RDMA,
+       "live tables pass through and count: a's tcp/lo rows are its intra-node table's, b's "
+       "rc_mlx5 its inter-node one's (found %zu, %s)", found, verdict_name(evidence_verdict(&ev)));
     evidence_free(&ev);
 
     /* A line longer than the buffer is the job's. */

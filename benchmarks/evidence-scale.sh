@@ -7,7 +7,7 @@
 # whose path between nodes is TCP: the verdict must be that fallback, naming
 # the process, its host and its lane, at every size. For each log: rdmarun
 # verify's wall time and peak RSS, and the same read live by the supervisor
-# (a launcher that writes the ranks' reports to its stderr, as mpirun
+# (a launcher that writes the ranks' reports to its stdout, as mpirun
 # forwards them). Targets at 1,000,000 ranks: <= 10 s and <= 64 MB; time
 # linear in lines, memory flat from 100k to 1M. Exits 1 when a verdict is
 # wrong or a figure is missing.
@@ -48,15 +48,16 @@ generate() {
     }'
 }
 
-# OUT COMMAND...: its wall time (s) and peak RSS (KiB); its output in OUT
-# (the job's own lines pass through rdmarun: tables UCX_PROTO_INFO prints
-# are the job's, not rdmarun's).
+# keep|drop OUT COMMAND...: its wall time (s) and peak RSS (KiB); its stderr
+# in OUT, and its stdout unless dropped (a job's own lines pass through
+# rdmarun: the tables UCX_PROTO_INFO prints are the job's, not rdmarun's).
 measure() {
     python3 - "$@" <<'PY'
 import resource, subprocess, sys, time
-with open(sys.argv[1], "w") as out:
+with open(sys.argv[2], "w") as out:
     t = time.monotonic()
-    subprocess.run(sys.argv[2:], stdout=out, stderr=out)
+    subprocess.run(sys.argv[3:], stderr=out,
+                   stdout=out if sys.argv[1] == "keep" else subprocess.DEVNULL)
     wall = time.monotonic() - t
 print("%.2f %d" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 PY
@@ -64,20 +65,20 @@ PY
 
 want="FALLBACK: process 4242 on node99999 used tcp/eth0 .* beside RDMA lanes"
 status=0
-printf 'launcher: a script that writes the log to its stderr, as mpirun forwards the ranks'"'"' reports\n'
+printf 'launcher: a script that writes the log to its stdout, as mpirun forwards the ranks'"'"' reports\n'
 printf '%-11s %9s %10s | %-26s | %-26s\n' shape ranks lines "rdmarun verify: s, MiB" "live (supervisor): s, MiB"
 for shape in ucx-lanes ucx-tables nccl mix; do
     for n in $sizes; do
         generate "$n" "$shape" >"$tmp/log"
         lines=$(wc -l <"$tmp/log")
-        printf '#!/bin/sh\nexec cat %s >&2\n' "$tmp/log" >"$tmp/launcher"
+        printf '#!/bin/sh\nexec cat %s\n' "$tmp/log" >"$tmp/launcher"
         chmod +x "$tmp/launcher"
-        set -- $(measure "$tmp/out" "$rdmarun" verify "$tmp/log")
+        set -- $(measure keep "$tmp/out" "$rdmarun" verify "$tmp/log")
         v_s=$1 v_kb=$2
         grep -q "$want" "$tmp/out" ||
             { echo "evidence-scale: $shape $n: verify missed the fallback: $(tail -c 300 "$tmp/out")" >&2; status=1; }
         rm -rf "$tmp/ev"
-        set -- $(measure "$tmp/out" "$rdmarun" -p shm --mpirun "$tmp/launcher" \
+        set -- $(measure drop "$tmp/out" "$rdmarun" -p shm --mpirun "$tmp/launcher" \
             --evidence-dir "$tmp/ev" -np 2 ./app)
         l_s=$1 l_kb=$2
         tail -n 1 "$tmp/out" | grep -q "$want" ||

@@ -134,12 +134,14 @@ NCCL_JOB=("$RDMARUN" --launcher exec -p nccl-ib --sysfs "$RX" --set check.qp-tes
 nccl_worker nccl-no-device.log 30
 t0=$(date +%s)
 run "${NCCL_JOB[@]}" --verify strict -- "$TMP/nccl-worker.sh"
-# Strict stops at NCCL's first word of it: "No device found" alone, or with
-# "Using network Socket" when both lines came in one read; either names the process.
-socket="used network Socket NET/Socket/0"
+# Strict stops at NCCL's first word of it, as the lines came in reads: "No
+# device found" alone, "Using network Socket" (NCCL's choice), or the channel
+# via NET/Socket (a path); each names the process.
+socket="used NET/Socket/0"
+has "$err" "$socket" || socket="nccl selected network Socket for traffic between nodes (process"
 has "$err" "$socket" || socket=": NCCL found no RDMA device (NET/IB : No device found) and uses sockets"
 check "NCCL on sockets where RDMA is expected, strict: stopped at once, 80" 80 \
-    "FALLBACK: process" "$socket" "stopping the job"
+    "FALLBACK: " "$socket" " on $(hostname)" "stopping the job"
 [ $(($(date +%s) - t0)) -lt 10 ]; ok $? "and its worker, its lines unflushed in C's stdout and sleeping below COMMAND, did not hold it up"
 has "$out" "NCCL INFO"; ok $((! $?)) "NCCL's INFO lines rdmarun asked for are not in the job's output"
 nccl_worker nccl-roce.log 0

@@ -612,6 +612,29 @@ static void test_many_ranks(void)
     evidence_free(&ev);
 }
 
+/* Hostile input: more distinct lane sets than kept. They merge per (scope,
+ * path) past the cap; a TCP lane among them is never lost. */
+static void test_class_cap(void)
+{
+    struct evidence ev = {0};
+    char line[256];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(line, sizeof(line), "[1.0] [h:%d :0] ucp_worker.c:1 UCX  INFO  ep_cfg[1]: "
+                 "tag(rc_mlx5/dev%d:1)", 100 + i, i);
+        evidence_parse_line(&ev, line, "cap:1", NULL, -1);
+    }
+    evidence_parse_line(&ev, "[1.0] [h:9999 :0] ucp_worker.c:1 UCX  INFO  ep_cfg[1]: "
+                        "tag(tcp/weird9999)", "cap:2", NULL, -1);
+    size_t merged = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        merged += strcmp(ev.obs[i].transports, "(other lanes)") == 0;
+    ok(ev.classes_full && ev.n <= 4098 && merged == 2 && ev.nprocs == 5001 &&
+           evidence_verdict(&ev) == VERDICT_FALLBACK,
+       "5000 lane sets and a TCP one past the cap: %zu classes, %zu merged (RDMA and TCP kept "
+       "apart), 5001 processes, and still a fallback", ev.n, merged);
+    evidence_free(&ev);
+}
+
 /* The pid set against a plain reference (a sorted array): runs with steps,
  * runs joined from either end, scattered ids in the hash, the extremes. */
 static int cmp_long(const void *a, const void *b)
@@ -719,6 +742,7 @@ int main(void)
     test_stream();
     test_many_ranks();
     test_pidset();
+    test_class_cap();
     test_rdma_res();
     return done_testing();
 }

@@ -89,6 +89,9 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
                           const char *host, long pid);
 /* A fabtests results row ("64  10k  1.2m  0.32s ..."). */
 bool ev_fabtests_row(const char *line);
+bool mvapich_wanted(const char *line);
+bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where,
+                        const char *host, long pid);
 bool impi_wanted(const char *line);
 bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);

@@ -10,6 +10,8 @@
  *   Hello world from processor cn07, rank 0 out of 2 processors   (mpitutorial)
  *   Hello world: rank 0 of 2 running on cn07                      (Intel MPI's test.c)
  *       [1] proxy: cn101 (1 cores)                                (Hydra's -verbose)
+ *   $ mpirun_rsh -np 2 cn201 cn202 MV2_SHOW_ENV_INFO=1 ./app         (MVAPICH2's launcher:
+ *     a host a rank, then VAR=VALUE, then the program)
  * (odls_base_bind.c, rtc_hwloc.c, the I_MPI_DEBUG=4 table, Hydra's uiu.c.) */
 #include "evidence/internal.h"
 #include "util/xalloc.h"
@@ -21,7 +23,7 @@
 bool ranks_wanted(const char *line)
 {
     return strstr(line, " bound") || strstr(line, "MPI startup(): ") || strstr(line, "Hello world") ||
-           strstr(line, "proxy: ");
+           strstr(line, "proxy: ") || strstr(line, "mpirun_rsh ");
 }
 
 /* A host name's characters, as far as they go. */
@@ -31,6 +33,34 @@ static size_t name_len(const char *s)
     while (isalnum((unsigned char)s[n]) || s[n] == '-' || s[n] == '.' || s[n] == '_')
         n++;
     return n;
+}
+
+/* mpirun_rsh's command line: "-np N" and N host names (a hostfile's are not
+ * on it), up to the first VAR=VALUE or path. */
+static bool mpirun_rsh_hosts(struct evidence *ev, const char *p)
+{
+    const char *np = strstr(p, " -np ");
+    if (!np)
+        return false;
+    char *end;
+    long n = strtol(np + 5, &end, 10);
+    if (n <= 0 || *end != ' ')
+        return false;
+    const char *h = end;
+    long listed = 0;
+    for (; listed < n; listed++) {
+        h += strspn(h, " ");
+        size_t len = name_len(h);
+        if (!len || (h[len] != ' ' && h[len] != '\0'))
+            break;   /* "VAR=VALUE", "./app", "-hostfile": not a host */
+        char *name = xstrndup(h, len);
+        evidence_rank_host(ev, name);
+        free(name);
+        h += len;
+    }
+    if (listed == n && n > ev->ranks)
+        ev->ranks = n;
+    return listed > 0;
 }
 
 bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
@@ -66,6 +96,8 @@ bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, 
         p = strstr(line, "proxy: ") + strlen("proxy: ");
         name = xstrndup(p, name_len(p));
     }
+    if (!name && (p = strstr(line, "mpirun_rsh ")) && mpirun_rsh_hosts(ev, p))
+        return true;
     if (!name || !*name) {
         free(name);
         return false;

@@ -318,10 +318,22 @@ static char *fallback_words(const struct evidence *ev, const struct seen *s)
     return out;
 }
 
+/* "2 processes", "1 process of 16 ranks" (a log that says more ranks than
+ * reported: rank 0's lines only, as MPI libraries print their reports). */
+static char *process_count(const struct evidence *ev)
+{
+    unsigned long long n = ev->nprocs;
+    char ranks[48] = "";
+    if (ev->ranks > 0 && (unsigned long long)ev->ranks > n)
+        snprintf(ranks, sizeof(ranks), " of %ld ranks", ev->ranks);
+    return xasprintf("%s%llu process%s%s", ev->hosts_full ? "at least " : "", n,
+                     plural(n, "", "es"), ranks);
+}
+
 char *verdict_summary(const struct evidence *ev, enum verdict v)
 {
     struct seen s = seen_in(ev);
-    unsigned long long procs = ev->nprocs;
+    char *procs = process_count(ev);
     char *out = NULL;
     switch (v) {
     case VERDICT_RDMA: {
@@ -331,9 +343,8 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         char *failed = ev->failure ? xasprintf("; RDMA failed elsewhere before carrying data: "
                                                "%s (%s)", ev->failure, ev->failure_where) : NULL;
         if (s.rdma)
-            out = xasprintf("RDMA verified: %s%llu process%s, lanes %s, no TCP lanes%s%s%s%s",
-                            ev->hosts_full ? "at least " : "", procs, plural(procs, "", "es"),
-                            rdma, gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
+            out = xasprintf("RDMA verified: %s, lanes %s, no TCP lanes%s%s%s%s", procs, rdma,
+                            gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
                             failed ? failed : "");
         else
             out = xasprintf("RDMA: %s selected %s (%s) and the log puts the ranks on %ld nodes, "
@@ -359,15 +370,13 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         char *would = chose ? xasprintf("; %s's %s is what would carry traffic between nodes",
                                         chose->family, chose->transports) : xstrdup("");
         if (strcmp(tcp_in, "none") != 0)
-            out = xasprintf("local only: %llu process%s within one node, over TCP (%s), not "
-                            "shared memory; no path left the node", procs,
-                            plural(procs, "", "es"), tcp_in);
+            out = xasprintf("local only: %s within one node, over TCP (%s), not shared memory; "
+                            "no path left the node", procs, tcp_in);
         else if (strcmp(local, "none") != 0)
-            out = xasprintf("local only: %llu process%s on shared memory (%s), no path left the "
-                            "node%s", procs, plural(procs, "", "es"), local, would);
+            out = xasprintf("local only: %s on shared memory (%s), no path left the node%s",
+                            procs, local, would);
         else
-            out = xasprintf("local only: %llu process%s, all on one node as the log says%s",
-                            procs, plural(procs, "", "es"), would);
+            out = xasprintf("local only: %s, all on one node as the log says%s", procs, would);
         free(tcp_in);
         free(local);
         free(would);
@@ -377,6 +386,7 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         out = evidence_reason(ev);
         break;
     }
+    free(procs);
     return out;
 }
 

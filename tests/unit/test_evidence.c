@@ -36,7 +36,7 @@ static bool offer(const struct log_family *fam, struct evidence *ev, const char 
 
 static void test_family_table(void)
 {
-    ok(nlog_families == 6, "six log families (got %zu)", nlog_families);
+    ok(nlog_families == 7, "seven log families (got %zu)", nlog_families);
     ok(family("ucx") && family("nccl") && family("ompi") && family("impi"),
        "the table has ucx, nccl, ompi (Open MPI's own reports) and impi (Intel MPI's)");
     ok(family("ucx")->parse == ucx_parse_line && family("ucx")->wanted == ucx_wanted,

@@ -184,7 +184,9 @@ int cmd_run(const struct cmdline *cl)
         goto out_facts;
     bool on_path;
     char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
-    char *mpi_library = facts_mpi_library();
+    /* The MPI library names itself only for the dry run's stack line: loading
+     * libmpi to ask is a few ms a job that nothing else reads. */
+    char *mpi_library = cl->dry_run ? facts_mpi_library() : NULL;
     char *evdir = evidence_dir(cl);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};

@@ -34,6 +34,15 @@ for file in */*.c */*.h; do
     done
 done
 [ $bad = 0 ]; ok $? "no include runs from a lower stage to a higher one ($bad found)"
+# configure's answers (HAVE_...) reach only a file that includes config.h: a
+# test of one without it is always false, silently (verbs.c's dma-buf probe
+# reported "no" on every node until this check).
+missing=
+for file in */*.c; do
+    grep -q '^#if.*HAVE_' "$file" || continue
+    grep -q '^#include [<"]config.h[>"]' "$file" || missing="$missing $file"
+done
+[ -z "$missing" ]; ok $? "every source that asks configure's HAVE_ macros includes config.h (${missing:-none missing})"
 # rdmarun.c dispatches: it includes the command table and nothing of the stages.
 ! grep '^#include "' rdmarun.c | grep -v '"cmd/' | grep -q .
 ok $? "rdmarun.c includes only cmd/"

@@ -1,5 +1,6 @@
 /* What only the verbs API tells: MTUs, and the firmware version where sysfs
  * has none. Only for this node's own devices. */
+#include "config.h"
 #include "facts/internal.h"
 #include "util/xalloc.h"
 #include <errno.h>

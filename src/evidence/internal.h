@@ -87,8 +87,6 @@ void evidence_rank_host(struct evidence *ev, const char *host);
 bool libfabric_wanted(const char *line);
 bool libfabric_parse_line(struct evidence *ev, const char *line, const char *where,
                           const char *host, long pid);
-/* A fabtests results row ("64  10k  1.2m  0.32s ..."). */
-bool ev_fabtests_row(const char *line);
 bool mvapich_wanted(const char *line);
 bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where,
                         const char *host, long pid);

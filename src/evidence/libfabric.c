@@ -15,10 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "64      10k     1.2m        0.32s      4.05 ...": a size, then numbers. */
+static bool fabtests_row(const char *line)
+{
+    size_t d = strspn(line, "0123456789");
+    if (!d || !strchr("kmg \t", line[d]))
+        return false;
+    return strstr(line, "s ") && strchr(line, '.');
+}
+
 bool libfabric_wanted(const char *line)
 {
     return (strstr(line, "libfabric provider: ") && !strstr(line, "MPI startup()")) ||
-           strstr(line, "fi_") || strstr(line, "MB/sec") || ev_fabtests_row(line);
+           strstr(line, "fi_") || strstr(line, "MB/sec") || fabtests_row(line);
 }
 
 /* A fabtests command: "fi_rdm_pingpong -p tcp 10.10.1.101" after a prompt. */
@@ -38,15 +47,6 @@ static bool fabtests_command(struct evidence *ev, const char *line)
     ev->fabtests_provider = xstrndup(p, len);
     ev->fabtests_rows = false;
     return true;
-}
-
-/* "64      10k     1.2m        0.32s      4.05 ...": a size, then numbers. */
-bool ev_fabtests_row(const char *line)
-{
-    size_t d = strspn(line, "0123456789");
-    if (!d || !strchr("kmg \t", line[d]))
-        return false;
-    return strstr(line, "s ") && strchr(line, '.');
 }
 
 bool libfabric_parse_line(struct evidence *ev, const char *line, const char *where,
@@ -70,7 +70,7 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
         ev->fabtests_rows = ev->fabtests_provider != NULL;
         return false;
     }
-    if (!ev->fabtests_rows || !ev_fabtests_row(line))
+    if (!ev->fabtests_rows || !fabtests_row(line))
         return false;
     enum path_kind kind = provider_kind(ev->fabtests_provider, strlen(ev->fabtests_provider));
     if (kind == PATH_UNKNOWN)

@@ -102,6 +102,8 @@ struct evidence {
     char *error, *error_where;
     long nodes;                 /* the most nodes a log says the job spans (NCCL nNodes) */
     long ranks;                 /* the most ranks a communicator says it has (NCCL nRanks) */
+    long planned_nodes;         /* the nodes the job's command line or allocation names
+                                 * (the supervisor's plan); 0: not told */
     char *listed_host;          /* the first host a rank listing names (ranks.c) */
     bool listed_hosts;          /* and another one: the job spans nodes */
     int tcp_share;              /* percent of a protocol's traffic on TCP, when a table says */

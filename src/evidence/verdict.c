@@ -101,11 +101,16 @@ static struct judged judge(const struct evidence *ev)
     bool alone = !peers && (ev->ranks == 1 || s.self);
     bool chose_tcp = s.sel_tcp || ev->nccl_no_device;
     bool paths = s.rdma || s.tcp_out || s.tcp_in || s.local || s.other;
+    /* The job's own command line or allocation names one node: a library's
+     * choice for paths between nodes carries nothing. Never used against a
+     * path a line shows (a default hostfile may still spread the ranks). */
+    bool planned_one = ev->planned_nodes == 1 && nodes <= 1;
     if (s.tcp_out && !one_node)
         return (struct judged){VERDICT_FALLBACK, WHY_NONE};
     /* TCP chosen decides where paths do not: none shown, or the job spans
      * nodes and none of them is RDMA */
-    if (chose_tcp && !s.rdma && !one_node && !alone && (many_nodes || !paths))
+    if (chose_tcp && !s.rdma && !one_node && !planned_one && !alone &&
+        (many_nodes || !paths))
         return (struct judged){VERDICT_FALLBACK, WHY_NONE};
     /* RDMA chosen for the paths between nodes of a job the log puts on
      * several: the only way its ranks reach each other across nodes. */
@@ -113,7 +118,8 @@ static struct judged judge(const struct evidence *ev)
         return (struct judged){VERDICT_RDMA, WHY_NONE};
     if (ev->failure)
         return (struct judged){VERDICT_UNKNOWN, WHY_RDMA_FAILED};
-    if (s.local || s.tcp_in || s.tcp_out || (one_node && peers))
+    bool chose = chose_tcp || s.sel_rdma || s.sel_other;
+    if (s.local || s.tcp_in || s.tcp_out || (one_node && peers) || (planned_one && chose && !alone))
         return many_nodes ? (struct judged){VERDICT_UNKNOWN, WHY_NO_INTER_NODE}
                           : (struct judged){VERDICT_LOCAL, WHY_NONE};
     if (s.other)
@@ -376,7 +382,9 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
             out = xasprintf("local only: %s on shared memory (%s), no path left the node%s",
                             procs, local, would);
         else
-            out = xasprintf("local only: %s, all on one node as the log says%s", procs, would);
+            out = xasprintf("local only: %s, all on one node as %s says%s", procs,
+                            nodes_of(ev) == 1 ? "the log" : "the job's command line or allocation",
+                            would);
         free(tcp_in);
         free(local);
         free(would);

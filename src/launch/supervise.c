@@ -275,6 +275,7 @@ int supervise(const struct plan *p, const struct facts *f)
     const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");
     w.take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
     w.take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
+    w.ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
     w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
                                      .take_ucx = w.take_ucx, .take_nccl = w.take_nccl};
     w.err = w.out;

@@ -947,6 +947,25 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
 /* A multi-node RDMA job that verifies gets the path test first, unless
  * [check] path-test = no: on its own launcher, with its host options, on the
  * device and GID index the profile names (else each node's own). */
+/* Distinct hosts the job names (-H a,a,b is two), else the allocation's
+ * nodes, else unknown. */
+static long job_nodes(const struct plan_request *rq)
+{
+    if (rq->hosts && rq->hosts->n) {
+        struct strvec distinct = {0};
+        for (size_t i = 0; i < rq->hosts->n; i++) {
+            char *name = xstrndup(rq->hosts->v[i], strcspn(rq->hosts->v[i], ":"));   /* "a:4" */
+            if (sv_find(&distinct, name) < 0)
+                sv_push(&distinct, name);
+            free(name);
+        }
+        long n = (long)distinct.n;
+        sv_free(&distinct);
+        return n;
+    }
+    return rq->alloc_nodes > 0 ? rq->alloc_nodes : -1;
+}
+
 static void plan_path(struct plan *p, const struct profile *prof, const struct plan_request *rq)
 {
     const char *v = profile_value(prof, "check", "path-test");
@@ -1031,6 +1050,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     setting_resolve(&out->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
                     "launcher", LAUNCHER_MPIRUN);
     /* The MPI library mpirun's ranks load; COMMAND's are its own. */
+    out->job_nodes = job_nodes(rq);
     out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
                      ? xstrdup(rq->mpi_library) : NULL;
     setting_resolve(&out->verify, verify_policy_names, rq->verify, "--verify", prof, "profile",

@@ -101,6 +101,10 @@ struct plan {
     char *threads_origin;
     bool smt;                 /* [bind] smt: threads = auto counts hardware threads */
     char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
+    /* The nodes the job's processes run on when the command line or the
+     * allocation says (-H, a hostfile, a Slurm allocation: distinct names);
+     * -1 when nothing does (mpirun may still read a default hostfile). */
+    long job_nodes;
     bool evidence_files; /* the ranks write their reports there (their output goes to
                             files): read when the job ends, not live */
     struct strvec files;     /* profile files the values come from */

@@ -612,6 +612,29 @@ static void test_many_ranks(void)
     evidence_free(&ev);
 }
 
+/* The job's command line names one node: NCCL's choice of sockets carries
+ * nothing; a channel line on sockets is still a fallback (the plan is not
+ * proof against a path the log shows). */
+static void test_planned_nodes(void)
+{
+    const char *chose = "g1:5:5 [0] NCCL INFO Using network Socket";
+    const char *chan = "g1:5:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0";
+    struct evidence ev = {0};
+    ev.planned_nodes = 1;
+    evidence_parse_line(&ev, chose, "p:1", NULL, -1);
+    char *sum = verdict_summary(&ev, evidence_verdict(&ev));
+    ok(evidence_verdict(&ev) == VERDICT_LOCAL && strstr(sum, "the job's command line or allocation"),
+       "one node named, NCCL chose sockets: local (%s)", sum);
+    free(sum);
+    evidence_parse_line(&ev, chan, "p:2", NULL, -1);
+    ok(evidence_verdict(&ev) == VERDICT_FALLBACK, "and a channel on sockets: a fallback all the same");
+    evidence_free(&ev);
+    ev = (struct evidence){.planned_nodes = 2};
+    evidence_parse_line(&ev, chose, "p:1", NULL, -1);
+    ok(evidence_verdict(&ev) == VERDICT_FALLBACK, "two nodes named, NCCL chose sockets: a fallback");
+    evidence_free(&ev);
+}
+
 /* Hostile input: more distinct lane sets than kept. They merge per (scope,
  * path) past the cap; a TCP lane among them is never lost. */
 static void test_class_cap(void)
@@ -743,6 +766,7 @@ int main(void)
     test_many_ranks();
     test_pidset();
     test_class_cap();
+    test_planned_nodes();
     test_rdma_res();
     return done_testing();
 }

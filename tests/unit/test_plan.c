@@ -104,6 +104,31 @@ static void test_settings(void)
     plan_free(&pl);
     j.rq.mpi_library = NULL;
 
+    /* The nodes the job names, for the verdict: distinct hosts without their
+     * slots, else the allocation's, else unknown (a default hostfile). */
+    struct strvec hosts = {0};
+    sv_push(&hosts, "c01:4");
+    sv_push(&hosts, "c01:2");
+    j.rq.hosts = &hosts;
+    plan_build(&j.rq, &pl);
+    ok(pl.job_nodes == 1, "-H c01:4,c01:2 is one node (%ld)", pl.job_nodes);
+    plan_free(&pl);
+    sv_push(&hosts, "c02");
+    plan_build(&j.rq, &pl);
+    ok(pl.job_nodes == 2, "and with c02, two (%ld)", pl.job_nodes);
+    plan_free(&pl);
+    j.rq.hosts = NULL;
+    sv_free(&hosts);
+    j.rq.alloc_nodes = 3;
+    plan_build(&j.rq, &pl);
+    ok(pl.job_nodes == 3, "no hosts named: the Slurm allocation's 3 nodes (%ld)", pl.job_nodes);
+    plan_free(&pl);
+    j.rq.alloc_nodes = -1;
+    plan_build(&j.rq, &pl);
+    ok(pl.job_nodes == -1, "neither: unknown, -1 (%ld)", pl.job_nodes);
+    plan_free(&pl);
+    j.rq.alloc_nodes = 0;
+
     /* The profile's value wins over the default, the option over both. */
     profile_put(&p, "profile", "verify", "strict", ORIGIN_SET, NULL, 0);
     plan_build(&j.rq, &pl);

@@ -1,9 +1,7 @@
 /* Reading logs into evidence: files and directories, line by line, each
  * line past its launcher's prefixes and offered to the log families. */
 #include "evidence/internal.h"
-#include "util/json.h"
 #include "util/msg.h"
-#include "util/text.h"
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <dirent.h>

@@ -25,6 +25,8 @@ void evidence_version(struct evidence *ev, const char *family, const char *versi
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
                   enum path_scope scope, enum path_kind kind, const char *transports,
                   const char *line, const char *where);
+/* "process 4242 on c11" ("a process on c11" without a pid), for reports. */
+char *evidence_process_words(const char *host, long pid);
 /* Record a library's choice of transport (no peer named): what would carry
  * the traffic between nodes, not proof that it did. */
 void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,
@@ -35,13 +37,18 @@ struct ev_host {
     char *name;              /* NULL: lines that did not say */
     struct pidset procs;
 };
+/* The key of an entry of tally.c's open-addressed arrays: a host's number
+ * + 1 (0: a free slot) and a class number + 1 or a pid. */
+struct ev_slot {
+    uint32_t host;
+    long key;
+};
 struct ev_pair {
-    uint32_t host, cls;      /* numbers + 1; 0: a free slot */
+    struct ev_slot at;       /* (host, class) */
     struct pidset procs;
 };
 struct ev_table {
-    uint32_t host;           /* number + 1; 0: a free slot */
-    long pid;
+    struct ev_slot at;       /* (host, pid) */
     enum path_scope scope;   /* the header's */
     bool rows;               /* rows read since the header */
 };

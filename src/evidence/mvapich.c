@@ -9,6 +9,7 @@
  * memory alone (!SMP_ONLY: more than one node, or SMP turned off), so with
  * them the ranks do reach each other through the HCA. */
 #include "evidence/internal.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +36,9 @@ bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where
         evidence_version(ev, "MVAPICH2", p, strcspn(p, " \r\n"));
         return false;
     }
-    if (strstr(line, "HCA NAME") && (p = value(line)) && strncmp(p, "MV2_HCA_", 8) == 0) {
+    if (strstr(line, "HCA NAME") && (p = value(line)) && starts_with(p, "MV2_HCA_")) {
         size_t len = strcspn(p, " \t\r\n");
-        if (strncmp(p, "MV2_HCA_UNKWN", 13) == 0)
+        if (starts_with(p, "MV2_HCA_UNKWN"))
             return false;
         char *what = xasprintf("HCA %.*s", (int)len, p);
         evidence_selected(ev, "mvapich", host, pid, PATH_RDMA, what, line, where);

@@ -117,8 +117,7 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         /* The line's own host:pid (read live there is no file to name it). */
         line_origin(line, host, pid, &o);
         if (!ev->nccl_no_device_proc && o.pid > 0)
-            ev->nccl_no_device_proc = xasprintf("process %ld on %s", o.pid,
-                                                o.host ? o.host : "?");
+            ev->nccl_no_device_proc = evidence_process_words(o.host, o.pid);
         free(o.host);
         return true;
     }

@@ -14,6 +14,7 @@
  *     a host a rank, then VAR=VALUE, then the program)
  * (odls_base_bind.c, rtc_hwloc.c, the I_MPI_DEBUG=4 table, Hydra's uiu.c.) */
 #include "evidence/internal.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, 
         name = xstrndup(p, name_len(p));
         const char *of = strstr(line, " of ");
         n = of ? strtol(of + 4, NULL, 10) : 0;
-    } else if (strncmp(line, "proxy: ", 7) == 0 || (p = strstr(line, "] proxy: "))) {
+    } else if (starts_with(line, "proxy: ") || (p = strstr(line, "] proxy: "))) {
         /* "[1] " is taken for a rank's number and already looked past */
         p = strstr(line, "proxy: ") + strlen("proxy: ");
         name = xstrndup(p, name_len(p));

@@ -162,46 +162,86 @@ static size_t host_lookup(struct evidence *ev, const char *name, bool create)
     return ev->nhosts;
 }
 
-static size_t pair_hash(uint32_t host, uint32_t cls)
+/* Open-addressed arrays of entries that begin with a struct ev_slot (the
+ * (host, class) pairs and the open tables), at most half full, linear
+ * probing, deletion by moving later entries back: no tombstones. */
+static struct ev_slot *slot_at(void *slots, size_t size, size_t i)
 {
-    return mix(host, cls);
+    return (struct ev_slot *)(void *)((char *)slots + i * size);
+}
+
+static size_t slot_home(const struct ev_slot *k, size_t cap)
+{
+    return mix(k->host, (size_t)k->key) & (cap - 1);
+}
+
+/* The entry of key, or the free slot where it would go; NULL when none. */
+static struct ev_slot *slot_find(void *slots, size_t cap, size_t size, struct ev_slot key)
+{
+    if (!cap)
+        return NULL;
+    size_t i = slot_home(&key, cap);
+    struct ev_slot *e;
+    while ((e = slot_at(slots, size, i))->host && !(e->host == key.host && e->key == key.key))
+        i = (i + 1) & (cap - 1);
+    return e;
+}
+
+/* Room for one entry more. */
+static void slots_room(void **slots, size_t *cap, size_t count, size_t size)
+{
+    if (*cap && (count + 1) * 2 <= *cap)
+        return;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    void *ns = xcalloc(ncap, size);
+    for (size_t i = 0; i < *cap; i++) {
+        struct ev_slot *e = slot_at(*slots, size, i);
+        if (e->host)
+            memcpy(slot_find(ns, ncap, size, *e), e, size);
+    }
+    free(*slots);
+    *slots = ns;
+    *cap = ncap;
+}
+
+/* Free an entry: later entries of its run whose home is not between move back. */
+static void slot_remove(void *slots, size_t cap, size_t size, struct ev_slot *gone)
+{
+    size_t i = (size_t)((char *)gone - (char *)slots) / size, j = i;
+    gone->host = 0;
+    for (;;) {
+        j = (j + 1) & (cap - 1);
+        struct ev_slot *e = slot_at(slots, size, j);
+        if (!e->host)
+            return;
+        size_t home = slot_home(e, cap);
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        memcpy(slot_at(slots, size, i), e, size);
+        e->host = 0;
+        i = j;
+    }
 }
 
 /* The (host, class) set, made when new; NULL past MAX_PAIRS. */
 static struct ev_pair *pair_of(struct evidence *ev, size_t host, size_t cls, bool *made)
 {
-    uint32_t h = (uint32_t)host + 1, c = (uint32_t)cls + 1;
+    struct ev_slot key = {(uint32_t)host + 1, (long)cls + 1};
     *made = false;
-    if ((ev->npairs + 1) * 2 > ev->pairs_cap && ev->npairs < MAX_PAIRS) {
-        size_t ncap = ev->pairs_cap ? ev->pairs_cap * 2 : 64;
-        struct ev_pair *np = xcalloc(ncap, sizeof(*np));
-        for (size_t i = 0; i < ev->pairs_cap; i++) {
-            struct ev_pair *p = &ev->pairs[i];
-            if (!p->host)
-                continue;
-            size_t j = pair_hash(p->host, p->cls) & (ncap - 1);
-            while (np[j].host)
-                j = (j + 1) & (ncap - 1);
-            np[j] = *p;
-        }
-        free(ev->pairs);
-        ev->pairs = np;
-        ev->pairs_cap = ncap;
-    }
-    size_t i = pair_hash(h, c) & (ev->pairs_cap - 1);
-    while (ev->pairs[i].host && !(ev->pairs[i].host == h && ev->pairs[i].cls == c))
-        i = (i + 1) & (ev->pairs_cap - 1);
-    if (ev->pairs[i].host)
-        return &ev->pairs[i];
+    if (ev->npairs < MAX_PAIRS)
+        slots_room((void **)&ev->pairs, &ev->pairs_cap, ev->npairs, sizeof(*ev->pairs));
+    struct ev_pair *p = (struct ev_pair *)(void *)slot_find(ev->pairs, ev->pairs_cap,
+                                                            sizeof(*ev->pairs), key);
+    if (p->at.host)
+        return p;
     if (ev->npairs >= MAX_PAIRS) {
         ev->pairs_full = true;   /* the class's process count is a lower bound */
         return NULL;
     }
-    ev->pairs[i].host = h;
-    ev->pairs[i].cls = c;
+    p->at = key;
     ev->npairs++;
     *made = true;
-    return &ev->pairs[i];
+    return p;
 }
 
 static void record(struct evidence *ev, struct class_key k, const char *host, long pid,
@@ -286,52 +326,23 @@ void evidence_version(struct evidence *ev, const char *family, const char *versi
     free(v);
 }
 
-/* Tables: by (host number + 1, pid), with linear probing and deletion by
- * moving later entries back (no tombstones, so the map stays small). */
-static size_t table_hash(uint32_t host, long pid)
-{
-    return mix(host, (size_t)pid);
-}
-
-static struct ev_table *table_find(struct evidence *ev, uint32_t h, long pid)
-{
-    if (!ev->tables_cap)
-        return NULL;
-    size_t i = table_hash(h, pid) & (ev->tables_cap - 1);
-    while (ev->tables[i].host && !(ev->tables[i].host == h && ev->tables[i].pid == pid))
-        i = (i + 1) & (ev->tables_cap - 1);
-    return ev->tables[i].host ? &ev->tables[i] : NULL;
-}
-
 struct ev_table *evidence_table(struct evidence *ev, const char *host, long pid, bool create)
 {
-    uint32_t h = (uint32_t)host_lookup(ev, host, create);
-    struct ev_table *t = h ? table_find(ev, h, pid) : NULL;
-    if (t || !create)
+    struct ev_slot key = {(uint32_t)host_lookup(ev, host, create), pid};
+    struct ev_table *t = NULL;
+    if (key.host)
+        t = (struct ev_table *)(void *)slot_find(ev->tables, ev->tables_cap,
+                                                 sizeof(*ev->tables), key);
+    if (t && t->at.host)
         return t;
-    if (ev->ntables >= MAX_TABLES)
-        return NULL;   /* its rows count as rows pasted without a header */
-    if ((ev->ntables + 1) * 2 > ev->tables_cap) {
-        size_t ncap = ev->tables_cap ? ev->tables_cap * 2 : 64;
-        struct ev_table *nt = xcalloc(ncap, sizeof(*nt));
-        for (size_t i = 0; i < ev->tables_cap; i++) {
-            if (!ev->tables[i].host)
-                continue;
-            size_t j = table_hash(ev->tables[i].host, ev->tables[i].pid) & (ncap - 1);
-            while (nt[j].host)
-                j = (j + 1) & (ncap - 1);
-            nt[j] = ev->tables[i];
-        }
-        free(ev->tables);
-        ev->tables = nt;
-        ev->tables_cap = ncap;
-    }
-    size_t i = table_hash(h, pid) & (ev->tables_cap - 1);
-    while (ev->tables[i].host)
-        i = (i + 1) & (ev->tables_cap - 1);
-    ev->tables[i] = (struct ev_table){.host = h, .pid = pid};
+    if (!create || ev->ntables >= MAX_TABLES)
+        return NULL;   /* past the cap its rows count as rows pasted without a header */
+    slots_room((void **)&ev->tables, &ev->tables_cap, ev->ntables, sizeof(*ev->tables));
+    t = (struct ev_table *)(void *)slot_find(ev->tables, ev->tables_cap, sizeof(*ev->tables),
+                                             key);
+    *t = (struct ev_table){.at = key};
     ev->ntables++;
-    return &ev->tables[i];
+    return t;
 }
 
 void evidence_table_end(struct evidence *ev, const char *host, long pid)
@@ -339,22 +350,8 @@ void evidence_table_end(struct evidence *ev, const char *host, long pid)
     struct ev_table *t = evidence_table(ev, host, pid, false);
     if (!t)
         return;
-    size_t cap = ev->tables_cap, i = (size_t)(t - ev->tables), j = i;
-    ev->tables[i].host = 0;
+    slot_remove(ev->tables, ev->tables_cap, sizeof(*ev->tables), &t->at);
     ev->ntables--;
-    /* Move back every later entry of the run whose home is not between. */
-    for (;;) {
-        j = (j + 1) & (cap - 1);
-        if (!ev->tables[j].host)
-            return;
-        size_t home = table_hash(ev->tables[j].host, ev->tables[j].pid) & (cap - 1);
-        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-        if (stays)
-            continue;
-        ev->tables[i] = ev->tables[j];
-        ev->tables[j].host = 0;
-        i = j;
-    }
 }
 
 size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max)

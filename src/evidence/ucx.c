@@ -300,8 +300,10 @@ static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where
 static bool completion_error(struct evidence *ev, const char *line, const char *where,
                              const char *host, long pid)
 {
+    const char *close = strchr(line, ']');   /* the text after its prefix */
+    const char *text = line_body(close ? close + 1 : line);
     if (strstr(line, "(synd 0x") && strstr(line, " on ")) {
-        evidence_fault(ev, line_body(strstr(line, "]") ? strstr(line, "]") + 1 : line), where);
+        evidence_fault(ev, text, where);
         return true;
     }
     const char *qp = strstr(line, " QP 0x");
@@ -310,9 +312,9 @@ static bool completion_error(struct evidence *ev, const char *line, const char *
     const char *type = qp;
     while (type > line && type[-1] != ' ')
         type--;
-    const char *tl = strncmp(type, "DCI", 3) == 0 ? "dc_mlx5" : strncmp(type, "UD", 2) == 0
-                   ? "ud_mlx5" : "rc_mlx5";
-    evidence_fault(ev, line_body(strstr(line, "]") ? strstr(line, "]") + 1 : line), where);
+    const char *tl = starts_with(type, "DCI") ? "dc_mlx5" : starts_with(type, "UD") ? "ud_mlx5"
+                                                                                  : "rc_mlx5";
+    evidence_fault(ev, text, where);
     add_line(ev, line, where, host, pid, SCOPE_UNKNOWN, PATH_RDMA, tl);
     return true;
 }

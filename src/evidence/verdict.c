@@ -197,8 +197,7 @@ static const char *plural(unsigned long long n, const char *one, const char *man
     return n == 1 ? one : many;
 }
 
-/* "process 4242 on c11" */
-static char *process_words(const char *host, long pid)
+char *evidence_process_words(const char *host, long pid)
 {
     if (pid < 0)
         return xasprintf("a process on %s", host ? host : "an unnamed host");
@@ -219,7 +218,7 @@ static char *spread_words(const struct evidence *ev, const struct observation *o
             o->procs, ev->hosts_full ? "at least " : "", ev->nprocs, o->hosts,
             plural(o->hosts, "", "s"));
     for (unsigned k = 0; k < o->nalso; k++) {
-        char *p = process_words(o->also[k].host, o->also[k].pid);
+        char *p = evidence_process_words(o->also[k].host, o->also[k].pid);
         fprintf(m, "%s%s (%s)", k ? ", " : " (also ", p, o->also[k].where);
         free(p);
     }
@@ -249,7 +248,7 @@ static char *reason_words(const struct evidence *ev, enum unknown_reason why)
                          ev->ranks == 1 ? "a communicator of one rank" : "only paths to itself");
     case WHY_SELECTED_ONLY: {
         const struct observation *o = s.sel_rdma ? s.sel_rdma : s.sel_other;
-        char *who = process_words(o->host, o->pid);
+        char *who = evidence_process_words(o->host, o->pid);
         char *out = xasprintf("no verdict: %s selected %s (%s, %s), but no line shows data "
                               "moving between processes over it (hint: UCX_LOG_LEVEL=info and "
                               "NCCL_DEBUG=INFO name each peer's path)", o->family, o->transports,
@@ -258,7 +257,7 @@ static char *reason_words(const struct evidence *ev, enum unknown_reason why)
         return out;
     }
     case WHY_UNKNOWN_NETWORK: {
-        char *who = process_words(s.other->host, s.other->pid);
+        char *who = evidence_process_words(s.other->host, s.other->pid);
         char *out = xasprintf("no verdict: %s carried traffic between nodes (%s, %s), over a "
                               "network rdmarun cannot class as RDMA or TCP (hint: the plugin's "
                               "provider line, NCCL_DEBUG_SUBSYS=INIT,NET)", s.other->transports,
@@ -296,7 +295,7 @@ static char *fallback_words(const struct evidence *ev, const struct seen *s)
         free(rdma);
         return out;
     }
-    char *who = process_words(o->host, o->pid), *spread = spread_words(ev, o);
+    char *who = evidence_process_words(o->host, o->pid), *spread = spread_words(ev, o);
     if (!s->tcp_out) {
         char nodes[64] = "nothing in the log shows the job on one node";
         if (nodes_of(ev) > 1)

@@ -25,6 +25,11 @@ struct proc_lines {
 
 #define P(host, pid) "[1735000100.400200] [" host ":" pid ":0]   "
 #define BORDER "+--------------------------------+-------------------------------+-------------+"
+/* A table's top border, its header row naming the endpoint, the border under it */
+#define HEAD(host, pid, ep)                                                                   \
+    P(host, pid) BORDER,                                                                      \
+        P(host, pid) "| ucp_context_0 " ep " | tagged message by ucp_tag_send* from host memory |", \
+        P(host, pid) BORDER
 
 /* UCX 1.18's UCX_PROTO_INFO=y tables (src/ucp/proto/proto_debug.c: the
  * header row names the endpoint's scope and cfg#, "+---" borders frame the
@@ -33,26 +38,18 @@ struct proc_lines {
 static const struct proc_lines scenario_rdma[] = {
     /* a node whose ranks reach each other over tcp/lo (shared memory off):
      * TCP within the node, not a fallback */
-    {"cn01", 100, {P("cn01", "100") BORDER,
-                   P("cn01", "100") "| ucp_context_0 intra-node cfg#1 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn01", "100") BORDER,
+    {"cn01", 100, {HEAD("cn01", "100", "intra-node cfg#1"),
                    P("cn01", "100") "|                        0..8184 | eager short                   | tcp/lo      |",
                    P("cn01", "100") "|                      8185..inf | rendezvous zero-copy          | tcp/lo      |",
                    P("cn01", "100") BORDER}, 6},
-    {"cn02", 200, {P("cn02", "200") BORDER,
-                   P("cn02", "200") "| ucp_context_0 inter-node cfg#2 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn02", "200") BORDER,
+    {"cn02", 200, {HEAD("cn02", "200", "inter-node cfg#2"),
                    P("cn02", "200") "|                        0..2030 | eager short                   | rc_mlx5/mlx5_0:1/path0 |",
                    P("cn02", "200") "|                    8239..27188 | multi-frag eager zero-copy    | 50% on rc_mlx5/mlx5_0:1/path0 and 50% on rc_mlx5/mlx5_1:1/path0 |",
                    P("cn02", "200") BORDER}, 6},
-    {"cn03", 300, {P("cn03", "300") BORDER,
-                   P("cn03", "300") "| ucp_context_0 self cfg#0       | tagged message by ucp_tag_send* from host memory |",
-                   P("cn03", "300") BORDER,
+    {"cn03", 300, {HEAD("cn03", "300", "self cfg#0"),
                    P("cn03", "300") "|                        0..inf  | eager short                   | self/memory |",
                    P("cn03", "300") BORDER,
-                   P("cn03", "300") BORDER,
-                   P("cn03", "300") "| ucp_context_0 inter-node cfg#3 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn03", "300") BORDER,
+                   HEAD("cn03", "300", "inter-node cfg#3"),
                    P("cn03", "300") "|                        0..inf  | rendezvous zero-copy          | rc_mlx5/mlx5_0:1/path0 |",
                    P("cn03", "300") BORDER}, 10},
     /* NCCL's and Open MPI's lines are whole on their own; they share the stream */
@@ -64,19 +61,13 @@ static const struct proc_lines scenario_rdma[] = {
 
 /* The same with one inter-node table on TCP: a fallback in every order. */
 static const struct proc_lines scenario_tcp[] = {
-    {"cn01", 100, {P("cn01", "100") BORDER,
-                   P("cn01", "100") "| ucp_context_0 inter-node cfg#1 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn01", "100") BORDER,
+    {"cn01", 100, {HEAD("cn01", "100", "inter-node cfg#1"),
                    P("cn01", "100") "|                        0..8184 | eager short                   | tcp/eth0    |",
                    P("cn01", "100") BORDER}, 5},
-    {"cn02", 200, {P("cn02", "200") BORDER,
-                   P("cn02", "200") "| ucp_context_0 intra-node cfg#2 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn02", "200") BORDER,
+    {"cn02", 200, {HEAD("cn02", "200", "intra-node cfg#2"),
                    P("cn02", "200") "|                        0..inf  | eager short                   | sysv/memory |",
                    P("cn02", "200") BORDER}, 5},
-    {"cn03", 300, {P("cn03", "300") BORDER,
-                   P("cn03", "300") "| ucp_context_0 inter-node cfg#3 | tagged message by ucp_tag_send* from host memory |",
-                   P("cn03", "300") BORDER,
+    {"cn03", 300, {HEAD("cn03", "300", "inter-node cfg#3"),
                    P("cn03", "300") "|                        0..inf  | eager short                   | rc_mlx5/mlx5_0:1/path0 |",
                    P("cn03", "300") BORDER}, 5},
 };
@@ -117,10 +108,10 @@ static char *paths_of(const struct evidence *ev, const struct proc_lines *ps, si
     struct strvec items = {0};
     for (size_t i = 0; i < ev->pairs_cap; i++) {
         const struct ev_pair *pr = &ev->pairs[i];
-        if (!pr->host)
+        if (!pr->at.host)
             continue;
-        const struct ev_host *h = &ev->hosts[pr->host - 1];
-        const struct observation *o = &ev->obs[pr->cls - 1];
+        const struct ev_host *h = &ev->hosts[pr->at.host - 1];
+        const struct observation *o = &ev->obs[pr->at.key - 1];
         for (size_t p = 0; p < np; p++)
             if (h->name && strcmp(h->name, ps[p].host) == 0 && pidset_has(&pr->procs, ps[p].pid))
                 sv_pushf(&items, "%s:%ld %s %s %s %s", ps[p].host, ps[p].pid, o->family,

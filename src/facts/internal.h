@@ -26,4 +26,13 @@ const char *driver_from_name(const char *name);
  * anyone but root ends after 64 bytes). */
 int pci_acs_redirects(const unsigned char *cfg, size_t len);
 
+/* hwloc discovers this node into `t` (initialized, flags set) with the I/O
+ * rdmarun reads and without the components it never needs. 0 or -1. */
+struct hwloc_topology;
+int topology_discover(struct hwloc_topology *t);
+/* This node's topology into *t (initialized here): from the per-boot XML
+ * cache (topology_cache.c) when it was made on these devices, else
+ * discovered. Restricted to what this process may use, as a live load is.
+ * 0, or -1 with *t to destroy when it was initialized. */
+int topology_load_this_node(struct hwloc_topology **t);
 #endif

@@ -274,10 +274,33 @@ static void add_netif(struct facts *f, hwloc_obj_t osdev)
     n->ipoib = addr && strlen(addr) == 59;
 }
 
+int topology_discover(hwloc_topology_t t)
+{
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+#if HAVE_DECL_HWLOC_TOPOLOGY_SET_COMPONENTS
+    /* hwloc's libpciaccess component adds only the vendor and device names
+     * of pci.ids (looked up a device at a time), which rdmarun never reads;
+     * its linux component finds the same PCI tree, IDs and link speeds in
+     * sysfs. 10 of a dry run's 30 ms here, more on a node of many devices.
+     * Its gl component connects to X servers (:0, :1, ... over sockets and
+     * TCP 6000+) to name displays, which rdmarun never counts as GPUs. */
+    hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+    hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
+#endif
+    return hwloc_topology_load(t);
+}
+
 int facts_read_topology(struct facts *f, const char *xml)
 {
-    hwloc_topology_t t;
-    if (hwloc_topology_init(&t) < 0) {
+    hwloc_topology_t t = NULL;
+    if (!xml) {
+        if (topology_load_this_node(&t) < 0) {
+            rr_error("hwloc could not load this node's topology: %s", strerror(errno));
+            if (t)
+                hwloc_topology_destroy(t);
+            return RR_EX_SOFTWARE;
+        }
+    } else if (hwloc_topology_init(&t) < 0) {
         rr_error("hwloc could not start: %s", strerror(errno));
         return RR_EX_SOFTWARE;
     }
@@ -292,20 +315,13 @@ int facts_read_topology(struct facts *f, const char *xml)
         hwloc_topology_destroy(t);
         return RR_EX_DATAERR;
     }
-    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-#if HAVE_DECL_HWLOC_TOPOLOGY_SET_COMPONENTS
-    /* hwloc's libpciaccess component adds only the vendor and device names
-     * of pci.ids (looked up a device at a time), which rdmarun never reads;
-     * its linux component finds the same PCI tree, IDs and link speeds in
-     * sysfs. 10 of a dry run's 30 ms here, more on a node of many devices. */
-    if (!xml)
-        hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-#endif
-    if (hwloc_topology_load(t) < 0) {
-        rr_error("hwloc could not load the topology%s%s: %s", xml ? " " : "", xml ? xml : "",
-                 strerror(errno));
-        hwloc_topology_destroy(t);
-        return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
+    if (xml) {
+        hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+        if (hwloc_topology_load(t) < 0) {
+            rr_error("hwloc could not load the topology %s: %s", xml, strerror(errno));
+            hwloc_topology_destroy(t);
+            return RR_EX_DATAERR;
+        }
     }
     f->npackages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
     f->ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);

@@ -1,5 +1,6 @@
 #ifndef RDMARUN_UTIL_FS_H
 #define RDMARUN_UTIL_FS_H
+#include <stddef.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
 /* First line of a file, trimmed; NULL if absent or empty. */
@@ -8,4 +9,18 @@ char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2))
  * path into rdmarun-tree beside the binary (never installed). NULL for an
  * installed rdmarun. */
 char *source_tree_of_self(void);
+/* A private folder of this user's: created 0700 if missing, opened without
+ * following a symlink, refused (-1, errno EPERM) when another user owns it
+ * or anyone else may write or read it. A directory fd (O_CLOEXEC), or -1
+ * with errno. */
+int private_dir_open(const char *path);
+/* A regular file of this user's inside dirfd, read whole: never through a
+ * symlink, never blocking on a FIFO, at most `max` bytes (a longer file is
+ * refused, errno EFBIG). NUL-terminated; NULL with errno. */
+char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len);
+/* Replaces dirfd/name with `len` bytes atomically: written to a fresh
+ * O_EXCL|O_NOFOLLOW file (0600) and renamed over the name, so a reader
+ * sees the old file or the new one, and a planted symlink is replaced,
+ * never written through. 0, or -1 with errno. */
+int replace_file_at(int dirfd, const char *name, const void *buf, size_t len);
 #endif

@@ -16,33 +16,36 @@
 #                        rdmarun --dry-run --sysfs tests/data/sysfs/rxe ...
 #   topology             with the named hwloc XML from ../shared/topologies
 #   sed EXPR             as shown, edited by sed EXPR (fewer and shorter runs)
-#   suite FILE REGEX     FILE, which a suite runs, has it (a line matching REGEX)
-#   file FILE            FILE, which a suite runs, has it as a line ("\" lines joined)
+#   suite FILE REGEX     FILE, a suite, runs it (a line matching REGEX)
+#   file FILE RUNNER     FILE has it as a line ("\" lines joined), and the suite
+#                        RUNNER runs FILE
 #   debian12             ./scripts/setup-debian.sh run, on Debian 12, in-tree builds
+# Every mode but run, topology, sed and debian12 says, in a third column, why
+# the command cannot run here as shown: it is then run where it can be.
 HOW=$(cat <<'TABLE'
 ./scripts/setup-debian.sh run	debian12
-./scripts/setup-debian.sh check	suite .ci/run ^exec ./scripts/setup-debian.sh check$
-make dist && tar xzf rdmarun-0.1.0.tar.gz && cd rdmarun-0.1.0 && dpkg-buildpackage -us -uc -b	suite tests/packages/packages.sh dpkg-buildpackage -us -uc -b
-rpmbuild -tb rdmarun-0.1.0.tar.gz	suite tests/packages/packages.sh rpmbuild -tb .*"\$TARBALL"
+./scripts/setup-debian.sh check	suite .ci/run ^exec ./scripts/setup-debian.sh check$	the whole suite: CI runs it, a test inside it cannot
+make dist && tar xzf rdmarun-0.1.0.tar.gz && cd rdmarun-0.1.0 && dpkg-buildpackage -us -uc -b	suite tests/packages/packages.sh dpkg-buildpackage -us -uc -b	a package build takes minutes: make check-packages builds both
+rpmbuild -tb rdmarun-0.1.0.tar.gz	suite tests/packages/packages.sh rpmbuild -tb .*"\$TARBALL"	as above
 PATH=/usr/libexec/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
 PATH=/usr/libexec/rdmarun/wrappers:$PATH RDMARUN_PROFILE=roce ./job.sh	run 69 profile 'roce' is for RoCE but this node has no ACTIVE RoCE port
 PATH=@libexecdir@/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
 rdmarun -np 2 ./app	run 0 rdmarun: local only: 2 processes
-rdmarun -p roce --hostfile hosts -np 64 ./app	recorded
-rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded
+rdmarun -p roce --hostfile hosts -np 64 ./app	recorded	needs an ACTIVE RoCE port and 64 slots; make check-vm runs roce jobs on Soft-RoCE
+rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded	the roce profile needs a RoCE port to plan
 rdmarun profiles	run 0 roce
 rdmarun profiles show roce	run 0 TLS = rc,sm,self
 rdmarun probe	run
 rdmarun probe --json > node.json	run
 rdmarun probe --topology coral-lassen.xml	topology
 rdmarun --dry-run -p roce --sysfs tests/data/sysfs/rxe -np 2 ./mpi_hello	run 0 UCX_NET_DEVICES=rxe0:1
-rdmarun check --path-test -H node1,node2	suite tests/vm/guest/pair.sh check --path-test .*-H "\$hosts"
+rdmarun check --path-test -H node1,node2	suite tests/vm/guest/pair.sh check --path-test .*-H "\$hosts"	needs two nodes with RDMA: the VM pair (make check-vm) runs it
 rdmarun --dry-run --report --topology coral-lassen.xml --bind-policy gpu-local -N 4 ./app	topology
 rdmarun compare -p auto,tcp --np 1,2,4,8 --repeat 5 --metric 'time_per_iter_us=([0-9.]+)' -o results -- examples/mpi_stencil 2048 200	sed s/--np 1,2,4,8 --repeat 5/--np 1,2 --repeat 1/; s/2048 200$/128 10/
-exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	file examples/slurm-job.sbatch
-head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch
-exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch
-rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded
+exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	file examples/slurm-job.sbatch tests/slurm/slurm.sh	needs Slurm: make check-slurm submits the script as shipped
+head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch tests/topologies.sh	needs GPUs, PyTorch and Slurm: its plan is checked on a recorded GPU node
+exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch tests/topologies.sh	as above
+rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded	needs a RoCE peer named host2: the VM pair runs ucx_perftest over rxe
 TABLE
 )
 
@@ -127,6 +130,12 @@ in_sandbox() {
 # (The commands run with stdin closed: the list is read on fd 3.)
 while IFS= read -r cmd <&3; do
     how=$(awk -F'\t' -v c="$cmd" '$1 == c {print $2; exit}' <<<"$HOW")
+    why=$(awk -F'\t' -v c="$cmd" '$1 == c {print $3; exit}' <<<"$HOW")
+    case ${how%% *} in
+        recorded | suite | file)
+            [ -n "$why" ]
+            ok $? "HOW says why this cannot run here as shown: $cmd" ;;
+    esac
     if [ -z "$how" ]; then
         ok 1 "a shown command has a way to run here: $cmd"
         continue
@@ -140,7 +149,7 @@ while IFS= read -r cmd <&3; do
         recorded)
             c=${cmd/#rdmarun /rdmarun --dry-run --sysfs tests/data/sysfs/rxe }
             in_sandbox "$c"
-            check "$cmd (planned on the recorded Soft-RoCE node)" 0 "UCX_NET_DEVICES=rxe0:1" ;;
+            check "$cmd (planned on the recorded Soft-RoCE node: $why)" 0 "UCX_NET_DEVICES=rxe0:1" ;;
         topology)
             xml=$(grep -oE '[a-z0-9-]+\.xml' <<<"$cmd")
             if [ ! -f "$RDMARUN_TOPOLOGIES/$xml" ]; then
@@ -157,11 +166,12 @@ while IFS= read -r cmd <&3; do
         suite)
             read -r file regex <<<"$rest"
             grep -qE -- "$regex" "$SRC/$file"
-            ok $? "$cmd (run by $file)" ;;
+            ok $? "$cmd (run by $file: $why)" ;;
         file)
-            sed -e ':a' -e '/\\$/{N;s/[[:space:]]*\\\n[[:space:]]*/ /;ba' -e '}' "$SRC/$rest" |
-                grep -qxF -- "$cmd"
-            ok $? "$cmd (is in $rest, which a suite runs)" ;;
+            read -r file runner <<<"$rest"
+            sed -e ':a' -e '/\\$/{N;s/[[:space:]]*\\\n[[:space:]]*/ /;ba' -e '}' "$SRC/$file" |
+                grep -qxF -- "$cmd" && grep -qF -- "$file" "$SRC/$runner"
+            ok $? "$cmd (is in $file, which $runner runs: $why)" ;;
         debian12)
             if [ "$(. /etc/os-release; echo "$VERSION_ID")" != 12 ] || [ "$SRC" != "$BUILD" ]; then
                 skip "$cmd" "for an in-tree build on Debian 12"
@@ -172,6 +182,10 @@ while IFS= read -r cmd <&3; do
         *) ok 1 "HOW has a known mode for: $cmd ($mode)" ;;
     esac
 done 3<<<"$SHOWN"
+
+# What runs where, for the log (the issue counted 10 of 23 run here).
+awk -F'\t' '{split($2, m, " "); n[m[1] ~ /^(run|topology|sed|debian12)$/ ? "here" : m[1] == "recorded" ? "recorded" : "elsewhere"]++}
+    END {printf "# shown commands: %d run here, %d planned on a recorded node, %d run by another suite\n", n["here"], n["recorded"], n["elsewhere"]}' <<<"$HOW"
 
 # Every line of HOW is still shown somewhere.
 while IFS=$'\t' read -r cmd _; do

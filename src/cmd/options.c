@@ -44,7 +44,7 @@ static const struct opt options[] = {
      "print each rank's placement (with --dry-run: the table\nfor the node's local ranks; -N or "
      "-np sets how many)"},
     {"evidence-dir", NULL, JOB, OPT_VALUE, C(evidence_dir), NULL, "DIR",
-     "where ranks write transport logs (default:\n./rdmarun-evidence/HOST.PID.TIME)"},
+     "where ranks write transport logs (default: a fresh\n./rdmarun-evidence/HOST.PID.TIME.XXXXXX)"},
     {"sysfs", NULL, FACTS, OPT_VALUE, C(sysfs), NULL, "DIR",
      "read RDMA devices from a recorded sysfs tree"},
     {"topology", NULL, FACTS, OPT_VALUE, C(topology), NULL, "FILE.xml",

@@ -61,23 +61,28 @@ static void report_placement(const struct plan *p, const struct facts *f)
 }
 
 /* Each job its own evidence directory, on the launch node (the ranks'
- * reports reach it through the launcher's output): by default
- * ./rdmarun-evidence/HOST.PID.TIME, under $RDMARUN_EVIDENCE_DIR when set;
- * --evidence-dir names it exactly. Always absolute, whatever --wdir says. */
-static char *evidence_dir(const struct cmdline *cl)
+ * reports reach it through the launcher's output): by default a fresh
+ * ./rdmarun-evidence/HOST.PID.TIME.XXXXXX, under $RDMARUN_EVIDENCE_DIR when
+ * set; --evidence-dir names it exactly (*exact). Always absolute, whatever
+ * --wdir says. */
+static char *evidence_dir(const struct cmdline *cl, bool *exact)
 {
-    const char *base = cl->evidence_dir ? cl->evidence_dir : getenv("RDMARUN_EVIDENCE_DIR");
-    char host[64] = "host", cwd[4096];
-    gethostname(host, sizeof(host) - 1);
-    host[sizeof(host) - 1] = '\0';
+    const char *env = getenv("RDMARUN_EVIDENCE_DIR");
+    char cwd[4096];
     const char *here = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
     char *dir;
-    if (base && *base && cl->evidence_dir)
-        dir = xstrdup(base);
-    else
-        dir = xasprintf("%s/rdmarun-evidence/%s.%ld.%ld", base && *base ? base : ".", host,
-                        (long)getpid(), (long)time(NULL));
-    if (dir[0] != '/') {
+    *exact = cl->evidence_dir && *cl->evidence_dir;
+    if (*exact)
+        dir = xstrdup(cl->evidence_dir);
+    else {
+        char *root = env && *env ? xstrdup(env) : xstrdup("./rdmarun-evidence");
+        dir = evidence_dir_template(root);
+        free(root);
+    }
+    if (strcmp(dir, ".") == 0 || strcmp(dir, "./") == 0) {
+        free(dir);
+        dir = xstrdup(here);
+    } else if (dir[0] != '/') {
         char *abs = xasprintf("%s/%s", here, strncmp(dir, "./", 2) == 0 ? dir + 2 : dir);
         free(dir);
         dir = abs;
@@ -187,7 +192,8 @@ int cmd_run(const struct cmdline *cl)
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
     char *mpi_library = cl->dry_run ? facts_mpi_library() : NULL;
-    char *evdir = evidence_dir(cl);
+    bool exact;
+    char *evdir = evidence_dir(cl, &exact);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};
     rc = job_hosts(&job.mpirun_args, &hosts, !cl->dry_run);
@@ -214,7 +220,7 @@ int cmd_run(const struct cmdline *cl)
         rc = RR_EX_NOTFOUND;
     } else if (cl->dry_run) {
         /* The run's warning, predicted. */
-        if (plan.evidence_dir && evidence_dir_make(plan.evidence_dir, true) != 0)
+        if (plan.evidence_dir && evidence_dir_check(plan.evidence_dir, exact) != 0)
             evidence_dir_warn(plan.evidence_dir, errno);
         if (cl->json)
             plan_print_json(&plan, stdout);
@@ -228,6 +234,21 @@ int cmd_run(const struct cmdline *cl)
             rr_error("%s", plan.errors.v[i]);
         rc = plan.status;
     } else {
+        if (plan.evidence_dir) {
+            /* A real run that verifies: its directory is made now, and the
+             * plan made again with the name it got (mkdtemp's suffix). */
+            char *made = evidence_dir_make(evdir, exact);
+            if (made) {
+                free(evdir);
+                evdir = made;
+                rq.evidence_dir = evdir;
+                rq.evidence_made = true;
+                plan_free(&plan);
+                plan_build(&rq, &plan);
+            } else {
+                evidence_dir_warn(evdir, errno);
+            }
+        }
         print_summary(&plan);
         rc = preflight_run(&plan);
         if (!rc && plan.app_path)

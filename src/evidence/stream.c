@@ -1,6 +1,7 @@
 /* The live line filter between the launcher's output and rdmarun's. */
 #include "evidence/stream.h"
 #include "evidence/internal.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <ctype.h>
@@ -46,7 +47,7 @@ static FILE *log_file(struct evidence_logs *l, int which, const char *name)
     FILE **f = which < 0 ? &l->placement : &l->file[which];
     if (!*f && l->dir && !l->failed) {
         char *path = xasprintf("%s/%s", l->dir, name);
-        *f = fopen(path, "w");
+        *f = create_new_file(l->dir, name);
         if (!*f) {
             rr_warn("cannot write %s: %s (the evidence is kept in memory; the verdict stands)",
                     path, strerror(errno));

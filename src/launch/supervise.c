@@ -251,7 +251,7 @@ int supervise(const struct plan *p, const struct facts *f)
     w.plan = p;
     w.max_rts = -1;
     gethostname(w.host, sizeof(w.host) - 1);
-    if (evidence_dir_make(p->evidence_dir, false) == 0) {
+    if (p->evidence_made) {   /* made by cmd/run.c before the plan named it */
         w.logs.dir = p->evidence_dir;
         /* A full disk would only show as lost evidence: say so first. */
         struct statvfs vfs;
@@ -261,8 +261,6 @@ int supervise(const struct plan *p, const struct facts *f)
                     "reports may not fit (the verdict does not depend on them; hint: "
                     "--evidence-dir on a file system with space)", p->evidence_dir,
                     (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
-    } else {
-        evidence_dir_warn(p->evidence_dir, errno);
     }
     size_t nports;
     struct port_counters *before = read_all(f, &nports);
@@ -370,7 +368,7 @@ int supervise(const struct plan *p, const struct facts *f)
             expected ? "" : expectation_names[p->expect.value]);
     if (w.logs.dir && !w.logs.failed) {
         char *path = xasprintf("%s/verdict.json", p->evidence_dir);
-        FILE *out = fopen(path, "w");
+        FILE *out = create_new_file(p->evidence_dir, "verdict.json");
         if (out)
             evidence_print_json(&ev, v, out);
         if (!out || ferror(out) | (fclose(out) != 0))

@@ -1123,6 +1123,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     apply_rules(out, rq->facts, ports, nports);
     if (plan_verifies(out) && rq->evidence_dir) {
         out->evidence_dir = xstrdup(rq->evidence_dir);
+        out->evidence_made = rq->evidence_made;
         plan_evidence(out, rq->evidence_dir, rq->job);
     }
     mark_overrides(out, rq->job);

@@ -158,3 +158,25 @@ int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)
     free(tmp);
     return rc;
 }
+
+FILE *create_new_file(const char *dir, const char *name)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return NULL;
+    struct stat st;
+    int fd = -1;
+    if (fstat(dfd, &st) != 0 || st.st_uid != geteuid())
+        errno = EPERM;
+    else
+        fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int e = errno;
+    close(dfd);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+        e = errno;
+        close(fd);
+    }
+    errno = e;
+    return f;
+}

@@ -1,6 +1,7 @@
 #ifndef RDMARUN_UTIL_FS_H
 #define RDMARUN_UTIL_FS_H
 #include <stddef.h>
+#include <stdio.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
 /* First line of a file, trimmed; NULL if absent or empty. */
@@ -23,4 +24,8 @@ char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len);
  * sees the old file or the new one, and a planted symlink is replaced,
  * never written through. 0, or -1 with errno. */
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len);
+/* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
+ * never through a symlink, and only in a directory of this user's. NULL
+ * with errno (EEXIST: a file of that name is there already). */
+FILE *create_new_file(const char *dir, const char *name);
 #endif

@@ -15,6 +15,7 @@ size_t edit_distance(const char *a, const char *b);
 const char *suggest(const char *word, const char *const *cands, size_t n);
 bool str_ieq(const char *a, const char *b);
 bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
 /* Upper-case copy, with '-' turned into '_' (profile key -> variable name). */
 char *to_var_name(const char *s);
 /* Parse a yes/no word; returns false when `s` is not a boolean. */

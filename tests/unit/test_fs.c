@@ -1,0 +1,124 @@
+/* Unit tests of the file helpers that write in shared places (util/fs.c):
+ * every step an attacker could get between - a symlink or FIFO planted
+ * where a file is about to be made or read, a folder of someone else's. */
+#include "tap.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[256] = "";
+    if (f) {
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return xstrdup(buf);
+}
+
+static void test_create_new_file(const char *tmp)
+{
+    char *victim = xasprintf("%s/victim", tmp), *link = xasprintf("%s/verdict.json", tmp);
+    FILE *v = fopen(victim, "w");
+    fputs("precious", v);
+    fclose(v);
+    /* the symlink appears between the directory's creation and the file's */
+    ok(symlink(victim, link) == 0, "a symlink planted as verdict.json");
+    errno = 0;
+    FILE *f = create_new_file(tmp, "verdict.json");
+    ok(!f && errno == EEXIST, "create_new_file refuses it (EEXIST, not written through)");
+    char *got = slurp(victim);
+    is_str(got, "precious", "its target is untouched");
+    free(got);
+    f = create_new_file(tmp, "ucx.log");
+    ok(f != NULL, "a new name is made");
+    struct stat st;
+    char *made = xasprintf("%s/ucx.log", tmp);
+    ok(f && stat(made, &st) == 0 && (st.st_mode & 0777) == 0600, "mode 0600");
+    if (f)
+        fclose(f);
+    ok(!create_new_file(tmp, "ucx.log") && errno == EEXIST, "and never opened twice");
+    free(made);
+    free(victim);
+    free(link);
+}
+
+static void test_read_own_file(const char *tmp)
+{
+    int dfd = open(tmp, O_RDONLY | O_DIRECTORY);
+    char *fifo = xasprintf("%s/fifo", tmp);
+    ok(mkfifo(fifo, 0600) == 0, "a FIFO where a file is read");
+    errno = 0;
+    ok(!read_own_file_at(dfd, "fifo", 1024, NULL) && errno == EPERM,
+       "read_own_file_at refuses it at once (EPERM), never waiting for a writer");
+    ok(symlinkat("ucx.log", dfd, "link") == 0, "a symlink to a file of ours");
+    ok(!read_own_file_at(dfd, "link", 1024, NULL), "is not followed");
+    ok(replace_file_at(dfd, "data", "0123456789", 10) == 0, "replace_file_at writes a file");
+    size_t len = 0;
+    char *got = read_own_file_at(dfd, "data", 10, &len);
+    ok(got && len == 10 && strcmp(got, "0123456789") == 0, "read back whole at its cap");
+    free(got);
+    errno = 0;
+    ok(!read_own_file_at(dfd, "data", 9, NULL) && errno == EFBIG,
+       "one byte over the cap is refused (EFBIG)");
+    /* replacing through a planted symlink replaces the link, not its target */
+    ok(symlinkat("victim", dfd, "cache") == 0 && replace_file_at(dfd, "cache", "new", 3) == 0,
+       "replace_file_at over a planted symlink");
+    char *victim = xasprintf("%s/victim", tmp);
+    got = slurp(victim);
+    is_str(got, "precious", "the symlink's target is untouched");
+    free(got);
+    struct stat st;
+    ok(fstatat(dfd, "cache", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode),
+       "the name is now a regular file");
+    free(victim);
+    free(fifo);
+    close(dfd);
+}
+
+static void test_private_dir(const char *tmp)
+{
+    char *d = xasprintf("%s/private", tmp);
+    int fd = private_dir_open(d);
+    struct stat st;
+    ok(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0700,
+       "private_dir_open makes a missing folder 0700");
+    if (fd >= 0)
+        close(fd);
+    chmod(d, 0755);
+    errno = 0;
+    ok(private_dir_open(d) < 0 && errno == EPERM, "a folder others may read is refused (EPERM)");
+    char *l = xasprintf("%s/private-link", tmp);
+    chmod(d, 0700);
+    ok(symlink(d, l) == 0 && private_dir_open(l) < 0, "a symlink to it is not followed");
+    free(l);
+    free(d);
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+int main(void)
+{
+    char tmpl[] = "/tmp/rdmarun-test-fs.XXXXXX";
+    char *tmp = mkdtemp(tmpl);
+    if (!tmp)
+        return 1;
+    test_create_new_file(tmp);
+    test_read_own_file(tmp);
+    test_private_dir(tmp);
+    if (nftw(tmp, remove_one, 8, FTW_DEPTH | FTW_PHYS) != 0)
+        printf("# could not remove %s\n", tmp);
+    return done_testing();
+}

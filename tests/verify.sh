@@ -63,28 +63,26 @@ check "no path" 64 "'verify' needs log files"
 
 # Multi-gigabyte input is streamed with bounded memory: 1.5 GiB of log lines,
 # then 512 MiB on one endless line, then a fallback at the very end, through a
-# FIFO (nothing lands on disk). Peak memory is read from the kernel.
-mkfifo "$TMP/big.log"
+# pipe (nothing lands on disk). Peak memory is read from the kernel.
 { yes '[1700000000.000000] [node1:4242:0] ucp_worker.c:1891 UCX  DEBUG  a line that is not evidence' |
     head -c 1610612736
   head -c 536870912 /dev/zero | tr '\0' x; echo
-  cat "$LOGS/ucx-1.13-tcp.log"; } >"$TMP/big.log" &
-python3 - "$RDMARUN" "$TMP/big.log" >"$TMP/big.out" 2>&1 <<'PY'
-import resource, subprocess, sys
-r = subprocess.run([sys.argv[1], "verify", sys.argv[2]], capture_output=True, text=True)
+  cat "$LOGS/ucx-1.13-tcp.log"; } |
+python3 - "$RDMARUN" >"$TMP/big.out" 2>&1 3<&0 <<'PY'
+import os, resource, subprocess, sys
+r = subprocess.run([sys.argv[1], "verify", "-"], stdin=3, capture_output=True, text=True)
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB
 print(r.returncode, peak, r.stdout.strip())
 PY
-wait
 read -r st peak rest <"$TMP/big.out"
 [ "$st" = 80 ] && has "$rest" "FALLBACK"
-ok $? "2 GiB through a FIFO, an endless line included: the fallback at the end is found ($st: $rest)"
+ok $? "2 GiB through a pipe (verify -), an endless line included: the fallback at the end is found ($st: $rest)"
 [ "${peak:-999999}" -lt 65536 ]
 ok $? "peak memory while reading it: ${peak} KiB (bounded, under 64 MiB)"
 
 # No evidence is dropped at any size: 100,000 processes on rc_mlx5, then one
 # whose path between nodes is tcp; and the same with 1,000,000 (issue 32's
-# case: the list of observations used to stop at 100,000). Through a FIFO.
+# case: the list of observations used to stop at 100,000). Through a pipe.
 scale_log() {
     awk -v n="$1" 'BEGIN {
         for (r = 0; r < n; r++)
@@ -93,14 +91,27 @@ scale_log() {
     }'
 }
 for n in 100000 1000000; do
-    rm -f "$TMP/scale.log"
-    mkfifo "$TMP/scale.log"
-    scale_log "$n" >"$TMP/scale.log" &
-    run "$RDMARUN" verify "$TMP/scale.log"
-    wait
+    run "$RDMARUN" verify - < <(scale_log "$n")
     check "$n RDMA processes and one on TCP: a fallback that names the one" 80 \
         "FALLBACK: process 4242 on node99999 used tcp/eth0" "1 of $((n + 1)) processes on 1 host"
 done
+
+# What a log directory holds is read only when it is a regular file: a FIFO
+# planted there (no writer: a read would wait forever), a device, a link
+# (a loop) are skipped with a note; a FIFO named on the command line is a
+# stream, and with no writer it ends at once.
+mkdir -p "$TMP/hostile" && cp "$LOGS/ucx-1.13-shm.log" "$TMP/hostile/"
+mkfifo "$TMP/hostile/planted" && ln -s "$TMP/hostile" "$TMP/hostile/loop" && ln -s /dev/zero "$TMP/hostile/zero"
+run timeout 60 "$RDMARUN" verify "$TMP/hostile"
+check "a log directory with a FIFO, a link loop and /dev/zero in it: read, not hung" 81 "local only" \
+    "planted skipped: not a regular file" "loop skipped: a symlink" "zero skipped: a symlink"
+mkfifo "$TMP/lone.fifo"
+run timeout 60 "$RDMARUN" verify "$TMP/lone.fifo"
+check "a FIFO with no writer named on the command line: ends at once, no evidence" 82 "no transport evidence in 0 lines"
+run timeout 60 "$RDMARUN" verify /dev/zero
+check "/dev/zero named as a log: refused, not read forever" 66 "/dev/zero: not a regular file"
+run "$RDMARUN" verify - <"$LOGS/ucx-1.13-shm.log"
+check "'-' reads the log from stdin" 81 "local only"
 
 # --expect: one judgement with the supervisor and compare (verdict_meets).
 run "$RDMARUN" verify --expect rdma "$LOGS/ucx-1.13-shm.log"

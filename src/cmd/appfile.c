@@ -1,5 +1,6 @@
 #include "cmd/appfile.h"
 #include "cmd/options.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -52,9 +53,9 @@ int appfile_parse(const char *text, const char *name, struct job_args *job)
 
 int appfile_read(struct job_args *job)
 {
-    FILE *f = fopen(job->appfile, "r");
+    FILE *f = open_input(job->appfile);
     if (!f) {
-        rr_error("cannot read the appfile %s: %s", job->appfile, strerror(errno));
+        rr_error("cannot read the appfile %s: %s", job->appfile, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
     char *text = xmalloc(MAX_APPFILE + 1);

@@ -11,7 +11,7 @@ const struct command_def commands[] = {
     {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]"},
     {"probe", CMD_PROBE, cmd_probe,
      "probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]"},
-    {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR..."},
+    {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR...|-"},
     {"check", CMD_CHECK, cmd_check,
      "check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
      "       rdmarun check --path-test [--json] [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"

@@ -1,4 +1,5 @@
 #include "cmd/job_hosts.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -35,13 +36,14 @@ static void push_hosts(struct strvec *out, const char *list)
 
 static int hostfile(const char *path, struct strvec *out, bool required)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     if (!f && !required) {
-        rr_warn("hostfile %s cannot be read: %s (mpirun will say so too)", path, strerror(errno));
+        rr_warn("hostfile %s cannot be read: %s (mpirun will say so too)", path,
+                input_strerror(errno));
         return 0;
     }
     if (!f) {
-        rr_error("hostfile %s cannot be read: %s", path, strerror(errno));
+        rr_error("hostfile %s cannot be read: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
     char line[1024];

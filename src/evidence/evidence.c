@@ -1,6 +1,7 @@
 /* Reading logs into evidence: files and directories, line by line, each
  * line past its launcher's prefixes and offered to the log families. */
 #include "evidence/internal.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <ctype.h>
@@ -157,11 +158,13 @@ static void origin_from_name(const char *path, char **host, long *pid)
     *pid = strtol(h + dot, NULL, 10);
 }
 
-static int read_file(struct evidence *ev, const char *path)
+/* stream: the path the user named (a pipe, "-" for stdin); a log
+ * directory's entries are regular files only. */
+static int read_file(struct evidence *ev, const char *path, bool stream)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = stream ? open_stream(path) : open_input(path);
     if (!f) {
-        rr_error("cannot read %s: %s", path, strerror(errno));
+        rr_error("cannot read %s: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
     char *host;
@@ -195,7 +198,8 @@ static int read_file(struct evidence *ev, const char *path)
         }
     }
     free(host);
-    fclose(f);
+    if (f != stdin)
+        fclose(f);
     ev->files++;
     return 0;
 }
@@ -211,15 +215,14 @@ static int log_entry(const struct dirent *d)
     return d->d_name[0] != '.' && !evidence_own_file(d->d_name);
 }
 
-int evidence_read(struct evidence *ev, const char *path)
+#define MAX_LOG_DEPTH 8   /* folders in folders: a job's, its nodes', their ranks' */
+
+/* A log directory's entries: regular files are read, folders entered (to
+ * a depth); a symlink, FIFO, device or socket in it is skipped with a note,
+ * so that a planted FIFO cannot hang a verify and a link loop cannot
+ * recurse. */
+static int read_dir(struct evidence *ev, const char *path, int depth)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        rr_error("cannot read %s: %s", path, strerror(errno));
-        return RR_EX_NOINPUT;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return read_file(ev, path);
     struct dirent **names;
     int n = scandir(path, &names, log_entry, alphasort);
     if (n < 0) {
@@ -229,13 +232,37 @@ int evidence_read(struct evidence *ev, const char *path)
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *child = xasprintf("%s/%s", path, names[i]->d_name);
-        int r = evidence_read(ev, child);
+        struct stat st;
+        int r = 0;
+        if (lstat(child, &st) != 0)
+            r = 0;   /* gone since the listing */
+        else if (S_ISDIR(st.st_mode) && depth < MAX_LOG_DEPTH)
+            r = read_dir(ev, child, depth + 1);
+        else if (S_ISREG(st.st_mode))
+            r = read_file(ev, child, false);
+        else
+            rr_note("%s skipped: %s", child,
+                    S_ISLNK(st.st_mode) ? "a symlink (links in a log directory are not followed)"
+                    : S_ISDIR(st.st_mode) ? "folders nested deeper than 8 are not read"
+                                          : "not a regular file (a FIFO, a device or a socket)");
         rc = rc ? rc : r;
         free(child);
         free(names[i]);
     }
     free(names);
     return rc;
+}
+
+int evidence_read(struct evidence *ev, const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return read_file(ev, path, true);
+    if (stat(path, &st) != 0) {
+        rr_error("cannot read %s: %s", path, strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    return S_ISDIR(st.st_mode) ? read_dir(ev, path, 0) : read_file(ev, path, true);
 }
 
 void evidence_free(struct evidence *ev)

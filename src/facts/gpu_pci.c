@@ -4,6 +4,7 @@
  * complex (ACS, which NCCL's troubleshooting guide has disabled), and the
  * size of the NVIDIA GPU's BAR1, the window GPU memory is registered through. */
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include <stdint.h>
@@ -40,7 +41,7 @@ int pci_acs_redirects(const unsigned char *cfg, size_t len)
 static int bridge_acs(const char *sysfs, const char *bdf)
 {
     char *path = xasprintf("%s/bus/pci/devices/%s/config", sysfs, bdf);
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_input(path);
     free(path);
     if (!f)
         return -1;
@@ -78,7 +79,7 @@ static char *acs_of_path(const char *sysfs, const char *path)
 static long long bar1_mib(const char *sysfs, const char *bdf)
 {
     char *path = xasprintf("%s/bus/pci/devices/%s/resource", sysfs, bdf);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     free(path);
     char line[128];
     unsigned long long start = 0, end = 0;

@@ -1,6 +1,7 @@
 /* Host limits that stand in RDMA's way: locked memory, huge pages, kernel
  * modules, access to /dev/infiniband (the container case). */
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <dirent.h>
@@ -21,7 +22,7 @@ static bool module_loaded(const char *root, const char *name)
 static void read_meminfo(struct host_limits *l, const char *root)
 {
     char *path = xasprintf("%s/proc/meminfo", root);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     free(path);
     char line[256];
     while (f && fgets(line, sizeof(line), f)) {

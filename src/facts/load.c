@@ -2,6 +2,7 @@
  * unknown; anything of the wrong type or a newer format is refused. */
 #include "facts/findings.h"
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -265,22 +266,26 @@ static void load_device(struct facts *f, json_object *o)
 
 int facts_load_json(struct facts *f, const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        rr_error("cannot read facts %s: %s", path, strerror(errno));
-        return RR_EX_NOINPUT;
-    }
-    if (st.st_size > FACTS_MAX_BYTES) {
-        rr_error("facts file %s is %lld bytes, more than a probe writes (hint: is it really "
-                 "'rdmarun probe --json' output?)", path, (long long)st.st_size);
+    size_t len = 0;
+    char *text = read_input(path, FACTS_MAX_BYTES, &len);
+    if (!text && errno == EFBIG) {
+        rr_error("facts file %s is more than the %d MiB a probe writes (hint: is it really "
+                 "'rdmarun probe --json' output?)", path, FACTS_MAX_BYTES >> 20);
         return RR_EX_DATAERR;
     }
-    json_object *root = json_object_from_file(path);
+    if (!text) {
+        rr_error("cannot read facts %s: %s", path, input_strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    enum json_tokener_error jerr = json_tokener_success;
+    json_object *root = strlen(text) == len ? json_tokener_parse_verbose(text, &jerr) : NULL;
+    if (strlen(text) != len)
+        jerr = json_tokener_error_parse_unexpected;   /* a NUL byte inside */
+    free(text);
     if (!root || !json_object_is_type(root, json_type_object)) {
-        /* json-c's message ends in a newline */
-        const char *why = root ? "not an object" : json_util_get_last_err();
-        rr_error("%s is not valid facts JSON: %.*s (hint: save facts with 'rdmarun probe --json "
-                 "> FILE')", path, why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
+        const char *why = root ? "not an object" : json_tokener_error_desc(jerr);
+        rr_error("%s is not valid facts JSON: %s (hint: save facts with 'rdmarun probe --json "
+                 "> FILE')", path, why);
         json_object_put(root);
         return RR_EX_DATAERR;
     }

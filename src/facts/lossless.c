@@ -5,6 +5,7 @@
  * rdma_cm's default RoCE mode and ToS per port from configfs. What cannot
  * be read stays unknown (-1, NULL). */
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "facts/lossless.h"
 #include "util/proc.h"
 #include "util/strvec.h"
@@ -87,7 +88,7 @@ static char *dcb_output(const char *dir, const char *what, const char *netdev)
 {
     if (dir) {
         char *path = xasprintf("%s/dcb-%s-%s.json", dir, what, netdev);
-        FILE *f = fopen(path, "r");
+        FILE *f = open_input(path);
         free(path);
         if (!f)
             return NULL;

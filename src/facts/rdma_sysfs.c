@@ -1,6 +1,7 @@
 /* RDMA devices and ports from sysfs (/sys/class/infiniband), the same source
  * ibv_devinfo and rdma-core's tools read, or a recorded copy of it. */
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <dirent.h>
@@ -104,7 +105,7 @@ static void read_port(struct rdma_port *p, const char *portdir)
 static char *driver_of(const char *devdir, const char *name)
 {
     char *path = xasprintf("%s/device/uevent", devdir);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     free(path);
     char line[256];
     while (f && fgets(line, sizeof(line), f)) {
@@ -139,7 +140,7 @@ static double link_speed(const char *devdir, const char *attr)
 static void read_pci(struct rdma_device *d, const char *devdir)
 {
     char *uevent = xasprintf("%s/device/uevent", devdir);
-    FILE *f = fopen(uevent, "r");
+    FILE *f = open_input(uevent);
     free(uevent);
     char line[256];
     while (f && fgets(line, sizeof(line), f))

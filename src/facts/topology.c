@@ -5,6 +5,7 @@
 #include "config.h"
 #include "facts/findings.h"
 #include "facts/internal.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/strvec.h"
 #include "util/text.h"
@@ -274,6 +275,8 @@ static void add_netif(struct facts *f, hwloc_obj_t osdev)
     n->ipoib = addr && strlen(addr) == 59;
 }
 
+#define TOPOLOGY_MAX_BYTES (256 << 20)   /* hwloc's XML of a 2,048-PU node is ~2 MB */
+
 int topology_discover(hwloc_topology_t t)
 {
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
@@ -304,20 +307,32 @@ int facts_read_topology(struct facts *f, const char *xml)
         rr_error("hwloc could not start: %s", strerror(errno));
         return RR_EX_SOFTWARE;
     }
-    if (xml && access(xml, R_OK) != 0) {
-        rr_error("cannot read topology %s: %s", xml, strerror(errno));
+    size_t len = 0;
+    /* Read here, bounded, so that a FIFO or /dev/zero named as the topology
+     * is refused rather than handed to hwloc's reader. */
+    char *text = xml ? read_input(xml, TOPOLOGY_MAX_BYTES, &len) : NULL;
+    if (xml && !text) {
+        int err = errno;
+        if (err == EFBIG)
+            rr_error("topology %s is more than the %d MiB an hwloc XML of any machine takes",
+                     xml, TOPOLOGY_MAX_BYTES >> 20);
+        else
+            rr_error("cannot read topology %s: %s", xml, input_strerror(err));
         hwloc_topology_destroy(t);
-        return RR_EX_NOINPUT;
+        return err == EFBIG ? RR_EX_DATAERR : RR_EX_NOINPUT;
     }
-    if (xml && hwloc_topology_set_xml(t, xml) < 0) {
+    if (xml && (strlen(text) != len || hwloc_topology_set_xmlbuffer(t, text, (int)len + 1) < 0)) {
         rr_error("%s is not an hwloc XML topology (hint: make one with 'lstopo --of xml FILE')",
                  xml);
+        free(text);
         hwloc_topology_destroy(t);
         return RR_EX_DATAERR;
     }
     if (xml) {
         hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-        if (hwloc_topology_load(t) < 0) {
+        int loaded = hwloc_topology_load(t);
+        free(text);
+        if (loaded < 0) {
             rr_error("hwloc could not load the topology %s: %s", xml, strerror(errno));
             hwloc_topology_destroy(t);
             return RR_EX_DATAERR;

@@ -245,7 +245,7 @@ static void check_counters(struct hctx *h)
     long long limit[COUNTER_FAMILIES];
     if (!counter_limits(h, limit))
         return;
-    FILE *in = fopen(path, "r");
+    FILE *in = open_input(path);
     struct port_counters now[64], then[64];
     for (size_t i = 0; i < h->n; i++) {
         port_counters_read(h->sysfs, h->dev[i]->name, h->port[i]->num, &now[i]);

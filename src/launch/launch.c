@@ -1,4 +1,5 @@
 #include "launch/launch.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -21,7 +22,7 @@ static bool executable(const char *path)
 static bool is_wrapper(const char *path)
 {
     char head[256];
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     if (!f)
         return false;
     size_t n = fread(head, 1, sizeof(head) - 1, f);

@@ -206,6 +206,7 @@ struct file_state {
     int line;              /* line the reader last returned */
     char *buf;
     size_t bufcap;
+    size_t bytes;          /* read so far, against PROFILE_MAX_BYTES */
     int errors;
     int error_line;        /* last line we reported an error for */
     char *bad_section;     /* last unknown section reported, to say it once */
@@ -234,6 +235,11 @@ static char *read_line(char *str, int num, void *stream)
     if (len < 0)
         return NULL;
     st->line++;
+    st->bytes += (size_t)len;   /* a file that grows while read: counted, not stat'd */
+    if (st->bytes > PROFILE_MAX_BYTES) {
+        file_error(st, "%s", "the file grew past the 1 MiB a profile may have while read");
+        return NULL;
+    }
     if ((size_t)len != strlen(st->buf)) {
         file_error(st, "%s", "line contains a NUL byte (is this a text file?)");
         return NULL;
@@ -313,11 +319,14 @@ static int read_file(const char *path, struct file_state *st)
 {
     memset(st, 0, sizeof(*st));
     st->path = path;
-    st->f = fopen(path, "r");
+    st->f = open_input(path);
     if (!st->f) {
         int err = errno;
-        rr_error("cannot read profile %s: %s%s", path, strerror(err),
-                 err == EACCES ? " (hint: check the file's permissions)" : "");
+        if (err == EISDIR)
+            rr_error("profile %s is a directory", path);
+        else
+            rr_error("cannot read profile %s: %s%s", path, input_strerror(err),
+                     err == EACCES ? " (hint: check the file's permissions)" : "");
         return RR_EX_NOINPUT;
     }
     struct stat sb;
@@ -326,11 +335,6 @@ static int read_file(const char *path, struct file_state *st)
                  "this really a profile?)", path, (long long)sb.st_size);
         fclose(st->f);
         return RR_EX_CONFIG;
-    }
-    if (sb.st_mode & S_IFDIR) {
-        rr_error("profile %s is a directory", path);
-        fclose(st->f);
-        return RR_EX_NOINPUT;
     }
     configure_inih();
     int bad = ini_parse_stream(read_line, st, on_value, st);

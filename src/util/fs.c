@@ -2,6 +2,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ char *read_first_line(const char *fmt, ...)
     va_start(ap, fmt);
     char *path = xvasprintf(fmt, ap);
     va_end(ap);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);
     free(path);
     if (!f)
         return NULL;
@@ -84,51 +85,114 @@ int private_dir_open(const char *path)
     return fd;
 }
 
-char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len)
+/* Reads fd to its end: at most max bytes, counted as read. */
+static char *read_bounded(int fd, size_t max, size_t *len)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-        errno = EPERM;
-        goto out;
-    }
-    if ((unsigned long long)st.st_size > max) {
-        errno = EFBIG;
-        goto out;
-    }
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    buf = xmalloc(cap + 1);
-    for (;;) {   /* the file may grow while read: read up to one byte more than max */
+    size_t cap = 4096, n = 0;
+    char *buf = xmalloc(cap + 1);
+    for (;;) {
         ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0) {
-            free(buf);
-            buf = NULL;
-            goto out;
-        }
-        if (r == 0)
+        if (r < 0)
             break;
+        if (r == 0) {
+            buf[n] = '\0';
+            if (len)
+                *len = n;
+            return buf;
+        }
         n += (size_t)r;
         if (n > max) {
-            free(buf);
-            buf = NULL;
             errno = EFBIG;
-            goto out;
+            break;
         }
         if (n == cap) {
             cap *= 2;
             buf = xrealloc(buf, cap + 1);
         }
     }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-out:
+    free(buf);
+    return NULL;
+}
+
+/* A regular file opened without blocking, then made blocking again; -1
+ * with errno (EISDIR, EINVAL: a FIFO, device or socket). */
+static int open_regular_at(int dirfd, const char *name, int flags, bool own, bool fifo)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!S_ISREG(st.st_mode) && !(fifo && S_ISFIFO(st.st_mode)))
+        e = EINVAL;
+    else if (own && st.st_uid != geteuid())
+        e = EPERM;
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        e = errno;
+    if (e) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len)
+{
+    int fd = open_regular_at(dirfd, name, O_NOFOLLOW, true, false);
+    if (fd < 0) {
+        if (errno == EINVAL || errno == EISDIR)
+            errno = EPERM;
+        return NULL;
+    }
+    char *buf = read_bounded(fd, max, len);
+    int e = errno;
     close(fd);
+    errno = e;
+    return buf;
+}
+
+static FILE *open_file(const char *path, bool fifo)
+{
+    int fd = open_regular_at(AT_FDCWD, path, 0, false, fifo);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
+FILE *open_input(const char *path)
+{
+    return open_file(path, false);
+}
+
+FILE *open_stream(const char *path)
+{
+    return strcmp(path, "-") == 0 ? stdin : open_file(path, true);
+}
+
+const char *input_strerror(int err)
+{
+    return err == EINVAL ? "not a regular file (a FIFO, a device or a socket: rdmarun reads "
+                           "only regular files here)"
+                         : strerror(err);
+}
+
+char *read_input(const char *path, size_t max, size_t *len)
+{
+    int fd = open_regular_at(AT_FDCWD, path, 0, false, false);
+    if (fd < 0)
+        return NULL;
+    char *buf = read_bounded(fd, max, len);
+    int e = errno;
+    close(fd);
+    errno = e;
     return buf;
 }
 

@@ -24,6 +24,22 @@ char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len);
  * sees the old file or the new one, and a planted symlink is replaced,
  * never written through. 0, or -1 with errno. */
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len);
+/* An input rdmarun was told to read (a profile, facts, a log, a hostfile,
+ * a sysfs attribute): opened without blocking (a FIFO with no writer must
+ * not hang a prolog), and only when it is a regular file; a directory is
+ * EISDIR, a FIFO, device or socket EINVAL (input_strerror words it). NULL
+ * with errno. */
+FILE *open_input(const char *path);
+/* A stream to read to its end: what open_input takes, a pipe or FIFO (with
+ * no writer, that end is at once: opening never waits for one), or "-" for
+ * stdin. */
+FILE *open_stream(const char *path);
+/* strerror, with open_input's EINVAL said as what it means. */
+const char *input_strerror(int err);
+/* A whole input (open_input's rules), NUL-terminated: at most `max` bytes,
+ * counted as read (a file that grows, /dev/zero), else EFBIG. NULL with
+ * errno. */
+char *read_input(const char *path, size_t max, size_t *len);
 /* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
  * never through a symlink, and only in a directory of this user's. NULL
  * with errno (EEXIST: a file of that name is there already). */

@@ -194,8 +194,13 @@ static void test_items_and_ports(void)
     is_str(pl.ports[0].name, "rxe0:1", "named as UCX_NET_DEVICES names it");
     ok(pl.ports[0].dev && strcmp(pl.ports[0].dev->name, "rxe0") == 0 && pl.ports[0].port &&
        pl.ports[0].port->num == 1, "pointing at the device and port in the facts");
-    ok(gid && gid->value && pl.ports[0].gid_index == atoi(gid->value),
-       "with the plan's GID index (%d)", pl.ports[0].gid_index);
+    /* tests/data/sysfs/rxe, rxe0 port 1: gids/0 fe80:: (link-local),
+     * gids/1 ::ffff:10.0.2.15 (IPv4), gids/2 fec0:: (site-local IPv6), all
+     * "RoCE v2" in gid_attrs/types. The routable RoCE v2 GID bound to an
+     * IPv4 address is index 1 (README's example plan says the same). */
+    is_str(gid ? gid->value : NULL, "1", "UCX_IB_GID_INDEX is 1, rxe0:1's IPv4 RoCE v2 GID");
+    ok(pl.ports[0].gid_index == 1, "the port for preflight has GID index 1 (got %d)",
+       pl.ports[0].gid_index);
     plan_free(&pl);
 
     /* A device this node does not have stays, without a device, for preflight. */

@@ -5,7 +5,9 @@
 #include "evidence/stream.h"
 #include "tap.h"
 #include "util/msg.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -363,13 +365,29 @@ static void test_status_and_names(void)
     is_str(verdict_name(VERDICT_FALLBACK), "fallback", "verdict_name fallback");
     is_str(verdict_name(VERDICT_LOCAL), "local", "verdict_name local");
     is_str(verdict_name(VERDICT_UNKNOWN), "unknown", "verdict_name unknown");
+    /* The words rdmarun(1) documents for --json's "verdict" and
+     * "reason_code" (man/rdmarun.1.in, rdmarun verify), in enum order. */
+    static const char *const verdicts[] = {"rdma", "fallback", "local", "unknown"};
     size_t n = 0;
-    bool same = true;
-    while (verdict_names[n]) {
-        same &= verdict_name((enum verdict)n) == verdict_names[n];
+    while (verdict_names[n])
         n++;
-    }
-    ok(n == 4 && same, "verdict_names: the four names in enum order, NULL-terminated");
+    ok(n == 4, "verdict_names: four names, NULL-terminated (got %zu)", n);
+    for (size_t i = 0; i < n && i < 4; i++)
+        is_str(verdict_names[i], verdicts[i], "verdict_names[%zu] is %s, as rdmarun(1) says", i, verdicts[i]);
+    static const char *const reasons[] = {
+        "none", /* WHY_NONE: there is a verdict, never printed */
+        "no_evidence", "no_peer", "aborted_before_transport", "rdma_failed",
+        "selected_only", "no_inter_node_lines", "no_data_lines", "unknown_network"};
+    const size_t nreasons = sizeof(reasons) / sizeof(*reasons);
+    n = 0;
+    while (unknown_reason_names[n])
+        n++;
+    ok(n == nreasons, "unknown_reason_names: %zu names, NULL-terminated (got %zu)", nreasons, n);
+    for (size_t i = 0; i < n && i < nreasons; i++)
+        is_str(unknown_reason_names[i], reasons[i], "reason_code %zu is %s, as rdmarun(1) says", i, reasons[i]);
+    is_str(unknown_reason_names[WHY_NO_PEER], "no_peer", "WHY_NO_PEER is no_peer");
+    is_str(unknown_reason_names[WHY_UNKNOWN_NETWORK], "unknown_network",
+           "WHY_UNKNOWN_NETWORK is unknown_network");
 }
 
 static void test_fixtures(void)
@@ -382,12 +400,14 @@ static void test_fixtures(void)
         return;
     char line[1024], file[256], want[64];
     int fixtures = 0, listed = 0;
+    struct strvec names = {0};   /* the files EXPECTED names */
     while (fgets(line, sizeof(line), f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
         listed++;
         if (sscanf(line, "%255s %63s", file, want) != 2)
             continue;
+        sv_push(&names, file);
         snprintf(path, sizeof(path), "%s/tests/data/logs/%s", srcdir(), file);
         struct evidence ev = {0};
         int rc = evidence_read(&ev, path);
@@ -402,8 +422,44 @@ static void test_fixtures(void)
         fixtures++;
     }
     fclose(f);
-    ok(fixtures == listed && fixtures > 0, "every fixture of EXPECTED was read (%d of %d lines)",
-       fixtures, listed);
+    ok(fixtures == listed && fixtures > 0, "every line of EXPECTED names a file and a verdict "
+       "(%d of %d lines)", fixtures, listed);
+    /* The folder itself is the oracle of how many fixtures there are: every
+     * file in it but EXPECTED has exactly one line, and no line names a
+     * file that is not there (a fixture added without a verdict is caught). */
+    snprintf(path, sizeof(path), "%s/tests/data/logs", srcdir());
+    DIR *d = opendir(path);
+    ok(d != NULL, "the fixture folder can be listed");
+    size_t present = 0, unlisted = 0;
+    bool *seen = xcalloc(names.n + 1, sizeof(*seen));
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "EXPECTED") == 0)
+            continue;
+        present++;
+        size_t times = 0;
+        for (size_t i = 0; i < names.n; i++)
+            if (strcmp(names.v[i], e->d_name) == 0) {
+                times++;
+                seen[i] = true;
+            }
+        if (times != 1) {
+            unlisted++;
+            printf("# fixture %s has %zu lines in EXPECTED\n", e->d_name, times);
+        }
+    }
+    if (d)
+        closedir(d);
+    size_t missing = 0;
+    for (size_t i = 0; i < names.n; i++)
+        if (!seen[i]) {
+            missing++;
+            printf("# EXPECTED names %s, which is not in the folder\n", names.v[i]);
+        }
+    ok(present > 0 && unlisted == 0 && missing == 0 && present == names.n,
+       "EXPECTED and the folder agree: %zu files, %zu lines, %zu unlisted, %zu missing", present,
+       names.n, unlisted, missing);
+    free(seen);
+    sv_free(&names);
 }
 
 static void test_read_files(void)

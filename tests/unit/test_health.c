@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,21 +90,37 @@ static int fails(const char *out, const char *name, const char *text)
     return n;
 }
 
+/* Which ports `devices` kept for the later checks: a min-rate no port
+ * meets makes rate fail once per kept port, naming it ("rxe0 port 1 runs
+ * at"). "devices passes" alone also holds when nothing was looked at; this
+ * is the proof that the port was. */
+static bool judged(const char *out, const char *port)
+{
+    char text[128];
+    snprintf(text, sizeof(text), "%s runs at", port);
+    return fails(out, "rate", text) == 1;
+}
+
+#define UNMEETABLE_RATE "min-rate", "100000"   /* Gb/s, above every recorded port */
+
 static void test_devices(void)
 {
-    char *out = RUN("rxe", "devices", "rxe0");
+    char *out = RUN("rxe", "devices", "rxe0", UNMEETABLE_RATE);
     ok(ran(out, "facts") && fails(out, "facts", NULL) == 0, "facts are read first, without fail");
     ok(ran(out, "devices"), "devices check runs (begin and end)");
-    ok(fails(out, "devices", NULL) == 0, "rxe0 present and ACTIVE: devices passes");
+    ok(fails(out, "devices", NULL) == 0 && judged(out, "rxe0 port 1"),
+       "rxe0 present and ACTIVE: devices passes, and keeps rxe0 port 1 for the other checks");
     free(out);
 
-    out = RUN("rxe", "devices", "rxe0:1");
-    ok(fails(out, "devices", NULL) == 0, "rxe0:1 names a present, ACTIVE port: passes");
+    out = RUN("rxe", "devices", "rxe0:1", UNMEETABLE_RATE);
+    ok(fails(out, "devices", NULL) == 0 && judged(out, "rxe0 port 1"),
+       "rxe0:1 names a present, ACTIVE port: passes, port 1 kept");
     free(out);
 
-    out = RUN("rxe", "devices", "mlx5_0,rxe0");
+    out = RUN("rxe", "devices", "mlx5_0,rxe0", UNMEETABLE_RATE);
     ok(fails(out, "devices", "mlx5_0 is absent") == 1, "an absent device fails, named");
-    ok(fails(out, "devices", NULL) == 1, "only the absent device fails, not rxe0");
+    ok(fails(out, "devices", NULL) == 1 && judged(out, "rxe0 port 1"),
+       "only the absent device fails; rxe0, after it, was looked at and kept");
     free(out);
 
     out = RUN("none", "devices", "mlx5_0,rxe0");
@@ -121,8 +138,9 @@ static void test_devices(void)
        "a DOWN port fails with its physical state");
     free(out);
 
-    out = RUN("ib-down", "port-state", "any");
-    ok(ran(out, "devices") && fails(out, "devices", NULL) == 0, "port-state = any accepts a DOWN port");
+    out = RUN("ib-down", "port-state", "any", UNMEETABLE_RATE);
+    ok(ran(out, "devices") && fails(out, "devices", NULL) == 0 && judged(out, "mlx5_0 port 1"),
+       "port-state = any accepts the DOWN port (kept for the other checks)");
     free(out);
 
     out = RUN("ib-mlx5", "timeout", "20");
@@ -144,12 +162,19 @@ static void test_rate(void)
            == 1, "min-rate 200 above the port's 100 Gb/s fails");
     free(out);
 
+    /* tests/data/sysfs/ib-mlx5: mlx5_0/ports/1/rate is "100 Gb/sec (4X EDR)".
+     * A pass is only proof beside the fail one step above it, on the same port. */
     out = RUN("ib-mlx5", "devices", "mlx5_0:1", "min-rate", "50");
     ok(ran(out, "rate") && fails(out, "rate", NULL) == 0, "min-rate 50 below 100 Gb/s passes");
     free(out);
 
     out = RUN("ib-mlx5", "devices", "mlx5_0:1", "min-rate", "100");
-    ok(fails(out, "rate", NULL) == 0, "min-rate equal to the port's rate passes");
+    ok(ran(out, "rate") && fails(out, "rate", NULL) == 0, "min-rate equal to the port's rate passes");
+    free(out);
+
+    out = RUN("ib-mlx5", "devices", "mlx5_0:1", "min-rate", "101");
+    ok(fails(out, "rate", "mlx5_0 port 1 runs at 100 Gb/sec") == 1,
+       "min-rate 101, just above, fails: the passes above judged mlx5_0 port 1");
     free(out);
 
     out = RUN("rxe", "devices", "rxe0", "min-rate", "10");
@@ -157,8 +182,16 @@ static void test_rate(void)
        "rxe's 2.5 Gb/s is below min-rate 10");
     free(out);
 
+    /* mlx5_0 port 2 is DOWN at 10 Gb/s; mlx5_0 port 1 and mlx5_1 port 1
+     * ACTIVE at 100. */
     out = RUN("ib-mlx5", "min-rate", "50");
-    ok(fails(out, "rate", NULL) == 0, "a DOWN port is left to devices, not judged by rate");
+    ok(ran(out, "rate") && fails(out, "rate", NULL) == 0,
+       "a DOWN port is left to devices, not judged by rate");
+    free(out);
+    out = RUN("ib-mlx5", UNMEETABLE_RATE);
+    ok(judged(out, "mlx5_0 port 1") && judged(out, "mlx5_1 port 1") &&
+           fails(out, "rate", "mlx5_0 port 2") == 0 && fails(out, "rate", NULL) == 2,
+       "a rate no port meets: rate judges the two ACTIVE ports, not the DOWN one");
     free(out);
 
     out = RUN("ib-mlx5", "port-state", "any", "min-rate", "50");
@@ -170,9 +203,10 @@ static void test_rate(void)
 static void test_mtu(void)
 {
     /* Recorded trees have no MTU (only verbs knows it): unknown is not a failure. */
-    char *out = RUN("ib-mlx5", "devices", "mlx5_0:1", "mtu", "4096");
+    char *out = RUN("ib-mlx5", "devices", "mlx5_0:1", "mtu", "4096", UNMEETABLE_RATE);
     ok(ran(out, "mtu"), "mtu set: mtu check runs");
-    ok(fails(out, "mtu", NULL) == 0, "an unknown active MTU does not fail the mtu check");
+    ok(fails(out, "mtu", NULL) == 0 && judged(out, "mlx5_0 port 1"),
+       "an unknown active MTU does not fail the mtu check, which had mlx5_0 port 1 to judge");
     free(out);
 }
 
@@ -184,8 +218,9 @@ static void test_pcie(void)
            == 1, "mlx5_1 trained at 8 GT/s x8 of 16 GT/s x16 fails");
     free(out);
 
-    out = RUN("ib-mlx5", "devices", "mlx5_0", "pcie-at-capability", "yes");
-    ok(ran(out, "pcie") && fails(out, "pcie", NULL) == 0, "mlx5_0 at its capability passes");
+    out = RUN("ib-mlx5", "devices", "mlx5_0", "pcie-at-capability", "yes", UNMEETABLE_RATE);
+    ok(ran(out, "pcie") && fails(out, "pcie", NULL) == 0 && judged(out, "mlx5_0 port 1"),
+       "mlx5_0 at its capability passes, with its port in the list pcie judged");
     free(out);
 
     out = RUN("ib-mlx5", "port-state", "any", "pcie-at-capability", "yes");
@@ -197,8 +232,9 @@ static void test_pcie(void)
     ok(!began(out, "pcie") && fails(out, "pcie", NULL) == 0, "pcie-at-capability = no: not run");
     free(out);
 
-    out = RUN("rxe", "devices", "rxe0", "pcie-at-capability", "yes");
-    ok(fails(out, "pcie", NULL) == 0, "a software device (no PCIe) passes the pcie check");
+    out = RUN("rxe", "devices", "rxe0", "pcie-at-capability", "yes", UNMEETABLE_RATE);
+    ok(ran(out, "pcie") && fails(out, "pcie", NULL) == 0 && judged(out, "rxe0 port 1"),
+       "a software device (no PCIe) passes the pcie check, which had rxe0 to judge");
     free(out);
 }
 
@@ -224,6 +260,10 @@ static void test_modules(void)
     ok(fails(out, "modules", "ib_uverbs") == 0, "the module present in <sysfs>/module passes");
     free(out);
     rmdir(mod);
+    out = RUN(root, "modules", "ib_uverbs, rdma_rxe");
+    ok(fails(out, "modules", "ib_uverbs is not loaded") == 1,
+       "its folder removed, the same module fails: the pass above looked at it");
+    free(out);
     snprintf(mod, sizeof(mod), "%s/module", root);
     rmdir(mod);
     rmdir(root);
@@ -240,6 +280,17 @@ static void test_hugepages_and_memlock(void)
     out = RUN("rxe", "devices", "rxe0", "memlock", "unlimited");
     ok(ran(out, "memlock"), "memlock set: memlock check runs to its end (this node's limit)");
     ok(fails(out, "memlock", "cannot be read") == 0, "this node's memlock limit can be read");
+    /* The oracle is this process's own limit, asked of the kernel. */
+    struct rlimit rl;
+    ok(getrlimit(RLIMIT_MEMLOCK, &rl) == 0, "getrlimit(RLIMIT_MEMLOCK)");
+    char text[128];
+    snprintf(text, sizeof(text), "the memlock limit is %llu KiB, the site requires unlimited",
+             (unsigned long long)rl.rlim_cur / 1024);
+    if (rl.rlim_cur == RLIM_INFINITY)
+        ok(fails(out, "memlock", NULL) == 0, "this node's memlock is unlimited: passes");
+    else
+        ok(fails(out, "memlock", text) == 1 && fails(out, "memlock", NULL) == 1,
+           "this node's memlock is %llu KiB: fails, naming it", (unsigned long long)rl.rlim_cur / 1024);
     free(out);
 }
 
@@ -288,9 +339,14 @@ static void test_counters(void)
        "a counter above its baseline fails, by how much it grew");
     free(out);
 
+    text = slurp(baseline);
+    ok(text && strstr(text, "mlx5_0 2 link_downed 3\n"),
+       "the failing check rewrote the baseline with the port's link_downed 3");
+    free(text);
     out = RUN("ib-mlx5", "devices", "mlx5_0:2", "port-state", "any", "counters", "yes",
               "baseline", baseline);
-    ok(fails(out, "counters", NULL) == 0, "the baseline was rewritten: the next check passes");
+    ok(ran(out, "counters") && fails(out, "counters", NULL) == 0,
+       "the baseline was rewritten: the next check passes");
     free(out);
 
     out = RUN("ib-mlx5", "devices", "mlx5_0:1", "counters", "yes", "baseline",

@@ -31,13 +31,22 @@ static int node(struct facts *f, const char *tree)
     return rc;
 }
 
+/* A shipped profile, with one --set SECTION.KEY=VALUE (or none). */
+static int profile_set(struct profile *p, const char *name, const char *set)
+{
+    struct strvec dirs = {0}, sets = {0};
+    sv_pushf(&dirs, "%s/profiles", src());
+    if (set)
+        sv_push(&sets, set);
+    int rc = profile_load_for_job(name, &dirs, set ? &sets : NULL, p);
+    sv_free(&dirs);
+    sv_free(&sets);
+    return rc;
+}
+
 static int profile(struct profile *p, const char *name)
 {
-    struct strvec dirs = {0};
-    sv_pushf(&dirs, "%s/profiles", src());
-    int rc = profile_load_for_job(name, &dirs, NULL, p);
-    sv_free(&dirs);
-    return rc;
+    return profile_set(p, name, NULL);
 }
 
 /* One job: 2 ranks of ./app. */
@@ -194,8 +203,13 @@ static void test_items_and_ports(void)
     is_str(pl.ports[0].name, "rxe0:1", "named as UCX_NET_DEVICES names it");
     ok(pl.ports[0].dev && strcmp(pl.ports[0].dev->name, "rxe0") == 0 && pl.ports[0].port &&
        pl.ports[0].port->num == 1, "pointing at the device and port in the facts");
-    ok(gid && gid->value && pl.ports[0].gid_index == atoi(gid->value),
-       "with the plan's GID index (%d)", pl.ports[0].gid_index);
+    /* tests/data/sysfs/rxe, rxe0 port 1: gids/0 fe80:: (link-local),
+     * gids/1 ::ffff:10.0.2.15 (IPv4), gids/2 fec0:: (site-local IPv6), all
+     * "RoCE v2" in gid_attrs/types. The routable RoCE v2 GID bound to an
+     * IPv4 address is index 1 (README's example plan says the same). */
+    is_str(gid ? gid->value : NULL, "1", "UCX_IB_GID_INDEX is 1, rxe0:1's IPv4 RoCE v2 GID");
+    ok(pl.ports[0].gid_index == 1, "the port for preflight has GID index 1 (got %d)",
+       pl.ports[0].gid_index);
     plan_free(&pl);
 
     /* A device this node does not have stays, without a device, for preflight. */
@@ -502,6 +516,18 @@ static void test_check_keys(void)
     plan_build(&j.rq, &pl);
     ok(pl.status == 0, "a memlock limit that cannot be read does not stop a job");
     plan_free(&pl);
+    /* ... and not because no key was judged: beside a min-rate rxe's 2.5 Gb/s
+     * misses, the plan is refused for the rate alone. */
+    struct profile q;
+    profile_set(&q, "roce", "check.min-rate=400");
+    j.rq.profile = &q;
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_UNAVAILABLE && has_text(&pl.errors, "[check] min-rate: rxe0 port 1") &&
+       !has_text(&pl.errors, "[check] memlock") && !has_text(&pl.notes, "[check] memlock"),
+       "memlock unknown, min-rate 400: the keys were judged, the rate refused, memlock left");
+    plan_free(&pl);
+    profile_free(&q);
+    j.rq.profile = &p;
     f.limits.memlock_soft = -1;
 
     /* Every other key, one at a time (the recorded tree has no MTU or huge pages). */
@@ -515,20 +541,13 @@ static void test_check_keys(void)
         {"check.hugepages=16", "[check] hugepages: 0 huge pages free, the site requires 16"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-        struct strvec sets = {0};
-        sv_push(&sets, cases[i].set);
-        struct strvec dirs = {0};
-        sv_pushf(&dirs, "%s/profiles", src());
-        struct profile q;
-        profile_load_for_job("roce", &dirs, &sets, &q);
+        profile_set(&q, "roce", cases[i].set);
         j.rq.profile = &q;
         plan_build(&j.rq, &pl);
         ok(pl.status == RR_EX_UNAVAILABLE && has_text(&pl.errors, cases[i].want),
            "strict, --set %s: refused with '%s'", cases[i].set, cases[i].want);
         plan_free(&pl);
         profile_free(&q);
-        sv_free(&sets);
-        sv_free(&dirs);
     }
     j.rq.profile = &p;
 

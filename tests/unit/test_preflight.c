@@ -7,7 +7,9 @@
 #include "tap.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int node(struct facts *f, const char *tree)
 {
@@ -21,6 +23,30 @@ static int node(struct facts *f, const char *tree)
     int rc = facts_gather(f, &s);
     free(sysfs);
     free(topo);
+    return rc;
+}
+
+/* preflight_run with its stderr kept: a status of 0 is the same whether the
+ * QP test passed, failed under warn or never ran; what it said tells them
+ * apart. The text, to be freed, in *said. */
+static int run_said(const struct plan *p, char **said)
+{
+    char path[] = "/tmp/test_preflight.XXXXXX";
+    int fd = mkstemp(path), saved = dup(2);
+    fflush(stderr);
+    if (fd >= 0)
+        dup2(fd, 2);
+    int rc = preflight_run(p);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    *said = xcalloc(1, 4096);
+    if (fd >= 0) {
+        ssize_t n = pread(fd, *said, 4095, 0);
+        (*said)[n > 0 ? n : 0] = '\0';
+        close(fd);
+        unlink(path);
+    }
     return rc;
 }
 
@@ -49,8 +75,10 @@ int main(void)
     ok(node(&f, "rxe") == 0, "rxe loads");
     n = preflight_ports(&f, NULL, -1, ports, MAX_PORTS);
     const struct gid_entry *g = n ? port_best_gid(ports[0].port) : NULL;
-    ok(n == 1 && g && ports[0].gid_index == g->index,
-       "RoCE: the routable RoCE v2 GID (%d)", n ? ports[0].gid_index : -1);
+    /* tests/data/sysfs/rxe: rxe0 port 1's GIDs are 0 fe80:: (link-local),
+     * 1 ::ffff:10.0.2.15, 2 fec0::, all RoCE v2: the routable IPv4 one is 1. */
+    ok(n == 1 && ports[0].gid_index == 1 && g && g->index == 1,
+       "RoCE: the routable RoCE v2 GID, index 1 (got %d)", n ? ports[0].gid_index : -1);
     facts_free(&f);
 
     /* A plan that does not verify, or expects no RDMA, runs no QP test. */
@@ -61,16 +89,29 @@ int main(void)
     p.nports = 1;
     p.ports[0] = unknown;
     p.qp_test = true;
-    ok(preflight_run(&p) == 0, "verify off: no preflight");
+    /* The port is one the node lacks: a QP test that runs on it fails and
+     * says "nosuch:1", so silence below means it did not run. */
+    char *said;
+    ok(run_said(&p, &said) == 0 && !*said, "verify off: no preflight (nothing said: %s)", said);
+    free(said);
     p.verify.value = VERIFY_STRICT;
     p.expect.value = EXPECT_TCP;
-    ok(preflight_run(&p) == 0, "expect tcp: no preflight");
+    ok(run_said(&p, &said) == 0 && !*said, "expect tcp: no preflight (nothing said: %s)", said);
+    free(said);
     p.expect.value = EXPECT_RDMA;
-    ok(preflight_run(&p) == RR_EX_UNAVAILABLE, "strict, RDMA expected, the test fails: refused");
+    ok(run_said(&p, &said) == RR_EX_UNAVAILABLE && strstr(said, "nosuch:1") &&
+       strstr(said, "preflight QP test failed: not starting the job (verify = strict)"),
+       "strict, RDMA expected, the test on nosuch:1 fails: refused");
+    free(said);
     p.qp_test = false;
-    ok(preflight_run(&p) == 0, "[check] qp-test = no: no QP test, the job starts");
+    ok(run_said(&p, &said) == 0 && !*said,
+       "[check] qp-test = no: no QP test (nothing said: %s), the job starts", said);
+    free(said);
     p.qp_test = true;
     p.verify.value = VERIFY_WARN;
-    ok(preflight_run(&p) == 0, "warn: the job starts anyway");
+    ok(run_said(&p, &said) == 0 && strstr(said, "nosuch:1") &&
+       strstr(said, "preflight QP test failed; starting the job anyway (verify = warn)"),
+       "warn: the test ran on nosuch:1 and failed, and the job starts anyway");
+    free(said);
     return done_testing();
 }

@@ -73,13 +73,16 @@ broken_ucx_lines() {
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root
 
-ok() {  # ok STATUS DESCRIPTION
+# ok STATUS DESCRIPTION: returns STATUS's truth, so that `ok $? ... || show`
+# and `[ $? = 0 ] ||` after it see the check, not the echo.
+ok() {
     _n=$((_n + 1))
     if [ "$1" -eq 0 ]; then
         echo "ok $_n - $2"
     else
         echo "not ok $_n - $2"
         _failed=$((_failed + 1))
+        return 1
     fi
 }
 

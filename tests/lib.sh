@@ -106,16 +106,27 @@ has() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 
 # check DESCRIPTION EXPECTED_STATUS [TEXT_IN_OUTPUT...]: after run, the status
 # and every text (searched in stdout and stderr together).
-check() {
-    _desc=$1 _want=$2
-    shift 2
-    _ok=0
+check() { _check 0 "$@"; }
+_check() {  # FAILED_ALREADY DESCRIPTION EXPECTED_STATUS [TEXT...]
+    _ok=$1 _desc=$2 _want=$3
+    shift 3
     [ "$rc" = "$_want" ] || _ok=1
     for _t in "$@"; do
         has "$out$err" "$_t" || { _ok=1; echo "# missing: $_t"; }
     done
     [ $_ok = 0 ] || show_run
     ok $_ok "$_desc"
+}
+
+# check_without DESCRIPTION EXPECTED_STATUS ABSENT TEXT...: as check, and
+# ABSENT in neither stdout nor stderr. A text that must be there is required:
+# absence alone passes a command that failed outright.
+check_without() {
+    _pre=0 _d=$1 _w=$2 _a=$3
+    shift 3
+    [ $# -gt 0 ] || { _pre=1; echo "# check_without needs a text that must be there"; }
+    ! has "$out$err" "$_a" || { _pre=1; echo "# present: $_a"; }
+    _check "$_pre" "$_d" "$_w" "$@"
 }
 
 # The script's own time goes in its log, for the setup's slowest-tests list.

@@ -64,7 +64,7 @@ if [ -f "$lassen" ]; then
     gpu_helper CUDA_VISIBLE_DEVICES=2,3 RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=2
     check "the job's own GPUs (Slurm's --gpus: 2,3) are kept, and CUDA's order with them" 0 \
         "CUDA_VISIBLE_DEVICES=2,3 " "CUDA_VISIBLE_DEVICES=2,3 was set before rdmarun"
-    has "$out" CUDA_DEVICE_ORDER; ok $((!$?)) "CUDA_DEVICE_ORDER is not set over the job's list"
+    check_without "CUDA_DEVICE_ORDER is not set over the job's list" 0 CUDA_DEVICE_ORDER "CUDA_VISIBLE_DEVICES=2,3 "
     gpu_helper CUDA_VISIBLE_DEVICES=0,1,2,3 RDMARUN_LOCAL_RANK=3 RDMARUN_LOCAL_SIZE=4
     check "a whole node's list (0,1,2,3) is no restriction: local rank 3 gets GPU 3" 0 \
         "CUDA_VISIBLE_DEVICES=3 "

@@ -5,6 +5,8 @@
 SRC=$RDMARUN_SRCDIR
 BUILD=$RDMARUN_BUILDDIR
 DATA=$SRC/tests/data
+# hwloc XML topologies of real machines (their sources: its README.md).
+TOPOLOGIES=$DATA/topologies
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmarun-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 # Jobs leave their evidence under the working directory: keep it out of the tree.
@@ -154,16 +156,27 @@ gone() {
     return 1
 }
 
-# require_topologies: DIR is the folder of recorded hwloc topologies
-# (../shared/topologies, or $RDMARUN_TOPOLOGIES); skip the whole test when it
-# or hwloc-calc is missing.
-require_topologies() {
-    DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
-    if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
-        echo "1..0 # SKIP no recorded topologies in $DIR"
-        exit 0
-    fi
-    command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
+# require_hwloc_tools: skip the whole test without hwloc's own tools, the
+# oracle the recorded topologies are checked against.
+require_hwloc_tools() {
+    for _t in hwloc-calc hwloc-info lstopo-no-graphics; do
+        command -v $_t >/dev/null || { echo "1..0 # SKIP $_t not installed (apt-get install hwloc)"; exit 0; }
+    done
+}
+
+# expand_list LIST: a PU list "0-2,5" (the kernel's and rdmarun's form) as
+# "0,1,2,5" (hwloc-calc's --physical-output form), in order.
+expand_list() {
+    printf '%s\n' "$1" | tr ',' '\n' | while IFS=- read _a _b; do
+        [ -n "$_a" ] && seq "$_a" "${_b:-$_a}"
+    done | sort -n | paste -sd, -
+}
+
+# have_topology NAME: whether $TOPOLOGIES/NAME.xml is there. It ships with
+# the tests: a missing one is a failing TAP line, not checks left out.
+have_topology() {
+    [ -f "$TOPOLOGIES/$1.xml" ] && return 0
+    ok 1 "$1.xml is in $TOPOLOGIES (it ships with the tests)"
 }
 
 # golden EXPECTED GOT DESCRIPTION: the file GOT must equal EXPECTED

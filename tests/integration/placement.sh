@@ -48,13 +48,13 @@ check "without --net-devices the rank's UCX_NET_DEVICES is left alone" 0 "UCX_NE
 # GPUs, from a recorded GPU node (LLNL's Lassen: 4 NVIDIA GPUs, 2 a socket)
 # read by hwloc itself (HWLOC_XMLFILE); its PUs are not this host's, so
 # the helper keeps the CPUs and memory alone.
-lassen=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}/coral-lassen.xml
+lassen=$TOPOLOGIES/coral-lassen.xml
 gpu_helper() {  # VAR=VALUE...: the GPU variables the helper sets
     run env HWLOC_XMLFILE="$lassen" "$@" "$RDMARUN" rank --bind-policy gpu-local --keep-cpus \
         --memory none -- env
     out=$(printf '%s\n' "$out" | grep -E '^CUDA_(VISIBLE_DEVICES|DEVICE_ORDER)=' | sort | tr '\n' ' ')
 }
-if [ -f "$lassen" ]; then
+if have_topology coral-lassen; then
     gpu_helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE=4
     check "an MPI rank sees its own GPU only, as device 0" 0 \
         "CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=1 "

@@ -65,12 +65,8 @@ check "missing parent names the inherit line" 66 "missing-parent.ini:2: parent p
 dry -p no-such-profile
 check "missing profile lists where it looked" 66 "profile 'no-such-profile' not found (searched: $P"
 cp "$P/parent-a.ini" "$TMP/unreadable.ini"; chmod 000 "$TMP/unreadable.ini"
-if [ "$(id -u)" = 0 ]; then
-    skip "unreadable profile" "root reads any file"
-else
-    dry -p "$TMP/unreadable.ini"
-    check "unreadable profile" 66 "cannot read profile"
-fi
+run as_user "$RDMARUN" --dry-run --mpirun mpirun -p "$TMP/unreadable.ini" prog
+check "unreadable profile" 66 "cannot read profile"
 
 # Bad bytes and sizes in a file.
 printf '[ucx]\nTLS = tcp\000,self\n' >"$TMP/nul.ini"

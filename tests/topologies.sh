@@ -94,7 +94,7 @@ if have_topology cts1-pascal; then
             "cuda0 (NUMA 0, 0000:04:00.0, mlx5_0 PIX, BAR1 16384 MiB, ACS redirects on the path to mlx5_0 (0000:03:04.0))" \
             "ACS redirects peer-to-peer traffic on the PCIe path from cuda0 to mlx5_0 (bridges 0000:03:04.0)" ;;
         pascal-noacs) check "$t: no ACS redirect, nothing warned" 0 "cuda0 (NUMA 0, 0000:04:00.0, mlx5_0 PIX, BAR1 16384 MiB)"
-            case $out in *"ACS redirects"*) ok 1 "$t: no ACS warning";; *) ok 0 "$t: no ACS warning";; esac ;;
+            check_without "$t: no ACS warning" 0 "ACS redirects" "cuda0 (NUMA 0, 0000:04:00.0, mlx5_0 PIX, BAR1 16384 MiB)" ;;
         pascal-user) check "$t: config space past 64 bytes unreadable: unknown" 0 "ACS unknown (root reads the bridges)" ;;
         esac
         "$RDMARUN" probe --json --sysfs "$DATA/sysfs/$t" --topology "$xml" >"$TMP/$t.json"

@@ -173,6 +173,11 @@ as_user() {
     chmod 711 "$TMP"
     setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
+# as_user_blocked: why as_user cannot start rdmarun (a build tree under a
+# folder closed to others, as root's home is), or nothing.
+as_user_blocked() {
+    as_user test -x "$RDMARUN" 2>/dev/null || echo "nobody cannot reach $RDMARUN"
+}
 
 # expand_list LIST: a PU list "0-2,5" (the kernel's and rdmarun's form) as
 # "0,1,2,5" (hwloc-calc's --physical-output form), in order.

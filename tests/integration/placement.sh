@@ -135,8 +135,12 @@ ranks "$TMP/numa.out" >"$TMP/numa.ranks"
 placed=0
 for r in 0 1; do
     want=$(numa_pus $r 2)
-    node=$(hwloc-calc --physical-input "pu:${want//,/ pu:}" --intersect numanode --physical-output 2>/dev/null)
-    read -r rank cpus mem dev <<<"$(awk -v r=$r '$1 == r' "$TMP/numa.ranks")"
+    # shellcheck disable=SC2046
+    node=$(hwloc-calc --physical-input $(printf 'pu:%s' "$want" | sed 's/,/ pu:/g') \
+        --intersect numanode --physical-output 2>/dev/null)
+    cpus=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    mem=$(awk -v r=$r '$1 == r {print $3}' "$TMP/numa.ranks")
+    dev=$(awk -v r=$r '$1 == r {print $4}' "$TMP/numa.ranks")
     [ -n "$want" ] && [ "$(expand_list "$cpus")" = "$want" ] && [ "$dev" = - ] &&
         case $node in *,*) true ;; *) [ "$mem" = "prefer:$node" ] ;; esac ||
         { placed=1; echo "# rank $r: PUs $cpus, memory $mem; hwloc: PUs $want, NUMA $node"; }

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-${BENCH_SHORT:+3}}
 runs=${runs:-21}
 rdmarun=${RDMARUN:-./rdmarun}
-topologies=${RDMARUN_TOPOLOGIES:-../shared/topologies}
+topologies=tests/data/topologies
 
 median_ms() {  # command... -> median wall time in ms over $runs runs
     for i in $(seq "$runs"); do

@@ -22,7 +22,6 @@ if git -C "$src" rev-parse >/dev/null 2>&1; then
 else
     (cd "$src" && tar cf - --exclude='*.o' --exclude=autom4te.cache .) | tar xf - -C "$root$work"
 fi
-cp -a "$src/../shared/topologies" "$root/work/" 2>/dev/null || true
 cat >"$root$work/.matrix.sh" <<'IN'
 set -u
 cd /work/rdmarun
@@ -46,7 +45,6 @@ step - autoreconf -fi
 step - ./configure --enable-werror
 step - make -j"$(nproc)"
 step - make examples
-export RDMARUN_TOPOLOGIES=/work/topologies
 if [ -n "${RDMARUN_MATRIX_COMMAND:-}" ]; then
     sh -c "$RDMARUN_MATRIX_COMMAND"
     exit $?

@@ -118,7 +118,8 @@ printf '[profile]\ninherit = ./b.ini\n' >"$TMP/cyc/a.ini"
 printf '[profile]\ninherit = ./a.ini\n' >"$TMP/cyc/b.ini"
 run "$RDMARUN" --dry-run --sysfs "$NONE" -p "$TMP/cyc/a.ini" ./prog
 check "a cycle through ./b.ini is a cycle, not 32 levels of ././" 78 "inheritance cycle:"
-case $err in *"levels deep"*|*"/./././"*) ok 1 "no ././ chain";; *) ok 0 "no ././ chain";; esac
+check_without "no chain 32 levels deep" 78 "levels deep" "inheritance cycle:"
+check_without "no ././ chain" 78 "/./././" "inheritance cycle:"
 printf '[profile]\ninherit = shm\n' >"$TMP/site.ini"
 (cd "$TMP" && "$RDMARUN" --dry-run --sysfs "$NONE" -p site.ini ./prog) >"$TMP/out" 2>"$TMP/err"
 rc=$? out=$(cat "$TMP/out") err=$(cat "$TMP/err")

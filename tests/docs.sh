@@ -14,7 +14,7 @@
 #                        on PATH; STATUS (default 0) and TEXT expected
 #   recorded             planned on the recorded Soft-RoCE node, not run:
 #                        rdmarun --dry-run --sysfs tests/data/sysfs/rxe ...
-#   topology             with the named hwloc XML from ../shared/topologies
+#   topology             with the named hwloc XML from tests/data/topologies
 #   sed EXPR             as shown, edited by sed EXPR (fewer and shorter runs)
 #   suite FILE REGEX     FILE, a suite, runs it (a line matching REGEX)
 #   file FILE RUNNER     FILE has it as a line ("\" lines joined), and the suite
@@ -152,11 +152,8 @@ while IFS= read -r cmd <&3; do
             check "$cmd (planned on the recorded Soft-RoCE node: $why)" 0 "UCX_NET_DEVICES=rxe0:1" ;;
         topology)
             xml=$(grep -oE '[a-z0-9-]+\.xml' <<<"$cmd")
-            if [ ! -f "$RDMARUN_TOPOLOGIES/$xml" ]; then
-                skip "$cmd" "no $RDMARUN_TOPOLOGIES/$xml"
-                continue
-            fi
-            ln -sf "$RDMARUN_TOPOLOGIES/$xml" "$S/$xml"
+            have_topology "${xml%.xml}" || continue
+            ln -sf "$TOPOLOGIES/$xml" "$S/$xml"
             in_sandbox "$cmd"
             check "$cmd" 0 ;;
         sed)

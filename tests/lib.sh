@@ -5,6 +5,8 @@
 SRC=$RDMARUN_SRCDIR
 BUILD=$RDMARUN_BUILDDIR
 DATA=$SRC/tests/data
+# hwloc XML topologies of real machines (their sources: its README.md).
+TOPOLOGIES=$DATA/topologies
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmarun-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 # Jobs leave their evidence under the working directory: keep it out of the tree.
@@ -73,13 +75,16 @@ broken_ucx_lines() {
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root
 
-ok() {  # ok STATUS DESCRIPTION
+# ok STATUS DESCRIPTION: returns STATUS's truth, so that `ok $? ... || show`
+# and `[ $? = 0 ] ||` after it see the check, not the echo.
+ok() {
     _n=$((_n + 1))
     if [ "$1" -eq 0 ]; then
         echo "ok $_n - $2"
     else
         echo "not ok $_n - $2"
         _failed=$((_failed + 1))
+        return 1
     fi
 }
 
@@ -103,16 +108,27 @@ has() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 
 # check DESCRIPTION EXPECTED_STATUS [TEXT_IN_OUTPUT...]: after run, the status
 # and every text (searched in stdout and stderr together).
-check() {
-    _desc=$1 _want=$2
-    shift 2
-    _ok=0
+check() { _check 0 "$@"; }
+_check() {  # FAILED_ALREADY DESCRIPTION EXPECTED_STATUS [TEXT...]
+    _ok=$1 _desc=$2 _want=$3
+    shift 3
     [ "$rc" = "$_want" ] || _ok=1
     for _t in "$@"; do
         has "$out$err" "$_t" || { _ok=1; echo "# missing: $_t"; }
     done
     [ $_ok = 0 ] || show_run
     ok $_ok "$_desc"
+}
+
+# check_without DESCRIPTION EXPECTED_STATUS ABSENT TEXT...: as check, and
+# ABSENT in neither stdout nor stderr. A text that must be there is required:
+# absence alone passes a command that failed outright.
+check_without() {
+    _pre=0 _d=$1 _w=$2 _a=$3
+    shift 3
+    [ $# -gt 0 ] || { _pre=1; echo "# check_without needs a text that must be there"; }
+    ! has "$out$err" "$_a" || { _pre=1; echo "# present: $_a"; }
+    _check "$_pre" "$_d" "$_w" "$@"
 }
 
 # The script's own time goes in its log, for the setup's slowest-tests list.
@@ -140,16 +156,42 @@ gone() {
     return 1
 }
 
-# require_topologies: DIR is the folder of recorded hwloc topologies
-# (../shared/topologies, or $RDMARUN_TOPOLOGIES); skip the whole test when it
-# or hwloc-calc is missing.
-require_topologies() {
-    DIR=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
-    if [ ! -d "$DIR" ] || [ -z "$(ls "$DIR"/*.xml 2>/dev/null)" ]; then
-        echo "1..0 # SKIP no recorded topologies in $DIR"
-        exit 0
-    fi
-    command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
+# require_hwloc_tools: skip the whole test without hwloc's own tools, the
+# oracle the recorded topologies are checked against.
+require_hwloc_tools() {
+    for _t in hwloc-calc hwloc-info lstopo-no-graphics; do
+        command -v $_t >/dev/null || { echo "1..0 # SKIP $_t not installed (apt-get install hwloc)"; exit 0; }
+    done
+}
+
+# as_user CMD...: CMD as an unprivileged user (nobody) when this runs as root
+# (CI does), so that a case root's privilege would hide (a file it cannot
+# read) runs everywhere; CMD itself otherwise. $TMP becomes traversable
+# (711), not readable, so that the user reaches the files the test names.
+as_user() {
+    [ "$(id -u)" = 0 ] || { "$@"; return; }
+    chmod 711 "$TMP"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+# as_user_blocked: why as_user cannot start rdmarun (a build tree under a
+# folder closed to others, as root's home is), or nothing.
+as_user_blocked() {
+    as_user test -x "$RDMARUN" 2>/dev/null || echo "nobody cannot reach $RDMARUN"
+}
+
+# expand_list LIST: a PU list "0-2,5" (the kernel's and rdmarun's form) as
+# "0,1,2,5" (hwloc-calc's --physical-output form), in order.
+expand_list() {
+    printf '%s\n' "$1" | tr ',' '\n' | while IFS=- read _a _b; do
+        [ -n "$_a" ] && seq "$_a" "${_b:-$_a}"
+    done | sort -n | paste -sd, -
+}
+
+# have_topology NAME: whether $TOPOLOGIES/NAME.xml is there. It ships with
+# the tests: a missing one is a failing TAP line, not checks left out.
+have_topology() {
+    [ -f "$TOPOLOGIES/$1.xml" ] && return 0
+    ok 1 "$1.xml is in $TOPOLOGIES (it ships with the tests)"
 }
 
 # golden EXPECTED GOT DESCRIPTION: the file GOT must equal EXPECTED

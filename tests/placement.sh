@@ -1,6 +1,6 @@
 #!/bin/bash
 # Placement from hwloc XML topologies recorded on real machines
-# (../shared/topologies, or $RDMARUN_TOPOLOGIES), under every policy, for 1,
+# (tests/data/topologies), under every policy, for 1,
 # 2, 3, 4 and 8 ranks per node and as many as the node has NUMA nodes, GPUs
 # and cores. Every rank's PUs, core count, NUMA nodes and the locality of its
 # NIC and GPUs must agree with hwloc-calc on the same file; the whole node
@@ -10,20 +10,24 @@
 # tables are golden files. Then mappings that LLNL's mpibind records for the
 # same machines, and each launcher's view of the GPUs.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
-require_topologies
+require_hwloc_tools
 EXP=$SRC/tests/golden/expected/placement
 
 # rank lines from a dry run's JSON:
 #   local numa pus cores nic nic_local gpus gpu_local shared
+# and the plan's fabric in $TMP/fabric.
 ranks() {
+    rm -f "$TMP/fabric"
     python3 -c '
 import json, sys
-p = json.load(sys.stdin).get("placement")
+j = json.load(sys.stdin)
+open(sys.argv[1], "w").write(str(j.get("fabric")))
+p = j.get("placement")
 for r in p["ranks"] if p else []:
     print(r["local_rank"], ",".join(map(str, r["numa"] or [])) or "-", r["pus"], r["cores"],
           r["nic"] or "-", int(r["nic_local"]), ",".join(r["gpus"]) or "-",
           int(r["gpu_local"]), int(r["cores_shared"]))
-'
+' "$TMP/fabric"
 }
 
 # NUMA nodes (physical) an object or PU list is local to, per hwloc-calc.
@@ -40,7 +44,7 @@ dev_numa() {
 # Whether two comma lists share an element.
 meet() { case ",$2," in *",${1%%,*},"*) return 0 ;; esac; [ "${1#*,}" != "$1" ] && meet "${1#*,}" "$2"; }
 
-for xml in "$DIR"/*.xml; do
+for xml in "$TOPOLOGIES"/*.xml; do
     name=$(basename "$xml" .xml)
     cores=$(hwloc-calc -i "$xml" --number-of core all)
     numas=$(hwloc-calc -i "$xml" all --intersect NUMAnode --physical-output)   # those with cores
@@ -142,7 +146,14 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             ok $? "$what: balanced shares"
             # Each rank's NIC is the nearest: local when any NIC in use is on
             # one of its NUMA nodes.
+            # A plan on InfiniBand or RoCE gives every rank a NIC: none would
+            # leave nothing to compare. (EFA, g4dnmetal's, is no fabric of
+            # rdmarun's profiles: fabric none, no NIC.)
             near=0
+            fabric=$(cat "$TMP/fabric" 2>/dev/null)
+            if [ "$fabric" != none ] && [ "$(awk '$5 != "-"' "$TMP/ranks" | wc -l)" != "$n" ]; then
+                near=1; echo "# fabric $fabric: not every rank was given a NIC"
+            fi
             if [ -n "$nics" ]; then
                 nicnuma=
                 for d in $(printf '%s\n' $nics | sort -u); do dev_numa "$d"; nicnuma="$nicnuma,$dn"; done
@@ -177,7 +188,7 @@ import json, sys; print(" ".join(g["name"] for g in json.load(sys.stdin)["gpus"]
             } >>"$TMP/got"
         done
     done
-    sed -i "s|$DIR|@TOPOLOGIES@|g" "$TMP/got"
+    sed -i "s|$TOPOLOGIES|@TOPOLOGIES@|g" "$TMP/got"
     golden "$EXP/$name.txt" "$TMP/got" "$name: golden placement tables"
 done
 
@@ -196,8 +207,8 @@ cores_of() {  # PU list -> logical core list (of $x)
 # A GPU field "-" is a task mpibind gives no GPU. $XML, when set, is the
 # topology instead of TOPOLOGY's file (a restricted one).
 mpibind_case() {  # TOPOLOGY RANKS POLICY CPUS GPUS WHAT [EXACT]
-    x=${XML:-$DIR/$1.xml}
-    [ -f "$x" ] || return 0
+    x=${XML:-$TOPOLOGIES/$1.xml}
+    [ -n "${XML:-}" ] || have_topology "$1" || return
     "$RDMARUN" --dry-run --json --topology "$x" --bind-policy "$3" -N "$2" ./app |
         python3 -c 'import json, sys
 for r in json.load(sys.stdin)["placement"]["ranks"]:
@@ -220,14 +231,15 @@ for r in json.load(sys.stdin)["placement"]["ranks"]:
 # locations) sees it, as Slurm's cpuset shows it to hwloc: its XML with the
 # allowed PUs and NUMA nodes those. mpibind's restricted mappings are for it.
 restricted() {
-    [ -f "$DIR/$1.xml" ] || return 1
+    have_topology "$1" || return
     t=$1
     shift
-    cpus=$(hwloc-calc -i "$DIR/$t.xml" --physical-input "$@") &&
-        nodes=$(hwloc-calc -i "$DIR/$t.xml" --nodeset --physical-input "$@") &&
+    cpus=$(hwloc-calc -i "$TOPOLOGIES/$t.xml" --physical-input "$@") &&
+        nodes=$(hwloc-calc -i "$TOPOLOGIES/$t.xml" --nodeset --physical-input "$@") &&
         sed -e "s/allowed_cpuset=\"[^\"]*\"/allowed_cpuset=\"$cpus\"/" \
             -e "s/allowed_nodeset=\"[^\"]*\"/allowed_nodeset=\"$nodes\"/" \
-            "$DIR/$t.xml" >"$TMP/$t-restricted.xml" && XML=$TMP/$t-restricted.xml
+            "$TOPOLOGIES/$t.xml" >"$TMP/$t-restricted.xml" && XML=$TMP/$t-restricted.xml && return
+    ok 1 "$t restricted to $*: hwloc-calc could not make the topology"
 }
 mpibind_case coral-lassen 1 gpu-local "8-87,96-175" "0,1,2,3" "the whole node and every GPU"
 mpibind_case coral-lassen 2 gpu-local "8-87;96-175" "0,1;2,3" "a socket and its GPUs each"
@@ -275,18 +287,18 @@ mpibind_case cts1-quartz-smt1 36 numa \
 env_of() {  # TOPOLOGY N [OPTION...]: each rank's variables, a line each
     t=$1 n=$2
     shift 2
-    "$RDMARUN" --dry-run --json --topology "$DIR/$t.xml" --bind-policy gpu-local -N "$n" "$@" -- ./app |
+    "$RDMARUN" --dry-run --json --topology "$TOPOLOGIES/$t.xml" --bind-policy gpu-local -N "$n" "$@" -- ./app |
         python3 -c 'import json, sys
 for r in json.load(sys.stdin)["placement"]["ranks"]: print(" ".join(r["env"]))'
 }
-if [ -f "$DIR/epyc-corona.xml" ]; then
+if have_topology epyc-corona; then
     [ "$(env_of epyc-corona 4 | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9]\).*/\1/p' | tr -d '\n')" = 0123 ]
     ok $? "epyc-corona, 4 ranks: OpenCL-only AMD GPUs, ROCR_VISIBLE_DEVICES 0 to 3"
 fi
 # torchrun's workers pick their GPU by LOCAL_RANK (torch.cuda.set_device):
 # under the exec launcher each sees every GPU, its own at its local rank's
 # index; mpirun's ranks see their own only, as device 0.
-if [ -f "$DIR/epyc-corona.xml" ]; then
+if have_topology epyc-corona; then
     [ "$(env_of epyc-corona 8 | sed -n 's/.*ROCR_VISIBLE_DEVICES=\([0-9,]*\).*/\1/p' | tr '\n' ' ')" = \
         "0 0 1 1 2 2 3 3 " ]
     ok $? "epyc-corona, 8 ranks of mpirun: each sees its own GPU only"
@@ -297,7 +309,7 @@ if [ -f "$DIR/epyc-corona.xml" ]; then
     env_of epyc-corona 8 --launcher exec | grep -q 'ROCR_VISIBLE_DEVICES=0,3,2,1'
     ok $? "epyc-corona, worker 3 of exec: every GPU visible, its own (1) at index 3"
 fi
-if [ -f "$DIR/32em64t-2n8c2t-pci-normalio.xml" ]; then
+if have_topology 32em64t-2n8c2t-pci-normalio; then
     e=$(env_of 32em64t-2n8c2t-pci-normalio 2)
     has "$e" "CUDA_VISIBLE_DEVICES=0" && has "$e" "ROCR_VISIBLE_DEVICES=0" &&
         [ "$(printf '%s\n' "$e" | grep -c VISIBLE_DEVICES)" = 2 ]

@@ -10,7 +10,8 @@ dry -p "$P/malformed.ini"
 check "malformed line: file:line and status 78" 78 "malformed.ini:6: malformed line"
 dry -p "$P/unknown-section.ini"
 check "unknown section with suggestion" 78 "unknown-section.ini:5: unknown section [ucxx] (did you mean [ucx]?)"
-has "$err" "unknown-section.ini:6"; ok $((! $?)) "an unknown section is reported once, not per key"
+check_without "an unknown section is reported once, not per key" 78 "unknown-section.ini:6" \
+    "unknown-section.ini:5: unknown section [ucxx]"
 dry -p "$P/unknown-key.ini"
 check "unknown key with suggestion" 78 "unknown-key.ini:7: unknown key 'report-binding' in [bind] (did you mean 'report-bindings'?)"
 dry -p "$P/no-section.ini"
@@ -64,11 +65,12 @@ check "missing parent names the inherit line" 66 "missing-parent.ini:2: parent p
 dry -p no-such-profile
 check "missing profile lists where it looked" 66 "profile 'no-such-profile' not found (searched: $P"
 cp "$P/parent-a.ini" "$TMP/unreadable.ini"; chmod 000 "$TMP/unreadable.ini"
-if [ "$(id -u)" = 0 ]; then
-    skip "unreadable profile" "root reads any file"
-else
-    dry -p "$TMP/unreadable.ini"
+blocked=$(as_user_blocked)
+if [ -z "$blocked" ]; then
+    run as_user "$RDMARUN" --dry-run --mpirun mpirun -p "$TMP/unreadable.ini" prog
     check "unreadable profile" 66 "cannot read profile"
+else
+    skip "unreadable profile" "$blocked"
 fi
 
 # Bad bytes and sizes in a file.
@@ -103,7 +105,7 @@ check "UCX_ROOT, UCX_HOME, UCX_DIR, NCCL_HOME, NCCL_ROOT from the environment pa
     "note: UCX_ROOT from the environment configures nothing in UCX $UCX_VERSION: passed to the job untouched" \
     "note: NCCL_HOME from the environment configures nothing in NCCL" \
     "UCX_IB_SLL from the environment configures nothing in UCX $UCX_VERSION: passed to the job untouched (did you mean UCX_IB_SL?)"
-! has "$out" "-x UCX_ROOT"; ok $? "and the plan does not set them"
+check_without "and the plan does not set them" 0 "-x UCX_ROOT" "note: UCX_ROOT from the environment"
 UCX_IB_SL=3 UCX_RC_TIMEOUT=10s run "$RDMARUN" -p tcp --dry-run --mpirun mpirun -np 1 ./app
 check "inherited UCX names from the environment: UCX_IB_SL, UCX_RC_TIMEOUT" 0 "UCX_IB_SL" "environment"
 # String variables (UCX_LOG_FILE, UCX_MEMTRACK_DEST, UCX_PROFILE_FILE) are checked against

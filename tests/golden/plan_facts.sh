@@ -10,7 +10,7 @@
 command -v hwloc-calc >/dev/null || { echo "1..0 # SKIP hwloc-calc not installed"; exit 0; }
 GOLDEN_TOPO=$DATA/topology/2pkg-2numa.xml
 TOPO=$GOLDEN_TOPO
-RECORDED=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}
+RECORDED=$TOPOLOGIES
 TABLE=$SRC/tests/golden/plan_facts.expected
 calc() { hwloc-calc --input "$TOPO" "$@" 2>/dev/null </dev/null; }
 

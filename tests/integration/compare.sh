@@ -17,10 +17,12 @@ printf '%s\n' "$out" >"$TMP/table"
 [ "$(grep -c '^[0-9]' "$D/runs.csv")" = 12 ]
 ok $? "runs.csv holds 2 profiles x 2 np x (1 warm-up + 2 measured) = 12 runs"
 # Interleaved: every round runs each combination once, in a rotated order.
+short=
 for round in 0 1 2; do
-    [ "$(awk -F, -v r=$round '$2 == r {print $4 "/" $5}' "$D/runs.csv" | sort -u | wc -l)" = 4 ] || break
+    [ "$(awk -F, -v r=$round '$2 == r {print $4 "/" $5}' "$D/runs.csv" | sort -u | wc -l)" = 4 ] ||
+        short="$short $round"
 done
-ok $? "each round runs every (profile, np) once"
+[ -z "$short" ]; ok $? "each round runs every (profile, np) once${short:+ (not round$short)}"
 [ "$(awk -F, '$2 == 1 {print $4 "/" $5; exit}' "$D/runs.csv")" != \
   "$(awk -F, '$2 == 2 {print $4 "/" $5; exit}' "$D/runs.csv")" ]
 ok $? "rounds start with different combinations"

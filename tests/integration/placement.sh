@@ -6,22 +6,73 @@
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 PLACE=$BUILD/examples/mpi_placement
 command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
-npus=$(hwloc-calc --number-of pu all)
 
 # ---- the helper alone ----
+# numa_pus R N: the PUs (hwloc-calc's list) bind policy numa gives local rank
+# R of N, from hwloc's own tools on the topology they load (this host's, or
+# HWLOC_XMLFILE's): with a PU a rank, the PU of logical index R (hwloc
+# orders PUs by NUMA node, core, thread); with 2 ranks, each half of the
+# cores in that order. Checked on every recorded topology below.
+numa_pus() {
+    _pus=$(hwloc-calc --number-of pu all) _cores=$(hwloc-calc --number-of core all)
+    _h=$(((_cores + 1) / 2))
+    if [ "$2" = "$_pus" ]; then
+        _at=pu:$1
+    elif [ "$2" = 2 ] && [ "$1" = 0 ]; then
+        _at=core:0-$((_h - 1))
+    elif [ "$2" = 2 ]; then
+        _at=core:$_h-$((_cores - 1))
+    else
+        return 1
+    fi
+    hwloc-calc --physical-output --intersect pu "$_at" | tr ',' '\n' | sort -n | paste -sd, -
+}
+npus=$(hwloc-calc --number-of pu all) cores=$(hwloc-calc --number-of core all)
 status_of() { sed -n "s/^$1:[[:space:]]*//p" "$TMP/status"; }
 helper() {  # helper ENV... -- runs `rdmarun rank` in front of a program that saves its status
     env "$@" "$RDMARUN" rank --bind-policy numa --memory prefer -- \
         sh -c 'cat /proc/self/status >"$0"; env >"$0.env"' "$TMP/status" 2>"$TMP/err"
 }
-helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE="$npus"
-[ $? = 0 ] && [ "$(status_of Cpus_allowed_list)" = 1 ]
-ok $? "local rank 1 of $npus is bound to PU 1 (Cpus_allowed_list: $(status_of Cpus_allowed_list))"
-helper OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 OMPI_COMM_WORLD_RANK=6
-[ "$(status_of Cpus_allowed_list)" = 0 ]; ok $? "Open MPI's local rank variables are read"
-helper SLURM_LOCALID=1 SLURM_NODEID=2 SLURM_STEP_TASKS_PER_NODE='4(x2),2' SLURM_PROCID=9
-[ "$(status_of Cpus_allowed_list)" = 1 ]
-ok $? "Slurm's SLURM_LOCALID and tasks per node ('4(x2),2', node 2: 2 ranks) are read"
+bound() { expand_list "$(status_of Cpus_allowed_list)"; }   # the helper's PUs, hwloc-calc's form
+want=$(numa_pus 1 "$npus")
+if [ "$npus" -ge 2 ]; then
+    helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE="$npus"
+    [ $? = 0 ] && [ -n "$want" ] && [ "$(bound)" = "$want" ]
+    ok $? "local rank 1 of $npus is bound to PU $want, hwloc's logical PU 1 (Cpus_allowed_list: $(status_of Cpus_allowed_list))"
+else
+    skip "local rank 1 of $npus is bound to its own PU" "one PU on this host"
+fi
+if [ "$cores" -ge 2 ]; then
+    want=$(numa_pus 0 2)
+    helper OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 OMPI_COMM_WORLD_RANK=6
+    [ $? = 0 ] && [ -n "$want" ] && [ "$(bound)" = "$want" ]
+    ok $? "Open MPI's local rank variables are read: local rank 0 of 2 on the first half of the cores (PUs $want; $(status_of Cpus_allowed_list))"
+    want=$(numa_pus 1 2)
+    helper SLURM_LOCALID=1 SLURM_NODEID=2 SLURM_STEP_TASKS_PER_NODE='4(x2),2' SLURM_PROCID=9
+    [ $? = 0 ] && [ -n "$want" ] && [ "$(bound)" = "$want" ]
+    ok $? "Slurm's SLURM_LOCALID and tasks per node ('4(x2),2', node 2: 2 ranks) are read: the second half (PUs $want; $(status_of Cpus_allowed_list))"
+else
+    skip "Open MPI's and Slurm's local rank variables are read" "one core on this host: 2 ranks share it"
+fi
+# numa_pus holds on other machines too: hwloc's tools and rdmarun's plan
+# (a dry run) on each recorded topology, loaded by both through HWLOC_XMLFILE.
+for xml in "$TOPOLOGIES"/*.xml; do
+    bad=
+    export HWLOC_XMLFILE=$xml HWLOC_THISSYSTEM=0
+    n=$(hwloc-calc --number-of pu all)
+    for N in "$n" 2; do
+        "$RDMARUN" --dry-run --json --bind-policy numa -N "$N" ./app 2>/dev/null |
+            python3 -c 'import json, sys
+for r in json.load(sys.stdin)["placement"]["ranks"]: print(r["pus"])' >"$TMP/plan" 2>/dev/null
+        for R in 0 1; do
+            got=$(expand_list "$(sed -n "$((R + 1))p" "$TMP/plan")") want=$(numa_pus "$R" "$N")
+            [ -n "$want" ] && [ "$got" = "$want" ] ||
+                { bad="$bad $R/$N"; echo "# rank $R of $N: $got, hwloc: $want" | cut -c1-200; }
+        done
+    done
+    unset HWLOC_XMLFILE HWLOC_THISSYSTEM
+    [ -z "$bad" ]; ok $? "$(basename "$xml" .xml): numa_pus's expectations are the plan's${bad:+ (not rank/ranks:$bad)}"
+done
 helper MPI_LOCALRANKID=1 MPI_LOCALNRANKS=1
 grep -q "local rank 1 of 1" "$TMP/err"; ok $? "an impossible local rank is refused with the variable named"
 helper RDMARUN_LOCAL_RANK=5000 RDMARUN_LOCAL_SIZE=100000
@@ -48,13 +99,13 @@ check "without --net-devices the rank's UCX_NET_DEVICES is left alone" 0 "UCX_NE
 # GPUs, from a recorded GPU node (LLNL's Lassen: 4 NVIDIA GPUs, 2 a socket)
 # read by hwloc itself (HWLOC_XMLFILE); its PUs are not this host's, so
 # the helper keeps the CPUs and memory alone.
-lassen=${RDMARUN_TOPOLOGIES:-$SRC/../shared/topologies}/coral-lassen.xml
+lassen=$TOPOLOGIES/coral-lassen.xml
 gpu_helper() {  # VAR=VALUE...: the GPU variables the helper sets
     run env HWLOC_XMLFILE="$lassen" "$@" "$RDMARUN" rank --bind-policy gpu-local --keep-cpus \
         --memory none -- env
     out=$(printf '%s\n' "$out" | grep -E '^CUDA_(VISIBLE_DEVICES|DEVICE_ORDER)=' | sort | tr '\n' ' ')
 }
-if [ -f "$lassen" ]; then
+if have_topology coral-lassen; then
     gpu_helper RDMARUN_LOCAL_RANK=1 RDMARUN_LOCAL_SIZE=4
     check "an MPI rank sees its own GPU only, as device 0" 0 \
         "CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=1 "
@@ -64,7 +115,7 @@ if [ -f "$lassen" ]; then
     gpu_helper CUDA_VISIBLE_DEVICES=2,3 RDMARUN_LOCAL_RANK=0 RDMARUN_LOCAL_SIZE=2
     check "the job's own GPUs (Slurm's --gpus: 2,3) are kept, and CUDA's order with them" 0 \
         "CUDA_VISIBLE_DEVICES=2,3 " "CUDA_VISIBLE_DEVICES=2,3 was set before rdmarun"
-    has "$out" CUDA_DEVICE_ORDER; ok $((!$?)) "CUDA_DEVICE_ORDER is not set over the job's list"
+    check_without "CUDA_DEVICE_ORDER is not set over the job's list" 0 CUDA_DEVICE_ORDER "CUDA_VISIBLE_DEVICES=2,3 "
     gpu_helper CUDA_VISIBLE_DEVICES=0,1,2,3 RDMARUN_LOCAL_RANK=3 RDMARUN_LOCAL_SIZE=4
     check "a whole node's list (0,1,2,3) is no restriction: local rank 3 gets GPU 3" 0 \
         "CUDA_VISIBLE_DEVICES=3 "
@@ -79,10 +130,23 @@ run "$RDMARUN" -p shm --bind-policy numa --report --evidence-dir "$ev" $MPIRUN_R
 check "a 2-rank job placed by rdmarun" 0 "rank 0 (local 0 of 2)" "rank 1 (local 1 of 2)"
 printf '%s\n' "$out" >"$TMP/numa.out"
 ranks "$TMP/numa.out" >"$TMP/numa.ranks"
-[ "$(cat "$TMP/numa.ranks")" = "0 0 prefer:0 -
-1 1 prefer:0 -" ]
-ok $? "each rank runs on its own core with memory preferred on NUMA 0 (sched_getaffinity, get_mempolicy)"
-[ $? = 0 ] || sed 's/^/#   /' "$TMP/numa.ranks"
+# Expected from hwloc: numa_pus's PUs, memory preferred on their NUMA node
+# (a rank over several has it interleaved: its PUs alone are compared).
+placed=0
+for r in 0 1; do
+    want=$(numa_pus $r 2)
+    # shellcheck disable=SC2046
+    node=$(hwloc-calc --physical-input $(printf 'pu:%s' "$want" | sed 's/,/ pu:/g') \
+        --intersect numanode --physical-output 2>/dev/null)
+    cpus=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")
+    mem=$(awk -v r=$r '$1 == r {print $3}' "$TMP/numa.ranks")
+    dev=$(awk -v r=$r '$1 == r {print $4}' "$TMP/numa.ranks")
+    [ -n "$want" ] && [ "$(expand_list "$cpus")" = "$want" ] && [ "$dev" = - ] &&
+        case $node in *,*) true ;; *) [ "$mem" = "prefer:$node" ] ;; esac ||
+        { placed=1; echo "# rank $r: PUs $cpus, memory $mem; hwloc: PUs $want, NUMA $node"; }
+done
+ok $placed "each rank runs on its half of the cores, memory preferred on its NUMA node (sched_getaffinity, get_mempolicy)" ||
+    sed 's/^/#   /' "$TMP/numa.ranks"
 for r in 0 1; do
     reported=$(printf '%s\n' "$err" | sed -n "s/.*rank $r (local $r of 2) on [^:]*: PUs \([^ ]*\) .*/\1/p")
     kernel=$(awk -v r=$r '$1 == r {print $2}' "$TMP/numa.ranks")

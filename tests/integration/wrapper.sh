@@ -60,7 +60,7 @@ check "README: the build tree's ./rdmarun -np 2 examples/mpi_hello before instal
     "rdmarun: profile auto" "rank 1 of 2"
 run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" profiles
 check "an uninstalled rdmarun lists the source tree's profiles" 0 "$SRC/profiles/auto.ini"
-case $out in *"/usr/local/share/rdmarun"*|*"/usr/share/rdmarun"*) ok 1 "and not an installation's";;
-*) ok 0 "and not an installation's";; esac
+check_without "and not /usr/local's installation" 0 "/usr/local/share/rdmarun" "$SRC/profiles/auto.ini"
+check_without "and not /usr's installation" 0 "/usr/share/rdmarun" "$SRC/profiles/auto.ini"
 
 done_testing

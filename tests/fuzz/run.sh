@@ -5,8 +5,8 @@
 # on. A crash, a leak, a timeout or running out of memory leaves its input in
 # the build tree (fuzz/TARGET-crash-*, -leak-*, -timeout-*, -oom-*) and fails
 # the run: add it to tests/data/fuzz-regressions/TARGET as a regression case.
-# Targets whose parser has an inverse (size, profile) also check the round
-# trip and abort when it does not hold.
+# Targets whose parser has a writer (size, profile, facts, runs) also check
+# the round trip and abort when it does not hold.
 #   tests/fuzz/run.sh SRCDIR BUILDDIR
 set -euo pipefail
 src=$(cd "${1:?srcdir}" && pwd)

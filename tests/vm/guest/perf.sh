@@ -14,12 +14,13 @@ n=200
 [ -n "${BENCH_SHORT:-}" ] && n=20
 
 # perftest, loopback on rxe0: 1 MiB writes (bandwidth), 8-byte writes (latency)
+# (the client once its server listens: perftest's port, 18515)
 ib_write_bw -d rxe0 -x "$RXE_GID" -F -s 1048576 -n 200 --report_gbits >/tmp/bw-s 2>&1 &
-sleep 1
+"$RDMARUN_SRCDIR/tests/listening.sh" 18515
 ib_write_bw -d rxe0 -x "$RXE_GID" -F -s 1048576 -n 200 --report_gbits "$ip" >/tmp/bw-c 2>&1
 wait
 ib_write_lat -d rxe0 -x "$RXE_GID" -F -s 8 -n 1000 >/tmp/lat-s 2>&1 &
-sleep 1
+"$RDMARUN_SRCDIR/tests/listening.sh" 18515
 ib_write_lat -d rxe0 -x "$RXE_GID" -F -s 8 -n 1000 "$ip" >/tmp/lat-c 2>&1
 wait
 # perftest's result rows: bytes iterations peak avg ... (Gb/s), and latency t_avg column

@@ -13,10 +13,10 @@
 # from the smallest size to the largest (<= 1.25 x). Exits 1 when a verdict
 # is wrong or a figure is missing.
 #   benchmarks/evidence-scale.sh [RANKS...]   (from a built tree; default 100000 1000000;
-#                                              BENCH_SHORT=1: 10000 100000)
+#                                              BENCH_SHORT=1: 100000 200000)
 set -eu
 cd "$(dirname "$0")/.."
-sizes=${*:-${BENCH_SHORT:+10000 100000}}
+sizes=${*:-${BENCH_SHORT:+100000 200000}}
 sizes=${sizes:-100000 1000000}
 rdmarun=${RDMARUN:-$PWD/rdmarun}
 . benchmarks/lib.sh

@@ -14,10 +14,10 @@ conf() {  # conf NAME LINES...: a site configuration in $SITE/NAME.ini
 }
 hc() { run "$RDMARUN" check --config "$@"; }
 
-conf good devices=rxe0:1 min-rate=1 timeout=20
+conf good devices=rxe0:1 min-rate=1 timeout=$(scaled 20)
 hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe"
 check "a healthy node: status 0 and one summary line" 0 "node" "is healthy: 2 checks passed"
-conf good2 devices=rxe0:1 timeout=20
+conf good2 devices=rxe0:1 timeout=$(scaled 20)
 hc "$SITE/good2.ini" --sysfs "$DATA/sysfs/rxe"
 check "only the checks asked for run" 0 "is healthy: 1 check passed"
 [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; ok $? "nothing but the summary line when healthy"
@@ -29,7 +29,7 @@ check "a required device that is absent" 69 \
 hc "$SITE/absent.ini" --sysfs "$DATA/sysfs/none"
 check "a node without RDMA devices" 69 "mlx5_0 is absent" "rxe0 is absent"
 
-conf any timeout=20
+conf any timeout=$(scaled 20)
 hc "$SITE/any.ini" --sysfs "$DATA/sysfs/ib-down"
 check "a DOWN port, with its physical state" 69 "mlx5_0 port 1 is DOWN, physical state Disabled"
 hc "$SITE/any.ini" --sysfs "$DATA/sysfs/none"
@@ -115,19 +115,19 @@ state=$TMP/sys-hang/class/infiniband/rxe0/ports/1/state
 cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"
 stuck() { strace -f -qq -o /dev/null -P "$state" -e trace=openat -e inject=openat:signal=SIGSTOP "$@"; }
 if command -v strace >/dev/null && stuck true 2>/dev/null; then
-    conf hang devices=rxe0 check-timeout=2 timeout=30
+    conf hang devices=rxe0 check-timeout=2 timeout=$(scaled 30)
     t0=$(date +%s)
     run stuck "$RDMARUN" check --config "$SITE/hang.ini" --sysfs "$TMP/sys-hang"
     t=$(($(date +%s) - t0))
     check "a check that hangs is stopped at its limit" 69 \
         "check facts FAILED: did not finish within 2 s (the check's time limit); stopped"
-    [ "$rc" = 69 ] && [ "$t" -le 20 ]; ok $? "and the run ends soon after (${t} s)"
-    conf hang2 devices=rxe0 check-timeout=20 timeout=3
+    [ "$rc" = 69 ] && [ "$t" -le "$(scaled 6)" ]; ok $? "and the run ends soon after (${t} s)"
+    conf hang2 devices=rxe0 check-timeout=$(scaled 20) timeout=3
     t0=$(date +%s)
     run stuck "$RDMARUN" check --config "$SITE/hang2.ini" --sysfs "$TMP/sys-hang"
     t=$(($(date +%s) - t0))
     check "the whole run's limit" 69 "did not finish within 3 s (the whole run's time limit)"
-    [ "$rc" = 69 ] && [ "$t" -le 20 ]; ok $? "ended after ${t} s"
+    [ "$rc" = 69 ] && [ "$t" -le "$(scaled 7)" ]; ok $? "ended after ${t} s"
 else
     for d in "a check that hangs is stopped at its limit" "and the run ends soon after" \
         "the whole run's limit" "ended after"; do
@@ -175,7 +175,7 @@ fi
 
 # Fabric health: lossless RoCE, interrupts, CPU power state and GPUDirect, on
 # trees written from the kernel's layouts (tests/data/sysfs/make-trees.py).
-conf fabric lossless=yes irq-affinity=yes governor=performance max-idle-latency=20 timeout=20
+conf fabric lossless=yes irq-affinity=yes governor=performance max-idle-latency=20 timeout=$(scaled 20)
 hc "$SITE/fabric.ini" --sysfs "$DATA/sysfs/roce-lossless"
 check "a lossless RoCE node: PFC and ECN on priority 3, where UCX's class 106 lands" 0 \
     "is healthy: 5 checks passed"

@@ -53,14 +53,9 @@ OMPI_MAJOR=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9]*\).*/
 # Open MPI 5's mpirun, which becomes PRRTE's prte.
 LAUNCHER_NAMES="mpirun orterun prte prterun"
 LAUNCHERS_RE=$(echo $LAUNCHER_NAMES | tr ' ' '|')   # for pgrep -x
-# launcher_of PID: the launcher rdmarun PID started (waiting up to 10 s for it).
-launcher_of() {
-    _i=0
-    while ! pgrep -P "$1" -x "$LAUNCHERS_RE" && [ $_i -lt 100 ]; do
-        sleep 0.1
-        _i=$((_i + 1))
-    done
-}
+# launcher_of PID: the launcher rdmarun PID started (as soon as it runs;
+# `scaled 10` s at most).
+launcher_of() { within 10 pgrep -P "$1" -x "$LAUNCHERS_RE"; }
 is_launcher() { case " $LAUNCHER_NAMES " in *" $1 "*) return 0 ;; esac; return 1; }
 # ucx_peer_eps TEXT: UCX's endpoint lines to another rank (not to itself), in
 # both forms: ep_cfg[1..] (UCX 1.13) and intra-/inter-node cfg#N (1.14+).
@@ -71,6 +66,9 @@ broken_ucx_lines() {
     grep -vE '^\[[0-9]+\.[0-9]+\] +\[[^]]+\] ' "$1"
     grep -E '.\[[0-9]+\.[0-9]+\] +\[[^] ]+:[0-9]+' "$1"
 }
+# Waits that end at their event, with limits scaled by RDMARUN_TEST_SLOWDOWN.
+. "$SRC/tests/wait.sh"
+
 # Tests run as root in CI; mpirun refuses that unless told.
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root
@@ -134,27 +132,17 @@ check_without() {
 # The script's own time goes in its log, for the setup's slowest-tests list.
 done_testing() { echo "1..$_n"; echo "# took ${SECONDS}s"; [ "$_failed" -eq 0 ]; }
 
-# wait_lines FILE PATTERN COUNT: until FILE has COUNT lines matching (10 s at most).
-wait_lines() {
-    _i=0
-    while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ] && [ $_i -lt 100 ]; do
-        sleep 0.1
-        _i=$((_i + 1))
-    done
-}
+# wait_lines FILE PATTERN COUNT: until FILE has COUNT lines matching
+# (`scaled 10` s at most).
+_has_lines() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
+wait_lines() { within 10 _has_lines "$@"; }
 
-# gone PID...: whether every process has ended (waiting up to 10 s).
-gone() {
-    _i=0
-    while [ $_i -lt 100 ]; do
-        _alive=0
-        for _p in "$@"; do kill -0 "$_p" 2>/dev/null && _alive=1; done
-        [ $_alive = 0 ] && return 0
-        sleep 0.1
-        _i=$((_i + 1))
-    done
-    return 1
+# gone PID...: whether every process has ended (waiting `scaled 10` s at most).
+_all_gone() {
+    for _p in "$@"; do kill -0 "$_p" 2>/dev/null && return 1; done
+    return 0
 }
+gone() { within 10 _all_gone "$@"; }
 
 # require_hwloc_tools: skip the whole test without hwloc's own tools, the
 # oracle the recorded topologies are checked against.

@@ -80,6 +80,15 @@ check "a NUL byte is refused with its line" 78 "nul.ini:2: line contains a NUL b
 { printf '[env]\nX = '; head -c 5000 /dev/zero | tr '\0' a; printf '\n'; } >"$TMP/long.ini"
 dry -p "$TMP/long.ini"
 check "an over-long line is refused, not cut" 78 "long.ini:2: line is longer than 4096 characters"
+# inih's buffer off the stack was 200 bytes: a 199-character line was refused.
+{ printf '[env]\nX='; head -c 4090 /dev/zero | tr '\0' a; printf '\n'; } >"$TMP/wide.ini"
+dry -p "$TMP/wide.ini"
+check "a line of 4092 characters is read" 0 "X=$(head -c 4090 /dev/zero | tr '\0' a)"
+# What 'profiles show' writes reads back as the same values (tests/fuzz/fuzz_profile.c
+# checks the origins too).
+"$RDMARUN" profiles show "$TMP/wide.ini" >"$TMP/shown.ini" 2>/dev/null
+dry -p "$TMP/shown.ini"
+check "and what 'profiles show' writes of it reads back" 0 "X=$(head -c 4090 /dev/zero | tr '\0' a)"
 head -c 2000000 /dev/zero | tr '\0' '#' >"$TMP/huge.ini"
 dry -p "$TMP/huge.ini"
 check "an enormous file is refused" 78 "more than the 1 MiB a profile may have"

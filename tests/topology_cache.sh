@@ -60,7 +60,7 @@ ok $? "a planted symlink is replaced, its target untouched"
 # A FIFO as the cache: read without blocking, refused.
 rm -f "$C/topology.xml"
 mkfifo "$C/topology.xml"
-run timeout 120 env RDMARUN_TOPOLOGY_CACHE="$C" "$RDMARUN" probe --json
+run timeout "$(scaled 120)" env RDMARUN_TOPOLOGY_CACHE="$C" "$RDMARUN" probe --json
 [ "$rc" = 0 ] && printf '%s\n' "$out" | cmp -s "$TMP/live.json" -
 ok $? "a FIFO as the cache does not stop the probe (status $rc)"
 

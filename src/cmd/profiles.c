@@ -50,51 +50,38 @@ static int show_profile(const struct cmdline *cl, const struct strvec *dirs)
         profile_free(&p);
         return rc;
     }
-    struct json j;
-    if (cl->json) {
-        json_init(&j, stdout);
-        json_begin_object(&j, NULL);
-        json_string(&j, "name", p.name);
-        json_begin_array(&j, "files");
-        for (size_t i = 0; i < p.files.n; i++)
-            json_string(&j, NULL, p.files.v[i]);
-        json_end_array(&j);
-        json_begin_array(&j, "values");
-    } else {
-        printf("# profile %s\n", p.name);
-        for (size_t i = 0; i < p.files.n; i++)
-            printf("# file: %s\n", p.files.v[i]);
+    if (!cl->json) {
+        profile_write(&p, stdout);
+        profile_free(&p);
+        return 0;
     }
+    struct json j;
+    json_init(&j, stdout);
+    json_begin_object(&j, NULL);
+    json_string(&j, "name", p.name);
+    json_begin_array(&j, "files");
+    for (size_t i = 0; i < p.files.n; i++)
+        json_string(&j, NULL, p.files.v[i]);
+    json_end_array(&j);
+    json_begin_array(&j, "values");
     for (size_t s = 0; s < schema_nsections; s++) {
-        bool header = false;
         for (size_t i = 0; i < p.n; i++) {
             const struct entry *e = &p.e[i];
             if (strcmp(e->section, schema_sections[s].name) != 0 || e->kind == ORIGIN_DEFAULT)
                 continue;
             char *origin = entry_origin(e);
-            if (cl->json) {
-                json_begin_object(&j, NULL);
-                json_string(&j, "section", e->section);
-                json_string(&j, "key", e->key);
-                json_string(&j, "value", e->value);
-                json_string(&j, "origin", origin);
-                json_end_object(&j);
-            } else {
-                if (!header)
-                    printf("\n[%s]\n", e->section);
-                header = true;
-                int width = (int)(strlen(e->key) + strlen(e->value) + 3);
-                printf("%s = %s%*s ; %s\n", e->key, e->value, width < 40 ? 40 - width : 0, "",
-                       origin);
-            }
+            json_begin_object(&j, NULL);
+            json_string(&j, "section", e->section);
+            json_string(&j, "key", e->key);
+            json_string(&j, "value", e->value);
+            json_string(&j, "origin", origin);
+            json_end_object(&j);
             free(origin);
         }
     }
-    if (cl->json) {
-        json_end_array(&j);
-        json_end_object(&j);
-        json_finish(&j);
-    }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
     profile_free(&p);
     return 0;
 }

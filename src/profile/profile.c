@@ -140,6 +140,34 @@ char *entry_origin(const struct entry *e)
     return xstrdup("default");
 }
 
+void profile_write(const struct profile *p, FILE *out)
+{
+    fprintf(out, "# profile %s\n", p->name);
+    for (size_t i = 0; i < p->files.n; i++)
+        fprintf(out, "# file: %s\n", p->files.v[i]);
+    for (size_t s = 0; s < schema_nsections; s++) {
+        bool header = false;
+        for (size_t i = 0; i < p->n; i++) {
+            const struct entry *e = &p->e[i];
+            if (strcmp(e->section, schema_sections[s].name) != 0 || e->kind == ORIGIN_DEFAULT)
+                continue;
+            if (!header)
+                fprintf(out, "\n[%s]\n", e->section);
+            header = true;
+            char *origin = entry_origin(e);
+            int width = (int)(strlen(e->key) + strlen(e->value) + 3);
+            /* A value near the line limit gets its origin on the line
+             * before, so that what is written reads back. */
+            if (width + 3 + strlen(origin) > PROFILE_MAX_LINE)
+                fprintf(out, "; %s\n%s=%s\n", origin, e->key, e->value);
+            else
+                fprintf(out, "%s = %s%*s ; %s\n", e->key, e->value, width < 40 ? 40 - width : 0,
+                        "", origin);
+            free(origin);
+        }
+    }
+}
+
 /* ---- names: section and key checks shared by files, --set and environment ---- */
 
 /* Canonical (section, key) or an error message. */
@@ -311,6 +339,9 @@ static void configure_inih(void)
     ini_allow_multiline = false;
     ini_use_stack = false;
     ini_max_line = PROFILE_MAX_LINE + 3;
+    /* Off the stack, inih's buffer is ini_initial_alloc bytes (200), not
+     * ini_max_line: lines of 199 characters and more were refused. */
+    ini_initial_alloc = PROFILE_MAX_LINE + 3;
     ini_allow_realloc = false;
 }
 

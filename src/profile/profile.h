@@ -4,6 +4,7 @@
 #define RDMARUN_PROFILE_H
 #include "util/strvec.h"
 #include <stdbool.h>
+#include <stdio.h>
 
 enum origin_kind {
     ORIGIN_DEFAULT, /* built into rdmarun */
@@ -69,6 +70,10 @@ int profile_load_for_job(const char *name, const struct strvec *dirs, const stru
 
 /* "roce.ini:12", "--set", "environment", "default". Caller frees. */
 char *entry_origin(const struct entry *e);
+/* The merged profile as a profile file ('rdmarun profiles show'): every value
+ * not built in, by section, each with its origin as a comment. Read back, it
+ * gives the same values. */
+void profile_write(const struct profile *p, FILE *out);
 
 /* One line per profile found on the search path, for 'rdmarun profiles'. */
 struct profile_info {

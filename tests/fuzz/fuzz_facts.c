@@ -1,12 +1,55 @@
 /* libFuzzer target: the saved-facts loader (json-c) and everything that
  * reads facts afterwards: the report, the JSON output, the warnings and the
- * placement (fewer, as many and more ranks than the facts' cores). */
+ * placement (fewer, as many and more ranks than the facts' cores); and the
+ * round trip: what it writes loads and is written the same again. */
 #include "facts/facts.h"
 #include "plan/placement.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The facts in `path`, loaded and written as probe --json writes them (a
+ * string), or NULL when they do not load. */
+static char *loaded_json(const char *path)
+{
+    struct facts facts;
+    struct facts_sources src = {.facts_file = path};
+    char *text = NULL;
+    size_t len = 0;
+    if (facts_gather(&facts, &src) == 0) {
+        FILE *m = open_memstream(&text, &len);
+        facts_print_json(&facts, m);
+        fclose(m);
+    }
+    facts_free(&facts);
+    return text;
+}
+
+/* The round trip probe --json and --facts promise: facts written, loaded
+ * and written again are written the same. (Read back from the same path:
+ * the facts name the file they came from.) */
+static void round_trip(const char *path)
+{
+    char *first = loaded_json(path);
+    FILE *f = first ? fopen(path, "w") : NULL;
+    if (!f) {
+        free(first);
+        return;
+    }
+    fputs(first, f);
+    fclose(f);
+    char *second = loaded_json(path);
+    if (!second || strcmp(first, second) != 0) {
+        printf("facts round trip: written:\n%s\n--- loaded and written again:\n%s\n", first,
+               second ? second : "(does not load)");
+        fflush(stdout);
+        abort();
+    }
+    free(first);
+    free(second);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,5 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     facts_free(&facts);
+    round_trip(path);
     return 0;
 }

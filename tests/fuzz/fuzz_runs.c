@@ -1,27 +1,55 @@
-/* libFuzzer target: compare's runs.csv reader (what --resume reads back). */
+/* libFuzzer target: compare's runs.csv reader (what --resume reads back),
+ * with a round trip: the rows it reads, written again (runs_append) and read
+ * back, are as many and are written the same. */
 #include "compare/runs.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The rows written into a string; *len its length. */
+static char *written(const struct run *runs, size_t n, size_t *len)
+{
+    char *text = NULL;
+    FILE *m = open_memstream(&text, len);
+    fputs(RUNS_CSV_HEADER, m);
+    for (size_t i = 0; i < n; i++)
+        runs_append(m, &runs[i]);
+    fclose(m);
+    return text;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0])
+    static char path[64], again[80];
+    if (!path[0]) {
         snprintf(path, sizeof(path), "/tmp/rdmarun-fuzz-runs-%d.csv", (int)getpid());
+        snprintf(again, sizeof(again), "/tmp/rdmarun-fuzz-runs-%d-again.csv", (int)getpid());
+    }
     FILE *f = fopen(path, "w");
     if (!f)
         return 0;
     fwrite(data, 1, size, f);
     fclose(f);
-    struct run *runs;
-    size_t n = runs_read(path, &runs);
-    FILE *null = fopen("/dev/null", "w");
-    for (size_t i = 0; null && i < n; i++)
-        runs_append(null, &runs[i]);
-    if (null)
-        fclose(null);
+    struct run *runs, *back;
+    size_t n = runs_read(path, &runs), len1, len2;
+    char *first = written(runs, n, &len1);
+    if ((f = fopen(again, "w"))) {
+        fwrite(first, 1, len1, f);
+        fclose(f);
+        size_t m = runs_read(again, &back);
+        char *second = written(back, m, &len2);
+        if (m != n || len1 != len2 || memcmp(first, second, len1) != 0) {
+            printf("runs.csv round trip: %zu rows read, %zu read back\n--- written:\n%s--- "
+                   "again:\n%s---\n", n, m, first, second);
+            fflush(stdout);
+            abort();
+        }
+        free(second);
+        free(back);
+    }
+    free(first);
     free(runs);
     return 0;
 }

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Build the libFuzzer targets with clang (ASan + UBSan) from rdmarun's own
 # sources and run each for FUZZ_SECONDS (default 60), seeded from the test
-# data, as many at once as there are cores (FUZZ_JOBS). A crash leaves its
-# input in the build tree (fuzz/TARGET-crash-*) and fails the run: add it to
-# tests/data/fuzz-regressions/TARGET as a regression case.
+# data, as many at once as there are cores (FUZZ_JOBS), with LeakSanitizer
+# on. A crash, a leak, a timeout or running out of memory leaves its input in
+# the build tree (fuzz/TARGET-crash-*, -leak-*, -timeout-*, -oom-*) and fails
+# the run: add it to tests/data/fuzz-regressions/TARGET as a regression case.
+# Targets whose parser has a writer (size, profile, facts, runs) also check
+# the round trip and abort when it does not hold.
 #   tests/fuzz/run.sh SRCDIR BUILDDIR
 set -euo pipefail
 src=$(cd "${1:?srcdir}" && pwd)
@@ -64,8 +67,10 @@ fuzz() {
     # Earlier crashes (tests/data/fuzz-regressions) are part of every run's corpus.
     local regressions=$src/tests/data/fuzz-regressions/$target
     [ -d "$regressions" ] || regressions=
-    if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$seconds" \
-        -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 \
+    # Leaks are looked for after every input that allocated more than it
+    # freed (libFuzzer's -detect_leaks, which needs LeakSanitizer on).
+    if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
+        -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 -detect_leaks=1 \
         -artifact_prefix="$build/$target-" "$corpus" $regressions >"$build/$target.log" 2>&1); then
         tail -n 40 "$build/$target.log"
         clean=no
@@ -74,11 +79,17 @@ fuzz() {
     # The rate: 10^6 executions in a nightly hour need 278 per second.
     awk -v s="$seconds" -v t="$target" '/^stat::number_of_executed_units/ {
         printf "fuzz_%s: %d executions in %d s: %.0f per second\n", t, $2, s, $2 / s }' "$build/$target.log"
-    ls "$build/$target"-crash-* "$build/$target"-leak-* "$build/$target"-timeout-* 2>/dev/null && clean=no
+    # An artifact fails the run even where the exit status did not (-fork
+    # and -jobs modes, a later input's exit).
+    if ls "$build/$target"-crash-* "$build/$target"-leak-* "$build/$target"-timeout-* \
+        "$build/$target"-oom-* 2>/dev/null; then
+        echo "fuzz_$target: the inputs above failed; add them to tests/data/fuzz-regressions/$target"
+        clean=no
+    fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets="size logs profile facts runs appfile path"
-rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-*
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path}
+rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle
     fuzz "$target" >"$build/$target.report" 2>&1 &

@@ -112,11 +112,8 @@ R=$TMP/resume
 "$RDMARUN" compare -p shm --np 1,2 --repeat 3 --warmup 0 -o "$R" $MPIRUN_ROOT \
     -- "$STENCIL" 512 100 >"$TMP/int.out" 2>&1 &
 pid=$!
-i=0
-recorded() { n=$(grep -c '^[0-9]' "$R/runs.csv" 2>/dev/null); echo "${n:-0}"; }
-while [ "$(recorded)" -lt 2 ] && [ $i -lt 600 ]; do
-    sleep 0.1; i=$((i + 1))
-done
+two_recorded() { [ "$(grep -c '^[0-9]' "$R/runs.csv" 2>/dev/null)" -ge 2 ]; }
+within 60 two_recorded
 kill -INT $pid
 wait $pid
 st=$?

@@ -26,12 +26,13 @@ check "a device the node lacks is named (and localhost is this node, once)" 83 \
     "$host: port: no device or port mlx5_3:1 on this node"
 
 t0=$(date +%s)
-run "$RDMARUN" check --path-test $MPIRUN_ROOT -H "localhost,nosuch.invalid" --path-timeout 20
+deadline=$(scaled 20)
+run "$RDMARUN" check --path-test $MPIRUN_ROOT -H "localhost,nosuch.invalid" --path-timeout "$deadline"
 t1=$(date +%s)
 check "a node that cannot be reached: 83 within the deadline, named with the launcher's words" 83 \
     "nosuch.invalid did not answer: the launcher says \"ssh: Could not resolve hostname nosuch" \
     "no peer started on $host either"
-[ $((t1 - t0)) -le 20 ]; ok $? "and it took $((t1 - t0)) s (deadline 20 s)"
+[ $((t1 - t0)) -le "$deadline" ]; ok $? "and it took $((t1 - t0)) s (deadline $deadline s)"
 has "$err" "ORTE was unable to reliably start" || has "$err" "PRTE has lost communication" ||
     has "$err" "ssh:"
 ok $? "mpirun's own message stays in the output"

@@ -60,11 +60,8 @@ t_seq=$((($(date +%s%N) - t0) / 1000000))
 ok $seq_bad "$((JOBS / 2)) jobs one after another: every status right ($seq_bad wrong)"
 
 # Ranks end with their launcher; give the kernel a moment to reap them.
-for _ in $(seq 1 50); do
-    left=$(ours -f "$BUILD/examples/mpi_(hello|exit)" | wc -l)
-    [ "$left" = 0 ] && break
-    sleep 0.1
-done
+no_rank_left() { left=$(ours -f "$BUILD/examples/mpi_(hello|exit)" | wc -l); [ "$left" = 0 ]; }
+within 5 no_rank_left
 [ "$left" = 0 ] || ps -o pid,ppid,stat,etime,args -p "$(ours -f "$BUILD/examples/mpi_(hello|exit)" | paste -sd,)" | sed 's/^/# /'
 ok $left "no rank left running ($left)"
 left=$(ours -x "$LAUNCHERS_RE" | wc -l)

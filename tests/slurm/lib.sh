@@ -64,23 +64,17 @@ CONF
 slurm_state() { sinfo -h -n "$HOST" -o %t 2>/dev/null | head -1; }
 slurm_reason() { sinfo -h -R -n "$HOST" -o %E 2>/dev/null | head -1; }
 # slurm_wait_state STATE SECONDS
-slurm_wait_state() {
-    i=0
-    while [ "$(slurm_state)" != "$1" ] && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
-    [ "$(slurm_state)" = "$1" ]
-}
+_slurm_in_state() { [ "$(slurm_state)" = "$1" ]; }
+slurm_wait_state() { within "$2" _slurm_in_state "$1"; }
 # slurm_wait_job ID SECONDS: until the job has left the queue or is held
 slurm_job_state() { squeue -h -j "$1" -o %T 2>/dev/null; }
-slurm_wait_job() {
-    i=0
-    while [ $i -lt $(($2 * 10)) ]; do
-        s=$(slurm_job_state "$1")
-        [ -z "$s" ] && return 0
-        case $s in PENDING) r=$(squeue -h -j "$1" -o %r); case $r in *Held*|*held*) return 0 ;; esac ;; esac
-        sleep 0.1; i=$((i + 1))
-    done
+_slurm_job_over() {
+    s=$(slurm_job_state "$1")
+    [ -z "$s" ] && return 0
+    case $s in PENDING) r=$(squeue -h -j "$1" -o %r); case $r in *Held*|*held*) return 0 ;; esac ;; esac
     return 1
 }
+slurm_wait_job() { within "$2" _slurm_job_over "$1"; }
 
 slurm_stop() {
     for f in d ctld; do
@@ -88,7 +82,7 @@ slurm_stop() {
     done
     [ -f "$SL/run/munged.pid" ] && kill "$(cat "$SL/run/munged.pid")" 2>/dev/null
     for f in d ctld; do
-        [ -f "$SL/$f.pid" ] && while kill -0 "$(cat "$SL/$f.pid")" 2>/dev/null; do sleep 0.2; done
+        [ -f "$SL/$f.pid" ] && within 30 _all_gone "$(cat "$SL/$f.pid")"
     done
     return 0
 }

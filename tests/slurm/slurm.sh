@@ -139,7 +139,8 @@ slurm_wait_state drain 30 || slurm_wait_state drng 5
 reason=$(slurm_reason)
 case $reason in "rdmarun: devices: mlx5_0 is absent"*) r=0 ;; *) r=1 ;; esac
 ok $r "the failing prolog drained the node with rdmarun's reason ($reason)"
-i=0; while ! squeue -h -j "$id" -o %r | grep -qi held && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+held() { squeue -h -j "$id" -o %r | grep -qi held; }
+within 30 held
 squeue -h -j "$id" -o '%T %r' | grep -qi 'pending.*held'
 ok $? "the job was requeued and held ($(squeue -h -j "$id" -o '%T %r'))"
 
@@ -184,7 +185,7 @@ run "$RDMARUN" check --drain --config "$SITE/hang.ini" --sysfs "$TMP/sys-hang" -
 t=$(($(date +%s) - t0))
 check "a hanging check is stopped at 2 s and the node drained" 69 "did not finish within 2 s" \
     "drained node $HOST: rdmarun: facts: did not finish"
-[ "$t" -le 8 ]; ok $? "the whole check took ${t} s"
+[ "$t" -le "$(scaled 8)" ]; ok $? "the whole check took ${t} s"
 healthy
 run "${HEALTH[@]}"
 check "and the next healthy check resumes it" 0 "resumed node $HOST"

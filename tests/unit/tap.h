@@ -2,6 +2,7 @@
 #ifndef RDMARUN_TAP_H
 #define RDMARUN_TAP_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -25,6 +26,15 @@ static int tap_n, tap_failed;
         if (!(g_ && w_ ? strcmp(g_, w_) == 0 : g_ == w_))                 \
             printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
     } while (0)
+
+/* SECONDS times RDMARUN_TEST_SLOWDOWN (tests/wait.sh): every bound a test
+ * puts on how long something takes. */
+static inline double scaled(double seconds)
+{
+    const char *f = getenv("RDMARUN_TEST_SLOWDOWN");
+    double k = f ? atof(f) : 1;
+    return seconds * (k > 0 ? k : 1);
+}
 
 static inline int done_testing(void)
 {

@@ -47,6 +47,9 @@ static char *run(const char *tree, const char *const *kv)
 
 #define RUN(tree, ...) run(tree, (const char *const[]){__VA_ARGS__, NULL})
 
+/* A whole run's limit of 20 s on an idle machine (RDMARUN_TEST_SLOWDOWN). */
+static char limit20[16];
+
 /* The check began and ended. */
 static bool ran(const char *out, const char *name)
 {
@@ -128,12 +131,12 @@ static void test_devices(void)
        "no devices at all: each named device fails");
     free(out);
 
-    out = RUN("none", "timeout", "20");
+    out = RUN("none", "timeout", limit20);
     ok(fails(out, "devices", "no RDMA device on this node") == 1,
        "nothing named and no device: fails saying so");
     free(out);
 
-    out = RUN("ib-down", "timeout", "20");
+    out = RUN("ib-down", "timeout", limit20);
     ok(fails(out, "devices", "mlx5_0 port 1 is DOWN, physical state Disabled") == 1,
        "a DOWN port fails with its physical state");
     free(out);
@@ -143,7 +146,7 @@ static void test_devices(void)
        "port-state = any accepts the DOWN port (kept for the other checks)");
     free(out);
 
-    out = RUN("ib-mlx5", "timeout", "20");
+    out = RUN("ib-mlx5", "timeout", limit20);
     ok(fails(out, "devices", "mlx5_0 port 2 is DOWN, physical state Polling") == 1 &&
            fails(out, "devices", NULL) == 1,
        "every port when devices is not set: only mlx5_0 port 2 (DOWN) fails");
@@ -385,6 +388,7 @@ static void test_only_asked(void)
 
 int main(void)
 {
+    snprintf(limit20, sizeof(limit20), "%.0f", scaled(20));
     /* The checks read this node's topology besides the recorded sysfs tree:
      * give hwloc the recorded one instead, so that runs are alike on every
      * machine (and hwloc's PCI plugin, whose libpciaccess leaks, stays out). */

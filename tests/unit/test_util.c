@@ -224,13 +224,13 @@ static void test_proc(void)
     bool late;
     char *const echo[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
     struct proc_spec s = {.argv = echo, .err_to_out = true};
-    int st = proc_capture(&s, 5, 1024, &out, &late);
+    int st = proc_capture(&s, scaled(5), 1024, &out, &late);
     ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 3 && !late, "exit status 3 comes back");
     is_str(out, "out\nerr\n", "stdout and stderr captured together");
     free(out);
     char *const big[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x", NULL};
     s = (struct proc_spec){.argv = big};
-    st = proc_capture(&s, 5, 1000, &out, &late);
+    st = proc_capture(&s, scaled(5), 1000, &out, &late);
     ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && strlen(out) == 1000,
        "output past the limit is read and dropped (kept %zu bytes)", strlen(out));
     free(out);
@@ -245,16 +245,16 @@ static void test_proc(void)
     st = proc_capture(&s, 0.3, 1024, &out, &late);
     double took = proc_now() - t0;
     ok(late && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the deadline kills it");
-    ok(took < 3, "and it does not wait for the program (%.2f s)", took);
+    ok(took < scaled(3), "and it does not wait for the program (%.2f s)", took);
     free(out);
     /* proc_wait returns at the deadline while the child runs, and at once when it ends. */
     ok(proc_start(&s, &p) == 0, "sleep starts");
     ok(!proc_wait(&p, proc_now() + 0.1, &st), "still running at a near deadline");
     proc_kill(&p, SIGTERM);
     t0 = proc_now();
-    ok(proc_wait(&p, proc_now() + 5, &st) && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+    ok(proc_wait(&p, proc_now() + scaled(5), &st) && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
        "SIGTERM ends it and the wait sees it");
-    ok(proc_now() - t0 < 1, "the wait wakes when the child ends (%.3f s)", proc_now() - t0);
+    ok(proc_now() - t0 < scaled(1), "the wait wakes when the child ends (%.3f s)", proc_now() - t0);
     ok(proc_exit_code(st) == 128 + SIGTERM, "a signal's exit code is 128 + N");
     ok(proc_start(&s, &p) == 0, "sleep starts again");
     proc_kill(&p, SIGKILL);

@@ -3,7 +3,7 @@
 # its TAP output and exit status through a writable share, power off. A guest
 # that does not finish in time is killed and its console shown.
 #   boot.sh SHARE_DIR GUEST_SCRIPT [ARG,ARG...]
-# Environment: RDMARUN_VM_TIMEOUT (s, default 600), RDMARUN_VM_MEM (MiB, 2048),
+# Environment: RDMARUN_VM_TIMEOUT (s, default 600, times RDMARUN_TEST_SLOWDOWN), RDMARUN_VM_MEM (MiB, 2048),
 # RDMARUN_VM_SMP (2), RDMARUN_VM_NETDEV (qemu -netdev, default user),
 # RDMARUN_VM_MAC, RDMARUN_VM_NAME, RDMARUN_VM_IP (guest address/prefix),
 # RDMARUN_VM_CONSOLE (qemu -serial; default a file in the share),
@@ -13,6 +13,7 @@ share=$(cd "${1:?share dir}" && pwd)
 script=${2:?guest script}
 args=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../wait.sh"
 name=${RDMARUN_VM_NAME:-rxe-guest}
 src=$(cd "${RDMARUN_SRCDIR:?}" && pwd -P)
 build=$(cd "${RDMARUN_BUILDDIR:?}" && pwd -P)
@@ -36,7 +37,7 @@ if [ "$nodes" -gt 1 ]; then
 fi
 console=$share/console-$name.log
 rm -f "$share/exit-status-$name"
-timeout --foreground -k 5 "${RDMARUN_VM_TIMEOUT:-600}" qemu-system-x86_64 \
+timeout --foreground -k 5 "$(scaled "${RDMARUN_VM_TIMEOUT:-600}")" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "${RDMARUN_VM_SMP:-2}" -m "${RDMARUN_VM_MEM:-2048}" \
     "${numa[@]}" -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
     -append "console=ttyS0 loglevel=4 panic=-1 rr_script=$script rr_share=$share rr_src=$src $build_arg rr_args=$args GUEST_NAME=$name GUEST_IP=${RDMARUN_VM_IP:-10.0.2.15/24}" \

@@ -2,6 +2,7 @@
 # prepare a share for one guest. Sourced by the tests/vm/*.sh TAP scripts.
 VM_DIR=$RDMARUN_SRCDIR/tests/vm
 VM_BUILD=$RDMARUN_BUILDDIR/tests/vm
+. "$RDMARUN_SRCDIR/tests/wait.sh"
 
 # Skip only where qemu cannot run at all; a missing kernel or module is a
 # setup error (scripts/setup-debian.sh installs them).
@@ -41,6 +42,7 @@ RDMARUN='$RDMARUN'; export RDMARUN
 RDMARUN_SRCDIR='$RDMARUN_SRCDIR'; export RDMARUN_SRCDIR
 RDMARUN_BUILDDIR='$RDMARUN_BUILDDIR'; export RDMARUN_BUILDDIR
 RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH'; export RDMARUN_PROFILE_PATH
+RDMARUN_TEST_SLOWDOWN='$RDMARUN_TEST_SLOWDOWN'; export RDMARUN_TEST_SLOWDOWN
 ENV
     echo "$d"
 }
@@ -78,7 +80,8 @@ vm_pair() {
         RDMARUN_VM_NETDEV="socket,id=n0,listen=127.0.0.1:$_port" \
         "$VM_DIR/boot.sh" "$1" "$2" a &
     _a=$!
-    sleep 2   # the listening side first
+    # the listening side first
+    "$RDMARUN_SRCDIR/tests/listening.sh" "$_port" 30 >&2
     RDMARUN_VM_MEM=1024 RDMARUN_VM_SMP=1 RDMARUN_VM_NAME=rxe-guest-b \
         RDMARUN_VM_IP=192.168.77.2/24 RDMARUN_VM_MAC=52:54:00:77:00:02 \
         RDMARUN_VM_NETDEV="socket,id=n0,connect=127.0.0.1:$_port" \

@@ -33,10 +33,8 @@ CFG
     -o UsePAM=no -o StrictModes=no -o PidFile=/run/sshd.pid
 ok $? "sshd started on node $role"
 
-# Node b: serve until node a is done (or 500 s).
-serve() {
-    for i in $(seq 1 1000); do [ -f "$S/a-done" ] && break; sleep 0.5; done
-}
+# Node b: serve until node a is done (or `scaled 500` s).
+serve() { within 500 test -f "$S/a-done"; }
 
 # Node a: wait until node b answers over ssh; sets oob and hosts for mpirun.
 # Open MPI 4.1's runtime is kept on eth0; Open MPI 5's runs without the
@@ -44,8 +42,8 @@ serve() {
 # PRRTE also does not take this node's own address in -H for this node
 # (it knows it by name only: "not enough slots"), so it is named.
 reach_b() {
-    for i in $(seq 1 120); do busybox ping -c1 -W1 $B >/dev/null 2>&1 && break; sleep 0.5; done
-    for i in $(seq 1 120); do ssh -o ConnectTimeout=2 $B true 2>/dev/null && break; sleep 0.5; done
+    within 60 busybox ping -c1 -W1 $B >/dev/null 2>&1
+    within 60 ssh -o ConnectTimeout=2 $B true 2>/dev/null
     ssh $B true; ok $? "node a reaches node b over ssh"
     oob= hosts="$(hostname),$B"
     [ "${OMPI_MAJOR:-4}" -ge 5 ] || oob="--mca oob_tcp_if_include eth0" hosts="$A,$B"

@@ -17,7 +17,7 @@ else
     reach_b
     cd $JOB
     # shellcheck disable=SC2086
-    run timeout 300 "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
+    run timeout "$(scaled 300)" "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "a 2-rank job, one rank per node, through rdmarun (auto profile)" 0 \
         "pingpong size=65536" "rdmarun: profile roce (chosen by auto)"
@@ -36,7 +36,7 @@ else
     # to catch, between real nodes (UCX 1.14+ says inter-node here). The job
     # would run for minutes; strict stops it at its first endpoint on TCP.
     printf '[profile]\ninherit = tcp\nexpect = rdma\n' >"$TMP/wants-rdma.ini"
-    run timeout 300 "$RDMARUN" --allow-run-as-root -p "$TMP/wants-rdma.ini" --verify strict \
+    run timeout "$(scaled 300)" "$RDMARUN" --allow-run-as-root -p "$TMP/wants-rdma.ini" --verify strict \
         -H "$hosts" -np 2 $oob --evidence-dir "$TMP/evidence-tcp" \
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 100000 8 1048576
     end=$(date +%s.%N)
@@ -56,12 +56,12 @@ else
     perftest_pair() {  # PORT ITERATIONS rdmarun options...: sets out/err/rc (a), brc and $TMP/b.out
         local port=$1 n=$2
         shift 2
-        ssh $B "echo \$\$ >/tmp/perftest-b.pid && cd $JOB && exec timeout 120 $RDMARUN --launcher exec $* -- \
+        ssh $B "echo \$\$ >/tmp/perftest-b.pid && cd $JOB && exec timeout $(scaled 120) $RDMARUN --launcher exec $* -- \
             ucx_perftest $PERFTEST_P -p $port -t tag_bw -s 65536 -n $n" >"$TMP/b.out" 2>&1 &
         local bpid=$!
         # b's rdmarun probes and tests its QP first: the server listens after.
         ssh $B "$RDMARUN_SRCDIR/tests/listening.sh $port 60"
-        run timeout 120 "$RDMARUN" --launcher exec "$@" -- ucx_perftest $PERFTEST_P -p "$port" -t tag_bw \
+        run timeout "$(scaled 120)" "$RDMARUN" --launcher exec "$@" -- ucx_perftest $PERFTEST_P -p "$port" -t tag_bw \
             -s 65536 -n "$n" $B
         # srun's --kill-on-bad-exit: a task that ends non-zero ends the step's
         # others at once (SIGTERM); b's rdmarun passes it to its server.
@@ -100,7 +100,7 @@ else
     # own traffic, so the launcher is not what breaks).
     [ "${OMPI_MAJOR:-4}" -ge 5 ] && export PRTE_MCA_oob_tcp_if_include=eth0
     pt() {  # the path test from node a over both nodes, extra options after
-        run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts" $oob "$@"
+        run timeout "$(scaled 120)" "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts" $oob "$@"
     }
     t0=$(date +%s.%N)
     pt
@@ -112,7 +112,7 @@ else
     echo "# figures: path test of 2 guests in $took s (launch included): $(printf '%s\n' "$out" | grep 'path test passed')"
     printf '%s slots=1\n' $(echo "$hosts" | tr ',' ' ') >"$TMP/hostfile"
     # shellcheck disable=SC2086
-    run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root --hostfile "$TMP/hostfile" $oob --json
+    run timeout "$(scaled 120)" "$RDMARUN" check --path-test --allow-run-as-root --hostfile "$TMP/hostfile" $oob --json
     check "with a hostfile instead of -H, as JSON: both pairs, with the ports' rate" 0 \
         '"passed": true' '"summary": "2 nodes, 2 of 2 paths good (ring)' '"rate_gbps": 2.5' \
         '"host": "rxe-guest-b"'
@@ -130,13 +130,13 @@ else
     vlan_up() {  # VID ADDRESS: eth0.VID with the address; prints its GID index
         ip link add link eth0 name eth0.$1 type vlan id $1 && ip addr add $2/24 dev eth0.$1 &&
             ip link set eth0.$1 up || return 1
-        for i in $(seq 1 50); do
-            for n in /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/*; do
-                [ "$(cat "$n" 2>/dev/null)" = eth0.$1 ] &&
-                    grep -q ffff: /sys/class/infiniband/rxe0/ports/1/gids/${n##*/} &&
-                    { echo ${n##*/}; return 0; }
-            done
-            sleep 0.1
+        within 5 vlan_gid $1
+    }
+    vlan_gid() {  # VID: prints the GID index of eth0.VID's IPv4 address, once it has one
+        for n in /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/*; do
+            [ "$(cat "$n" 2>/dev/null)" = eth0.$1 ] &&
+                grep -q ffff: /sys/class/infiniband/rxe0/ports/1/gids/${n##*/} &&
+                { echo ${n##*/}; return 0; }
         done
         return 1
     }
@@ -155,7 +155,7 @@ else
     # the lost tails of messages cost the job seconds, not minutes.
     ssh $B tc qdisc change dev eth0.5 root netem loss 10%
     # shellcheck disable=SC2086
-    run timeout 300 "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
+    run timeout "$(scaled 300)" "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
         --set ucx.IB_GID_INDEX="$G5" --set ucx.RC_VERBS_TIMEOUT=50ms --set check.path-test=no \
         "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 5 8 65536
     loss=$(printf '%s\n' "$err" | grep -o 'rxe0/1: [^;]*the fabric drops packets')
@@ -189,18 +189,18 @@ sys.exit(not [p for p in c if p["port"] == "rxe0/1" and p["families"]["loss"] > 
     }
     dummy_port 10.6.0.1 up && ssh $B "$(declare -f dummy_port); dummy_port 10.6.0.2 down"
     ok $? "rxe1 on a dummy netdev on both nodes, down on node b"
-    sleep 1
+    within 5 test -e /sys/class/infiniband/rxe1/ports/1/state
     pt --device rxe1
     check "port DOWN on node b: 83, node b's port and the pair named" 83 \
         "rxe-guest-b (rxe1:1" "port 1 of rxe1 is" "port DOWN: rxe1:1 on rxe-guest-b is DOWN"
     printf '[profile]\ninherit = roce\n[ucx]\nNET_DEVICES = rxe1:1\n[check]\nqp-test = no\n' >"$TMP/rxe1.ini"
-    run timeout 120 "$RDMARUN" --allow-run-as-root -p "$TMP/rxe1.ini" --verify strict \
+    run timeout "$(scaled 120)" "$RDMARUN" --allow-run-as-root -p "$TMP/rxe1.ini" --verify strict \
         -H "$hosts" -np 2 $oob "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
     check "and a job on rxe1 under strict does not start: 83 before launch" 83 \
         "port DOWN: rxe1:1 on rxe-guest-b" "the path test between the job's nodes failed: not starting the job"
     check_without "the job's program never ran" 83 "pingpong size" "not starting the job"
     t0=$(date +%s.%N)
-    run timeout 120 "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts,192.168.77.3" $oob --path-timeout 20
+    run timeout "$(scaled 120)" "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts,192.168.77.3" $oob --path-timeout 20
     took=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
     check "a third node that is not up: 83 within the deadline ($took s), and it is named" 83 \
         "192.168.77.3 did not answer"
@@ -212,7 +212,7 @@ rxe_counters >"$TMP/after"
 grep -c "type RC state RTS.*comm mpi_pingpong" "$TMP/qps" >"$S/$role.rts"
 counter_delta "$TMP/before" "$TMP/after" sent_pkts >"$S/$role.sent"
 if [ "$role" = a ]; then
-    for i in $(seq 1 120); do [ -f "$S/b.sent" ] && break; sleep 0.5; done
+    within 60 test -f "$S/b.sent"
     for node in a b; do
         [ "$(cat "$S/$node.rts" 2>/dev/null || echo 0)" -gt 0 ]
         ok $? "node $node: the job's rank had RC QPs in RTS in rdma res"

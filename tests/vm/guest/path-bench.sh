@@ -5,6 +5,7 @@
 # node b serves. Argument: a or b.
 . "$RR_SHARE/env.sh"
 . "$RDMARUN_SRCDIR/tests/vm/guest/nodes.sh"
+. "$RDMARUN_SRCDIR/benchmarks/lib.sh"
 if [ "$role" = b ]; then
     serve
     exit 0
@@ -21,11 +22,13 @@ for i in $(seq 1 $runs); do
     times="$times $t"
     last=$(sed -n 's/^rdmarun: path test passed: //p' "$TMP/path")
 done
-median=$(printf '%s\n' $times | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : "?" }')
-case $times in *'?'*) median=? ;; esac
+median=$(printf '%s\n' $times | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2] }')
+case $times in *'?'*) median= ;; esac
 {
-    echo "path test, 2 guests (ring, mpirun over ssh, launch included): median ${median} s of $runs runs (${times# })"
+    figure "path test, 2 guests (ring, mpirun over ssh, launch included): median of $runs runs (${times# })" \
+        "$median" s "<" 30
     echo "  last run: ${last:-?}"
+    echo "path-bench.sh: done"
 } >"$RR_SHARE/bench.txt"
 touch "$S/a-done"
 done_testing

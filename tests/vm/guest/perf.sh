@@ -5,6 +5,7 @@
 exec >"$RR_SHARE/perf.txt" 2>&1
 ok() { :; }
 . "$RDMARUN_SRCDIR/tests/vm/guest/setup.sh"
+. "$RDMARUN_SRCDIR/benchmarks/lib.sh"
 PP=$RDMARUN_BUILDDIR/examples/mpi_pingpong
 ip=${GUEST_IP%/*}
 # / is read-only in the guest: the jobs' evidence goes under a tmpfs.
@@ -13,33 +14,48 @@ n=200
 [ -n "${BENCH_SHORT:-}" ] && n=20
 
 # perftest, loopback on rxe0: 1 MiB writes (bandwidth), 8-byte writes (latency)
+# (the client once its server listens: perftest's port, 18515)
 ib_write_bw -d rxe0 -x "$RXE_GID" -F -s 1048576 -n 200 --report_gbits >/tmp/bw-s 2>&1 &
-sleep 1
+"$RDMARUN_SRCDIR/tests/listening.sh" 18515
 ib_write_bw -d rxe0 -x "$RXE_GID" -F -s 1048576 -n 200 --report_gbits "$ip" >/tmp/bw-c 2>&1
 wait
 ib_write_lat -d rxe0 -x "$RXE_GID" -F -s 8 -n 1000 >/tmp/lat-s 2>&1 &
-sleep 1
+"$RDMARUN_SRCDIR/tests/listening.sh" 18515
 ib_write_lat -d rxe0 -x "$RXE_GID" -F -s 8 -n 1000 "$ip" >/tmp/lat-c 2>&1
 wait
 # perftest's result rows: bytes iterations peak avg ... (Gb/s), and latency t_avg column
 bw=$(awk '$1 == 1048576 {print $4 * 1000 / 8}' /tmp/bw-c)          # MB/s
 lat=$(awk '$1 == 8 && NF >= 6 {print $6}' /tmp/lat-c)               # t_avg, us
-echo "perftest rxe0: ib_write_bw 1 MiB ${bw:-?} MB/s, ib_write_lat 8 B ${lat:-?} us"
+figure "perftest rxe0: ib_write_bw 1 MiB" "$bw" MB/s
+figure "perftest rxe0: ib_write_lat 8 B" "$lat" us
 
-mpi() {  # label, rdmarun options
-    label=$1
-    shift
-    "$RDMARUN" "$@" --allow-run-as-root -np 2 "$PP" $n 8 1048576 >/tmp/pp 2>/dev/null
+# mpi LABEL TARGETS OPTIONS...: a 2-rank ping-pong through rdmarun; its 8 B
+# latency and 1 MiB bandwidth beside perftest's (targets: "rdma" for the
+# profiles that use rxe0, none for tcp and shm). A job that gives no figure
+# shows why (its last lines).
+mpi() {
+    label=$1 targets=$2
+    shift 2
+    "$RDMARUN" "$@" --allow-run-as-root -np 2 "$PP" $n 8 1048576 >/tmp/pp 2>/tmp/pp.err
     l=$(sed -n 's/.*size=8 .*latency_us=\([0-9.]*\).*/\1/p' /tmp/pp)
     b=$(sed -n 's/.*size=1048576 .*bandwidth_MBps=\([0-9.]*\).*/\1/p' /tmp/pp)
-    printf '%-34s 8 B %9s us (x%s of ib_write_lat)   1 MiB %9s MB/s (%s of ib_write_bw)\n' \
-        "$label" "${l:-?}" "$(awk -v a="$l" -v b="$lat" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "?"}')" \
-        "${b:-?}" "$(awk -v a="$b" -v b="$bw" 'BEGIN {if (b > 0) printf "%.0f%%", 100 * a / b; else print "?"}')"
+    figure "$label: 8 B" "$l" us
+    figure "$label: 1 MiB" "$b" MB/s
+    lr=$(awk -v a="$l" -v b="$lat" 'BEGIN {if (a > 0 && b > 0) printf "%.2f", a / b}')
+    br=$(awk -v a="$b" -v b="$bw" 'BEGIN {if (a > 0 && b > 0) printf "%.0f", 100 * a / b}')
+    if [ "$targets" = rdma ]; then
+        figure "$label: 8 B latency over ib_write_lat's" "$lr" x "<=" 1.5
+        figure "$label: 1 MiB bandwidth, % of ib_write_bw's" "$br" % ">=" 80
+    else
+        figure "$label: 8 B latency over ib_write_lat's" "$lr" x
+        figure "$label: 1 MiB bandwidth, % of ib_write_bw's" "$br" %
+    fi
+    [ -n "$l" ] && [ -n "$b" ] || tail -n 5 /tmp/pp /tmp/pp.err 2>/dev/null | sed 's/^/#   /'
 }
-mpi "roce (rc_verbs, -x UCX_TLS=rc,self)" -p roce -x UCX_TLS=rc,self
-mpi "auto (chooses roce; rc,self)" -x UCX_TLS=rc,self
-mpi "tcp" -p tcp
-mpi "shm (shared memory, no NIC)" -p shm
+mpi "roce (rc_verbs, -x UCX_TLS=rc,self)" rdma -p roce -x UCX_TLS=rc,self
+mpi "auto (chooses roce; rc,self)" rdma -x UCX_TLS=rc,self
+mpi "tcp" - -p tcp
+mpi "shm (shared memory, no NIC)" - -p shm
 
 # The path test on this one node (mpirun, PMIx, the node's QP pair to itself):
 # its wall time, launch included, and its own figures beside perftest's.
@@ -48,5 +64,10 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 pl=$(sed -n 's/.*passed: .*latency \([0-9.]*\)-.*/\1/p' /tmp/path)
 pb=$(sed -n 's/.*passed: .*bandwidth \([0-9.]*\)-.*/\1/p' /tmp/path)
-printf 'path test, 1 node (mpirun + PMIx)   %s s wall; 8 B %s us, 32 KiB writes %s MB/s\n' \
-    "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" "${pl:-?}" "${pb:-?}"
+# within its own deadline (--path-timeout, 30 s)
+figure "path test, 1 node (mpirun + PMIx): wall time" "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" s "<" 30
+figure "path test, 1 node: 8 B" "$pl" us
+figure "path test, 1 node: 32 KiB writes" "$pb" MB/s
+[ -n "$pl" ] && [ -n "$pb" ] || tail -n 5 /tmp/path | sed 's/^/#   /'
+# The last line: without it the host knows the guest was cut short.
+echo "perf.sh: done"

@@ -1,10 +1,11 @@
-# In the guest: Soft-RoCE on the virtio NIC. Sourced by guest scripts, after
-# tests/lib.sh. Sets RXE_GID (the RoCE v2 IPv4-mapped GID index).
+# In the guest: Soft-RoCE on the virtio NIC. Sourced by guest scripts (after
+# tests/lib.sh, or with their own ok). Sets RXE_GID (the RoCE v2 IPv4-mapped GID index).
 ip link set eth0 up
 ip addr add "${GUEST_IP:-10.0.2.15/24}" dev eth0
 rdma link add rxe0 type rxe netdev eth0
+. "$RDMARUN_SRCDIR/tests/wait.sh"
 RXE_GID=
-for i in $(seq 1 50); do
+roce_v2_gid() {
     for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
         case $(cat "$g" 2>/dev/null) in 0000:0000:0000:0000:0000:ffff:*)
             n=${g##*/}
@@ -12,10 +13,9 @@ for i in $(seq 1 50); do
                 RXE_GID=$n ;;
         esac
     done
-    [ -n "$RXE_GID" ] && break
-    sleep 0.1
-done
-[ -n "$RXE_GID" ]; ok $? "rxe0 is up on eth0 with a RoCE v2 IPv4 GID (index $RXE_GID)"
+    [ -n "$RXE_GID" ]
+}
+within 5 roce_v2_gid; ok $? "rxe0 is up on eth0 with a RoCE v2 IPv4 GID (index $RXE_GID)"
 
 # rxe0's hardware counters, "name value" per line.
 rxe_counters() {

@@ -249,7 +249,7 @@ check "[check] min-rate above rxe0's rate under strict: 69" 69 "[check] min-rate
 run "$RDMARUN" -p roce --verify strict --set ucx.IB_GID_INDEX=77 $MPI -x UCX_TLS=rc,self "$PINGPONG" 20 8
 check "a QP test that fails under strict (GID index 77): the job does not start" 69 \
     "rxe0:1 QP test:" "not starting the job"
-run timeout 120 "$RDMARUN" -p roce --verify strict --set check.qp-test=no --set ucx.IB_GID_INDEX=77 \
+run timeout "$(scaled 120)" "$RDMARUN" -p roce --verify strict --set check.qp-test=no --set ucx.IB_GID_INDEX=77 \
     $MPI -x UCX_TLS=rc,self -x UCX_UD_VERBS_TIMEOUT=5s "$PINGPONG" 20 8
 ! has "$out$err" "QP test" && ! has "$err" "[check]" && has "$out$err" "UCX  "
 ok $? "--set check.qp-test=no: no QP test before the job, which started (status $rc)"
@@ -259,7 +259,7 @@ run "$RDMARUN" --dry-run $MPI "$PINGPONG"
 check "the plan for this node sets the UD DGID workaround, with its reason" 0 \
     "-x UCX_UD_VERBS_ETH_DGID_CHECK=n" "rule:ucx-ud-eth-dgid-check" "fixed in UCX 1.19.0"
 # The control: without the workaround, UD wire-up fails (timeout shortened).
-run timeout 120 "$RDMARUN" -p roce --set ucx.UD_VERBS_ETH_DGID_CHECK=y $MPI \
+run timeout "$(scaled 120)" "$RDMARUN" -p roce --set ucx.UD_VERBS_ETH_DGID_CHECK=y $MPI \
     -x UCX_TLS=rc,self -x UCX_UD_VERBS_TIMEOUT=5s "$PINGPONG" 20 8
 [ "$rc" -ne 0 ]; ok $? "without the workaround the same job fails (status $rc): the rule is needed"
 

@@ -156,4 +156,25 @@ run "$RDMARUN" profiles show --json pvrdma
 check "profiles show --json" 0 '"key": "RNDV_THRESH"' '"origin": "pvrdma.ini:'
 printf '%s' "$out" | python3 -m json.tool >/dev/null 2>&1; ok $? "profiles show --json is valid JSON"
 
+# Inheritance that reaches a file many ways (each of 32 files inherits the
+# next four times: 4^31 loads when each parent was read anew) reads each
+# file once, where it is first reached; a diamond keeps that order.
+mkdir -p "$TMP/diamond"
+for i in $(seq 1 31); do
+    n=$((i + 1))
+    printf '[profile]\ninherit = ./p%s.ini, ../diamond/p%s.ini, ./p%s.ini, ../diamond/p%s.ini\n' $n $n $n $n >"$TMP/diamond/p$i.ini"
+done
+printf '[profile]\nfabric = shm\n[ucx]\nTLS = sm,self\n' >"$TMP/diamond/p32.ini"
+run timeout "$(scaled 60)" "$RDMARUN" profiles show "$TMP/diamond/p1.ini"
+check "32 files, each inheriting the next four times: loaded" 0 "TLS = sm,self"
+[ "$(printf '%s\n' "$out" | grep -c '^# file: ')" = 32 ]
+ok $? "each file read once ($(printf '%s\n' "$out" | grep -c '^# file: ') files listed)"
+printf '[profile]\ninherit = ./b.ini, ./c.ini\n' >"$TMP/diamond/a.ini"
+printf '[profile]\ninherit = ./d.ini\n[ucx]\nRNDV_THRESH = 1M\n' >"$TMP/diamond/b.ini"
+printf '[profile]\ninherit = ./d.ini\n' >"$TMP/diamond/c.ini"
+printf '[profile]\nfabric = shm\n[ucx]\nTLS = sm,self\nRNDV_THRESH = 8K\n' >"$TMP/diamond/d.ini"
+run "$RDMARUN" profiles show "$TMP/diamond/a.ini"
+check "a diamond: the shared parent is read where first reached, and b's value over it stays" 0 \
+    "RNDV_THRESH = 1M"
+
 done_testing

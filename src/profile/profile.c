@@ -388,16 +388,21 @@ static int read_file(const char *path, struct file_state *st)
 struct load_stack {
     const char *paths[INHERIT_MAX_DEPTH];
     int depth;
+    struct strvec seen;   /* every file read (real paths): each is read once */
 };
+
+#define INHERIT_MAX_FILES 256
 
 /* A parent written as a path is relative to the file that names it. */
 static char *find_parent(const char *name, const char *from_file, const struct strvec *dirs)
 {
     if (from_file && strchr(name, '/') && name[0] != '/') {
+        while (starts_with(name, "./"))
+            name += 2;
         const char *slash = strrchr(from_file, '/');
-        char *path = slash ? xasprintf("%.*s/%s", (int)(slash - from_file), from_file, name)
-                           : xstrdup(name);
-        return path;
+        bool here = !slash || (slash == from_file + 1 && from_file[0] == '.');
+        return here ? xasprintf("./%s", name)
+                    : xasprintf("%.*s/%s", (int)(slash - from_file), from_file, name);
     }
     return profile_find(name, dirs);
 }
@@ -437,6 +442,23 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
             return RR_EX_CONFIG;
         }
     }
+    /* Reached again through another parent (a diamond): read once, where
+     * it was first reached, so that n files take n reads, not 4^depth. */
+    for (size_t i = 0; real && i < stack->seen.n; i++)
+        if (strcmp(stack->seen.v[i], real) == 0) {
+            free(real);
+            free(path);
+            return 0;
+        }
+    if (stack->seen.n == INHERIT_MAX_FILES) {
+        rr_error("%s:%d: profiles inherit from more than %d files", from_file, from_line,
+                 INHERIT_MAX_FILES);
+        free(real);
+        free(path);
+        return RR_EX_CONFIG;
+    }
+    if (real)
+        sv_push(&stack->seen, real);
     free(real);
     if (stack->depth == INHERIT_MAX_DEPTH) {
         rr_error("%s:%d: profiles inherit more than %d levels deep", from_file, from_line,
@@ -469,6 +491,7 @@ int profile_load(const char *name, const struct strvec *dirs, struct profile *ou
     out->name = xstrdup(name);
     struct load_stack stack = {.depth = 0};
     int rc = load_rec(name, dirs, out, &stack, NULL, 0);
+    sv_free(&stack.seen);
     if (rc == 0) {
         out->path = xstrdup(out->files.v[out->files.n - 1]);
         /* inherit names this file's parents only; the merged profile has them all. */

@@ -113,8 +113,8 @@ check "a FIFO as a sysfs state file: not read, the port's state is unknown" 69 "
 # the time limit.
 state=$TMP/sys-hang/class/infiniband/rxe0/ports/1/state
 cp -r "$DATA/sysfs/rxe" "$TMP/sys-hang"
-stuck() { strace -f -qq -o /dev/null -P "$state" -e trace=openat -e inject=openat:signal=SIGSTOP "$@"; }
-if command -v strace >/dev/null && stuck true 2>/dev/null; then
+stuck() { stop_at_open "$state" "$@"; }
+if can_stop_at_open; then
     conf hang devices=rxe0 check-timeout=2 timeout=$(scaled 30)
     t0=$(date +%s)
     run stuck "$RDMARUN" check --config "$SITE/hang.ini" --sysfs "$TMP/sys-hang"
@@ -142,6 +142,18 @@ check "an unknown [check] key: file:line" 78 "badkey.ini:3" "colour"
 conf badval min-rate=fast
 hc "$SITE/badval.ini"
 check "a bad value: file:line" 78 "badval.ini:2"
+conf zero devices=rxe0 timeout=0
+hc "$SITE/zero.ini" --sysfs "$DATA/sysfs/rxe"
+check "timeout = 0 is a configuration error, not an unhealthy node" 78 "zero.ini:3" "at least 1"
+conf badport devices=rxe0:x
+hc "$SITE/badport.ini" --sysfs "$DATA/sysfs/rxe"
+check "devices = rxe0:x: a port that is no number is a configuration error" 78 "badport.ini:2" \
+    "'rxe0:x' is not a device or DEVICE:PORT"
+for n in "n[1-4]" "n1,n2" ALL "" "-x"; do
+    hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --drain --node "$n" --scontrol /nonexistent/scontrol
+    check "--drain --node '$n' is refused before any scontrol call (a hostlist drains many)" 64 \
+        "--node takes one node's name"
+done
 hc "$SITE/nothere.ini"
 check "a configuration that is missing" 66 "cannot read the site check configuration" "nothere.ini"
 run "$RDMARUN" check --drain --config "$SITE/absent.ini" --sysfs "$DATA/sysfs/rxe" \

@@ -167,6 +167,16 @@ as_user_blocked() {
     as_user test -x "$RDMARUN" 2>/dev/null || echo "nobody cannot reach $RDMARUN"
 }
 
+# stop_at_open PATH CMD...: CMD, with any process of it that opens PATH
+# stopped right there (SIGSTOP, by strace): a check that never finishes, as
+# one stuck in a driver would. can_stop_at_open: whether strace can here.
+stop_at_open() {
+    _p=$1
+    shift
+    strace -f -qq -o /dev/null -P "$_p" -e trace=openat -e inject=openat:signal=SIGSTOP "$@"
+}
+can_stop_at_open() { command -v strace >/dev/null && stop_at_open /nonexistent true 2>/dev/null; }
+
 # expand_list LIST: a PU list "0-2,5" (the kernel's and rdmarun's form) as
 # "0,1,2,5" (hwloc-calc's --physical-output form), in order.
 expand_list() {

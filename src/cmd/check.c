@@ -10,6 +10,7 @@
 #include "preflight/path_test.h"
 #include "preflight/preflight.h"
 #include "profile/settings.h"
+#include "slurm/drain.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -61,6 +62,12 @@ int cmd_check(const struct cmdline *cl)
          cl->path_timeout || cl->json) && !cl->path_test) {
         rr_error("host, launcher, pair and --json options are for 'rdmarun check --path-test' "
                  "(hint: rdmarun check --path-test -H node1,node2)");
+        return RR_EX_USAGE;
+    }
+    if (cl->node && !slurm_node_name_ok(cl->node)) {
+        rr_error("--node takes one node's name (letters, digits, '-', '_', '.'), not '%s': "
+                 "Slurm reads a NodeName as a hostlist, so n[1-4], n1,n2 or ALL would drain "
+                 "many nodes", cl->node);
         return RR_EX_USAGE;
     }
     if (!cl->qp_test && !cl->path_test) {

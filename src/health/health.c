@@ -178,17 +178,9 @@ int health_main(const struct health_request *cl)
     memset(&cfg, 0, sizeof(cfg));
     int rc = load_config(path, &cfg);
     if (rc) {
+        /* A configuration mistake is not a sick node: said (66, 78), never
+         * UNHEALTHY and never a drain, which would take every node out. */
         profile_free(&cfg);
-        if (cl->drain) {
-            /* A prolog that cannot check still says why in the node's reason,
-             * not only Slurm's "Prolog error". */
-            char host[256];
-            char *why = xasprintf("config: %s %s (see rdmarun-slurm(7))", path,
-                                  rc == RR_EX_NOINPUT ? "cannot be read"
-                                                      : "is not a usable check configuration");
-            slurm_drain(cl->scontrol, node_name(cl, host, sizeof(host)), why);
-            free(why);
-        }
         return rc;
     }
     const char *t = profile_value(&cfg, "check", "timeout");

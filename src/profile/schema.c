@@ -47,8 +47,8 @@ static const struct keydef check_keys[] = {
     {"qp-test", VT_BOOL, NULL, "run the verbs RC loopback before launch"},
     {"path-test", VT_BOOL, NULL, "test RDMA between the nodes before a multi-node job"},
     {"path-pairs", VT_ENUM, "ring|all", "the path test: each node to the next, or all pairs"},
-    {"path-timeout", VT_UINT, NULL, "the path test: seconds for the whole test"},
-    {"devices", VT_LIST, NULL, "health check: devices or DEV:PORT that must be present"},
+    {"path-timeout", VT_COUNT, NULL, "the path test: seconds for the whole test"},
+    {"devices", VT_PORTS, NULL, "health check: devices or DEV:PORT that must be present"},
     {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded"},
     {"counters", VT_BOOL, NULL, "health check: port counters must not grow past their limits"},
     {"counter-limits", VT_LIST, NULL,
@@ -66,8 +66,8 @@ static const struct keydef check_keys[] = {
     {"gpudirect", VT_BOOL, NULL,
      "NVIDIA GPUs can use GPUDirect RDMA: nvidia_peermem or dma-buf, and no ACS redirect on "
      "the GPU-NIC paths"},
-    {"timeout", VT_UINT, NULL, "health check: seconds for the whole run"},
-    {"check-timeout", VT_UINT, NULL, "health check: seconds for each check"},
+    {"timeout", VT_COUNT, NULL, "health check: seconds for the whole run"},
+    {"check-timeout", VT_COUNT, NULL, "health check: seconds for each check"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -189,6 +189,36 @@ static bool in_choices(const char *choices, const char *value)
     return false;
 }
 
+/* DEV[:PORT],...: a device name verbs would show, a port 1-255. */
+static bool ports_ok(const char *value, char **why)
+{
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, ",");
+        char *item = xstrndup(p, n);
+        char *name = item + strspn(item, " \t"), *end = name + strlen(name);
+        while (end > name && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        char *colon = strchr(name, ':');
+        const char *port = colon ? colon + 1 : NULL;
+        if (colon)
+            *colon = '\0';
+        bool ok = *name && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-.") == strlen(name) &&
+                  (!port || (*port && strspn(port, "0123456789") == strlen(port) &&
+                             strlen(port) <= 3 && atoi(port) >= 1 && atoi(port) <= 255));
+        if (colon)
+            *colon = ':';   /* said as written */
+        if (!ok)
+            *why = xasprintf("'%s' is not a device or DEVICE:PORT (a port is 1-255, as "
+                             "ibv_devinfo numbers them)", name);
+        free(item);
+        if (!ok)
+            return false;
+        p += n + (p[n] == ',');
+    }
+    return true;
+}
+
 bool schema_check_value(const struct keydef *kd, const char *value, char **why)
 {
     *why = NULL;
@@ -210,12 +240,17 @@ bool schema_check_value(const struct keydef *kd, const char *value, char **why)
                          kd->choices ? ", or " : "", kd->choices ? kd->choices : "");
         return false;
     case VT_UINT:
-        if ((*value && strspn(value, "0123456789") == strlen(value) && strlen(value) < 10) ||
+    case VT_COUNT:
+        if ((*value && strspn(value, "0123456789") == strlen(value) && strlen(value) < 10 &&
+             (kd->type == VT_UINT || strtol(value, NULL, 10) >= 1)) ||
             (kd->choices && in_choices(kd->choices, value)))
             return true;
-        *why = xasprintf("expected a whole number%s%s", kd->choices ? ", or " : "",
-                         kd->choices ? kd->choices : "");
+        *why = xasprintf("expected a whole number%s%s%s",
+                         kd->type == VT_COUNT ? " of at least 1" : "",
+                         kd->choices ? ", or " : "", kd->choices ? kd->choices : "");
         return false;
+    case VT_PORTS:
+        return ports_ok(value, why);
     case VT_ENUM: {
         /* Open MPI policies take qualifiers after ':' (core:overload-allowed). */
         char *word = xstrndup(value, strcspn(value, ":"));

@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum vtype { VT_STRING, VT_BOOL, VT_SIZE, VT_UINT, VT_ENUM, VT_LIST };
+/* VT_COUNT: a whole number >= 1 (a time limit of 0 would fail every check);
+ * VT_PORTS: DEV or DEV:PORT items, PORT 1-255 as verbs numbers them. */
+enum vtype { VT_STRING, VT_BOOL, VT_SIZE, VT_UINT, VT_COUNT, VT_ENUM, VT_LIST, VT_PORTS };
 
 struct keydef {
     const char *name;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +68,13 @@ static int scontrol(const char *given, const char *const *args, char **out)
     return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+bool slurm_node_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n <= 64 && name[0] != '-' && strcasecmp(name, "ALL") != 0 &&
+           strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == n;
+}
+
 /* The node's state and drain reason from 'scontrol show node'. */
 static int node_state(const char *bin, const char *node, char **state, char **reason)
 {
@@ -92,6 +100,10 @@ static int node_state(const char *bin, const char *node, char **state, char **re
 
 int slurm_drain(const char *bin, const char *node, const char *why)
 {
+    if (!slurm_node_name_ok(node)) {
+        rr_error("'%s' is not one node's name: no node is drained (hint: --node NAME)", node);
+        return RR_EX_USAGE;
+    }
     char *state, *reason;
     int rc = node_state(bin, node, &state, &reason);
     if (rc)
@@ -122,6 +134,10 @@ int slurm_drain(const char *bin, const char *node, const char *why)
 
 int slurm_resume_ours(const char *bin, const char *node)
 {
+    if (!slurm_node_name_ok(node)) {
+        rr_error("'%s' is not one node's name: no node is resumed (hint: --node NAME)", node);
+        return RR_EX_USAGE;
+    }
     char *state, *reason;
     int rc = node_state(bin, node, &state, &reason);
     if (rc)

@@ -177,4 +177,29 @@ run "$RDMARUN" profiles show "$TMP/diamond/a.ini"
 check "a diamond: the shared parent is read where first reached, and b's value over it stays" 0 \
     "RNDV_THRESH = 1M"
 
+# Every error of a file with its own line, no false extra one, and at most
+# 20 shown (100,000 duplicate keys once printed 100,000 lines).
+printf '[ucx]\nTLS = rc\nbogus line\n[ucx\nTLS = sm\nanother bad\n' >"$TMP/errors.ini"
+run "$RDMARUN" profiles show "$TMP/errors.ini"
+check "three kinds of error: each said with its own line" 78 "errors.ini:3: malformed line" \
+    "errors.ini:4: malformed line" "errors.ini:5: duplicate key 'TLS'" "errors.ini:6: malformed line"
+[ "$(printf '%s\n' "$err" | grep -c 'error: ')" = 4 ]
+ok $? "and nothing else ($(printf '%s\n' "$err" | grep -c 'error: ') errors said)"
+{ echo '[ucx]'; for i in $(seq 1 5000); do echo 'TLS = rc'; done; } >"$TMP/dups.ini"
+run "$RDMARUN" profiles show "$TMP/dups.ini"
+check "5,000 duplicate keys: 20 shown, then how many more" 78 "dups.ini:21: duplicate key" \
+    "dups.ini: 4979 more errors not shown"
+[ "$(printf '%s\n' "$err" | wc -l)" = 21 ]
+ok $? "in 21 lines ($(printf '%s\n' "$err" | wc -l))"
+
+# What reaches the terminal: an escape sequence or newline in a profile name
+# is shown escaped; a value of 100,000 bytes is cut with its length.
+run "$RDMARUN" --dry-run -p "$(printf 'x\033[31mred\nnext')" -np 1 ./app
+check "an escape sequence and a newline in -p: shown escaped" 66 'x\x1b[31mred\nnext'
+[ "$(printf '%s' "$err" | tr -d '\n' | tr -dc '\033' | wc -c)" = 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ]
+ok $? "and no raw escape or extra line reaches the terminal"
+run "$RDMARUN" --dry-run -p "$(head -c 100000 /dev/zero | tr '\0' A)" -np 1 ./app
+check "a 100,000-byte profile name (argv takes 128 KiB at most): cut, with its length" 66 "... (" "bytes)"
+[ "${#err}" -lt 8192 ]; ok $? "the message stays short (${#err} bytes)"
+
 done_testing

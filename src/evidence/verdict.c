@@ -6,6 +6,7 @@
 #include "evidence/internal.h"
 #include "util/json.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -394,7 +395,11 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         break;
     }
     free(procs);
-    return out;
+    /* It quotes hosts, lanes and lines of logs from anywhere: shown, never
+     * sent to the terminal as escape sequences. */
+    char *safe = term_safe(out, strlen(out), 8192);
+    free(out);
+    return safe;
 }
 
 static void json_example(struct json *j, const char *host, long pid, const char *where)

@@ -237,6 +237,7 @@ struct file_state {
     size_t bytes;          /* read so far, against PROFILE_MAX_BYTES */
     int errors;
     int error_line;        /* last line we reported an error for */
+    int first_error_line;  /* the first (inih returns the first error's line) */
     char *bad_section;     /* last unknown section reported, to say it once */
     struct entry *e;       /* this file's own entries, in order */
     size_t n, cap;
@@ -244,13 +245,24 @@ struct file_state {
     int inherit_line;
 };
 
+/* Errors shown per file: past them, one line says how many more (a file of
+ * 100,000 duplicate keys must not print 100,000 lines). */
+#define FILE_ERRORS_SHOWN 20
+
+static void file_error_text(struct file_state *st, int line, const char *text)
+{
+    if (st->errors++ < FILE_ERRORS_SHOWN)
+        rr_error("%s:%d: %s", st->path, line, text);
+    if (!st->first_error_line)
+        st->first_error_line = line;
+    st->error_line = line;
+}
+
 static void file_error(struct file_state *st, const char *fmt, const char *detail)
 {
-    fprintf(stderr, "rdmarun: error: %s:%d: ", st->path, st->line);
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
-    st->errors++;
-    st->error_line = st->line;
+    char *text = xasprintf(fmt, detail);
+    file_error_text(st, st->line, text);
+    free(text);
 }
 
 /* inih reader: one line per call, so st->line is the line being parsed. It
@@ -276,6 +288,12 @@ static char *read_line(char *str, int num, void *stream)
         file_error(st, "line is longer than %s characters", "4096");
         return NULL;
     }
+    /* A line inih cannot parse it skips after noting the first: each is
+     * said here, with its own number. */
+    const char *t = st->buf + strspn(st->buf, " \t\r\n");
+    if (*t && *t != '#' && *t != ';' && (*t == '[' ? !strchr(t, ']') : !strpbrk(t, "=:")))
+        file_error(st, "%s", "malformed line (expected '[section]', 'key = value' or a comment "
+                   "starting with '#' or ';')");
     memcpy(str, st->buf, (size_t)len + 1);
     return str;
 }
@@ -307,12 +325,10 @@ static int on_value(void *user, const char *section, const char *name, const cha
     }
     for (size_t i = 0; i < st->n; i++) {
         if (strcmp(st->e[i].section, sec->name) == 0 && strcmp(st->e[i].key, key) == 0) {
-            char *first = xasprintf("%d", st->e[i].line);
-            fprintf(stderr, "rdmarun: error: %s:%d: duplicate key '%s' in [%s] (first set at "
-                    "line %s)\n", st->path, st->line, name, sec->name, first);
-            st->errors++;
-            st->error_line = st->line;
-            free(first);
+            char *text = xasprintf("duplicate key '%s' in [%s] (first set at line %d)", name,
+                                   sec->name, st->e[i].line);
+            file_error_text(st, st->line, text);
+            free(text);
             free(key);
             return 0;
         }
@@ -372,14 +388,12 @@ static int read_file(const char *path, struct file_state *st)
     fclose(st->f);
     free(st->buf);
     free(st->bad_section);
-    if (bad > 0 && bad != st->error_line && st->errors == 0) {
-        fprintf(stderr, "rdmarun: error: %s:%d: malformed line (expected '[section]', "
-                "'key = value' or a comment starting with '#' or ';')\n", path, bad);
-        st->errors++;
-    } else if (bad > 0 && bad != st->error_line) {
-        fprintf(stderr, "rdmarun: error: %s:%d: malformed line\n", path, bad);
-        st->errors++;
-    }
+    /* inih's own first error, when it is not one said above */
+    if (bad > 0 && (!st->first_error_line || bad < st->first_error_line))
+        file_error_text(st, bad, "malformed line (expected '[section]', 'key = value' or a "
+                        "comment starting with '#' or ';')");
+    if (st->errors > FILE_ERRORS_SHOWN)
+        rr_error("%s: %d more errors not shown", path, st->errors - FILE_ERRORS_SHOWN);
     return st->errors ? RR_EX_CONFIG : 0;
 }
 
@@ -434,10 +448,14 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
         free(other);
         if (same) {
             free(real);
-            fprintf(stderr, "rdmarun: error: %s:%d: inheritance cycle: ", from_file, from_line);
+            struct strvec chain = {0};
             for (int j = i; j < stack->depth; j++)
-                fprintf(stderr, "%s -> ", stack->paths[j]);
-            fprintf(stderr, "%s\n", path);
+                sv_push(&chain, stack->paths[j]);
+            sv_push(&chain, path);
+            char *text = sv_join(&chain, " -> ");
+            rr_error("%s:%d: inheritance cycle: %s", from_file, from_line, text);
+            free(text);
+            sv_free(&chain);
             free(path);
             return RR_EX_CONFIG;
         }

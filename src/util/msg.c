@@ -1,12 +1,24 @@
 #include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+/* Longest message shown whole: a value of 128 KiB (a file's line, a
+ * hostname in facts) is cut, with its length. */
+#define SAY_MAX 4096
+
+/* One line, whatever the values in it: what they carry of escape
+ * sequences and newlines is shown, never sent to the terminal. */
 static void say(const char *kind, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "rdmarun: %s", kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char *text = xvasprintf(fmt, ap);
+    char *safe = term_safe(text, strlen(text), SAY_MAX);
+    fprintf(stderr, "rdmarun: %s%s\n", kind, safe);
+    free(safe);
+    free(text);
 }
 
 #define SAY(kind)            \

@@ -172,3 +172,46 @@ int version_cmp(const char *a, const char *b)
         b = *eb == '.' ? eb + 1 : eb;
     }
 }
+
+/* The length of the UTF-8 sequence at s (2-4), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (n == 0 || n > left)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    /* C1 controls (U+0080-U+009F, 8-bit CSI among them) are escaped too */
+    if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+        return 0;
+    return n;
+}
+
+char *term_safe(const char *s, size_t len, size_t max)
+{
+    FILE *m;
+    char *out;
+    size_t outlen;
+    m = xmemstream_open(&out, &outlen);
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    for (; i < len && i < max;) {
+        size_t n = u[i] >= 0x80 ? utf8_len(u + i, len - i) : 0;
+        if (n) {
+            fwrite(u + i, 1, n, m);
+            i += n;
+        } else if (u[i] == '\n' || u[i] == '\t' || u[i] == '\r') {
+            fprintf(m, "\\%c", u[i] == '\n' ? 'n' : u[i] == '\t' ? 't' : 'r');
+            i++;
+        } else if (u[i] < 0x20 || u[i] >= 0x7f) {
+            fprintf(m, "\\x%02x", u[i++]);
+        } else {
+            fputc(u[i++], m);
+        }
+    }
+    if (i < len)
+        fprintf(m, "... (%zu bytes)", len);
+    xmemstream_close(m);
+    return out;
+}

@@ -26,6 +26,10 @@ bool parse_long(const char *s, long lo, long hi, long *out);
 bool parse_seconds(const char *s, double max, double *out);
 /* Compare dotted versions numerically ("1.9" < "1.13"): <0, 0, >0. */
 int version_cmp(const char *a, const char *b);
+/* s as it may reach a terminal: control characters (an escape sequence, a
+ * newline, a NUL's neighbours) and bytes that are no UTF-8 shown as \xNN, and
+ * past `max` bytes cut with the length: 'AAAA...' (131072 bytes). */
+char *term_safe(const char *s, size_t len, size_t max);
 /* Whether every byte is printable (no control characters such as newline or NUL). */
 bool is_printable(const char *s);
 

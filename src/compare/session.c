@@ -192,8 +192,10 @@ static int load_settings(struct compare *c)
  * or -1 when it cannot start. */
 static int run_child(char *const *argv, const char *log, double *seconds)
 {
+    /* die_with_parent: a comparison killed outright (kill -9) leaves no
+     * run going behind it, writing where --resume will run again. */
     struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
-                             .err_to_out = true};
+                             .err_to_out = true, .die_with_parent = true};
     struct proc p;
     double t0 = proc_now();
     if (proc_start(&spec, &p) != 0)
@@ -297,29 +299,26 @@ static void progress(int done, int total, const struct run *r, double elapsed)
 
 static int do_runs(struct compare *c, const char *self)
 {
-    /* What is recorded stays (a line cut short by an interruption goes);
-     * new runs are appended one line each. */
+    /* What is recorded stays as it is; new runs are appended a line each.
+     * The next run is the one after the last recorded. */
     char *csv_path = xasprintf("%s/runs.csv", c->dir);
     struct run *rows;
-    size_t done = runs_read(csv_path, &rows);
-    FILE *csv = fopen(csv_path, "w");
-    if (!csv) {
+    size_t nrows = runs_read(csv_path, &rows);
+    int next = nrows ? rows[nrows - 1].index + 1 : 0;
+    free(rows);
+    int csv = runs_open(csv_path);
+    if (csv < 0) {
         rr_error("compare: cannot write %s: %s", csv_path, strerror(errno));
-        free(rows);
         free(csv_path);
         return RR_EX_CANTCREAT;
     }
-    fputs(RUNS_CSV_HEADER, csv);
-    for (size_t i = 0; i < done; i++)
-        runs_append(csv, &rows[i]);
-    free(rows);
     int total = (c->warmup + c->repeat) * (int)ncombos(c);
     double t0 = proc_now();
-    int rc = 0, started = (int)done;
-    if (done)
-        fprintf(stderr, "rdmarun: compare: %zu of %d runs already recorded in %s; continuing\n",
-                done, total, c->dir);
-    for (int i = (int)done; i < total && !interrupted; i++) {
+    int rc = 0, started = next;
+    if (next)
+        fprintf(stderr, "rdmarun: compare: %d of %d runs already recorded in %s; continuing\n",
+                next, total, c->dir);
+    for (int i = next; i < total && !interrupted; i++) {
         struct run r;
         memset(&r, 0, sizeof(r));
         size_t k;
@@ -351,7 +350,14 @@ static int do_runs(struct compare *c, const char *self)
             evidence_free(&ev);
             r.metric = c->metric ? read_metric(c, log) : NAN;
             r.included = r.status == 0 && met && (!c->metric || !isnan(r.metric));
-            runs_append(csv, &r);
+            if (runs_append(csv, &r) != 0) {
+                rr_error("compare: cannot record run %d in %s: %s", i, csv_path,
+                         strerror(errno));
+                rc = RR_EX_CANTCREAT;
+                free(evdir);
+                free(log);
+                break;
+            }
             if (!r.included)
                 rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
                         i, r.profile, r.np, r.status ? "failed"
@@ -369,7 +375,7 @@ static int do_runs(struct compare *c, const char *self)
                  "rdmarun compare --resume %s)", csv_path, c->dir);
         rc = 130;
     }
-    fclose(csv);
+    close(csv);
     free(csv_path);
     return rc;
 }

@@ -34,6 +34,35 @@ for file in */*.c */*.h; do
     done
 done
 [ $bad = 0 ]; ok $? "no include runs from a lower stage to a higher one ($bad found)"
+# An include can keep to the order while the code does not: a header of a
+# stage declaring what a higher stage defines (compare/compare.h once
+# declared cmd/compare.c's functions) makes the stage call up through it.
+# backwards [DIR]: "header: NAME defined in FILE" for each function a
+# header under DIR declares and a .c file of a higher stage defines.
+backwards() (
+    cd "${1:-.}" || exit 1
+    # top-level definitions: a type and NAME( at the start of a line that
+    # does not end a declaration
+    for c in */*.c; do
+        sed -n '/^\(static\|extern\|typedef\|return\)[ ;]/d
+                s|^[A-Za-z_][A-Za-z0-9_ *]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*[^;]$|\1 '"${c%%/*} $c"'|p' "$c"
+    done | sort -u >"$TMP/defs"
+    for h in */*.h; do
+        sed -n '/^\(static\|extern\|typedef\)[ ;]/d
+                s/^[A-Za-z_][A-Za-z0-9_ *]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$h" | sort -u |
+            join - "$TMP/defs" | while read -r name stage file; do
+                [ "$(floor "$stage")" -gt "$(floor "${h%%/*}")" ] && echo "$h: $name defined in $file"
+            done
+    done
+)
+# The check itself, on a stage that declares a function of the command layer.
+mkdir -p "$TMP/src/compare" "$TMP/src/cmd"
+printf 'int compare_run(struct compare *c);\n' >"$TMP/src/compare/compare.h"
+printf 'int compare_run(struct compare *c)\n{\n    return 0;\n}\n' >"$TMP/src/cmd/compare.c"
+[ "$(backwards "$TMP/src")" = "compare/compare.h: compare_run defined in cmd/compare.c" ]
+ok $? "a header declaring a function a higher stage defines is found"
+found=$(backwards)
+[ -z "$found" ]; ok $? "no header declares a function a higher stage defines${found:+: $found}"
 # configure's answers (HAVE_...) reach only a file that includes config.h: a
 # test of one without it is always false, silently (verbs.c's dma-buf probe
 # reported "no" on every node until this check).

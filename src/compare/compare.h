@@ -1,6 +1,7 @@
-/* rdmarun compare, shared between its files: the comparison's settings
- * (cmd/compare.c runs it) and the results (compare/results.c: statistics,
- * table, CSV, JSON, plot). */
+/* rdmarun compare: the comparison's settings (cmd/compare.c fills them from
+ * the command line), its run (compare/session.c: compare.conf, plans, runs,
+ * resume) and the results (compare/results.c: statistics, table, CSV, JSON,
+ * plot). */
 #ifndef RDMARUN_COMPARE_H
 #define RDMARUN_COMPARE_H
 #include "compare/runs.h"
@@ -22,6 +23,7 @@ struct compare {
     char *metric;            /* regex, or NULL: the value is the wall time */
     bool higher;             /* --higher-is-better: the metric is a rate (bandwidth) */
     regex_t re;
+    bool compiled;           /* re holds the compiled metric */
     char *baseline;
     struct strvec args;      /* mpirun options */
     struct strvec program;
@@ -42,6 +44,15 @@ static inline size_t ncombos(const struct compare *c)
     return c->profiles.n * c->nnp;
 }
 
+/* A whole number of a setting from lo to hi, or an error that names it. */
+bool compare_count(const char *what, const char *s, long lo, long hi, long *out);
+/* An earlier comparison's settings, from DIR/compare.conf, to resume it. */
+int compare_load(struct compare *c, const char *dir);
+/* Run the comparison whose settings c holds: a new one in `output` (NULL:
+ * rdmarun-compare/TIMESTAMP), or the one compare_load read, resumed; then
+ * its results. Returns rdmarun's exit status. */
+int compare_run(struct compare *c, const char *output);
+void compare_free(struct compare *c);
 /* Fill res (ncombos of them) from the recorded runs; returns how many. */
 size_t compare_summarize(const struct compare *c, const struct run *runs, size_t nruns,
                          struct result *res);

@@ -18,8 +18,12 @@ struct run {
     bool included;
 };
 
-/* One line of runs.csv, flushed at once. */
-void runs_append(FILE *csv, const struct run *r);
+/* runs.csv opened to append: created with its header (once: when new or
+ * empty); a last line cut short (killed mid-write) is cut off. An fd, or -1
+ * with errno. */
+int runs_open(const char *path);
+/* One line of runs.csv in one write, fsync'd. 0, or -1 with errno. */
+int runs_append(int fd, const struct run *r);
 /* Every complete row of a runs.csv (a last line cut short by an
  * interruption, a header or a malformed line is skipped); *out is malloc'd. */
 size_t runs_read(const char *path, struct run **out);

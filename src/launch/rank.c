@@ -1,6 +1,7 @@
 /* What the per-rank helper does to its own process: learn its local rank
  * from the launcher that started it, bind itself, record where it went. */
 #include "launch/rank.h"
+#include "facts/findings.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -72,15 +73,36 @@ const char *rank_from_launcher(long *local, long *size, long *rank)
     return NULL;
 }
 
-int rank_bind_cpus(const char *pus)
+cpu_set_t *rank_cpu_set(const char *pus, size_t *size)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    cpu_set_t mask;
-    int rc = -1;
-    if (set && hwloc_bitmap_list_sscanf(set, pus) == 0 &&
-        hwloc_cpuset_to_glibc_sched_affinity(NULL, set, &mask, sizeof(mask)) == 0)
-        rc = sched_setaffinity(0, sizeof(mask), &mask);
+    cpu_set_t *mask = NULL;
+    /* Sized by the highest PU named, not glibc's fixed 1024: a cpu_set_t
+     * drops PU 1024 and above without a word. */
+    if (set && cpu_list_valid(pus) && hwloc_bitmap_list_sscanf(set, pus) == 0 &&
+        !hwloc_bitmap_iszero(set)) {
+        int count = hwloc_bitmap_last(set) + 1;
+        *size = CPU_ALLOC_SIZE(count);
+        mask = CPU_ALLOC(count);
+        if (mask && hwloc_cpuset_to_glibc_sched_affinity(NULL, set, mask, *size) != 0) {
+            CPU_FREE(mask);
+            mask = NULL;
+        }
+    }
     hwloc_bitmap_free(set);
+    return mask;
+}
+
+int rank_bind_cpus(const char *pus)
+{
+    size_t size;
+    cpu_set_t *mask = rank_cpu_set(pus, &size);
+    if (!mask) {
+        errno = EINVAL;
+        return -1;
+    }
+    int rc = sched_setaffinity(0, size, mask);
+    CPU_FREE(mask);
     return rc;
 }
 

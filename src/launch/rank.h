@@ -3,7 +3,9 @@
 #ifndef RDMARUN_LAUNCH_RANK_H
 #define RDMARUN_LAUNCH_RANK_H
 #include "profile/settings.h"
+#include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* This rank's local rank, ranks on its node and global rank, from whichever
  * launcher started it (Open MPI, Slurm, MPICH/Intel MPI, MVAPICH, or
@@ -13,6 +15,9 @@ const char *rank_from_launcher(long *local, long *size, long *rank);
  * nodes ("0" or "0-3"): prefer one node, interleave over several; bind to
  * them. 0, or -1 with errno. */
 int rank_bind_cpus(const char *pus);
+/* The affinity mask of a PU list, sized for its highest PU (CPU_ALLOC):
+ * *size bytes, freed with CPU_FREE; NULL for a list that is not one. */
+cpu_set_t *rank_cpu_set(const char *pus, size_t *size);
 int rank_bind_memory(const char *nodes, enum memory_policy how);
 /* Whether a visible-devices list the rank already has (Slurm's --gpus or
  * --gpu-bind, a site's or the user's) gives it fewer than all `n` of that

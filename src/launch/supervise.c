@@ -206,10 +206,14 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             child_pid = 0;
             /* Ranks a killed launcher left hold the pipes open: end them,
              * then read what is left. */
-            int orphans = proc_end_orphans(ORPHAN_GRACE_S);
+            int left = 0, orphans = proc_end_orphans(ORPHAN_GRACE_S, &left);
             if (orphans)
                 rr_note("%d process%s of the job outlived %s; ended them", orphans,
                         orphans == 1 ? "" : "es", launcher_word(w->plan));
+            if (left)
+                rr_warn("%d process%s of the job did not end even after SIGKILL (stuck in "
+                        "the kernel: see their state in ps); left behind", left,
+                        left == 1 ? "" : "es");
             drain_until = proc_now() + DRAIN_S;
         } else if (ended && now >= drain_until) {
             break;

@@ -282,35 +282,69 @@ void proc_signal_tree(pid_t root, int sig)
     free(tree);
 }
 
-int proc_end_orphans(double grace_s)
+/* Reap those of kids[0..n) that have ended (never blocking: a child stuck
+ * in the kernel must not hold rdmarun); returns how many of our children
+ * are left, listed again in kids. */
+static int reap_listed(pid_t *kids, int n, int max)
 {
-    pid_t kids[256];
-    /* Ranks still exiting after their launcher did are given the grace to
-     * end by themselves first: they were not left running. */
-    double settle = proc_now() + grace_s / 2;
-    int n = our_children(kids, 256);
-    while (n > 0 && proc_now() < settle) {
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
-        poll(NULL, 0, 10);
-        n = our_children(kids, 256);
-    }
     for (int i = 0; i < n; i++)
-        kill(kids[i], SIGTERM);
-    double deadline = proc_now() + grace_s;
-    while (n > 0 && proc_now() < deadline) {
-        while (waitpid(-1, NULL, WNOHANG) > 0)
+        while (waitpid(kids[i], NULL, WNOHANG) < 0 && errno == EINTR)
             ;
-        if (our_children(kids, 256) == 0)
-            return n;
-        poll(NULL, 0, 20);
+    return our_children(kids, max);
+}
+
+/* Send sig to each of kids[0..n) not yet in sent: a child re-parented to
+ * us later still gets it, none gets it twice. */
+static void signal_new(const pid_t *kids, int n, pid_t *sent, int *nsent, int max, int sig)
+{
+    for (int i = 0; i < n; i++) {
+        bool seen = false;
+        for (int j = 0; j < *nsent && !seen; j++)
+            seen = sent[j] == kids[i];
+        if (seen)
+            continue;
+        kill(kids[i], sig);
+        /* A stopped process acts on no signal but SIGKILL until continued. */
+        if (sig != SIGKILL)
+            kill(kids[i], SIGCONT);
+        if (*nsent < max)
+            sent[(*nsent)++] = kids[i];
     }
-    int left = our_children(kids, 256);
-    for (int i = 0; i < left; i++)
-        kill(kids[i], SIGKILL);
-    while (left > 0 && waitpid(-1, NULL, 0) > 0)
-        ;
-    return n;
+}
+
+int proc_end_orphans(double grace_s, int *left)
+{
+    enum { MAX_KIDS = 256 };
+    pid_t kids[MAX_KIDS], termed[MAX_KIDS], killed[MAX_KIDS];
+    int nterm = 0, nkill = 0;
+    /* Ranks still exiting after their launcher did are given grace_s / 2 to
+     * end by themselves first: they were not left running. Then SIGTERM
+     * until grace_s later, then SIGKILL and grace_s / 2 to see them go.
+     * Every wait polls, so the call returns by 2 * grace_s whatever they do. */
+    double t0 = proc_now(), settle = t0 + grace_s / 2, term_end = settle + grace_s,
+           end = term_end + grace_s / 2;
+    int n = our_children(kids, MAX_KIDS);
+    for (double now = t0; n > 0; now = proc_now()) {
+        if (now >= end)
+            break;
+        if (now >= term_end)
+            signal_new(kids, n, killed, &nkill, MAX_KIDS, SIGKILL);
+        else if (now >= settle)
+            signal_new(kids, n, termed, &nterm, MAX_KIDS, SIGTERM);
+        poll(NULL, 0, 10);
+        n = reap_listed(kids, n, MAX_KIDS);
+    }
+    /* Each process once, whether it needed SIGTERM, SIGKILL or both. */
+    int signalled = nterm;
+    for (int i = 0; i < nkill; i++) {
+        bool termed_too = false;
+        for (int j = 0; j < nterm && !termed_too; j++)
+            termed_too = termed[j] == killed[i];
+        signalled += !termed_too;
+    }
+    if (left)
+        *left = n;
+    return signalled;
 }
 
 char *proc_stdout(char *const *argv, double timeout_s, size_t max)

@@ -58,9 +58,12 @@ char *proc_stdout(char *const *argv, double timeout_s, size_t max);
 void proc_adopt_orphans(void);
 /* End the children left once the ones we waited for are gone (adopted
  * orphans): those that do not end by themselves within grace_s / 2 get
- * SIGTERM, then SIGKILL after grace_s, and are reaped. Returns how many had
- * to be signalled. */
-int proc_end_orphans(double grace_s);
+ * SIGTERM (and SIGCONT, for a stopped one), then SIGKILL after grace_s, and
+ * are reaped as they end. Bounded: it returns within 2 * grace_s whatever
+ * they do (a process stuck in the kernel is not waited for), *left (may be
+ * NULL) saying how many were still there. Returns how many had to be
+ * signalled. */
+int proc_end_orphans(double grace_s, int *left);
 /* Send sig to `root` and every process below it (children, theirs, ...),
  * as they are now: a job whose command does not pass signals on. */
 void proc_signal_tree(pid_t root, int sig);

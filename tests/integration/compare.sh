@@ -112,7 +112,9 @@ R=$TMP/resume
 "$RDMARUN" compare -p shm --np 1,2 --repeat 3 --warmup 0 -o "$R" $MPIRUN_ROOT \
     -- "$STENCIL" 512 100 >"$TMP/int.out" 2>&1 &
 pid=$!
-two_recorded() { [ "$(grep -c '^[0-9]' "$R/runs.csv" 2>/dev/null)" -ge 2 ]; }
+# recorded [DIR]: how many runs DIR's runs.csv holds (DIR: $R)
+recorded() { n=$(grep -c '^[0-9]' "${1:-$R}/runs.csv" 2>/dev/null); echo "${n:-0}"; }
+two_recorded() { [ "$(recorded)" -ge 2 ]; }
 within 60 two_recorded
 kill -INT $pid
 wait $pid
@@ -128,6 +130,37 @@ run "$RDMARUN" compare --resume "$R"
 check "--resume finishes the comparison" 0 "$done_before of 6 runs already recorded" "speedup"
 [ "$(awk -F, 'NR > 1 {print $1}' "$R/runs.csv" | tr '\n' ' ')" = "0 1 2 3 4 5 " ]
 ok $? "runs 0-5 each recorded once"
+
+# Killed outright (kill -9) in the middle, then resumed: runs.csv is only
+# ever appended to, a line per finished run, so no finished run is lost; a
+# last line cut short (as by a power cut mid-write) is dropped and run again.
+K=$TMP/kill9
+"$RDMARUN" compare -p shm --np 1,2 --repeat 3 --warmup 0 -o "$K" $MPIRUN_ROOT \
+    -- "$STENCIL" 512 100 >"$TMP/k9.out" 2>&1 &
+pid=$!
+three_recorded() { [ "$(recorded "$K")" -ge 3 ]; }
+within 60 three_recorded
+kill -9 $pid
+wait $pid
+st=$?
+cp "$K/runs.csv" "$TMP/k9.before"
+killed_at=$(grep -c '^[0-9]' "$TMP/k9.before")
+[ "$st" = 137 ] && [ "$killed_at" -ge 3 ] && [ "$killed_at" -lt 6 ]
+ok $? "kill -9 after the 3rd recorded run (status $st, $killed_at of 6 recorded)"
+# The run that was going ends with the comparison (a rank ends at its next
+# message; waited for, `scaled 10` s at most).
+stencil_gone() { [ -z "$(ours -f "mpi_stencil 512 100")" ]; }
+within 10 stencil_gone
+ok $? "the run that was going does not outlive the comparison"
+printf '%s,0,measure,sh' "$killed_at" >>"$K/runs.csv"
+run "$RDMARUN" compare --resume "$K"
+check "--resume after kill -9 and a torn last line finishes the comparison" 0 \
+    "$killed_at of 6 runs already recorded" "speedup"
+grep -Fxvf "$K/runs.csv" "$TMP/k9.before" >"$TMP/k9.lost"
+[ ! -s "$TMP/k9.lost" ]; ok $? "every line recorded before the kill is still there, unchanged"
+[ "$(awk -F, 'NR > 1 {print $1}' "$K/runs.csv" | tr '\n' ' ')" = "0 1 2 3 4 5 " ] &&
+    [ "$(grep -c '^run,' "$K/runs.csv")" = 1 ] && ! grep -q ',sh$' "$K/runs.csv"
+ok $? "runs 0-5 each recorded once, one header, the torn line gone"
 
 # On a terminal, a progress line (script(1) gives the run a pseudo-terminal).
 if command -v script >/dev/null; then

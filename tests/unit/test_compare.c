@@ -1,12 +1,64 @@
 /* Unit tests of compare's statistics and scaling arithmetic on known inputs. */
+#include "compare/runs.h"
 #include "compare/stats.h"
 #include "tap.h"
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define near(a, b) (fabs((a) - (b)) < 1e-9)
 
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    static char buf[4096];
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* runs.csv is appended to, never rewritten: a header once, a line a run,
+ * a torn last line cut before the next. */
+static void test_runs_file(void)
+{
+    char dir[] = "/tmp/rdmarun-runs.XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char path[64];
+    snprintf(path, sizeof(path), "%s/runs.csv", dir);
+    struct run r = {.index = 0, .profile = "shm", .np = 2, .wall = 1.5, .metric = NAN,
+                    .verdict = "local", .expect = "local", .included = true};
+    int fd = runs_open(path);
+    ok(fd >= 0 && runs_append(fd, &r) == 0, "a new runs.csv, one run appended");
+    close(fd);
+    const char *line0 = "0,0,measure,shm,2,1.500000,0,local,local,,1\n";
+    char want[512];
+    snprintf(want, sizeof(want), "%s%s", RUNS_CSV_HEADER, line0);
+    is_str(slurp(path), want, "the header and the run's line");
+    FILE *f = fopen(path, "a");
+    fputs("1,0,meas", f);   /* cut short as it was written */
+    fclose(f);
+    struct run *rows;
+    ok(runs_read(path, &rows) == 1 && rows[0].index == 0 && rows[0].included,
+       "read back: the torn line is not a run");
+    free(rows);
+    fd = runs_open(path);
+    r.index = 1, r.metric = 2.25, r.included = false;
+    ok(fd >= 0 && runs_append(fd, &r) == 0, "opened again, the next run appended");
+    close(fd);
+    snprintf(want, sizeof(want), "%s%s1,0,measure,shm,2,1.500000,0,local,local,2.25,0\n",
+             RUNS_CSV_HEADER, line0);
+    is_str(slurp(path), want, "the torn line cut, the header not written again");
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_runs_file();
     double odd[] = {5, 1, 3};
     struct sample_stats s;
     stats_of(odd, 3, &s);

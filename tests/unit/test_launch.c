@@ -6,6 +6,7 @@
 #include "launch/rank.h"
 #include "tap.h"
 #include "util/xalloc.h"
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,10 +127,45 @@ static void test_devices_restricted(void)
     ok(rank_devices_restricted("0,1,", 2) == false, "a trailing comma: still the whole node");
 }
 
+/* Masks past glibc's fixed 1024 CPUs: the set is sized by the highest PU,
+ * whether or not this machine has it. */
+static void test_cpu_set(void)
+{
+    size_t size = 0;
+    cpu_set_t *m = rank_cpu_set("0,1023-1024,2047", &size);
+    ok(m != NULL && size >= CPU_ALLOC_SIZE(2048), "PUs up to 2047: a set of %zu bytes", size);
+    ok(m && CPU_COUNT_S(size, m) == 4, "all four PUs in it (%d)", m ? CPU_COUNT_S(size, m) : -1);
+    ok(m && CPU_ISSET_S(0, size, m) && CPU_ISSET_S(1023, size, m) && CPU_ISSET_S(1024, size, m) &&
+       CPU_ISSET_S(2047, size, m) && !CPU_ISSET_S(1, size, m), "PU 1024 and 2047 are set");
+    if (m)
+        CPU_FREE(m);
+    m = rank_cpu_set("3", &size);
+    ok(m && CPU_COUNT_S(size, m) == 1 && CPU_ISSET_S(3, size, m), "one PU");
+    if (m)
+        CPU_FREE(m);
+    ok(rank_cpu_set("", &size) == NULL && rank_cpu_set("2-x", &size) == NULL &&
+       rank_cpu_set("0-70000", &size) == NULL, "no PU, junk, past MAX_PUS: none");
+    /* A PU this process may use with one the machine lacks: the kernel
+     * takes the set. */
+    cpu_set_t *before = CPU_ALLOC(CPU_SETSIZE * 4);
+    size_t bsize = CPU_ALLOC_SIZE(CPU_SETSIZE * 4);
+    int mine = 0;
+    bool got = before && sched_getaffinity(0, bsize, before) == 0;
+    while (got && mine < CPU_SETSIZE * 4 - 1 && !CPU_ISSET_S(mine, bsize, before))
+        mine++;
+    char *pus = xasprintf("%d,%d", mine, CPU_SETSIZE * 4 + 5);
+    ok(rank_bind_cpus(pus) == 0, "binding to %s succeeds", pus);
+    if (got)
+        sched_setaffinity(0, bsize, before);
+    CPU_FREE(before);
+    free(pus);
+}
+
 int main(void)
 {
     test_ranks();
     test_find();
     test_devices_restricted();
+    test_cpu_set();
     return done_testing();
 }

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -287,6 +288,100 @@ static void test_proc(void)
     free(path);
 }
 
+/* Children for proc_end_orphans: each says on stdout that it is ready (its
+ * signal dispositions set, its own child started), then waits for signals. */
+static void deaf_child(void *arg)
+{
+    (void)arg;
+    signal(SIGTERM, SIG_IGN);
+    if (write(STDOUT_FILENO, "r\n", 2) != 2)
+        _exit(1);
+    for (;;)
+        pause();
+}
+
+/* A child that ignores SIGTERM and leaves a grandchild that does too: once
+ * the child is killed, the grandchild is re-parented to us, after the
+ * children were listed. It writes the grandchild's pid. */
+static void deaf_parent(void *arg)
+{
+    (void)arg;
+    /* Inherited by the grandchild; SIGHUP too, which the kernel sends a
+     * stopped process whose process group its parent's death orphans. */
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    pid_t g = fork();
+    if (g == 0) {
+        for (;;)
+            pause();
+    }
+    printf("%ld\n", (long)g);
+    fflush(stdout);
+    for (;;)
+        pause();
+}
+
+/* Start fn in a child and wait until it reports ready: its first line. */
+static pid_t start_ready(void (*fn)(void *), long *said)
+{
+    struct proc_spec s = {.fn = fn, .out = PROC_PIPE};
+    struct proc p;
+    if (proc_start(&s, &p) != 0)
+        return -1;
+    char buf[64] = "";
+    ssize_t n = read(p.out, buf, sizeof(buf) - 1);   /* blocks until it is ready */
+    buf[n > 0 ? n : 0] = '\0';
+    close(p.out);
+    if (p.pidfd >= 0)
+        close(p.pidfd);
+    if (said)
+        *said = atol(buf);
+    return p.pid;
+}
+
+static bool gone(pid_t pid)
+{
+    return kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+/* proc_end_orphans is bounded whatever the children do: ignore SIGTERM, be
+ * stopped, leave an orphan of their own behind. Run last: it makes the test
+ * a subreaper. */
+static void test_end_orphans(void)
+{
+    /* A hang fails the test instead of holding make check. */
+    alarm(60);
+    const double grace = 0.4;
+    int left = -1;
+    char *const quick[] = {"true", NULL};
+    struct proc_spec s = {.argv = quick};
+    struct proc p;
+    ok(proc_start(&s, &p) == 0, "a child that ends by itself starts");
+    if (p.pidfd >= 0)
+        close(p.pidfd);
+    ok(proc_end_orphans(grace, &left) == 0 && left == 0,
+       "a child that ends within the grace is reaped, not signalled");
+    proc_adopt_orphans();
+    pid_t deaf = start_ready(deaf_child, NULL);
+    pid_t stopped = start_ready(deaf_child, NULL);
+    long grand = 0;
+    pid_t parent = start_ready(deaf_parent, &grand);
+    ok(deaf > 0 && stopped > 0 && parent > 0 && grand > 0,
+       "children that ignore SIGTERM started, one with a grandchild (%ld)", grand);
+    int st;
+    kill(stopped, SIGSTOP);
+    ok(waitpid(stopped, &st, WUNTRACED) == stopped && WIFSTOPPED(st), "one child is stopped");
+    kill((pid_t)grand, SIGSTOP);
+    double t0 = proc_now();
+    int n = proc_end_orphans(grace, &left);
+    double took = proc_now() - t0;
+    ok(took < 2 * grace + 0.3, "returns within its bound of 2 x %.1f s (%.2f s)", grace, took);
+    ok(n == 4 && left == 0, "all four signalled (%d), none left (%d)", n, left);
+    ok(gone(deaf) && gone(stopped) && gone(parent) && gone((pid_t)grand),
+       "and all four are gone, reaped");
+    alarm(0);
+}
+
 int main(void)
 {
     test_sizes();
@@ -299,5 +394,6 @@ int main(void)
     test_parse_long();
     test_options();
     test_proc();
+    test_end_orphans();
     return done_testing();
 }

@@ -1,0 +1,508 @@
+/* A comparison's run: its settings kept in DIR/compare.conf, a plan per
+ * (profile, np), the runs interleaved round by round, each one rdmarun
+ * itself (so it is planned, verified and recorded like any job), recorded in
+ * DIR/runs.csv as it ends, so an interrupted comparison resumes where it
+ * stopped; then the results. cmd/compare.c fills the settings from the
+ * command line. */
+#include "compare/compare.h"
+#include "compare/plan_file.h"
+#include "evidence/evidence.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/strvec.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t child;
+
+static void on_signal(int sig)
+{
+    interrupted = 1;
+    if (child > 0)
+        kill(child, sig);
+}
+
+/* Run i: its round and combination. Each round starts one combination
+ * later than the one before, so no profile always runs first or last. */
+static void run_slot(const struct compare *c, int i, int *round, size_t *combo)
+{
+    size_t n = ncombos(c);
+    *round = i / (int)n;
+    *combo = ((size_t)i + (size_t)*round) % n;
+}
+
+static const char *combo_profile(const struct compare *c, size_t k)
+{
+    return c->profiles.v[k / c->nnp];
+}
+
+static const char *combo_label(const struct compare *c, size_t k)
+{
+    return c->labels.v[k / c->nnp];
+}
+
+/* Labels for the profiles, and the baseline as a label. */
+static int make_labels(struct compare *c)
+{
+    for (size_t i = 0; i < c->profiles.n; i++) {
+        const char *p = c->profiles.v[i], *base = strrchr(p, '/');
+        base = base ? base + 1 : p;
+        size_t len = strlen(base);
+        if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+            len -= 4;
+        char *label = xstrndup(base, len);
+        if (!*label || sv_find(&c->labels, label) >= 0) {
+            rr_error("compare: profile '%s' %s (hint: give each profile a different name)", p,
+                     *label ? "has the same name as another one compared" : "has no name");
+            free(label);
+            return RR_EX_USAGE;
+        }
+        sv_push(&c->labels, label);
+        free(label);
+    }
+    int k = sv_find(&c->profiles, c->baseline);
+    if (k >= 0) {
+        free(c->baseline);
+        c->baseline = xstrdup(c->labels.v[k]);
+    } else if (sv_find(&c->labels, c->baseline) < 0) {
+        rr_error("compare: --baseline %s is not one of the profiles compared", c->baseline);
+        return RR_EX_USAGE;
+    }
+    return 0;
+}
+
+static long combo_np(const struct compare *c, size_t k)
+{
+    return c->np[k % c->nnp];
+}
+
+/* ---- the comparison's settings, kept in DIR/compare.conf for --resume ---- */
+
+bool compare_count(const char *what, const char *s, long lo, long hi, long *out)
+{
+    if (parse_long(s, lo, hi, out))
+        return true;
+    rr_error("compare: %s '%s': expected a whole number from %ld to %ld", what, s ? s : "", lo,
+             hi);
+    return false;
+}
+
+static int save_settings(const struct compare *c)
+{
+    char *path = xasprintf("%s/compare.conf", c->dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        rr_error("compare: cannot write %s: %s", path, strerror(errno));
+        free(path);
+        return RR_EX_CANTCREAT;
+    }
+    fprintf(f, "# rdmarun compare settings; 'rdmarun compare --resume DIR' reads them\n");
+    for (size_t i = 0; i < c->profiles.n; i++)
+        fprintf(f, "profile=%s\n", c->profiles.v[i]);
+    for (size_t i = 0; i < c->nnp; i++)
+        fprintf(f, "np=%ld\n", c->np[i]);
+    fprintf(f, "repeat=%d\nwarmup=%d\nbaseline=%s\n", c->repeat, c->warmup, c->baseline);
+    if (c->metric)
+        fprintf(f, "metric=%s\nbetter=%s\n", c->metric, c->higher ? "higher" : "lower");
+    for (size_t i = 0; i < c->args.n; i++)
+        fprintf(f, "arg=%s\n", c->args.v[i]);
+    for (size_t i = 0; i < c->program.n; i++)
+        fprintf(f, "program=%s\n", c->program.v[i]);
+    int rc = fclose(f) == 0 ? 0 : RR_EX_CANTCREAT;
+    free(path);
+    return rc;
+}
+
+static int load_settings(struct compare *c)
+{
+    char *path = xasprintf("%s/compare.conf", c->dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        rr_error("compare --resume: cannot read %s: %s (hint: the directory of an earlier "
+                 "'rdmarun compare -o DIR')", path, strerror(errno));
+        free(path);
+        return RR_EX_NOINPUT;
+    }
+    char line[8192];
+    int rc = 0, lineno = 0;
+    long v;
+    while (!rc && fgets(line, sizeof(line), f)) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (line[0] == '#' || !line[0])
+            continue;
+        if (!eq) {
+            rr_error("%s:%d: not a NAME=VALUE setting: '%s' (hint: the file is written by "
+                     "rdmarun compare; do not edit it)", path, lineno, line);
+            rc = RR_EX_DATAERR;
+            break;
+        }
+        *eq = '\0';
+        const char *val = eq + 1;
+        if (strcmp(line, "profile") == 0)
+            sv_push(&c->profiles, val);
+        else if (strcmp(line, "np") == 0 && c->nnp < MAX_NP && compare_count("np", val, 1, 1 << 20, &v))
+            c->np[c->nnp++] = v;
+        else if (strcmp(line, "repeat") == 0 && compare_count("repeat", val, 1, 10000, &v))
+            c->repeat = (int)v;
+        else if (strcmp(line, "warmup") == 0 && compare_count("warmup", val, 0, 10000, &v))
+            c->warmup = (int)v;
+        else if (strcmp(line, "baseline") == 0)
+            c->baseline = xstrdup(val);
+        else if (strcmp(line, "metric") == 0)
+            c->metric = xstrdup(val);
+        else if (strcmp(line, "better") == 0 && (strcmp(val, "higher") == 0 ||
+                                                  strcmp(val, "lower") == 0))
+            c->higher = strcmp(val, "higher") == 0;
+        else if (strcmp(line, "arg") == 0)
+            sv_push(&c->args, val);
+        else if (strcmp(line, "program") == 0)
+            sv_push(&c->program, val);
+        else {
+            rr_error("%s:%d: unknown or bad setting '%s' (hint: the file is written by "
+                     "rdmarun compare; do not edit it)", path, lineno, line);
+            rc = RR_EX_DATAERR;
+        }
+    }
+    fclose(f);
+    if (!rc && (!c->profiles.n || !c->nnp || !c->program.n || !c->repeat || !c->baseline)) {
+        rr_error("%s is incomplete (hint: start the comparison again)", path);
+        rc = RR_EX_DATAERR;
+    }
+    free(path);
+    return rc;
+}
+
+/* ---- runs ---- */
+
+/* Run rdmarun itself with argv, output to `log`; returns its wait status,
+ * or -1 when it cannot start. */
+static int run_child(char *const *argv, const char *log, double *seconds)
+{
+    /* die_with_parent: a comparison killed outright (kill -9) leaves no
+     * run going behind it, writing where --resume will run again. */
+    struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
+                             .err_to_out = true, .die_with_parent = true};
+    struct proc p;
+    double t0 = proc_now();
+    if (proc_start(&spec, &p) != 0)
+        return -1;
+    child = p.pid;
+    int status = 0;
+    proc_wait(&p, -1, &status);
+    child = 0;
+    *seconds = proc_now() - t0;
+    return status;
+}
+
+static void base_argv(struct strvec *argv, const char *self, const char *profile)
+{
+    sv_push(argv, self);
+    sv_push(argv, "-p");
+    sv_push(argv, profile);
+}
+
+static void job_argv(const struct compare *c, struct strvec *argv, long np)
+{
+    sv_append(argv, &c->args);
+    sv_push(argv, "-np");
+    sv_pushf(argv, "%ld", np);
+    sv_push(argv, "--");
+    sv_append(argv, &c->program);
+}
+
+/* The plan of each combination, saved (the environment the runs get), and
+ * the verdict it expects. */
+static int save_plans(struct compare *c, const char *self)
+{
+    char *dir = xasprintf("%s/plans", c->dir);
+    mkdir(dir, 0755);
+    c->expect = xcalloc(ncombos(c), sizeof(*c->expect));
+    int rc = 0;
+    for (size_t k = 0; k < ncombos(c) && !rc; k++) {
+        struct strvec argv = {0};
+        base_argv(&argv, self, combo_profile(c, k));
+        sv_push(&argv, "--dry-run");
+        sv_push(&argv, "--json");
+        job_argv(c, &argv, combo_np(c, k));
+        char *path = xasprintf("%s/%s.np%ld.json", dir, combo_label(c, k), combo_np(c, k));
+        double t;
+        int st = run_child(argv.v, path, &t);
+        c->expect[k] = plan_file_string(path, "expect");
+        if (st != 0 || !c->expect[k]) {
+            /* The reason and the status a job of it would have had. */
+            struct strvec why = {0};
+            plan_file_errors(path, &why);
+            for (size_t i = 0; i < why.n; i++)
+                rr_error("compare: profile %s, %ld ranks: %s", combo_profile(c, k),
+                         combo_np(c, k), why.v[i]);
+            if (!why.n)
+                rr_error("compare: the plan for profile %s with %ld ranks cannot be made "
+                         "(see %s)", combo_profile(c, k), combo_np(c, k), path);
+            sv_free(&why);
+            rc = st > 0 && proc_exit_code(st) ? proc_exit_code(st) : RR_EX_CONFIG;
+        }
+        free(path);
+        sv_free(&argv);
+    }
+    free(dir);
+    return rc;
+}
+
+/* The last match of the metric regex in a run's output (its first group,
+ * else the whole match); NAN when none. */
+static double read_metric(const struct compare *c, const char *log)
+{
+    FILE *f = fopen(log, "r");
+    double value = NAN;
+    char line[4096];
+    while (f && fgets(line, sizeof(line), f)) {
+        regmatch_t m[2];
+        if (regexec(&c->re, line, 2, m, 0) != 0)
+            continue;
+        regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
+        char num[64];
+        snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+        char *end;
+        double v = strtod(num, &end);
+        if (end != num)
+            value = v;
+    }
+    if (f)
+        fclose(f);
+    return value;
+}
+
+static void progress(int done, int total, const struct run *r, double elapsed)
+{
+    if (!isatty(STDERR_FILENO))
+        return;
+    double left = done ? elapsed / done * (total - done) : 0;
+    fprintf(stderr, "\rcompare: run %d/%d: %s, %ld rank%s%s; %.0f s elapsed, about %.0f s "
+            "left   ", done + 1, total, r->profile, r->np, r->np == 1 ? "" : "s",
+            r->warmup ? " (warm-up)" : "", elapsed, left);
+    fflush(stderr);
+}
+
+static int do_runs(struct compare *c, const char *self)
+{
+    /* What is recorded stays as it is; new runs are appended a line each.
+     * The next run is the one after the last recorded. */
+    char *csv_path = xasprintf("%s/runs.csv", c->dir);
+    struct run *rows;
+    size_t nrows = runs_read(csv_path, &rows);
+    int next = nrows ? rows[nrows - 1].index + 1 : 0;
+    free(rows);
+    int csv = runs_open(csv_path);
+    if (csv < 0) {
+        rr_error("compare: cannot write %s: %s", csv_path, strerror(errno));
+        free(csv_path);
+        return RR_EX_CANTCREAT;
+    }
+    int total = (c->warmup + c->repeat) * (int)ncombos(c);
+    double t0 = proc_now();
+    int rc = 0, started = next;
+    if (next)
+        fprintf(stderr, "rdmarun: compare: %d of %d runs already recorded in %s; continuing\n",
+                next, total, c->dir);
+    for (int i = next; i < total && !interrupted; i++) {
+        struct run r;
+        memset(&r, 0, sizeof(r));
+        size_t k;
+        run_slot(c, i, &r.round, &k);
+        r.index = i;
+        r.warmup = r.round < c->warmup;
+        snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
+        r.np = combo_np(c, k);
+        progress(i - started, total - started, &r, proc_now() - t0);
+        char *evdir = xasprintf("%s/runs/%04d", c->dir, i);
+        char *log = xasprintf("%s/runs/%04d.out", c->dir, i);
+        struct strvec argv = {0};
+        base_argv(&argv, self, combo_profile(c, k));
+        sv_push(&argv, "--evidence-dir");
+        sv_push(&argv, evdir);
+        job_argv(c, &argv, r.np);
+        int st = run_child(argv.v, log, &r.wall);
+        sv_free(&argv);
+        if (!interrupted) {
+            r.status = st < 0 ? -1 : proc_exit_code(st);
+            struct evidence ev;
+            memset(&ev, 0, sizeof(ev));
+            evidence_read(&ev, evdir);
+            snprintf(r.verdict, sizeof(r.verdict), "%s", verdict_name(evidence_verdict(&ev)));
+            snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
+            int e = name_index(expectation_names, r.expect);
+            /* one rank has no peer: nothing to prove, as for a job script */
+            bool met = e >= 0 && evidence_meets(&ev, (enum expectation)e);
+            evidence_free(&ev);
+            r.metric = c->metric ? read_metric(c, log) : NAN;
+            r.included = r.status == 0 && met && (!c->metric || !isnan(r.metric));
+            if (runs_append(csv, &r) != 0) {
+                rr_error("compare: cannot record run %d in %s: %s", i, csv_path,
+                         strerror(errno));
+                rc = RR_EX_CANTCREAT;
+                free(evdir);
+                free(log);
+                break;
+            }
+            if (!r.included)
+                rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
+                        i, r.profile, r.np, r.status ? "failed"
+                        : met ? "printed no metric"
+                        : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
+                        : "has no verdict its profile expects", log);
+        }
+        free(evdir);
+        free(log);
+    }
+    if (isatty(STDERR_FILENO))
+        fputc('\n', stderr);
+    if (interrupted) {
+        rr_error("compare: interrupted; the runs finished so far are in %s (continue with: "
+                 "rdmarun compare --resume %s)", csv_path, c->dir);
+        rc = 130;
+    }
+    close(csv);
+    free(csv_path);
+    return rc;
+}
+
+void compare_free(struct compare *c)
+{
+    if (c->compiled)
+        regfree(&c->re);
+    for (size_t k = 0; c->expect && k < ncombos(c); k++)
+        free(c->expect[k]);
+    free(c->expect);
+    sv_free(&c->profiles);
+    sv_free(&c->labels);
+    sv_free(&c->args);
+    sv_free(&c->program);
+    free(c->metric);
+    free(c->baseline);
+    free(c->dir);
+}
+
+/* A new comparison's folder: created, empty of results, with its settings. */
+static int start_dir(struct compare *c, const char *output)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+    if (!output)
+        mkdir("rdmarun-compare", 0755);
+    c->dir = output ? xstrdup(output) : xasprintf("rdmarun-compare/%s", stamp);
+    if (mkdir(c->dir, 0755) != 0 && errno != EEXIST) {
+        rr_error("compare: cannot create %s: %s", c->dir, strerror(errno));
+        return RR_EX_CANTCREAT;
+    }
+    char *runs = xasprintf("%s/runs.csv", c->dir);
+    int rc = 0;
+    if (access(runs, F_OK) == 0) {
+        rr_error("compare: %s already holds a comparison (hint: --resume %s, or another -o DIR)",
+                 c->dir, c->dir);
+        rc = RR_EX_USAGE;
+    }
+    free(runs);
+    return rc ? rc : save_settings(c);
+}
+
+static int compile_metric(struct compare *c)
+{
+    int e = c->metric ? regcomp(&c->re, c->metric, REG_EXTENDED) : 0;
+    if (e) {
+        char why[128];
+        regerror(e, &c->re, why, sizeof(why));
+        rr_error("compare: --metric '%s' is not a regular expression: %s", c->metric, why);
+        regfree(&c->re);
+        free(c->metric);
+        c->metric = NULL;
+        return RR_EX_USAGE;
+    }
+    c->compiled = c->metric != NULL;
+    return 0;
+}
+
+/* A comparison in which every run was left out measured nothing: it fails,
+ * with the status of its first left-out run's reason. */
+static int nothing_measured(const struct result *res, size_t n, const struct run *runs,
+                            size_t nruns)
+{
+    for (size_t i = 0; i < n; i++)
+        if (res[i].s.n)
+            return 0;
+    rr_error("compare: no run was measured: every one was left out (the warnings above say "
+             "why)");
+    for (size_t i = 0; i < nruns; i++) {
+        const struct run *r = &runs[i];
+        if (r->warmup || r->included)
+            continue;
+        if (r->status > 0)
+            return r->status;
+        if (strcmp(r->verdict, "fallback") == 0)
+            return RR_EX_FALLBACK;
+        if (strcmp(r->verdict, "unknown") == 0)
+            return RR_EX_NO_EVIDENCE;
+        return RR_EX_DATAERR;   /* it printed no metric */
+    }
+    return RR_EX_DATAERR;
+}
+
+int compare_load(struct compare *c, const char *dir)
+{
+    c->dir = xstrdup(dir);
+    return load_settings(c);
+}
+
+int compare_run(struct compare *c, const char *output)
+{
+    bool resumed = c->dir != NULL;
+    int rc = make_labels(c);
+    if (!rc)
+        rc = compile_metric(c);
+    if (!rc && !resumed)
+        rc = start_dir(c, output);
+    char *self = realpath("/proc/self/exe", NULL);
+    if (!rc) {
+        char *runsdir = xasprintf("%s/runs", c->dir);
+        mkdir(runsdir, 0755);
+        free(runsdir);
+        rc = save_plans(c, self);
+    }
+    if (!rc) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        int runs_rc = do_runs(c, self);
+        struct run *runs;
+        char *csv = xasprintf("%s/runs.csv", c->dir);
+        size_t nruns = runs_read(csv, &runs);
+        free(csv);
+        struct result *res = xcalloc(ncombos(c), sizeof(*res));
+        size_t n = compare_summarize(c, runs, nruns, res);
+        rc = runs_rc ? runs_rc : compare_write(c, res, n, runs, nruns);
+        if (!rc)
+            rc = nothing_measured(res, n, runs, nruns);
+        if (!runs_rc)
+            compare_plot(c, res, n);
+        free(res);
+        free(runs);
+    }
+    free(self);
+    return rc;
+}

@@ -143,7 +143,9 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
     }
     fclose(in);
     int status;
-    proc_wait(worker, -1, &status);
+    if (!proc_wait(worker, proc_now() + PROC_KILL_REAP_S, &status))
+        rr_warn("the check's process %ld could not be stopped (stuck in the kernel, state D?): "
+                "left running; the node's verdict stands", (long)worker->pid);
 }
 
 struct worker_args {

@@ -53,6 +53,7 @@ int proc_start(const struct proc_spec *s, struct proc *p)
     int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
     p->pid = -1;
     p->out = p->err = p->pidfd = -1;
+    p->group = false;
     p->ended = false;
     p->status = 0;
     if ((s->out == PROC_PIPE && pipe2(out, O_CLOEXEC) != 0) ||
@@ -75,6 +76,8 @@ int proc_start(const struct proc_spec *s, struct proc *p)
         return -1;
     }
     if (pid == 0) {
+        if (s->own_group)
+            setpgid(0, 0);
         if (s->die_with_parent) {
             prctl(PR_SET_PDEATHSIG, SIGTERM);
             if (getppid() == 1)
@@ -130,6 +133,9 @@ int proc_start(const struct proc_spec *s, struct proc *p)
         return -1;
     }
     p->pid = pid;
+    p->group = s->own_group;
+    if (s->own_group)
+        setpgid(pid, pid);   /* as the child does: whichever runs first */
     p->out = out[0];
     p->err = err[0];
 #ifdef SYS_pidfd_open
@@ -175,13 +181,12 @@ void proc_kill(struct proc *p, int sig)
 {
     if (p->pid <= 0 || p->ended)
         return;
+    if (p->group)
+        kill(-p->pid, sig);
     kill(p->pid, sig);
-    if (sig == SIGKILL) {
-        int status = 0;
-        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        proc_done(p, status);
-    }
+    int status;
+    if (sig == SIGKILL)
+        proc_wait(p, proc_now() + PROC_KILL_REAP_S, &status);
 }
 
 int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char **out,
@@ -189,6 +194,7 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
 {
     struct proc_spec spec = *s;
     spec.out = PROC_PIPE;
+    spec.own_group = true;   /* a helper that times out goes with its children */
     struct proc p;
     *out = NULL;
     *timed_out = false;

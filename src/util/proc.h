@@ -26,6 +26,8 @@ struct proc_spec {
     bool err_to_out;            /* stderr goes wherever stdout goes */
     const char *dir;            /* the child's working directory, or NULL */
     bool die_with_parent;       /* the child gets SIGTERM if rdmarun dies */
+    bool own_group;             /* its own process group: proc_kill signals all of it
+                                 * (a helper's children are not left to init) */
 };
 
 struct proc {
@@ -33,6 +35,7 @@ struct proc {
     int out, err;               /* read ends of PROC_PIPE, else -1 */
     int pidfd;                  /* wakes poll when the child ends; -1: not available */
     bool ended;                 /* reaped; status holds its wait status */
+    bool group;                 /* leads its own process group (own_group) */
     int status;
 };
 
@@ -42,7 +45,10 @@ int proc_start(const struct proc_spec *s, struct proc *p);
  * true: it ended, *status is its wait status and p is done; false: still
  * running at the deadline. */
 bool proc_wait(struct proc *p, double deadline, int *status);
-/* Send sig; SIGKILL also reaps the child (proc_wait then returns at once). */
+/* Send sig (to its whole group with own_group). SIGKILL also reaps the
+ * child, waiting PROC_KILL_REAP_S at most: a process stuck in the kernel
+ * (state D) outlives SIGKILL, and is then left (p->ended stays false). */
+#define PROC_KILL_REAP_S 5.0
 void proc_kill(struct proc *p, int sig);
 /* Run s to its end with stdout captured (and stderr with err_to_out), at
  * most `max` bytes kept, killed after timeout_s. Returns the wait status, or

@@ -382,6 +382,60 @@ static void test_end_orphans(void)
     alarm(0);
 }
 
+/* Whether a pid is gone (or a zombie no one has reaped yet). */
+static bool pid_gone(long pid)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');
+    return paren && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* A helper (scontrol) that times out goes with its own children: they are
+ * in its process group, which proc_kill signals whole. */
+static void test_capture_group(void)
+{
+    char *const argv[] = {"sh", "-c", "sleep 1000 & echo $!; wait", NULL};
+    struct proc_spec s = {.argv = argv};
+    char *out = NULL;
+    bool timed_out = false;
+    double t0 = proc_now();
+    proc_capture(&s, 0.5, 4096, &out, &timed_out);
+    long child = out ? strtol(out, NULL, 10) : 0;
+    ok(timed_out && child > 0, "a helper that never ends is cut at its limit (its child %ld)", child);
+    bool gone = false;
+    for (double end = proc_now() + 5; !gone && proc_now() < end;) {
+        gone = child > 0 && pid_gone(child);
+        if (!gone)
+            usleep(10000);
+    }
+    ok(gone, "and its child, in its process group, is killed with it (not left to init)");
+    ok(proc_now() - t0 < 10, "all within its bounds (%.2f s)", proc_now() - t0);
+    if (!gone && child > 0)
+        kill((pid_t)child, SIGKILL);
+    free(out);
+}
+
+/* Terminal text: escape sequences, newlines, C1 controls and bytes that are
+ * no UTF-8 are shown, never sent; UTF-8 passes; long text is cut. */
+static void test_term_safe(void)
+{
+    const char in[] = "a\x1b[31mb\nc\td\xc2\x9b" "e\xff\xc3\xa9";
+    char *got = term_safe(in, sizeof(in) - 1, 100);
+    is_str(got, "a\\x1b[31mb\\nc\\td\\xc2\\x9be\\xff\xc3\xa9",
+           "ESC, newline, tab, 8-bit CSI (C2 9B), a stray byte escaped; e-acute kept");
+    free(got);
+    got = term_safe("AAAAAAAAAA", 10, 4);
+    is_str(got, "AAAA... (10 bytes)", "cut past its limit, with the length");
+    free(got);
+}
+
 int main(void)
 {
     test_sizes();
@@ -395,5 +449,7 @@ int main(void)
     test_options();
     test_proc();
     test_end_orphans();
+    test_capture_group();
+    test_term_safe();
     return done_testing();
 }

@@ -207,7 +207,8 @@ static void prune(const char *root, const char *made, long keep)
         runs[n++] = (struct run){xstrdup(e->d_name), t};
     }
     closedir(d);
-    qsort(runs, n, sizeof(*runs), by_time);
+    if (n > 1)
+        qsort(runs, n, sizeof(*runs), by_time);
     /* the one just made counts as the newest */
     for (size_t i = 0; i + (size_t)keep - 1 < n && keep > 0; i++)
         clear_run(rfd, runs[i].name, true);

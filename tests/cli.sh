@@ -129,4 +129,12 @@ printf 'profile=shm\nthis line is junk\n' >"$TMP/cmp/compare.conf"
 run "$RDMARUN" compare --resume "$TMP/cmp"
 check "a junk line in compare.conf is refused with its place" 65 "compare.conf:2: not a NAME=VALUE setting"
 
+# An empty value (a job script's unset variable) is never a silent default.
+for o in "-p" "--profile=" "--evidence-dir" "--bind-policy"; do
+    case $o in *=) run "$RDMARUN" --dry-run "$o" -np 1 ./app ;; *) run "$RDMARUN" --dry-run "$o" "" -np 1 ./app ;; esac
+    check "$o with an empty value: a usage error" 64 "needs a value, not an empty one"
+done
+run "$RDMARUN" --dry-run -np 99999999999 ./app
+check "-np past the limit names the limit" 64 "a whole number from 1 to 1073741824"
+
 done_testing

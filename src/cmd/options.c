@@ -157,11 +157,14 @@ static int opt_nargs(const char *name)
 
 /* -np/-n/-c and -N/-npernode take a count of processes: a whole number >= 1,
  * as mpirun needs (rdmarun would plan for a count mpirun refuses). */
+#define MAX_PROCESSES (1L << 30)   /* past any machine; mpirun's counts are ints */
+
 static bool process_count(const char *option, const char *value, long *out)
 {
-    if (parse_long(value, 1, 1L << 30, out))
+    if (parse_long(value, 1, MAX_PROCESSES, out))
         return true;
-    rr_error("%s needs a number of processes (a whole number >= 1), not '%s'", option, value);
+    rr_error("%s needs a number of processes (a whole number from 1 to %ld), not '%s'", option,
+             MAX_PROCESSES, value);
     return false;
 }
 

@@ -58,6 +58,11 @@ static const char *type_error(const char *meta, const char *value)
 
 static int store(const struct opt *o, void *base, const char *value)
 {
+    if (!*value) {   /* "-p $PROFILE" with PROFILE unset: never a silent default */
+        rr_error("--%s needs a value, not an empty one (hint: is a variable in the job script "
+                 "unset?)", o->name);
+        return -1;
+    }
     if (o->choices && !one_of(value, o->choices)) {
         rr_error("--%s %s: expected %s", o->name, value, o->choices);
         return -1;

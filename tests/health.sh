@@ -151,8 +151,9 @@ check "devices = rxe0:x: a port that is no number is a configuration error" 78 "
     "'rxe0:x' is not a device or DEVICE:PORT"
 for n in "n[1-4]" "n1,n2" ALL "" "-x"; do
     hc "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --drain --node "$n" --scontrol /nonexistent/scontrol
-    check "--drain --node '$n' is refused before any scontrol call (a hostlist drains many)" 64 \
-        "--node takes one node's name"
+    why="--node takes one node's name"
+    [ -n "$n" ] || why="--node needs a value, not an empty one"
+    check "--drain --node '$n' is refused before any scontrol call (a hostlist drains many)" 64 "$why"
 done
 hc "$SITE/nothere.ini"
 check "a configuration that is missing" 66 "cannot read the site check configuration" "nothere.ini"

@@ -49,6 +49,37 @@ first=$(printf '%s\n' "$out" | head -n 1)
 run "$RDMARUN" --dry-run --mpirun mpirun --evidence-dir /EV --facts "$TMP/ib.json" -np 1 ./prog
 [ "$first" = "$(printf '%s\n' "$out" | head -n 1)" ]; ok $? "the same command from live sources and from saved facts"
 
+# Saved facts whose fields hold what no probe writes: refused with the
+# field's JSON path, never planned as unknown. Each case edits the probe's
+# own output ($TMP/ib.json) in one field.
+bad_facts() {   # bad_facts NAME PYTHON-STATEMENT-ON-f
+    python3 - "$TMP/ib.json" "$TMP/$1.json" "$2" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(f, open(sys.argv[2], "w"))
+PY
+}
+bad_facts cores-text 'f["host"]["cores"] = "two"'
+bad_facts cores-negative 'f["host"]["cores"] = -5'
+bad_facts pus-huge 'f["host"]["pus"] = 1e300'
+bad_facts hostname-long 'f["hostname"] = "n" * 100000'
+bad_facts hostname-escape 'f["hostname"] = "node\u001b[31m"'
+bad_facts port-zero 'f["devices"][0]["ports"][0]["port"] = 0'
+bad_facts numa-text 'f["devices"][0]["numa_node"] = "zero"'
+while IFS='|' read -r name path want; do
+    run "$RDMARUN" --dry-run --facts "$TMP/$name.json" -np 1 ./prog
+    check "facts with $name: refused with the field's path" 65 "$name.json: $path: expected" "$want"
+done <<'CASES'
+cores-text|host.cores|a whole number from 0
+cores-negative|host.cores|-5
+pus-huge|host.pus|a whole number
+hostname-long|hostname|text of at most 256 bytes
+hostname-escape|hostname|without control characters
+port-zero|devices[0].ports[0].port|from 1 to 255
+numa-text|devices[0].numa_node|"zero"
+CASES
+
 # Bad facts and topology files.
 run "$RDMARUN" probe --facts "$TMP/missing.json"
 check "missing facts file" 66 "cannot read facts"
@@ -70,7 +101,7 @@ printf '{"rdmarun_facts": 1, "host": {"numa_nodes": [{"os_index": 0}, {"os_index
     >"$TMP/numa-4096.json"
 run "$RDMARUN" --dry-run --facts "$TMP/numa-4096.json" --bind-policy numa -N 2 ./app
 check "facts with NUMA node 4096: 65, named, before any placement" 65 \
-    "numa-4096.json: host.numa_nodes[1].os_index 4096 is not a NUMA node number (0-1023)"
+    "numa-4096.json: host.numa_nodes[1].os_index: expected a whole number from 0 to 1023, not 4096"
 ns="0x00000100$(printf ',0x00000000%.0s' $(seq 156))"   # bit 5000, hwloc's 32-bit words
 sed -e 's/os_index="1" cpuset="0x0000ff00"/os_index="5000" cpuset="0x0000ff00"/' \
     -e "s/nodeset=\"0x00000002\"/nodeset=\"$ns\"/g" -e "s/nodeset=\"0x00000003\"/nodeset=\"${ns%,*},0x00000001\"/g" \

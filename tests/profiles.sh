@@ -202,4 +202,20 @@ run "$RDMARUN" --dry-run -p "$(head -c 100000 /dev/zero | tr '\0' A)" -np 1 ./ap
 check "a 100,000-byte profile name (argv takes 128 KiB at most): cut, with its length" 66 "... (" "bytes)"
 [ "${#err}" -lt 8192 ]; ok $? "the message stays short (${#err} bytes)"
 
+# Values that would quietly change the job: a negative number UCX reads
+# unsigned (its own parser's read-back says so), a plan-managed variable in
+# [env] (the job would get it while the plan showed the section's value).
+run "$RDMARUN" --dry-run -p shm --set ucx.RNDV_THRESH=-5 -np 1 ./app
+check "RNDV_THRESH = -5: refused, with what UCX would make of it" 78 \
+    "UCX reads UCX_RNDV_THRESH as a number of 0 or more: '-5' would become"
+run "$RDMARUN" --dry-run -p shm --set ucx.RNDV_THRESH=8K -np 1 ./app
+check "RNDV_THRESH = 8K still passes" 0 "UCX_RNDV_THRESH=8K"
+printf '[profile]\ninherit = shm\n[env]\nUCX_TLS = tcp\nOMP_PROC_BIND = close\n' >"$TMP/env-managed.ini"
+run "$RDMARUN" --dry-run -p "$TMP/env-managed.ini" -np 1 ./app
+check "[env] UCX_TLS: refused with the section it belongs in" 78 "env-managed.ini:4" \
+    "UCX_TLS belongs in [ucx] as TLS = ..."
+check_without "and [env] OMP_PROC_BIND, no plan's variable, is fine" 78 "OMP_PROC_BIND belongs" "UCX_TLS belongs"
+run "$RDMARUN" --dry-run -p shm --set env.NCCL_IB_HCA=mlx5_0 -np 1 ./app
+check "--set env.NCCL_IB_HCA: refused the same way" 78 "NCCL_IB_HCA belongs in [nccl] as IB_HCA = ..."
+
 done_testing

@@ -28,6 +28,10 @@ int pci_acs_redirects(const unsigned char *cfg, size_t len);
 
 /* hwloc discovers this node into `t` (initialized, flags set) with the I/O
  * rdmarun reads and without the components it never needs. 0 or -1. */
+/* Saved facts against what each field may hold (facts_schema.c): 0, or 65
+ * after one error a field (at most 10), each with its JSON path. */
+struct json_object;
+int facts_schema_check(struct json_object *root, const char *file);
 struct hwloc_topology;
 int topology_discover(struct hwloc_topology *t);
 /* This node's topology into *t (initialized here): from the per-boot XML

@@ -298,6 +298,10 @@ int facts_load_json(struct facts *f, const char *path)
         json_object_put(root);
         return RR_EX_DATAERR;
     }
+    if (facts_schema_check(root, path) != 0) {
+        json_object_put(root);
+        return RR_EX_DATAERR;
+    }
     f->format_version = (int)version;
     f->hostname = str(root, "hostname");
     f->source = xasprintf("facts %s", path);

@@ -660,6 +660,33 @@ static void value_error(const struct entry *e, const char *why)
     }
 }
 
+/* A variable the plan sets from its own section, set in [env] (or --set
+ * env.*): the job would get the [env] value while the plan showed the
+ * section's. Why it belongs elsewhere, or NULL. A UCX_ or NCCL_ name the
+ * library does not know (UCX_ROOT, a variable newer than rdmarun's list)
+ * stays in [env]. */
+static char *env_managed(const char *name)
+{
+    static const struct { const char *prefix, *section; } managed[] = {
+        {"UCX_", "ucx"}, {"NCCL_", "nccl"}, {"OMPI_MCA_", "mpi"},
+    };
+    for (size_t i = 0; i < sizeof(managed) / sizeof(*managed); i++) {
+        const char *rest = name + strlen(managed[i].prefix);
+        if (!starts_with(name, managed[i].prefix) || !*rest)
+            continue;
+        char *suggestion = NULL;
+        const char *nccl_suggestion;
+        bool known = i == 0 ? ucx_config_known(rest, &suggestion)
+                   : i == 1 ? schema_nccl_known(rest, &nccl_suggestion) : true;
+        free(suggestion);
+        if (known)
+            return xasprintf("%s belongs in [%s] as %s = ..., where the plan checks it and shows "
+                             "the value the job gets (in [env] it would override the plan "
+                             "unseen)", name, managed[i].section, rest);
+    }
+    return NULL;
+}
+
 int profile_validate(struct profile *p)
 {
     int errors = 0;
@@ -686,6 +713,9 @@ int profile_validate(struct profile *p)
             }
         } else if (sec->keyset != KEYS_ENV && !*e->value) {
             value_error(e, "empty value");
+            errors++;
+        } else if (sec->keyset == KEYS_ENV && (why = env_managed(e->key))) {
+            value_error(e, why);
             errors++;
         }
         free(why);

@@ -4,6 +4,7 @@
 #include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <ctype.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -275,7 +276,7 @@ static bool check_tls(const char *value, char **why)
  * the defaults first: UCX prints a field's old value before it parses the
  * new one, and a string field left NULL crashes it (UCX_LOG_FILE). */
 static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, const char *name,
-                                 const char *value)
+                                 const char *value, char **readback)
 {
     void *opts = xcalloc(1, entry->size);
     ucs_status_t def = ucs_config_parser_set_default_values(opts, entry->table);
@@ -290,6 +291,12 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
 #else
     ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, name, value);
 #endif
+    /* What UCX stored, as UCX prints it back: "-5" read by an unsigned
+     * parser comes back as 18446744073709551611. */
+    char buf[256];
+    if (st == UCS_OK && readback &&
+        ucs_config_parser_get_value(opts, entry->table, name, buf, sizeof(buf)) == UCS_OK)
+        *readback = xstrdup(buf);
     ucs_config_parser_release_opts(opts, entry->table);
     free(opts);
     return st;
@@ -298,12 +305,19 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
 /* Ask the configuration table that reads UCX_<name> to parse the value,
  * under the field's path within it (ucp_config_modify alone would accept any
  * transport variable unchecked). */
-static ucs_status_t set_in_owner(const char *name, const char *value)
+static ucs_status_t set_in_owner(const char *name, const char *value, char **readback)
 {
     ssize_t i = var_find(name);
     if (i < 0 || !ucx.owners[i].entry->size)
         return UCS_ERR_NO_ELEM;
-    return set_in_table(ucx.owners[i].entry, ucx.owners[i].field, value);
+    return set_in_table(ucx.owners[i].entry, ucx.owners[i].field, value, readback);
+}
+
+/* "-5", " -1K": a value below zero, as written. */
+static bool negative(const char *value)
+{
+    const char *v = value + strspn(value, " \t");
+    return v[0] == '-' && isdigit((unsigned char)v[1]);
 }
 
 static bool try_value(const char *name, const char *value, char **why)
@@ -311,10 +325,19 @@ static bool try_value(const char *name, const char *value, char **why)
     free(ucx.log);
     ucx.log = NULL;
     ucs_log_push_handler(capture_log);
-    ucs_status_t st = set_in_owner(name, value);
+    char *readback = NULL;
+    ucs_status_t st = set_in_owner(name, value, &readback);
     if (st == UCS_ERR_NO_ELEM)
         st = ucp_config_modify(ucx.config, name, value);
     ucs_log_pop_handler();
+    if (st == UCS_OK && negative(value) && readback && !negative(readback) &&
+        strcmp(readback, value) != 0) {
+        *why = xasprintf("UCX reads UCX_%s as a number of 0 or more: '%s' would become %s", name,
+                         value, readback);
+        free(readback);
+        return false;
+    }
+    free(readback);
     if (st == UCS_OK)
         return true;
     *why = ucx.log ? xstrdup(ucx.log) : xasprintf("UCX rejects '%s' for UCX_%s: %s", value, name,

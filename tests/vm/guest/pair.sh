@@ -140,8 +140,10 @@ else
         done
         return 1
     }
+    # (what node b runs: these functions, and the wait they use)
+    remote_vlan="SLOWDOWN=$SLOWDOWN; $(declare -f scaled within vlan_gid vlan_up)"
     G5=$(vlan_up 5 10.5.0.1)
-    gb=$(ssh $B "$(declare -f vlan_up); vlan_up 5 10.5.0.2")
+    gb=$(ssh $B "$remote_vlan; vlan_up 5 10.5.0.2")
     [ -n "$G5" ] && [ "$G5" = "$gb" ]; ok $? "VLAN 5 on both nodes: rxe0's GID index $G5 on a, $gb on b"
     pt --gid-index "$G5"
     check "path test over VLAN 5 (GID index $G5) passes" 0 "rdmarun: path test passed: 2 nodes"
@@ -168,7 +170,7 @@ sys.exit(not [p for p in c if p["port"] == "rxe0/1" and p["families"]["loss"] > 
         "$ev/verdict.json"
     ok $? "its verdict.json counts the loss family's growth on rxe0/1"
     ssh $B tc qdisc del dev eth0.5 root
-    ssh $B "ip link delete eth0.5; $(declare -f vlan_up); vlan_up 6 10.5.0.2" >/dev/null
+    ssh $B "ip link delete eth0.5; $remote_vlan; vlan_up 6 10.5.0.2" >/dev/null
     pt --gid-index "$G5"
     check "node b on VLAN 6, node a on VLAN 5: 83, the VLANs named" 83 \
         "VLANs differ: 5 on rxe-guest-a, 6 on rxe-guest-b"

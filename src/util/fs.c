@@ -85,7 +85,8 @@ int private_dir_open(const char *path)
     return fd;
 }
 
-/* Reads fd to its end: at most max bytes, counted as read. */
+/* Reads fd to its end (at most max bytes, counted as read), then closes
+ * it; errno stays the read's. */
 static char *read_bounded(int fd, size_t max, size_t *len)
 {
     size_t cap = 4096, n = 0;
@@ -100,6 +101,7 @@ static char *read_bounded(int fd, size_t max, size_t *len)
             buf[n] = '\0';
             if (len)
                 *len = n;
+            close(fd);
             return buf;
         }
         n += (size_t)r;
@@ -112,7 +114,10 @@ static char *read_bounded(int fd, size_t max, size_t *len)
             buf = xrealloc(buf, cap + 1);
         }
     }
+    int e = errno;
     free(buf);
+    close(fd);
+    errno = e;
     return NULL;
 }
 
@@ -151,11 +156,7 @@ char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len)
             errno = EPERM;
         return NULL;
     }
-    char *buf = read_bounded(fd, max, len);
-    int e = errno;
-    close(fd);
-    errno = e;
-    return buf;
+    return read_bounded(fd, max, len);
 }
 
 static FILE *open_file(const char *path, bool fifo)
@@ -189,11 +190,7 @@ char *read_input(const char *path, size_t max, size_t *len)
     int fd = open_regular_at(AT_FDCWD, path, 0, false, false);
     if (fd < 0)
         return NULL;
-    char *buf = read_bounded(fd, max, len);
-    int e = errno;
-    close(fd);
-    errno = e;
-    return buf;
+    return read_bounded(fd, max, len);
 }
 
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)

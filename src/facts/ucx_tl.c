@@ -2,6 +2,7 @@
 #include "facts/internal.h"
 #include "profile/ucx_config.h"
 #include "util/xalloc.h"
+#include <stdbool.h>
 #include <string.h>
 #include <uct/api/uct.h>
 
@@ -20,12 +21,22 @@ static void add_transport(struct facts *f, const char *dev, const char *tl)
     }
 }
 
+static bool is_rdma_device(const struct facts *f, const char *name)
+{
+    for (size_t i = 0; i < f->ndevs; i++)
+        if (strcmp(f->devs[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 void facts_read_ucx(struct facts *f)
 {
     if (!f->ucx_version)
         f->ucx_version = xstrdup(ucx_config_version());
     uct_component_h *components;
     unsigned ncomponents;
+    if (!f->ndevs)
+        return;   /* transports are listed per RDMA device */
     if (uct_query_components(&components, &ncomponents) != UCS_OK)
         return;
     for (unsigned c = 0; c < ncomponents; c++) {
@@ -39,6 +50,12 @@ void facts_read_ucx(struct facts *f)
         if (uct_component_query(components[c], &cattr) != UCS_OK)
             continue;
         for (unsigned m = 0; m < cattr.md_resource_count; m++) {
+            /* UCX names a verbs memory domain after its device (mlx5_0,
+             * rxe0); the others (tcp, sysv, posix, cma, ...) hold no RDMA
+             * device's transports, and opening tcp's walks every network
+             * interface. */
+            if (!is_rdma_device(f, mds[m].md_name))
+                continue;
             uct_md_config_t *config;
             uct_md_h md;
             if (uct_md_config_read(components[c], NULL, NULL, &config) != UCS_OK)

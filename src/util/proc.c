@@ -318,6 +318,19 @@ static void signal_new(const pid_t *kids, int n, pid_t *sent, int *nsent, int ma
     }
 }
 
+/* Whether we have any child at all, ended or not: one waitid (WNOWAIT
+ * reaps nothing), so the usual end - the launcher took its ranks with it -
+ * costs no walk through /proc, which on a node of thousands of processes
+ * takes milliseconds. */
+static bool have_children(void)
+{
+    siginfo_t si;
+    int r;
+    while ((r = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT)) < 0 && errno == EINTR)
+        ;
+    return r == 0 || errno != ECHILD;
+}
+
 int proc_end_orphans(double grace_s, int *left)
 {
     enum { MAX_KIDS = 256 };
@@ -329,7 +342,7 @@ int proc_end_orphans(double grace_s, int *left)
      * Every wait polls, so the call returns by 2 * grace_s whatever they do. */
     double t0 = proc_now(), settle = t0 + grace_s / 2, term_end = settle + grace_s,
            end = term_end + grace_s / 2;
-    int n = our_children(kids, MAX_KIDS);
+    int n = have_children() ? our_children(kids, MAX_KIDS) : 0;
     for (double now = t0; n > 0; now = proc_now()) {
         if (now >= end)
             break;

@@ -58,6 +58,8 @@ fuzz() {
     facts) cp "$src"/tests/data/facts/*.json "$corpus/" ;;
     runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;
     path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
+    check) cp "$src"/examples/check.ini "$corpus/example.ini"; cp "$src"/etc/check.ini "$corpus/shipped.ini"
+           printf '[check]\ndevices = mlx5_0:x\ntimeout = 0\n' >"$corpus/seed1" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac
@@ -69,7 +71,8 @@ fuzz() {
     [ -d "$regressions" ] || regressions=
     # Leaks are looked for after every input that allocated more than it
     # freed (libFuzzer's -detect_leaks, which needs LeakSanitizer on).
-    if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
+    # check: the configured checks judge a recorded InfiniBand node's tree.
+    if ! (cd "$build" && RDMARUN_FUZZ_SYSFS=$src/tests/data/sysfs/ib-mlx5 ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
         -max_len=65536 -timeout=20 -print_final_stats=1 -close_fd_mask=2 -detect_leaks=1 \
         -artifact_prefix="$build/$target-" "$corpus" $regressions >"$build/$target.log" 2>&1); then
         tail -n 40 "$build/$target.log"
@@ -88,7 +91,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

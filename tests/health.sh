@@ -62,6 +62,24 @@ c=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/counters/symbol_error
 echo $(($(cat "$c") + 12)) >"$c"
 hc "$SITE/cnt.ini" --sysfs "$TMP/sys-cnt"
 check "a growing error counter" 69 "mlx5_0 port 2 symbol_error grew by 12 since the last check"
+# A 16-bit PMA counter at its top (65535) counts no more: its growth is
+# unknown, said without failing the node (what it counted is history); the
+# first check makes a fresh baseline, so nothing grew.
+echo 65535 >"$c"
+conf sat devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/sat"
+hc "$SITE/sat.ini" --sysfs "$TMP/sys-cnt"
+check "a saturated counter is said, not failed" 0 "is healthy" \
+    "rdmarun: check counters: mlx5_0 port 2 symbol_error is saturated (counts no more until reset"
+echo 65534 >"$c"
+hc "$SITE/sat.ini" --sysfs "$TMP/sys-cnt"
+check_without "one below its top is a count" 0 "saturated" "is healthy"
+# An ACTIVE port whose rate file the kernel could not have written is
+# unknown to min-rate, never taken as fast enough.
+cp -r "$DATA/sysfs/ib-mlx5" "$TMP/sys-rate"
+printf '999999 Gb/sec (4X EDR)\n' >"$TMP/sys-rate/class/infiniband/mlx5_0/ports/1/rate"
+conf rate devices=mlx5_0:1 min-rate=100
+hc "$SITE/rate.ini" --sysfs "$TMP/sys-rate"
+check "an impossible rate is unknown to min-rate" 0 "rdmarun: check rate: mlx5_0 port 1's rate unknown"
 # Every counter of the port, by family, against [check] counter-limits: a
 # driver's hw_counters too, and a counter rdmarun does not know.
 hw=$TMP/sys-cnt/class/infiniband/mlx5_0/ports/2/hw_counters

@@ -171,4 +171,30 @@ check "warnings: memlock, /dev/infiniband, GPU without nvidia_peermem" 0 \
     "memlock limit is 64 KiB, not unlimited" "no uverbs device" "nvidia_peermem is not loaded" \
     "mlx5_1 port 1 has MTU 4096 but mlx5_0 has 1024"
 
+# A recorded tree's values are input like any other: control characters,
+# bytes past ASCII, impossible rates and numbers never reach the terminal or
+# the facts as data (the kernel writes these attributes in printable ASCII,
+# and prints no rate above 12 lanes of XDR, 2400 Gb/s).
+HOSTILE=$TMP/hostile
+cp -r "$DATA/sysfs/ib-mlx5" "$HOSTILE"
+dev=$HOSTILE/class/infiniband/mlx5_0
+printf '\001\002garbage\377\n' >"$dev/fw_ver"
+printf 'Infini\033[2JBand\n' >"$dev/ports/1/link_layer"
+printf '999999999999 Gb/sec (4X EDR)\n' >"$dev/ports/1/rate"
+printf '18446744073709551615\n' >"$dev/ports/1/counters/symbol_error"
+printf '0x1a junk\n' >"$dev/ports/1/lid"
+printf '255\n' >"$dev/ports/1/counters/link_downed"
+run "$RDMARUN" probe --sysfs "$HOSTILE"
+check "hostile sysfs values: probe still reads the node" 0 "mlx5_0: driver mlx5_core, node GUID" \
+    "port 1: ACTIVE (LinkUp), Unspecified" "symbol_error unknown" \
+    "link_downed 255 (saturated: counts no more until reset, perfquery -R)"
+for junk in garbage 99999 18446744073709551615 9223372036854775807 "LID 0x1a" "mlx5_0: driver mlx5_core, firmware"; do
+    check_without "hostile sysfs values: '$junk' is not shown as data" 0 "$junk" "port 1: ACTIVE"
+done
+printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')"
+[ $? = 1 ]; ok $? "hostile sysfs values: no control character reaches the terminal"
+printf '254\n' >"$dev/ports/1/counters/link_downed"
+run "$RDMARUN" probe --sysfs "$HOSTILE"
+check_without "an 8-bit counter below its top is a count" 0 "saturated" "link_downed 254,"
+
 done_testing

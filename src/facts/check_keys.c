@@ -19,11 +19,14 @@ void judge_port_state(const struct port_ref *r, struct strvec *out)
                  r->dev->name);
 }
 
-void judge_rate(const char *min_gbps, const struct port_ref *p, size_t n, struct strvec *out)
+void judge_rate(const char *min_gbps, const struct port_ref *p, size_t n, struct strvec *out,
+                struct strvec *unknown)
 {
     double min = atof(min_gbps);
     for (size_t i = 0; i < n; i++)
-        if (port_rate_below(p[i].port, min))
+        if (!(p[i].port->rate_gbps > 0) && port_is_active(p[i].port) && unknown)
+            sv_pushf(unknown, "%s port %d's rate", p[i].dev->name, p[i].port->num);
+        else if (port_rate_below(p[i].port, min))
             sv_pushf(out, "%s port %d runs at %s, below the %g Gb/s required (hint: a cable or "
                      "switch port that trained down)", p[i].dev->name, p[i].port->num,
                      p[i].port->rate, min);

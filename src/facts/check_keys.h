@@ -10,7 +10,8 @@
 /* port-state = active: the port is not ACTIVE. */
 void judge_port_state(const struct port_ref *p, struct strvec *out);
 /* min-rate (Gb/s), mtu, pcie-at-capability: on each port. */
-void judge_rate(const char *min_gbps, const struct port_ref *p, size_t n, struct strvec *out);
+void judge_rate(const char *min_gbps, const struct port_ref *p, size_t n, struct strvec *out,
+                struct strvec *unknown);   /* an active port whose rate is unreadable */
 void judge_mtu(const char *mtu, const struct port_ref *p, size_t n, struct strvec *out);
 void judge_pcie(const struct port_ref *p, size_t n, struct strvec *out);
 /* memlock (a size or unlimited) and hugepages (free pages): the node's limits. */

@@ -2,6 +2,7 @@
 #include "util/fs.h"
 #include "util/xalloc.h"
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,27 @@ enum counter_family counter_family_of(const char *name)
     return m ? m->family : COUNTER_OTHER;
 }
 
+/* The IB PMA counters narrower than 64 bits, as the kernel reads them
+ * (drivers/infiniband/core/sysfs.c, PORT_PMA_ATTR): each stops at
+ * 2^bits - 1. The traffic counters are 64 bits wide on HCAs with extended
+ * counters, and growth in traffic is never a fault. */
+static const struct { const char *name; int bits; } pma_widths[] = {
+    {"symbol_error", 16}, {"link_error_recovery", 8}, {"link_downed", 8},
+    {"port_rcv_errors", 16}, {"port_rcv_remote_physical_errors", 16},
+    {"port_rcv_switch_relay_errors", 16}, {"port_xmit_discards", 16},
+    {"port_xmit_constraint_errors", 8}, {"port_rcv_constraint_errors", 8},
+    {"local_link_integrity_errors", 4}, {"excessive_buffer_overrun_errors", 4},
+    {"VL15_dropped", 16}, {"port_xmit_wait", 32},
+};
+
+bool counter_saturated(const char *name, long long value)
+{
+    for (size_t i = 0; i < sizeof(pma_widths) / sizeof(*pma_widths); i++)
+        if (strcmp(pma_widths[i].name, name) == 0)
+            return value >= (1LL << pma_widths[i].bits) - 1;
+    return false;
+}
+
 const char *counter_words(const char *name)
 {
     const struct meaning *m = meaning_of(name);
@@ -143,9 +165,12 @@ void port_counters_read(const char *sysfs_root, const char *dev, int port,
             if (e->d_name[0] == '.' || strcmp(e->d_name, "lifespan") == 0)
                 continue;
             char *v = read_first_line("%s/%s", dir, e->d_name);
-            char *end;
+            char *end = NULL;
+            errno = 0;
             long long n = v ? strtoll(v, &end, 10) : 0;
-            if (v && end != v) {
+            /* only a whole count: junk, a negative or one past 64 bits is
+             * unknown, not a value to take growth from */
+            if (v && end != v && !*end && !errno && n >= 0) {
                 GROW(out->values, cap, out->names.n + 1);
                 out->values[out->names.n] = n;
                 sv_push(&out->names, e->d_name);
@@ -172,6 +197,8 @@ void counters_growth(const char *dev, int port, const struct port_counters *befo
     out->port = xasprintf("%s/%d", dev, port);
     out->deltas = xcalloc(after->names.n ? after->names.n : 1, sizeof(*out->deltas));
     for (size_t i = 0; i < after->names.n; i++) {
+        if (counter_saturated(after->names.v[i], after->values[i]))
+            sv_push(&out->saturated, after->names.v[i]);
         long b = sv_find(&before->names, after->names.v[i]);
         long long d = after->values[i] - (b >= 0 ? before->values[b] : 0);
         if (b < 0 || d <= 0)
@@ -185,6 +212,7 @@ void counter_growth_free(struct counter_growth *g)
 {
     free(g->port);
     sv_free(&g->names);
+    sv_free(&g->saturated);
     free(g->deltas);
     memset(g, 0, sizeof(*g));
 }

@@ -25,6 +25,10 @@ extern const char *const counter_family_names[];   /* traffic, loss, error, ... 
  * their name as the words. */
 enum counter_family counter_family_of(const char *name);
 const char *counter_words(const char *name);
+/* Whether an IB PMA counter has reached the top of its width (link_downed
+ * is 8 bits: 255): it counts no more until reset (perfquery -R), so its
+ * growth can no longer be seen. */
+bool counter_saturated(const char *name, long long value);
 
 struct port_counters {
     struct strvec names;
@@ -43,6 +47,7 @@ struct counter_growth {
     char *port;           /* "mlx5_0/1" */
     struct strvec names;
     long long *deltas;
+    struct strvec saturated;   /* counters stopped at their top: growth unseen */
 };
 void counters_growth(const char *dev, int port, const struct port_counters *before,
                      const struct port_counters *after, struct counter_growth *out);

@@ -18,13 +18,18 @@ struct gid_entry {
     char *ndev;    /* netdev the GID belongs to, or NULL */
 };
 
+/* The kernel prints a port's rate as "N[.5] Gb/sec (WIDTHX SPEED)": lanes
+ * (1, 2, 4, 8 or 12) times a lane's speed, at most XDR's 200 Gb/s
+ * (drivers/infiniband/core/sysfs.c, rate_show): no port is faster. */
+#define MAX_PORT_RATE_GBPS (12 * 200)
+
 struct rdma_port {
     int num;
     char *state;        /* ACTIVE, DOWN, INIT, ARMED */
     char *phys_state;   /* LinkUp, Disabled, Polling, ... (NULL: unknown) */
     char *link_layer;   /* InfiniBand, Ethernet, Unspecified */
     char *rate;         /* "100 Gb/sec (4X EDR)" (NULL: unknown) */
-    double rate_gbps;   /* 0: unknown */
+    double rate_gbps;   /* 0: unknown; at most MAX_PORT_RATE_GBPS */
     int active_mtu, max_mtu;  /* bytes; 0: unknown (verbs only) */
     int lid, sm_lid;    /* -1: unknown */
     /* error counters from ports/N/counters; -1: not available */

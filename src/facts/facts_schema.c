@@ -55,7 +55,7 @@ static const struct field gid[] = {
 static const struct field port[] = {
     {"port", F_INT, 1, 255, NULL},          {"state", F_STR, 0, 64, NULL},
     {"phys_state", F_STR, 0, 64, NULL},     {"link_layer", F_STR, 0, 64, NULL},
-    {"rate", F_STR, 0, 128, NULL},          {"rate_gbps", F_NUM, 0, 100000, NULL},
+    {"rate", F_STR, 0, 128, NULL},          {"rate_gbps", F_NUM, 0, MAX_PORT_RATE_GBPS, NULL},
     {"active_mtu", F_INT, 0, 65536, NULL},  {"max_mtu", F_INT, 0, 65536, NULL},
     {"lid", F_INT, -1, 65535, NULL},        {"sm_lid", F_INT, -1, 65535, NULL},
     {"counters", F_OBJ, 0, 0, counters},    {"gids", F_OBJS, 0, 4096, gid},

@@ -1,5 +1,6 @@
 /* 'rdmarun probe': the facts as people read them, one block per device and
  * port, like ibstat and lstopo. */
+#include "facts/counters.h"
 #include "facts/findings.h"
 #include "facts/internal.h"
 #include <stdlib.h>
@@ -80,10 +81,23 @@ static void port_text(const struct rdma_port *p, FILE *out)
             fprintf(out, "  %s", g->ndev);
         fputc('\n', out);
     }
-    if (p->symbol_error >= 0 || p->link_downed >= 0)
-        fprintf(out, "    counters: symbol_error %lld, link_downed %lld, port_rcv_errors %lld, "
-                "port_xmit_discards %lld\n", p->symbol_error, p->link_downed,
-                p->port_rcv_errors, p->port_xmit_discards);
+    const struct { const char *name; long long v; } c[] = {
+        {"symbol_error", p->symbol_error}, {"link_downed", p->link_downed},
+        {"port_rcv_errors", p->port_rcv_errors}, {"port_xmit_discards", p->port_xmit_discards},
+    };
+    if (p->symbol_error < 0 && p->link_downed < 0)
+        return;
+    fputs("    counters:", out);
+    for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
+        fprintf(out, "%s %s ", i ? "," : "", c[i].name);
+        if (c[i].v < 0)
+            fputs("unknown", out);
+        else
+            fprintf(out, "%lld%s", c[i].v,
+                    counter_saturated(c[i].name, c[i].v) ? " (saturated: counts no more until "
+                                                           "reset, perfquery -R)" : "");
+    }
+    fputc('\n', out);
 }
 
 static void device_text(const struct rdma_device *d, bool live, FILE *out)

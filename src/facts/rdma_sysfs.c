@@ -5,6 +5,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +27,33 @@ static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }
 
 static bool gid_is_zero(const char *gid) { return strspn(gid, "0:") == strlen(gid); }
 
+/* A whole number the attribute holds and nothing else (a LID is "0x1a"),
+ * or -1: absent, junk or out of range is unknown, never a saturated value. */
 static long long read_number(const char *path)
 {
     char *s = read_first_line("%s", path);
     long long v = -1;
     if (s) {
         char *end;
+        errno = 0;
         v = strtoll(s, &end, 0);
-        if (end == s)
+        if (end == s || *end || errno || v < 0)
             v = -1;
     }
     free(s);
     return v;
+}
+
+/* A rate the kernel cannot print (facts.h) is not one to judge a port by:
+ * unknown. */
+static double rate_gbps(const char *rate)
+{
+    char *end;
+    double g = rate ? strtod(rate, &end) : 0;
+    if (!rate || end == rate || strncmp(end, " Gb/sec", 7) != 0 || !(g > 0) ||
+        g > MAX_PORT_RATE_GBPS)
+        return 0;
+    return g;
 }
 
 static void read_gids(struct rdma_port *port, const char *portdir)
@@ -86,11 +102,14 @@ static void read_port(struct rdma_port *p, const char *portdir)
         p->state = xstrdup("UNKNOWN");
     p->phys_state = state_word(read_first_line("%s/phys_state", portdir));
     p->link_layer = read_first_line("%s/link_layer", portdir);
-    if (!p->link_layer)
-        p->link_layer = xstrdup("InfiniBand"); /* kernels before link_layer existed */
+    if (!p->link_layer)   /* kernels before link_layer existed; verbs' word for junk */
+        p->link_layer = xstrdup(errno == ENOENT ? "InfiniBand" : "Unspecified");
     p->rate = read_first_line("%s/rate", portdir);
-    if (p->rate)
-        p->rate_gbps = strtod(p->rate, NULL);
+    p->rate_gbps = rate_gbps(p->rate);
+    if (!p->rate_gbps) {
+        free(p->rate);
+        p->rate = NULL;
+    }
     char *lid = xasprintf("%s/lid", portdir), *sm = xasprintf("%s/sm_lid", portdir);
     p->lid = (int)read_number(lid);
     p->sm_lid = (int)read_number(sm);

@@ -152,10 +152,10 @@ static void check_devices(struct hctx *h)
 
 static void check_rate(struct hctx *h)
 {
-    struct strvec v = {0};
+    struct strvec v = {0}, unknown = {0};
     struct port_ref r[64];
-    judge_rate(cfg(h, "min-rate"), refs(h, r), h->n, &v);
-    report(h, &v);
+    judge_rate(cfg(h, "min-rate"), refs(h, r), h->n, &v, &unknown);
+    report_both(h, &v, &unknown);
 }
 
 static void check_mtu(struct hctx *h)
@@ -265,9 +265,21 @@ static void check_counters(struct hctx *h)
                 sv_push(&then[i].names, name);
             }
     }
-    for (size_t i = 0; in && i < h->n; i++) {
+    for (size_t i = 0; i < h->n; i++) {
         struct counter_growth g;
         counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &now[i], &g);
+        /* Said, not failed: a counter at its top has stopped, so its growth
+         * from here on is unseen (what it counted so far is history). */
+        for (size_t k = 0; k < g.saturated.n; k++) {
+            fprintf(h->out, "note %s\t%s port %d %s is saturated (counts no more until reset: "
+                    "'perfquery -R'); its growth is unknown\n", h->check, h->dev[i]->name,
+                    h->port[i]->num, g.saturated.v[k]);
+            fflush(h->out);
+        }
+        if (!in) {
+            counter_growth_free(&g);
+            continue;
+        }
         for (int fam = COUNTER_LOSS; fam < COUNTER_FAMILIES; fam++) {
             long long grew = counter_growth_sum(&g, fam);
             if (limit[fam] < 0 || grew <= limit[fam])

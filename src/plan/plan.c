@@ -921,7 +921,7 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
             for (size_t i = 0; i < n; i++)
                 judge_port_state(&refs[i], &found);
         else if (k == 1 && v)
-            judge_rate(v, refs, n, &found);
+            judge_rate(v, refs, n, &found, NULL);
         else if (k == 2 && v)
             judge_mtu(v, refs, n, &found);
         else if (k == 3 && v && parse_bool(v, &on) && on)

@@ -43,11 +43,22 @@ char *read_first_line(const char *fmt, ...)
     char buf[512];
     char *line = fgets(buf, sizeof(buf), f);
     fclose(f);
-    if (!line)
+    if (!line) {
+        errno = ENODATA;   /* there, but empty: ENOENT stays "absent" */
         return NULL;
+    }
+    /* The kernel writes these attributes in printable ASCII: a control
+     * character or a byte past ASCII is a file made to look like one (a
+     * recorded tree, a planted file), never data to judge or print. */
+    for (const unsigned char *c = (const unsigned char *)buf; *c && *c != '\n'; c++)
+        if ((*c < 0x20 && *c != '\t') || *c >= 0x7f) {
+            errno = EILSEQ;
+            return NULL;
+        }
     char *out = trim_dup(buf, strlen(buf));
     if (!*out) {
         free(out);
+        errno = ENODATA;
         return NULL;
     }
     return out;
@@ -59,8 +70,17 @@ char *source_tree_of_self(void)
     char *slash = self ? strrchr(self, '/') : NULL;
     char *tree = NULL;
     if (slash) {
+        /* a path, which may be UTF-8: not read_first_line's ASCII */
         *slash = '\0';
-        tree = read_first_line("%s/rdmarun-tree", self);
+        char *path = xasprintf("%s/rdmarun-tree", self);
+        size_t len = 0;
+        char *text = read_input(path, 4096, &len);
+        free(path);
+        if (text) {
+            text[strcspn(text, "\n")] = '\0';
+            tree = *text ? xstrdup(text) : NULL;
+        }
+        free(text);
     }
     free(self);
     return tree;

@@ -4,7 +4,9 @@
 #include <stdio.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
-/* First line of a file, trimmed; NULL if absent or empty. */
+/* First line of a sysfs or procfs attribute (open_input's rules), trimmed;
+ * NULL if absent or empty, and (errno EILSEQ) when it holds a control
+ * character or a byte past ASCII, which the kernel never writes there. */
 char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The source tree an uninstalled rdmarun runs from: the build writes its
  * path into rdmarun-tree beside the binary (never installed). NULL for an

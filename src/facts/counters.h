@@ -40,6 +40,14 @@ struct port_counters {
 void port_counters_read(const char *sysfs_root, const char *dev, int port,
                         struct port_counters *out);
 void port_counters_free(struct port_counters *c);
+/* Every port of the facts, in their order (*n of them), read in a child
+ * process given timeout_s: PMA and hw_counters reads are firmware commands,
+ * and a wedged HCA holds one for minutes. Past the limit the child is
+ * killed (one stuck in the kernel is left), every set is empty and
+ * *timed_out is true. */
+struct facts;
+struct port_counters *port_counters_read_all(const struct facts *f, const char *sysfs_root,
+                                             double timeout_s, size_t *n, bool *timed_out);
 
 /* What grew on one port between two readings: names and deltas, in the
  * second reading's order; a counter that shrank (reset) is left out. */

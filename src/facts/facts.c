@@ -86,6 +86,7 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
     if (src->sysfs_root)
         sv_pushf(&from, "sysfs %s", src->sysfs_root);
     f->source = from.n ? sv_join(&from, ", ") : xstrdup("this node");
+    f->sysfs_root = src->sysfs_root ? xstrdup(src->sysfs_root) : NULL;
     sv_free(&from);
 
     /* Devices first from sysfs (this node's or a recorded tree); an hwloc
@@ -184,6 +185,7 @@ void facts_free(struct facts *f)
     free(f->netifs);
     free(f->hostname);
     free(f->source);
+    free(f->sysfs_root);
     free(f->ucx_version);
     memset(f, 0, sizeof(*f));
 }

@@ -128,6 +128,8 @@ struct facts {
     int format_version;
     char *hostname;
     char *source;        /* "this node", or the files they came from */
+    char *sysfs_root;    /* the recorded tree the devices came from (--sysfs), whose
+                          * counters are theirs; NULL: this node's /sys. Not saved. */
     char *ucx_version;   /* "1.13.1" */
     int npackages, ncores, npus;
     struct numa_node *numa;

@@ -37,18 +37,17 @@ static void forward(int sig)
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
 
-/* Every counter of every port of the node, read before and after the job. */
-static struct port_counters *read_all(const struct facts *f, size_t *n)
+/* Every counter of every port of the node, read before and after the job;
+ * a read that hangs (a wedged HCA's firmware) costs the verdict its
+ * counters, never the job its start or its end. */
+#define COUNTERS_TIMEOUT_S 5.0
+static struct port_counters *read_all(const struct facts *f, size_t *n, bool *timed_out)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < f->ndevs; i++)
-        k += f->devs[i].nports;
-    struct port_counters *c = xcalloc(k ? k : 1, sizeof(*c));
-    k = 0;
-    for (size_t i = 0; i < f->ndevs; i++)
-        for (size_t j = 0; j < f->devs[i].nports; j++)
-            port_counters_read(NULL, f->devs[i].name, f->devs[i].ports[j].num, &c[k++]);
-    *n = k;
+    struct port_counters *c = port_counters_read_all(f, f->sysfs_root, COUNTERS_TIMEOUT_S, n,
+                                                     timed_out);
+    if (*timed_out)
+        rr_warn("reading the ports' counters did not finish within %g s (an HCA's firmware not "
+                "answering? see dmesg); the verdict goes without them", COUNTERS_TIMEOUT_S);
     return c;
 }
 
@@ -58,7 +57,8 @@ static void counter_summary(const struct facts *f, const struct port_counters *b
                             struct counter_growth *grown, char **traffic, char **trouble)
 {
     size_t n;
-    struct port_counters *after = read_all(f, &n);
+    bool lost;
+    struct port_counters *after = read_all(f, &n, &lost);
     struct strvec t = {0}, w = {0};
     bool any = false;
     size_t k = 0;
@@ -267,7 +267,8 @@ int supervise(const struct plan *p, const struct facts *f)
                     (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     }
     size_t nports;
-    struct port_counters *before = read_all(f, &nports);
+    bool counters_lost;   /* then not read again after the job: once is said */
+    struct port_counters *before = read_all(f, &nports, &counters_lost);
     bool strict = p->verify.value == VERIFY_STRICT;
     bool want_rdma = p->expect.value == EXPECT_RDMA;
     w.strict_rdma = strict && want_rdma;
@@ -336,8 +337,9 @@ int supervise(const struct plan *p, const struct facts *f)
                             "RDMA", ev.nprocs, ev.nprocs == 1 ? "" : "es");
     }
     struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
-    char *moved, *trouble;
-    counter_summary(f, before, grown, &moved, &trouble);
+    char *moved = NULL, *trouble = NULL;
+    if (!counters_lost)
+        counter_summary(f, before, grown, &moved, &trouble);
     ev.counters = grown;
     ev.ncounters = nports;
     if (max_rts >= 0) {

@@ -26,6 +26,7 @@ job() {
 }
 mkdir -p "$TMP/ev" "$TMP/out" "$TMP/status" "$TMP/want"
 fds_before=$(ls /proc/$$/fd | wc -l)
+fd_list_before=$(ls -l /proc/$$/fd | sed 's/^.* \([0-9]* -> \)/\1/' | sed 1d)
 t0=$(date +%s%N)
 for ((i = 0; i < JOBS; i++)); do
     job $i &
@@ -66,7 +67,10 @@ within 5 no_rank_left
 ok $left "no rank left running ($left)"
 left=$(ours -x "$LAUNCHERS_RE" | wc -l)
 [ "$left" = 0 ]; ok $? "no mpirun left running ($left)"
-[ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ]; ok $? "the test shell's descriptors are unchanged"
+[ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ]
+r=$?
+[ $r = 0 ] || { printf '# before:\n%s\n# now:\n' "$fd_list_before"; ls -l /proc/$$/fd | sed 1d | sed 's/^/# /'; }
+ok $r "the test shell's descriptors are unchanged"
 # The ranks see the same descriptors through rdmarun as through mpirun alone.
 # (No pipeline inside the rank: a shell holds a pipe's ends while it forks.)
 fds='ls /proc/$$/fd'

@@ -186,4 +186,30 @@ else
     skip "and it says what it could not keep" "as above"
 fi
 
+# The ports' counters are read before and after the job in a child given
+# 5 s: a read that hangs (a wedged HCA's firmware; here strace stops the
+# reader as it opens a counter) costs the verdict its counters, never the
+# job its start. With --sysfs the counters are the recorded tree's.
+TREE=$TMP/sys-counters
+cp -r "$DATA/sysfs/ib-mlx5" "$TREE"
+hw=$TREE/class/infiniband/mlx5_0/ports/1/hw_counters
+mkdir -p "$hw"
+echo 7 >"$hw/out_of_sequence"
+run "$RDMARUN" -p shm --sysfs "$TREE" $MPIRUN_ROOT -np 1 "$HELLO"
+check "the counters of a recorded tree's ports are read around the job" 0 \
+    "no loss, error or congestion counter grew" "rank 0 of 1"
+if can_stop_at_open; then
+    t0=$(date +%s)
+    run stop_at_open "$hw/out_of_sequence" "$RDMARUN" -p shm --sysfs "$TREE" $MPIRUN_ROOT -np 1 "$HELLO"
+    t=$(($(date +%s) - t0))
+    check "a counter read that hangs: the job runs, the verdict goes without counters" 0 \
+        "reading the ports' counters did not finish within 5 s" "rank 0 of 1" "rdmarun: no verdict: no peer"
+    [ "$(printf '%s\n' "$err" | grep -c "did not finish within")" = 1 ]
+    ok $? "said once: the counters are not read again after the job"
+    [ "$t" -lt "$(scaled 30)" ]; ok $? "and the run is not held by it (${t} s, one read of 5 s at most)"
+else
+    skip "a counter read that hangs" "strace cannot stop a process here"
+    skip "and the run is not held by it" "strace cannot stop a process here"
+fi
+
 done_testing

@@ -2,6 +2,7 @@
  * slice of the pipeline profile -> facts -> plan -> preflight -> launch ->
  * evidence -> verdict (docs/DESIGN.md). */
 #include "cmd/commands.h"
+#include "util/msg.h"
 
 int main(int argc, char **argv)
 {
@@ -10,6 +11,7 @@ int main(int argc, char **argv)
         return rc;
     struct cmdline cl;
     rc = cli_parse(argc, argv, &cl);
+    msg_color(cl.color);
     if (!rc)
         rc = command_of(cl.command)->run(&cl);
     cli_free(&cl);

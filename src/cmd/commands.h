@@ -10,6 +10,7 @@ struct command_def {
     enum command id;
     int (*run)(const struct cmdline *cl);
     const char *usage;         /* after "rdmarun ", one or more lines */
+    const char *summary;       /* one sentence: what it does (its --help) */
 };
 
 extern const struct command_def commands[];

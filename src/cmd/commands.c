@@ -11,7 +11,7 @@ const struct command_def commands[] = {
      "Runs PROGRAM with Open MPI's mpirun (or srun, or COMMAND as its own launcher),\n"
      "tuned by a profile for the node's RDMA fabric, and shows where every setting\n"
      "came from."},
-    {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]",
+    {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]\n       rdmarun profiles --keys",
      "Lists the tuning profiles on the search path, or shows one profile's merged\n"
      "values with where each came from."},
     {"probe", CMD_PROBE, cmd_probe,

@@ -20,6 +20,8 @@ static const struct opt options[] = {
      "tuning profile (default: $RDMARUN_PROFILE, then auto)"},
     {"set", NULL, JOB | CMD_PROFILES, OPT_LIST, C(sets), NULL, "SECTION.KEY=VALUE",
      "override one profile value (repeatable)"},
+    {"keys", NULL, CMD_PROFILES, OPT_FLAG, C(keys), NULL, NULL,
+     "profiles: every SECTION.KEY --set takes, one a line\n(ucx.: the installed UCX's variables)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
     {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),

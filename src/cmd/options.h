@@ -45,6 +45,7 @@ struct cmdline {
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
     bool higher;             /* --higher-is-better */
+    bool keys;               /* profiles --keys */
     /* rdmarun profiles show NAME */
     char *show_name;
 

@@ -46,12 +46,30 @@ const char *msg_warning_word(FILE *f)
  * hostname in facts) is cut, with its length. */
 #define SAY_MAX 4096
 
+/* msg_capture: where the first error goes instead of stderr. */
+static char **capture;
+
+void msg_capture(char **first)
+{
+    capture = first;
+    if (first)
+        *first = NULL;
+}
+
 /* One line, whatever the values in it: what they carry of escape
  * sequences and newlines is shown, never sent to the terminal. */
 static void say(const char *kind, const char *fmt, va_list ap)
 {
     char *text = xvasprintf(fmt, ap);
     char *safe = term_safe(text, strlen(text), SAY_MAX);
+    if (capture) {   /* kept, not said: the first error only */
+        if (!*capture && *kind == 'e')
+            *capture = safe;
+        else
+            free(safe);
+        free(text);
+        return;
+    }
     const char *colour = !*kind || !msg_color_on(stderr) ? NULL : *kind == 'e' ? RED : YELLOW;
     size_t word = strcspn(kind, " ");   /* "error:" of "error: " */
     if (colour)

@@ -32,6 +32,10 @@ char *msg_paint_verdict(FILE *f, const char *line);
 /* "warning: " for f, coloured when f is. */
 const char *msg_warning_word(FILE *f);
 
+/* Until msg_capture(NULL): messages are not printed, and the first error's
+ * text (without "error: ") goes to *first (NULL if none; the caller frees). */
+void msg_capture(char **first);
+
 void rr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -55,9 +55,37 @@ offers "an option's value is not PROGRAM" "$R --sysfs $TMP/topo --dry" --dry-run
 offers "after PROGRAM, the program's words, not rdmarun's" "$R -np 2 true --dry"
 offers "after --, the program's words" "$R compare -p roce --np 1 -- true --rep"
 
-# Every option --help lists is offered, and nothing else.
-help_opts=$("$R" --help | grep -oE '^ +(-[a-zA-Z]+, )?--[a-z-]+' | grep -oE -- '-[-a-zA-Z]+' | sort -u)
-got=$(complete_line "$R -" | grep -vxE -- '-V|--version')
-[ "$got" = "$help_opts" ] || diff <(echo "$help_opts") <(echo "$got") | sed 's/^/# /'
-ok $([ "$got" = "$help_opts" ]; echo $?) "every option of --help, and only those ($(echo "$help_opts" | wc -l))"
+offers "threads: the word, never the metavar N" "$R --threads " auto
+offers "--color's values" "$R probe --color " auto always never
+offers "--help all" "$R --help " all
+offers "a subcommand's options only: probe" "$R probe --" --json --sysfs --topology --facts --color --help
+offers "verify's options" "$R verify --e" --expect
+offers "probe takes no --dry-run" "$R probe --dry"
+offers "compare's own options" "$R compare --hi" --higher-is-better
+offers "the helper's options under rank" "$R rank --ke" --keep-cpus
+offers "a run has no --expect" "$R --exp"
+
+# --set: SECTION.KEY= from the installed tables (profiles --keys), never a hand list.
+offers "--set: a profile section's keys" "$R --set bind.sm" bind.smt=
+offers "--set: the installed UCX's variables" "$R --set ucx.RNDV_THR" ucx.RNDV_THRESH= ucx.RNDV_THRESH_FALLBACK=
+got=$(complete_line "$R --set ucx." | sed 's/^ucx\.//; s/=$//' | sort -u)
+want=$(ucx_info -c 2>/dev/null | sed -n 's/^UCX_\([A-Z0-9_]*\)=.*/\1/p' | sort -u)
+missing=$(comm -13 <(echo "$got") <(echo "$want"))
+[ -n "$want" ] && [ -z "$missing" ]; ok $? "--set ucx.: every variable 'ucx_info -c' prints ($(echo "$want" | wc -l)) is offered${missing:+ (missing: $(echo $missing | head -c 200))}"
+offers "--set after the =: nothing made up" "$R --set bind.smt="
+
+# For each subcommand (and a run), the options offered are those its help
+# lists, and nothing else.
+for sub in "" profiles probe verify check compare rank path-peer; do
+    if [ -n "$sub" ]; then
+        help_opts=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
+    else
+        help_opts=$("$R" --help all | sed -n '/^Options of a run:$/,/^$/p')
+    fi
+    help_opts=$(echo "$help_opts" | grep -oE '^  (-[a-zA-Z]+, |    )--[a-z-]+' | grep -oE -- '-[-a-zA-Z]+' | sort -u)
+    got=$(complete_line "$R${sub:+ $sub} -")
+    [ "$got" = "$help_opts" ] || diff <(echo "$help_opts") <(echo "$got") | sed 's/^/# /'
+    ok $([ -n "$got" ] && [ "$got" = "$help_opts" ]; echo $?) \
+        "${sub:-a run}: every option of its help, and only those ($(echo "$help_opts" | wc -l))"
+done
 done_testing

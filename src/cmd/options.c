@@ -25,8 +25,8 @@ static const struct opt options[] = {
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
     {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),
-     NULL, NULL, "with --dry-run, probe, profiles, verify or check\n--path-test: machine-readable "
-     "output"},
+     NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
+     "check --path-test"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,

@@ -44,7 +44,10 @@ const struct command_def commands[] = {
      "Runs PROGRAM under each profile and rank count, repeated, and compares the\n"
      "runs' wall time (or a metric) against a baseline."},
     {"help", CMD_HELP, cmd_help, NULL, NULL},
-    {"version", CMD_VERSION, cmd_version, NULL, NULL},
+    {"version", CMD_VERSION, cmd_version, "version   (or --version, -V)",
+     "Names rdmarun's version, the stack it was built against (hwloc, UCX, rdma-core,\n"
+     "json-c, inih, PMIx) and the one it finds now, with Open MPI's mpirun and Slurm's\n"
+     "srun on PATH, and says where they differ."},
 };
 const size_t ncommands = sizeof(commands) / sizeof(*commands);
 
@@ -75,9 +78,3 @@ int cmd_help(const struct cmdline *cl)
     return 0;
 }
 
-int cmd_version(const struct cmdline *cl)
-{
-    (void)cl;
-    printf("rdmarun %s\n", PACKAGE_VERSION);
-    return 0;
-}

@@ -88,4 +88,58 @@ for sub in "" profiles probe verify check compare rank path-peer; do
     ok $([ -n "$got" ] && [ "$got" = "$help_opts" ]; echo $?) \
         "${sub:-a run}: every option of its help, and only those ($(echo "$help_opts" | wc -l))"
 done
+
+# zsh: completions/_rdmarun in a real interactive zsh (in a pty, through
+# tests/zsh-complete.zsh), rdmarun found on PATH as a user runs it.
+if ! command -v zsh >/dev/null || ! zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+    skip "zsh completion" "zsh (with zsh/zpty) is not installed (apt-get install zsh)"
+else
+    mkdir -p "$TMP/zbin" && ln -sf "$RDMARUN" "$TMP/zbin/rdmarun"
+    zcomplete() {
+        PATH=$TMP/zbin:$PATH TMPDIR=$TMP timeout "$(scaled 30)" zsh -f "$SRC/tests/zsh-complete.zsh" \
+            "$SRC/completions" "$1" 2>&1 | sort -u
+    }
+    # zoffers DESCRIPTION LINE WORD...: zsh offers exactly these words.
+    zoffers() {
+        local desc=$1 line=$2 got want
+        shift 2
+        got=$(zcomplete "$line")
+        want=$(printf '%s\n' "$@" | sort -u)
+        [ "$got" = "$want" ] || { echo "# offered: $(echo $got | head -c 300)"; echo "# wanted: $(echo $want)"; }
+        ok $([ "$got" = "$want" ]; echo $?) "zsh: $desc"
+    }
+    # zincludes DESCRIPTION LINE WORD...: among what zsh offers.
+    zincludes() {
+        local desc=$1 line=$2 got w bad=0
+        shift 2
+        got=$(zcomplete "$line")
+        for w in "$@"; do printf '%s\n' "$got" | grep -qxF -- "$w" || { echo "# not offered: $w"; bad=1; }; done
+        ok $bad "zsh: $desc"
+    }
+    zoffers "probe's options only" "rdmarun probe --" --json --sysfs --topology --facts --color --help
+    zoffers "verify's --expect values" "rdmarun verify --expect " rdma tcp local any
+    zoffers "threads: the word, never the metavar N" "rdmarun --threads " auto
+    zoffers "bind-policy's values" "rdmarun --bind-policy " none numa nic-local gpu-local
+    zoffers "--set: SECTION.KEY= from profiles --keys" "rdmarun --set bind.sm" bind.smt=
+    zoffers "--set: the installed UCX's variables" "rdmarun --set ucx.RNDV_TH" ucx.RNDV_THRESH= ucx.RNDV_THRESH_FALLBACK=
+    zoffers "profiles show NAME" "rdmarun profiles show n" nccl-ib
+    zoffers "compare's profile list" "rdmarun compare -p roce,t" roce,tcp
+    zoffers "the helper's options under rank" "rdmarun rank --ke" --keep-cpus
+    zoffers "--help all" "rdmarun --help " all
+    zincludes "subcommands and programs" "rdmarun pro" probe profiles
+    zincludes "a profile by name" "rdmarun -p r" roce
+    zoffers "after --, the program's completion" "rdmarun compare -p roce --np 1 -- tru" true truncate
+    # Every subcommand: what zsh offers after -- is what its help lists.
+    for sub in "" profiles probe verify check compare rank path-peer; do
+        if [ -n "$sub" ]; then
+            want=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
+        else
+            want=$("$R" --help all | sed -n '/^Options of a run:$/,/^$/p')
+        fi
+        want=$(echo "$want" | grep -oE '^  (-[a-zA-Z]+, |    )--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
+        got=$(zcomplete "rdmarun${sub:+ $sub} --")
+        [ "$got" = "$want" ] || diff <(echo "$want") <(echo "$got") | sed 's/^/# /'
+        ok $([ -n "$got" ] && [ "$got" = "$want" ]; echo $?) "zsh: ${sub:-a run}: the long options of its help ($(echo "$want" | wc -l))"
+    done
+fi
 done_testing

@@ -110,6 +110,10 @@ run "$R" verify --color=always "$DATA/logs/ucx-interleaved-diag-warn.log"
 check "a FALLBACK verdict in colour" 80 "rdmarun: $ESC[1;31mFALLBACK$ESC[0m: process 4242 on c11"
 run "$R" verify "$DATA/logs/ucx-interleaved-diag-warn.log"
 check_without "and not into a pipe" 80 "$ESC" "rdmarun: FALLBACK: process 4242"
+run "$R" --dry-run --color=always --mpirun mpirun --sysfs "$DATA/sysfs/ib-down" -p ib -np 2 ./prog
+check "the dry run's error: in colour" 69 "$ESC[1;31merror:$ESC[0m profile 'ib' is for InfiniBand"
+run "$R" --dry-run --mpirun mpirun --sysfs "$DATA/sysfs/ib-down" -p ib -np 2 ./prog
+check_without "and not into a pipe" 69 "$ESC" "error: profile 'ib' is for InfiniBand"
 run "$R" --color=rainbow probe
 check "--color's values" 64 "--color rainbow: expected auto|always|never"
 if command -v script >/dev/null; then

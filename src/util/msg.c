@@ -42,6 +42,11 @@ const char *msg_warning_word(FILE *f)
     return msg_color_on(f) ? YELLOW "warning:" RESET " " : "warning: ";
 }
 
+const char *msg_error_word(FILE *f)
+{
+    return msg_color_on(f) ? RED "error:" RESET " " : "error: ";
+}
+
 /* Longest message shown whole: a value of 128 KiB (a file's line, a
  * hostname in facts) is cut, with its length. */
 #define SAY_MAX 4096

@@ -31,6 +31,8 @@ bool msg_color_on(FILE *f);
 char *msg_paint_verdict(FILE *f, const char *line);
 /* "warning: " for f, coloured when f is. */
 const char *msg_warning_word(FILE *f);
+/* "error: " for f, coloured when f is. */
+const char *msg_error_word(FILE *f);
 
 /* Until msg_capture(NULL): messages are not printed, and the first error's
  * text (without "error: ") goes to *first (NULL if none; the caller frees). */

@@ -2,7 +2,6 @@
  * slice of the pipeline profile -> facts -> plan -> preflight -> launch ->
  * evidence -> verdict (docs/DESIGN.md). */
 #include "cmd/commands.h"
-#include "util/msg.h"
 
 int main(int argc, char **argv)
 {
@@ -11,7 +10,7 @@ int main(int argc, char **argv)
         return rc;
     struct cmdline cl;
     rc = cli_parse(argc, argv, &cl);
-    msg_color(cl.color);
+    cmd_output(&cl);
     if (!rc)
         rc = command_of(cl.command)->run(&cl);
     cli_free(&cl);

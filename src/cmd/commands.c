@@ -1,6 +1,7 @@
 /* The command table, and the two commands that are only words. */
 #include "cmd/commands.h"
 #include "launch/launch.h"
+#include "util/msg.h"
 #include <config.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,11 @@ const struct command_def *command_of(enum command id)
         if (commands[i].id == id)
             return &commands[i];
     return &commands[0];
+}
+
+void cmd_output(const struct cmdline *cl)
+{
+    msg_color(cl->color);
 }
 
 int cmd_help(const struct cmdline *cl)

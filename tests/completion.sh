@@ -64,6 +64,7 @@ offers "probe takes no --dry-run" "$R probe --dry"
 offers "compare's own options" "$R compare --hi" --higher-is-better
 offers "the helper's options under rank" "$R rank --ke" --keep-cpus
 offers "a run has no --expect" "$R --exp"
+PATH=$TMP/bin offers "the version command" "$R vers" version
 
 # --set: SECTION.KEY= from the installed tables (profiles --keys), never a hand list.
 offers "--set: a profile section's keys" "$R --set bind.sm" bind.smt=
@@ -76,7 +77,7 @@ offers "--set after the =: nothing made up" "$R --set bind.smt="
 
 # For each subcommand (and a run), the options offered are those its help
 # lists, and nothing else.
-for sub in "" profiles probe verify check compare rank path-peer; do
+for sub in "" profiles probe verify check compare rank path-peer version; do
     if [ -n "$sub" ]; then
         help_opts=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
     else
@@ -130,7 +131,7 @@ else
     zincludes "a profile by name" "rdmarun -p r" roce
     zoffers "after --, the program's completion" "rdmarun compare -p roce --np 1 -- tru" true truncate
     # Every subcommand: what zsh offers after -- is what its help lists.
-    for sub in "" profiles probe verify check compare rank path-peer; do
+    for sub in "" profiles probe verify check compare rank path-peer version; do
         if [ -n "$sub" ]; then
             want=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
         else

@@ -49,6 +49,10 @@ offers "compare's profile list, the last element" "$R compare -p roce,t" roce,tc
 mkdir -p "$TMP/bin" && printf '#!/bin/sh\n' >"$TMP/bin/profile-job" && chmod +x "$TMP/bin/profile-job"
 PATH=$TMP/bin offers "subcommands, and programs on PATH" "$R pro" profiles probe profile-job
 offers "profiles show NAME" "$R profiles show n" nccl-ib
+mkdir -p "$TMP/withbroken"
+printf '[profile]\nfabric = warp\n' >"$TMP/withbroken/bad.ini"
+RDMARUN_PROFILE_PATH=$TMP/withbroken offers "a broken profile is a name, its BROKEN line is not" "$R -p B" 
+RDMARUN_PROFILE_PATH=$TMP/withbroken offers "and the broken one is still offered by name" "$R profiles show b" bad
 offers "profiles' own word" "$R profiles s" show
 offers "--topology takes XML files" "$R --topology $TMP/topo/" "$TMP/topo/lassen.xml"
 offers "an option's value is not PROGRAM" "$R --sysfs $TMP/topo --dry" --dry-run

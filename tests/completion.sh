@@ -62,6 +62,7 @@ offers "after --, the program's words" "$R compare -p roce --np 1 -- true --rep"
 offers "threads: the word, never the metavar N" "$R --threads " auto
 offers "--color's values" "$R probe --color " auto always never
 offers "--help all" "$R --help " all
+offers "-h all" "$R -h a" all
 offers "a subcommand's options only: probe" "$R probe --" --json --sysfs --topology --facts --color --help
 offers "verify's options" "$R verify --e" --expect
 offers "probe takes no --dry-run" "$R probe --dry"

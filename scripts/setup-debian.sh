@@ -25,7 +25,7 @@ packages="build-essential autoconf automake libtool pkg-config
   libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
-  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion
+  gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
   debhelper lintian rpm python3-torch strace"
 missing=
 for p in $packages; do

@@ -10,6 +10,7 @@ int main(int argc, char **argv)
         return rc;
     struct cmdline cl;
     rc = cli_parse(argc, argv, &cl);
+    cmd_output(&cl);
     if (!rc)
         rc = command_of(cl.command)->run(&cl);
     cli_free(&cl);

@@ -141,7 +141,7 @@ OMPI_MCA_pml=ob1 run "$RDMARUN" --dry-run --mpirun mpirun -p shm prog
 check "OMPI_MCA_* in the environment overrides [mpi]" 0 "--mca pml ob1"
 
 # Listing and showing.
-run "$RDMARUN" profiles
+RDMARUN_PROFILE_PATH=$SRC/profiles run "$RDMARUN" profiles
 check "profiles lists the shipped ones with descriptions" 0 "auto " "roce " "pvrdma " "nccl-ib " "tcp " "shm " "RoCE v2"
 mkdir -p "$TMP/site"; printf '[profile]\ndescription = site roce\ninherit = ../profiles-shipped/roce.ini\n' >"$TMP/site/roce.ini"
 mkdir -p "$TMP/profiles-shipped"; cp "$SRC/profiles/roce.ini" "$TMP/profiles-shipped/"
@@ -217,5 +217,36 @@ check "[env] UCX_TLS: refused with the section it belongs in" 78 "env-managed.in
 check_without "and [env] OMP_PROC_BIND, no plan's variable, is fine" 78 "OMP_PROC_BIND belongs" "UCX_TLS belongs"
 run "$RDMARUN" --dry-run -p shm --set env.NCCL_IB_HCA=mlx5_0 -np 1 ./app
 check "--set env.NCCL_IB_HCA: refused the same way" 78 "NCCL_IB_HCA belongs in [nccl] as IB_HCA = ..."
+
+# The listing: columns as wide as the widest entry, and a profile that
+# cannot be loaded marked with its first error, not listed as fine.
+mkdir -p "$TMP/mixed"
+printf '[profile]\ndescription = a bad fabric\nfabric = warp\n' >"$TMP/mixed/badfabric.ini"
+printf '[profile]\ninherit = nowhere\n' >"$TMP/mixed/orphan.ini"
+printf '[profile]\ndescription = fine\ninherit = shm\n' >"$TMP/mixed/a-rather-long-profile-name.ini"
+RDMARUN_PROFILE_PATH=$TMP/mixed:$SRC/profiles run "$RDMARUN" profiles
+check "a broken profile: marked, with its first error, status 78" 78 \
+    "BROKEN: $TMP/mixed/badfabric.ini:3: [profile] fabric = warp: expected one of" \
+    "BROKEN: $TMP/mixed/orphan.ini:2: parent profile 'nowhere' not found" \
+    "warning: 2 profiles cannot be loaded"
+printf '%s\n' "$out" | grep -q "^a-rather-long-profile-name  fine  *$TMP/mixed/a-rather-long-profile-name.ini$"
+ok $? "the fine one inheriting a shipped profile is not marked"
+cols=$(printf '%s\n' "$out" | grep -v BROKEN | awk '{print index($0, "/")}' | sort -u)
+[ "$(printf '%s\n' "$cols" | wc -l)" = 1 ]; ok $? "every path starts in one column (the widest name and description set it: $cols)"
+printf '%s\n' "$out" | grep -q "^shm                         Single node"; ok $? "the name column is as wide as the widest name"
+RDMARUN_PROFILE_PATH=$TMP/mixed run "$RDMARUN" profiles --json
+printf '%s' "$out" | python3 -c '
+import json, sys
+d = {p["name"]: p for p in json.load(sys.stdin)}
+assert "fabric = warp" in d["badfabric"]["error"], d["badfabric"]
+assert d["a-rather-long-profile-name"]["error"] is None
+' 2>&1 | sed 's/^/# /'
+ok "${PIPESTATUS[1]}" "profiles --json: each profile's error, null when it loads"
+run "$RDMARUN" profiles --keys
+check "profiles --keys: the fixed keys and the installed UCX's variables" 0 \
+    "profile.fabric" "bind.policy" "check.memlock" "ucx.TLS" "ucx.RNDV_THRESH" "nccl.IB_HCA"
+ucx_n=$(ucx_info -c 2>/dev/null | grep -c '^UCX_')
+keys_n=$(printf '%s\n' "$out" | grep -c '^ucx\.')
+[ "$keys_n" -ge "$ucx_n" ]; ok $? "every variable ucx_info -c prints is a key ($keys_n >= $ucx_n)"
 
 done_testing

@@ -1,34 +1,54 @@
 /* The command table, and the two commands that are only words. */
 #include "cmd/commands.h"
 #include "launch/launch.h"
+#include "util/msg.h"
 #include <config.h>
 #include <stdio.h>
 #include <string.h>
 
 const struct command_def commands[] = {
     {NULL, CMD_RUN, cmd_run, "[RDMARUN OPTIONS] [MPIRUN OPTIONS] PROGRAM [ARGS...]\n"
-     "       rdmarun --launcher exec [RDMARUN OPTIONS] [--] COMMAND [ARGS...]"},
-    {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]"},
+     "       rdmarun --launcher exec [RDMARUN OPTIONS] [--] COMMAND [ARGS...]",
+     "Runs PROGRAM with Open MPI's mpirun (or srun, or COMMAND as its own launcher),\n"
+     "tuned by a profile for the node's RDMA fabric, and shows where every setting\n"
+     "came from."},
+    {"profiles", CMD_PROFILES, cmd_profiles, "profiles [--json] [show NAME]\n       rdmarun profiles --keys",
+     "Lists the tuning profiles on the search path, or shows one profile's merged\n"
+     "values with where each came from."},
     {"probe", CMD_PROBE, cmd_probe,
-     "probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]"},
-    {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR...|-"},
+     "probe [--json] [--topology FILE.xml] [--sysfs DIR] [--facts FILE.json]",
+     "Shows what rdmarun finds on this node: RDMA devices and ports, topology, MPI\n"
+     "and UCX, and what would make a job fall back to TCP."},
+    {"verify", CMD_VERIFY, cmd_verify, "verify [--json] [--expect WHAT] LOG_FILE_OR_DIR...|-",
+     "Reads a job's transport logs (an evidence directory) and says whether its ranks\n"
+     "talked over RDMA, TCP or only within the node."},
     {"check", CMD_CHECK, cmd_check,
      "check --qp-test [--device DEV[:PORT]] [--gid-index N]\n"
      "       rdmarun check --path-test [--json] [--all-pairs] [--path-timeout S] [--device DEV[:PORT]]\n"
      "               [--gid-index N] [--launcher mpirun|srun] [MPIRUN HOST OPTIONS]\n"
-     "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]"},
+     "       rdmarun check [--config FILE] [--drain] [--node NAME] [--scontrol PATH]",
+     "Checks the node's health, a verbs loopback on its ports (--qp-test) or RDMA\n"
+     "between nodes (--path-test)."},
     {"rank", CMD_RANK, cmd_rank,
-     "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun, srun or torchrun)"},
+     "rank [HELPER OPTIONS] -- PROGRAM [ARGS...]   (started by mpirun, srun or torchrun)",
+     "The per-rank helper the plan puts in front of each rank: places the rank on its\n"
+     "cores, memory, NIC and GPU, then executes PROGRAM."},
     {"path-peer", CMD_PATH_PEER, cmd_path_peer,
      "path-peer [--all-pairs] [--device DEV[:PORT]] [--gid-index N]   (started by check "
-     "--path-test)"},
+     "--path-test)",
+     "One node's process of 'rdmarun check --path-test'; not run by hand."},
     {"compare", CMD_COMPARE, cmd_compare,
      "compare -p PROFILE[,PROFILE...] --np N[,N...] [--repeat R] [--warmup W]\n"
      "               [--metric REGEX] [--baseline PROFILE] [-o DIR] [MPIRUN OPTIONS]\n"
      "               -- PROGRAM [ARGS...]\n"
-     "       rdmarun compare --resume DIR"},
-    {"help", CMD_HELP, cmd_help, NULL},
-    {"version", CMD_VERSION, cmd_version, NULL},
+     "       rdmarun compare --resume DIR",
+     "Runs PROGRAM under each profile and rank count, repeated, and compares the\n"
+     "runs' wall time (or a metric) against a baseline."},
+    {"help", CMD_HELP, cmd_help, NULL, NULL},
+    {"version", CMD_VERSION, cmd_version, "version   (or --version, -V)",
+     "Names rdmarun's version, the stack it was built against (hwloc, UCX, rdma-core,\n"
+     "json-c, inih, PMIx) and the one it finds now, with Open MPI's mpirun and Slurm's\n"
+     "srun on PATH, and says where they differ."},
 };
 const size_t ncommands = sizeof(commands) / sizeof(*commands);
 
@@ -53,16 +73,14 @@ const struct command_def *command_of(enum command id)
     return &commands[0];
 }
 
+void cmd_output(const struct cmdline *cl)
+{
+    msg_color(cl->color);
+}
+
 int cmd_help(const struct cmdline *cl)
 {
-    (void)cl;
-    cli_usage(stdout);
+    cli_usage(stdout, cl->help_for ? cl->help_for : CMD_RUN, cl->help_all);
     return 0;
 }
 
-int cmd_version(const struct cmdline *cl)
-{
-    (void)cl;
-    printf("rdmarun %s\n", PACKAGE_VERSION);
-    return 0;
-}

@@ -10,6 +10,7 @@ struct command_def {
     enum command id;
     int (*run)(const struct cmdline *cl);
     const char *usage;         /* after "rdmarun ", one or more lines */
+    const char *summary;       /* one sentence: what it does (its --help) */
 };
 
 extern const struct command_def commands[];
@@ -21,6 +22,9 @@ const struct command_def *command_of(enum command id);
 /* Before the command line is read: an invocation of the drop-in wrapper
  * that launches nothing goes to the real launcher (launch.h); -1: go on. */
 int cmd_wrapped(int argc, char **argv);
+/* What the command line says of rdmarun's own output (--color), before any
+ * command runs. */
+void cmd_output(const struct cmdline *cl);
 int cmd_run(const struct cmdline *cl);
 int cmd_profiles(const struct cmdline *cl);
 int cmd_probe(const struct cmdline *cl);

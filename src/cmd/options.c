@@ -20,11 +20,13 @@ static const struct opt options[] = {
      "tuning profile (default: $RDMARUN_PROFILE, then auto)"},
     {"set", NULL, JOB | CMD_PROFILES, OPT_LIST, C(sets), NULL, "SECTION.KEY=VALUE",
      "override one profile value (repeatable)"},
+    {"keys", NULL, CMD_PROFILES, OPT_FLAG, C(keys), NULL, NULL,
+     "profiles: every SECTION.KEY --set takes, one a line\n(ucx.: the installed UCX's variables)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
     {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),
-     NULL, NULL, "with --dry-run, probe, profiles, verify or check\n--path-test: machine-readable "
-     "output"},
+     NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
+     "check --path-test"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
@@ -35,8 +37,8 @@ static const struct opt options[] = {
      "check the transports the job used (default: the\nprofile's, else warn); strict stops a job "
      "on TCP"},
     {"bind-policy", NULL, JOB, OPT_VALUE, C(bind_policy), BIND_POLICIES, NULL,
-     "place each rank on cores, memory, NIC and GPU that\nbelong together (default: the profile's "
-     "[bind] policy,\nelse none: Open MPI binds)"},
+     "place each rank on cores, memory, NIC and GPU together\n(default: the profile's "
+     "[bind] policy, else none:\nOpen MPI binds)"},
     {"threads", NULL, JOB, OPT_VALUE, C(threads), NULL, "N|auto",
      "OpenMP threads per placed rank (auto: one per core);\nthe helper sets OMP_NUM_THREADS, "
      "OMP_PLACES, OMP_PROC_BIND\n(default: the profile's [bind] threads, else none)"},
@@ -90,6 +92,9 @@ static const struct opt options[] = {
     {"output", "-o", CMD_COMPARE, OPT_VALUE, C(output), NULL, "DIR", "compare: the results folder"},
     {"resume", NULL, CMD_COMPARE, OPT_VALUE, C(resume), NULL, "DIR",
      "compare: continue an interrupted comparison"},
+    {"color", NULL, JOB | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_VALUE, C(color),
+     "auto|always|never", NULL,
+     "colour FALLBACK, error: and warning: (default auto: on a\nterminal, unless NO_COLOR is set)"},
 };
 #define NOPTIONS (sizeof(options) / sizeof(*options))
 
@@ -106,36 +111,103 @@ static const struct { const char *name; int nargs; } mpirun_opts[] = {
     {"x", 1}, {"xml-file", 1}, {"xterm", 1},
 };
 
-void cli_usage(FILE *out)
+static const char mpirun_text[] =
+    "mpirun options are passed on unchanged and in order; those that set what a profile\n"
+    "sets win over it: -n/-np/-c N, -N N, -H/--host, --hostfile, --map-by, --bind-to,\n"
+    "--rank-by, --report-bindings, -x VAR[=VALUE], --mca NAME VALUE, --oversubscribe,\n"
+    "--allow-run-as-root, and any other Open MPI option. Use -- before PROGRAM if it\n"
+    "starts with '-'.\n";
+
+static const char env_text[] =
+    "Environment: RDMARUN_PROFILE (default profile), RDMARUN_PROFILE_PATH (profile\n"
+    "directories), RDMARUN_MPIRUN and RDMARUN_SRUN (the launcher to use),\n"
+    "RDMARUN_EVIDENCE_DIR (where evidence directories go), NO_COLOR (no colour);\n"
+    "UCX_*, NCCL_* and OMPI_MCA_* already set override the profile.\n";
+
+/* The options named, in this order, each with the first line of its help. */
+static void help_named(FILE *out, const char *const *names)
+{
+    for (; *names; names++)
+        for (size_t k = 0; k < NOPTIONS; k++)
+            if (strcmp(options[k].name, *names) == 0)
+                opt_help_one(&options[k], true, out);
+}
+
+static void usage_lines(FILE *out, const struct command_def *c, bool first)
+{
+    fprintf(out, "%s rdmarun %s\n", first ? "Usage:" : "      ", c->usage);
+}
+
+/* The grouped help of `rdmarun --help`: the common options first. */
+static void global_help(FILE *out)
+{
+    static const char *const common[] = {"profile", "set", "dry-run", "mpirun", "launcher", NULL};
+    static const char *const placement[] = {"bind-policy", "threads", "report", NULL};
+    static const char *const verify[] = {"verify", "evidence-dir", NULL};
+    usage_lines(out, &commands[0], true);
+    fprintf(out, "       rdmarun COMMAND [OPTIONS]   (rdmarun COMMAND --help: its own options)\n\n"
+                 "%s\n\nCommon options:\n", commands[0].summary);
+    help_named(out, common);
+    fputs("\nPlacement:\n", out);
+    help_named(out, placement);
+    fputs("\nVerifying the transports:\n", out);
+    help_named(out, verify);
+    fputs("\nCommands:\n"
+          "  profiles [show NAME]     list the tuning profiles, or show one's values\n"
+          "  probe                    what rdmarun finds on this node\n"
+          "  verify LOG_OR_DIR...     whether a job's ranks talked over RDMA or TCP\n"
+          "  check                    node health, --qp-test, --path-test between nodes\n"
+          "  compare                  run PROGRAM under several profiles, compare times\n",
+          out);
+    fputs("\n  -h, --help [all]         this help; all: every option, the helpers' too\n"
+          "  -V, --version            rdmarun's version and the stack it runs on\n"
+          "\nmpirun options (-np, -H, --map-by, -x, --mca, ...) are passed on unchanged.\n"
+          "See rdmarun(1) and rdmarun-profile(5).\n",
+          out);
+}
+
+/* rdmarun --help all: every command's usage and every option. */
+static void all_help(FILE *out)
 {
     for (size_t i = 0; i < ncommands; i++)
         if (commands[i].usage)
-            fprintf(out, "%s rdmarun %s\n", i ? "      " : "Usage:", commands[i].usage);
-    fputs("\nRuns PROGRAM with Open MPI's mpirun (or srun, or COMMAND as its own launcher),\n"
-          "tuned by a profile for the node's RDMA fabric, and shows where every setting came\n"
-          "from.\n\nrdmarun options:\n", out);
-    opt_help(options, NOPTIONS, CMD_RUN | CMD_PROBE | CMD_PROFILES, 0, out);
-    fputs("  -h, --help               this help;  -V, --version  rdmarun's version\n"
-          "\nverify, check and compare options:\n", out);
-    opt_help(options, NOPTIONS, CMD_VERIFY | CMD_CHECK | CMD_COMPARE,
-             CMD_RUN | CMD_PROBE | CMD_PROFILES, out);
+            usage_lines(out, &commands[i], i == 0);
+    fprintf(out, "\n%s\n\nOptions of a run:\n", commands[0].summary);
+    opt_help(options, NOPTIONS, CMD_RUN, 0, out);
+    fputs("  -h, --help [all]         this help; all: every option, the helpers' too\n"
+          "  -V, --version            rdmarun's version and the stack it runs on\n"
+          "\nprofiles, probe, verify, check, compare and path-peer options:\n", out);
+    opt_help(options, NOPTIONS, ~(unsigned)CMD_RUN, CMD_RUN, out);
     fputs("\nthe per-rank helper (rdmarun rank, which the plan puts in front of each rank):\n",
           out);
     opt_help(rank_options, nrank_options, 1, 0, out);
-    fputs(
-        "\n"
-        "mpirun options are passed on unchanged and in order; those that set what a profile\n"
-        "sets win over it: -n/-np/-c N, -N N, -H/--host, --hostfile, --map-by, --bind-to,\n"
-        "--rank-by, --report-bindings, -x VAR[=VALUE], --mca NAME VALUE, --oversubscribe,\n"
-        "--allow-run-as-root, and any other Open MPI option. Use -- before PROGRAM if it\n"
-        "starts with '-'.\n"
-        "\n"
-        "Environment: RDMARUN_PROFILE (default profile), RDMARUN_PROFILE_PATH (profile\n"
-        "directories), RDMARUN_MPIRUN and RDMARUN_SRUN (the launcher to use),\n"
-        "RDMARUN_EVIDENCE_DIR (where evidence directories go);\n"
-        "UCX_*, NCCL_* and OMPI_MCA_* already set override the profile.\n"
-        "See rdmarun(1) and rdmarun-profile(5).\n",
-        out);
+    fprintf(out, "\n%s\n%sSee rdmarun(1) and rdmarun-profile(5).\n", mpirun_text, env_text);
+}
+
+/* rdmarun COMMAND --help: its usage, what it does and its options only. */
+static void command_help(FILE *out, const struct command_def *c)
+{
+    usage_lines(out, c, true);
+    fprintf(out, "\n%s\n\nOptions:\n", c->summary);
+    if (c->id == CMD_RANK)
+        opt_help(rank_options, nrank_options, 1, 0, out);
+    else
+        opt_help(options, NOPTIONS, c->id, 0, out);
+    fputs("  -h, --help               this help\n", out);
+    if (c->id & (CMD_COMPARE | CMD_CHECK))
+        fprintf(out, "\n%s", c->id == CMD_COMPARE ? mpirun_text
+                : "Host options (-H, --hostfile, -np, ...) go to mpirun or srun.\n");
+    fprintf(out, "\nSee rdmarun(1).\n");
+}
+
+void cli_usage(FILE *out, enum command command, bool all)
+{
+    if (all)
+        all_help(out);
+    else if (command == CMD_RUN)
+        global_help(out);
+    else
+        command_help(out, command_of(command));
 }
 
 bool cli_gid_index(const char *value, long *out)
@@ -321,6 +393,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cl->help_for = cl->command;
+            cl->help_all = i + 1 < argc && strcmp(argv[i + 1], "all") == 0;
             cl->command = CMD_HELP;
             return 0;
         }

@@ -18,6 +18,9 @@ enum command {
 
 struct cmdline {
     enum command command;
+    enum command help_for;   /* --help: the command it was given to (0: none) */
+    bool help_all;           /* --help all */
+    char *color;             /* --color auto|always|never */
     char *profile;           /* -p/--profile; NULL = default */
     struct strvec sets;      /* --set section.key=value */
     bool dry_run, json;
@@ -42,6 +45,7 @@ struct cmdline {
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
     bool higher;             /* --higher-is-better */
+    bool keys;               /* profiles --keys */
     /* rdmarun profiles show NAME */
     char *show_name;
 
@@ -57,7 +61,9 @@ void cli_free(struct cmdline *cl);
 int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c);
 /* --gid-index's value (NULL: -1, none given); false after saying why. */
 bool cli_gid_index(const char *value, long *out);
-/* --help: the usage of every command, then every option from the tables. */
-void cli_usage(FILE *out);
+/* --help: for CMD_RUN the grouped global help (all: the usage of every
+ * command, then every option of the tables); for another command its usage,
+ * what it does and its options. */
+void cli_usage(FILE *out, enum command command, bool all);
 
 #endif

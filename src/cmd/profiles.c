@@ -4,16 +4,46 @@
 #include "profile/profile.h"
 #include "profile/schema.h"
 #include "util/json.h"
+#include "profile/ucx_config.h"
 #include "util/msg.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Each listed profile's first error, or NULL when it loads and its values
+ * are valid (as a job checks them, its parents included; the environment's
+ * UCX_* and --set are the job's, left out). */
+static char **load_errors(const struct profile_info *list, size_t n, const struct strvec *dirs)
+{
+    char **errors = xcalloc(n ? n : 1, sizeof(*errors));
+    for (size_t i = 0; i < n; i++) {
+        struct profile p;
+        msg_capture(&errors[i]);
+        int rc = profile_load(list[i].path, dirs, &p);
+        if (!rc)
+            rc = profile_validate(&p);
+        msg_capture(NULL);
+        profile_free(&p);
+        if (rc && !errors[i])
+            errors[i] = xasprintf("cannot be loaded (status %d)", rc);
+        else if (!rc) {
+            free(errors[i]);
+            errors[i] = NULL;
+        }
+    }
+    return errors;
+}
 
 static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
 {
     struct profile_info *list;
     size_t n;
     profile_list(dirs, &list, &n);
+    char **errors = load_errors(list, n, dirs);
+    size_t broken = 0;
+    for (size_t i = 0; i < n; i++)
+        broken += errors[i] && !list[i].shadowed;
     if (cl->json) {
         struct json j;
         json_init(&j, stdout);
@@ -24,6 +54,7 @@ static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
             json_string(&j, "description", list[i].description);
             json_string(&j, "path", list[i].path);
             json_bool(&j, "shadowed", list[i].shadowed);
+            json_string(&j, "error", errors[i]);
             json_end_object(&j);
         }
         json_end_array(&j);
@@ -33,12 +64,54 @@ static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
         rr_warn("no profiles found (searched %s)", path);
         free(path);
     } else {
-        for (size_t i = 0; i < n; i++)
-            printf("%-12s %-60s %s%s\n", list[i].name,
+        /* Columns as wide as their widest entry. */
+        int wname = 4, wdesc = 0;
+        for (size_t i = 0; i < n; i++) {
+            int a = (int)strlen(list[i].name);
+            int b = list[i].description ? (int)strlen(list[i].description) : 0;
+            wname = a > wname ? a : wname;
+            wdesc = b > wdesc ? b : wdesc;
+        }
+        for (size_t i = 0; i < n; i++) {
+            printf("%-*s  %-*s  %s%s\n", wname, list[i].name, wdesc,
                    list[i].description ? list[i].description : "", list[i].path,
                    list[i].shadowed ? " (shadowed)" : "");
+            if (errors[i])
+                printf("%-*s  %s: %s\n", wname, "", list[i].shadowed ? "broken too" : "BROKEN",
+                       errors[i]);
+        }
     }
+    if (broken && !cl->json)
+        rr_warn("%zu profile%s cannot be loaded (marked BROKEN, with the first error)",
+                broken, broken == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++)
+        free(errors[i]);
+    free(errors);
     profile_info_free(list, n);
+    return broken ? RR_EX_CONFIG : 0;
+}
+
+/* --keys: every SECTION.KEY --set takes: the fixed keys, then the
+ * variables of the installed UCX and those of NCCL rdmarun knows ([mpi]
+ * and [env] take any name). */
+static int list_keys(void)
+{
+    for (size_t s = 0; s < schema_nsections; s++) {
+        const struct sectiondef *sec = &schema_sections[s];
+        if (sec->keyset == KEYS_FIXED) {
+            for (const struct keydef *k = sec->keys; k->name; k++)
+                printf("%s.%s\n", sec->name, k->name);
+        } else if (sec->keyset == KEYS_UCX) {
+            const struct strvec *names = ucx_config_names();
+            for (size_t i = 0; i < names->n; i++)
+                printf("%s.%s\n", sec->name, names->v[i]);
+        } else if (sec->keyset == KEYS_NCCL) {
+            size_t nn;
+            const char *const *names = schema_nccl_names(&nn);
+            for (size_t i = 0; i < nn; i++)
+                printf("%s.%s\n", sec->name, names[i]);
+        }
+    }
     return 0;
 }
 
@@ -91,7 +164,8 @@ int cmd_profiles(const struct cmdline *cl)
 {
     struct strvec dirs = {0};
     profile_search_path(&dirs);
-    int rc = cl->show_name ? show_profile(cl, &dirs) : list_profiles(cl, &dirs);
+    int rc = cl->keys ? list_keys()
+             : cl->show_name ? show_profile(cl, &dirs) : list_profiles(cl, &dirs);
     sv_free(&dirs);
     return rc;
 }

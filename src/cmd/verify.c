@@ -17,7 +17,9 @@ int cmd_verify(const struct cmdline *cl)
             evidence_print_json(&ev, v, stdout);
         } else {
             char *summary = verdict_summary(&ev, v);
-            printf("rdmarun: %s\n", summary);
+            char *painted = msg_paint_verdict(stdout, summary);
+            printf("rdmarun: %s\n", painted);
+            free(painted);
             free(summary);
         }
         /* With --expect, a verdict that meets it is a success, and one that

@@ -367,11 +367,13 @@ int supervise(const struct plan *p, const struct facts *f)
     bool expected = evidence_meets(&ev, (enum expectation)p->expect.value);
     /* One rdmarun per node (srun rdmarun --launcher exec): each verdict
      * says whose it is. */
-    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n", expected ? "" : "warning: ",
-            w.tree ? w.host : "", w.tree ? ": " : "", summary,
+    char *painted = msg_paint_verdict(stderr, summary);
+    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n", expected ? "" : msg_warning_word(stderr),
+            w.tree ? w.host : "", w.tree ? ": " : "", painted,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
             expected ? "" : "; the profile expects ",
             expected ? "" : expectation_names[p->expect.value]);
+    free(painted);
     if (w.logs.dir && !w.logs.failed) {
         char *path = xasprintf("%s/verdict.json", p->evidence_dir);
         FILE *out = create_new_file(p->evidence_dir, "verdict.json");

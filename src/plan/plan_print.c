@@ -1,5 +1,6 @@
 /* The plan as people and programs read it. */
 #include "plan/plan.h"
+#include "util/msg.h"
 #include "util/json.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -64,10 +65,13 @@ void plan_print_text(const struct plan *p, FILE *out)
         if (it->reason)
             fprintf(out, "%-6s   why: %s\n", "", it->reason);
     }
-    for (size_t i = 0; i < p->notes.n; i++)
-        fprintf(out, "note: %s\n", p->notes.v[i]);
+    for (size_t i = 0; i < p->notes.n; i++) {
+        const char *n = p->notes.v[i];
+        bool warning = strncmp(n, "warning: ", 9) == 0;
+        fprintf(out, "note: %s%s\n", warning ? msg_warning_word(out) : "", n + (warning ? 9 : 0));
+    }
     for (size_t i = 0; i < p->errors.n; i++)
-        fprintf(out, "error: %s\n", p->errors.v[i]);
+        fprintf(out, "%s%s\n", msg_error_word(out), p->errors.v[i]);
 }
 
 void plan_print_json(const struct plan *p, FILE *out)

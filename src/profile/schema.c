@@ -264,6 +264,12 @@ bool schema_check_value(const struct keydef *kd, const char *value, char **why)
     return false;
 }
 
+const char *const *schema_nccl_names(size_t *n)
+{
+    *n = sizeof(nccl_vars) / sizeof(*nccl_vars);
+    return nccl_vars;
+}
+
 bool schema_nccl_known(const char *name, const char **suggestion)
 {
     size_t n = sizeof(nccl_vars) / sizeof(*nccl_vars);

@@ -45,6 +45,8 @@ const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
 bool schema_check_value(const struct keydef *kd, const char *value, char **why);
 /* The NCCL variables rdmarun knows (NCCL has no API to list them). */
 bool schema_nccl_known(const char *name, const char **suggestion);
+/* Those NCCL variables, without the NCCL_ prefix; *n is how many. */
+const char *const *schema_nccl_names(size_t *n);
 /* Keys whose value `auto` rdmarun resolves from the node's facts. */
 bool schema_resolvable(const char *section, const char *key);
 

@@ -192,6 +192,12 @@ static void load(void)
 
 const char *ucx_config_version(void) { return ucp_get_version_string(); }
 
+const struct strvec *ucx_config_names(void)
+{
+    load();
+    return &ucx.vars;
+}
+
 bool ucx_config_known(const char *name, char **suggestion)
 {
     load();

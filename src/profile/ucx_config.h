@@ -3,6 +3,7 @@
  * asked of the installed UCX through its API, never copied into rdmarun. */
 #ifndef RDMARUN_UCX_CONFIG_H
 #define RDMARUN_UCX_CONFIG_H
+#include "util/strvec.h"
 #include <stdbool.h>
 
 const char *ucx_config_version(void);
@@ -10,6 +11,8 @@ const char *ucx_config_version(void);
  * 'ucx_info -c -f' prints, hidden ones included). When not, *suggestion is the
  * closest existing name without prefix, or NULL. */
 bool ucx_config_known(const char *name, char **suggestion);
+/* Every configuration variable of this UCX, without the UCX_ prefix. */
+const struct strvec *ucx_config_names(void);
 /* Check a value with UCX's parser for that variable and, for TLS, each
  * transport name. On failure *why is UCX's own reason. When the value is valid
  * only in a spelling UCX does not take (8MiB), *fixed is the byte count to

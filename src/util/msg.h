@@ -1,6 +1,8 @@
 /* Messages and exit statuses. Every status here is documented in rdmarun(1). */
 #ifndef RDMARUN_MSG_H
 #define RDMARUN_MSG_H
+#include <stdbool.h>
+#include <stdio.h>
 
 enum rr_exit {
     RR_EX_OK = 0,
@@ -19,6 +21,22 @@ enum rr_exit {
     RR_EX_NOEXEC = 126,     /* rdmarun rank: the program could not be executed */
     RR_EX_NOTFOUND = 127,   /* the launcher (mpirun) was not found */
 };
+
+/* Colour (--color): mode "auto" (NULL), "always" or "never". */
+void msg_color(const char *mode);
+/* Whether what goes to f is coloured: always, never, or on a terminal when
+ * NO_COLOR is unset or empty. */
+bool msg_color_on(FILE *f);
+/* A verdict line for f, its leading FALLBACK coloured when f is (a copy). */
+char *msg_paint_verdict(FILE *f, const char *line);
+/* "warning: " for f, coloured when f is. */
+const char *msg_warning_word(FILE *f);
+/* "error: " for f, coloured when f is. */
+const char *msg_error_word(FILE *f);
+
+/* Until msg_capture(NULL): messages are not printed, and the first error's
+ * text (without "error: ") goes to *first (NULL if none; the caller frees). */
+void msg_capture(char **first);
 
 void rr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -136,29 +136,44 @@ void opt_write(const struct opt *table, size_t n, unsigned scope, const void *ba
     }
 }
 
+void opt_help_one(const struct opt *o, bool brief, FILE *out)
+{
+    char head[96];
+    const char *meta = o->type == OPT_FLAG ? "" : o->choices ? o->choices : o->metavar;
+    snprintf(head, sizeof(head), "%s%s--%s%s%s", o->alias ? o->alias : "",
+             o->alias ? ", " : "    ", o->name, *meta ? " " : "", meta);
+    /* The help text: after the head when it fits, else on the next line. */
+    const char *h = o->help;
+    bool first = true;
+    if (strlen(head) > 24) {
+        fprintf(out, "  %s\n", head);
+        first = false;
+    }
+    while (*h) {
+        size_t len = strcspn(h, "\n");
+        if (brief && h[len]) {   /* the first line only, complete in itself */
+            const char *open = NULL;
+            for (const char *c = h; c < h + len; c++)
+                open = *c == '(' ? c : *c == ')' ? NULL : open;
+            if (open)
+                len = (size_t)(open - h);
+            while (len && strchr(" ;,", h[len - 1]))
+                len--;
+        }
+        fprintf(out, "  %-24s %.*s\n", first ? head : "", (int)len, h);
+        if (brief)
+            break;
+        first = false;
+        h += len + (h[len] == '\n');
+    }
+}
+
 void opt_help(const struct opt *table, size_t n, unsigned scope, unsigned shown, FILE *out)
 {
     for (size_t k = 0; k < n; k++) {
         const struct opt *o = &table[k];
-        if (!(o->scope & scope) || (o->scope & shown) || !o->help)
-            continue;
-        char head[96];
-        const char *meta = o->type == OPT_FLAG ? "" : o->choices ? o->choices : o->metavar;
-        snprintf(head, sizeof(head), "%s%s%s--%s%s%s", o->alias ? o->alias : "",
-                 o->alias ? ", " : "    ", "", o->name, *meta ? " " : "", meta);
-        /* The help text: after the head when it fits, else on the next line. */
-        const char *h = o->help;
-        bool first = true;
-        if (strlen(head) > 24) {
-            fprintf(out, "  %s\n", head);
-            first = false;
-        }
-        while (*h) {
-            size_t len = strcspn(h, "\n");
-            fprintf(out, "  %-24s %.*s\n", first ? head : "", (int)len, h);
-            first = false;
-            h += len + (h[len] == '\n');
-        }
+        if ((o->scope & scope) && !(o->scope & shown) && o->help)
+            opt_help_one(o, false, out);
     }
 }
 

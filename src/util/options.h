@@ -37,6 +37,9 @@ void opt_write(const struct opt *table, size_t n, unsigned scope, const void *ba
 /* The options of `scope`, one help entry each, but those of `shown` (a
  * section printed before). */
 void opt_help(const struct opt *table, size_t n, unsigned scope, unsigned shown, FILE *out);
+/* One option's help entry; brief: only its first line, cut before an
+ * unclosed parenthesis and a trailing ';' or ','. */
+void opt_help_one(const struct opt *o, bool brief, FILE *out);
 /* Free the values the table's fields hold in base. */
 void opt_free(const struct opt *table, size_t n, void *base);
 

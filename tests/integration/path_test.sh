@@ -85,6 +85,6 @@ run "$RDMARUN" check --path-test --qp-test
 check "--path-test with --qp-test: 64" 64 "run one at a time"
 run "$RDMARUN" path-peer
 check "path-peer started by hand: 64, says who starts it" 64 "PMIx_Init" "rdmarun check --path-test"
-run "$RDMARUN" --help
-check "--help shows the path test" 0 "check --path-test [--json] [--all-pairs]" "--path-timeout S"
+run "$RDMARUN" check --help
+check "check --help shows the path test" 0 "check --path-test [--json] [--all-pairs]" "--path-timeout S"
 done_testing

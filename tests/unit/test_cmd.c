@@ -109,16 +109,27 @@ static void test_options(void)
     ok(parse(&cl, "-np") == RR_EX_USAGE, "an mpirun option without its value: 64");
     cli_free(&cl);
     ok(parse(&cl, "--dry-run --help ./app") == 0 && cl.command == CMD_HELP, "--help anywhere");
+    ok(cl.help_for == CMD_RUN && !cl.help_all, "--help: the global help");
+    cli_free(&cl);
+    ok(parse(&cl, "probe --json --help") == 0 && cl.command == CMD_HELP &&
+       cl.help_for == CMD_PROBE, "probe --help: probe's help");
+    cli_free(&cl);
+    ok(parse(&cl, "--help all") == 0 && cl.help_for == CMD_RUN && cl.help_all, "--help all");
+    cli_free(&cl);
+    ok(parse(&cl, "verify --color=always a.log") == 0 && strcmp(cl.color, "always") == 0,
+       "--color=always");
+    cli_free(&cl);
+    ok(parse(&cl, "--color=sometimes ./app") == RR_EX_USAGE, "--color's choices");
     cli_free(&cl);
 }
 
-/* Every option of both tables appears in --help. */
+/* Every option of both tables appears in --help all. */
 static void test_help(void)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    cli_usage(out);
+    cli_usage(out, CMD_RUN, true);
     fclose(out);
     static const char *const names[] = {
         "--profile", "--set", "--dry-run", "--json", "--mpirun", "--launcher", "--verify",
@@ -126,7 +137,8 @@ static void test_help(void)
         "--expect", "--qp-test", "--device", "--gid-index", "--config", "--drain", "--node",
         "--scontrol", "--np", "--repeat", "--warmup", "--metric", "--baseline", "--output",
         "--resume", "--memory", "--nics", "--fabric", "--net-devices", "--nccl-hca",
-        "--keep-cpus", "--record",
+        "--keep-cpus", "--record", "--threads", "--color", "--path-test", "--all-pairs",
+        "--path-timeout", "--step-timeout", "--higher-is-better", "--smt",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
         ok(strstr(buf, names[i]) != NULL, "--help shows %s", names[i]);

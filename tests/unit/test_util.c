@@ -210,6 +210,22 @@ static void test_options(void)
     ok(strstr(buf, "-f, --flag") && strstr(buf, "--value V") && !strstr(buf, "--choice"),
        "help shows the scope's options, not those already shown");
     free(buf);
+    /* brief: the first line only, complete in itself. */
+    static const struct opt cut[] = {
+        {"launcher", NULL, 1, OPT_VALUE, 0, "a|b", NULL, "how ranks start (default: the\nprofile's)"},
+        {"mode", NULL, 1, OPT_FLAG, 0, NULL, NULL, "one thing;\nthen more"},
+        {"whole", NULL, 1, OPT_FLAG, 0, NULL, NULL, "a line (in parentheses) whole"},
+    };
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    for (size_t k = 0; k < 3; k++)
+        opt_help_one(&cut[k], true, out);
+    fclose(out);
+    is_str(buf, "      --launcher a|b       how ranks start\n"
+                "      --mode               one thing\n"
+                "      --whole              a line (in parentheses) whole\n",
+           "brief help: cut before an unclosed parenthesis and a trailing ';', one line each");
+    free(buf);
     opt_free(demo_opts, 4, &d);
     ok(d.value == NULL && d.list.n == 0, "opt_free clears the fields");
 }

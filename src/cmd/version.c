@@ -1,0 +1,170 @@
+/* rdmarun --version: rdmarun's own version, the stack it was built against
+ * (configure's pkg-config versions, config.h) and the one it finds now:
+ * each library asked itself, the launchers on PATH asked with --version
+ * (bounded, with a timeout). Where the two differ, it says so. */
+#include "cmd/commands.h"
+#include "facts/facts.h"
+#include "launch/launch.h"
+#include "profile/ucx_config.h"
+#include "util/proc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <config.h>
+#include <errno.h>
+#include <hwloc.h>
+#include <json-c/json_c_version.h>
+#include <pmix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define VERSION_TIMEOUT_S 3.0   /* a launcher's --version: a hung one is named, not waited for */
+#define VERSION_MAX 4096
+
+static struct strvec differ;   /* "UCX: built against 1.13.1, found 1.14.0" */
+
+static void row(const char *name, const char *built, const char *found)
+{
+    printf("  %-11s %-22s %s\n", name, built && *built ? built : "-",
+           found && *found ? found : "-");
+}
+
+/* A row whose two versions are the same kind of number: compared. */
+static void compared(const char *name, const char *built, const char *found)
+{
+    bool both = built && *built && found && *found;
+    if (both && strcmp(built, found) != 0) {
+        char *f = xasprintf("%s   (differs)", found);
+        row(name, built, f);
+        free(f);
+        sv_pushf(&differ, "%s: built against %s, found %s", name, built, found);
+    } else {
+        row(name, built, found);
+    }
+}
+
+static char *api_version(unsigned v)
+{
+    return xasprintf("API %u.%u.%u", (v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff);
+}
+
+/* rdma-core's release from libibverbs' version (1.14.44.0: 44). */
+static char *rdma_core_of(const char *libibverbs)
+{
+    unsigned a, b, c;
+    return sscanf(libibverbs, "%u.%u.%u", &a, &b, &c) == 3 ? xasprintf("%u", c) : NULL;
+}
+
+/* The first line of `path --version` (its stdout), or why there is none
+ * (*answered false). */
+static char *ask_version(const char *path, bool *answered)
+{
+    char *argv[] = {(char *)path, "--version", NULL};
+    /* Its own group: a script's children (a hung srun's) end with it. */
+    struct proc_spec spec = {.argv = argv, .err = PROC_NULL, .own_group = true};
+    char *out = NULL;
+    bool timed_out = false;
+    int status = proc_capture(&spec, VERSION_TIMEOUT_S, VERSION_MAX, &out, &timed_out);
+    *answered = false;
+    char *line = NULL;
+    if (status < 0) {
+        line = xasprintf("--version cannot run: %s", strerror(errno));
+    } else if (timed_out) {
+        line = xasprintf("--version did not answer within %g s", VERSION_TIMEOUT_S);
+    } else {
+        size_t len = out ? strcspn(out, "\n") : 0;
+        char *first = trim_dup(out ? out : "", len);
+        if (*first) {
+            line = term_safe(first, strlen(first), 200);
+            *answered = true;
+        } else {
+            line = xasprintf("--version said nothing (status %d)",
+                             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+        free(first);
+    }
+    free(out);
+    return line;
+}
+
+static void open_mpi(void)
+{
+    bool on_path, answered;
+    char *mpirun = launch_find_mpirun(NULL, &on_path);
+    char *lib = facts_mpi_library();   /* "Open MPI 4.1.4", from libmpi.so.40 */
+    char *found = NULL;
+    if (mpirun) {
+        char *line = ask_version(mpirun, &answered);
+        /* "mpirun (Open MPI) 4.1.4" */
+        const char *v = answered ? strstr(line, "(Open MPI) ") : NULL;
+        char *version = v ? xasprintf("Open MPI %s", v + strlen("(Open MPI) ")) : NULL;
+        found = xasprintf("%s (%s)", version ? version : line, mpirun);
+        if (version && lib && strcmp(version, lib) != 0)
+            sv_pushf(&differ, "Open MPI: %s runs %s, the ranks' libmpi.so.40 is %s", mpirun,
+                     version, lib);
+        free(version);
+        free(line);
+    } else {
+        found = xstrdup("no mpirun on PATH (nor $RDMARUN_MPIRUN)");
+    }
+    row("mpirun", NULL, found);
+    row("libmpi", NULL, lib ? lib : "no libmpi.so.40");
+    free(found);
+    free(lib);
+    free(mpirun);
+}
+
+static void slurm(void)
+{
+    char *srun = launch_find_srun(NULL);
+    if (!srun) {
+        row("srun", NULL, "no srun on PATH (nor $RDMARUN_SRUN)");
+        return;
+    }
+    bool answered;
+    char *line = ask_version(srun, &answered);
+    char *found = xasprintf("%s (%s)", line, srun);
+    row("srun", NULL, found);
+    free(found);
+    free(line);
+    free(srun);
+}
+
+int cmd_version(const struct cmdline *cl)
+{
+    (void)cl;
+    printf("rdmarun %s\n  %-11s %-22s %s\n", PACKAGE_VERSION, "", "built against",
+           "found now");
+    char *b = api_version(HWLOC_API_VERSION), *f = api_version(hwloc_get_api_version());
+    char *built = xasprintf("%s (%s)", RDMARUN_BUILT_HWLOC, b);
+    /* hwloc's release is not asked at run time, its API is. */
+    if (strcmp(b, f) != 0)
+        sv_pushf(&differ, "hwloc: built against %s, found %s", b, f);
+    row("hwloc", built, f);
+    free(built);
+    free(b);
+    free(f);
+    compared("UCX", RDMARUN_BUILT_UCX, ucx_config_version());
+    char *rc_built = rdma_core_of(RDMARUN_BUILT_IBVERBS), *rc_found = facts_rdma_core();
+    compared("rdma-core", rc_built, rc_found);
+    free(rc_built);
+    free(rc_found);
+    compared("json-c", RDMARUN_BUILT_JSONC, json_c_version());
+    row("inih", RDMARUN_BUILT_INIH, "(no version call)");
+    /* "OpenPMIx 4.2.2rc2, repo rev: ..." */
+    const char *pmix = PMIx_Get_version();
+    char *pmix_found = NULL;
+    if (pmix) {
+        const char *sp = strchr(pmix, ' ');
+        pmix_found = trim_dup(sp ? sp + 1 : pmix, strcspn(sp ? sp + 1 : pmix, " ,"));
+    }
+    compared("PMIx", RDMARUN_BUILT_PMIX, pmix_found);
+    free(pmix_found);
+    open_mpi();
+    slurm();
+    for (size_t i = 0; i < differ.n; i++)
+        printf("differs: %s\n", differ.v[i]);
+    sv_free(&differ);
+    return 0;
+}

@@ -62,4 +62,16 @@ for mode in real dry; do
     check "a plan that runs: 0 ($mode run)" 0
     [ $mode = real ] && { [ -e "$STARTED" ]; ok $? "and the real run started the job"; }
 done
+
+# A [check] key the plan does not apply is named, in the dry run and in the
+# real run's summary: memlock in a profile of shared memory under strict.
+printf '[profile]\ninherit = shm\n[check]\nmemlock = unlimited\n' >"$TMP/shm-memlock.ini"
+run env RDMARUN_MPIRUN="$TMP/mpirun" "$RDMARUN" --dry-run -p "$TMP/shm-memlock.ini" --verify strict -np 2 ./app
+check "shm, strict, [check] memlock: the dry run names it as not checked" 0 \
+    "note: [check] memlock = unlimited (shm-memlock.ini:4): not checked before this job: the job has no RDMA ports (fabric shm)"
+rm -f "$STARTED"
+run env RDMARUN_MPIRUN="$TMP/mpirun" "$RDMARUN" -p "$TMP/shm-memlock.ini" --verify strict -np 2 ./app
+check "and the run says it before the job starts" 0 \
+    "rdmarun: [check] memlock = unlimited (shm-memlock.ini:4): not checked before this job"
+[ -e "$STARTED" ]; ok $? "and the job ran"
 done_testing

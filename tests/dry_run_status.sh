@@ -33,6 +33,7 @@ cases=(
 "69|strict, a [check] key the node fails||--facts $DATA/facts/memlock-64k.json --verify strict --set check.memlock=unlimited --set check.qp-test=no -np 2 ./app|the memlock limit is 64 KiB|plan"
 "69|strict, a QP test that fails||-p roce --sysfs $RX --verify strict -np 2 ./app|preflight QP test failed|plan"
 "127|no mpirun on PATH|PATH=$TMP/nobin RDMARUN_MPIRUN=|-p shm -np 2 ./app|mpirun not found on PATH|plan"
+"127|a --mpirun path that does not exist||--mpirun $TMP/nosuch/mpirun -p shm -np 2 ./app|cannot run $TMP/nosuch/mpirun|plan"
 "73|an appfile that cannot be written|TMPDIR=$TMP/nosuch|-p shm --app $TMP/good.app|cannot write the appfile $TMP/nosuch/|plan"
 )
 for c in "${cases[@]}"; do
@@ -61,6 +62,15 @@ for mode in real dry; do
     run env RDMARUN_MPIRUN="$TMP/mpirun" "$RDMARUN" $dry -p shm --verify off -np 2 ./app
     check "a plan that runs: 0 ($mode run)" 0
     [ $mode = real ] && { [ -e "$STARTED" ]; ok $? "and the real run started the job"; }
+done
+
+# --mpirun NAME without a slash is looked up on PATH by the run, with or
+# without supervision (verify off used to execv the bare name: 127).
+mkdir -p "$TMP/bin" && cp "$TMP/mpirun" "$TMP/bin/mpirun"
+for v in off warn; do
+    rm -f "$STARTED"
+    run env PATH="$TMP/bin:$PATH" "$RDMARUN" --mpirun mpirun -p shm --verify $v -np 2 ./app
+    [ -e "$STARTED" ]; ok $? "--mpirun mpirun, verify $v: found on PATH and started ($rc)" || show_run
 done
 
 # A [check] key the plan does not apply is named, in the dry run and in the

@@ -239,6 +239,12 @@ int cmd_run(const struct cmdline *cl)
                  use_srun ? "slurm-client" : "openmpi-bin",
                  use_srun ? "RDMARUN_SRUN" : "RDMARUN_MPIRUN");
         refused = RR_EX_NOTFOUND;
+    } else if (cl->dry_run && !use_exec && plan.argv.n) {
+        /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
+         * that cannot be run: the run's exec would fail the same way. */
+        const char *file = plan.exec_path ? plan.exec_path : plan.argv.v[0];
+        if (strchr(file, '/') && access(file, X_OK) != 0)
+            refused = launch_failed(file, errno);
     }
     if (cl->dry_run) {
         /* The run's warning, predicted. */

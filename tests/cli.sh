@@ -15,7 +15,9 @@ check "an option without its value" 64 "option -p needs a value"
 run "$RDMARUN" --dry-run --mca pml
 check "an mpirun option without its arguments" 64 "mpirun option --mca needs 2 arguments"
 
-# Pass-through: every mpirun option kept, in order, with its arguments.
+# Pass-through: every mpirun option kept, in order, with its arguments (the
+# hostfile exists: the dry run refuses one that cannot be read, as the run does).
+printf 'a\nb\n' >hosts
 run "$RDMARUN" --dry-run --mpirun mpirun --sysfs "$NONE" -p shm -np 4 --oversubscribe \
     --tag-output -H a,b --hostfile hosts -N 2 --timeout 30 --foo-unknown ./prog -x arg1 'arg two'
 check "dry run succeeds" 0

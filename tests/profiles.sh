@@ -181,10 +181,38 @@ check "a diamond: the shared parent is read where first reached, and b's value o
 # 20 shown (100,000 duplicate keys once printed 100,000 lines).
 printf '[ucx]\nTLS = rc\nbogus line\n[ucx\nTLS = sm\nanother bad\n' >"$TMP/errors.ini"
 run "$RDMARUN" profiles show "$TMP/errors.ini"
-check "three kinds of error: each said with its own line" 78 "errors.ini:3: malformed line" \
-    "errors.ini:4: malformed line" "errors.ini:5: duplicate key 'TLS'" "errors.ini:6: malformed line"
-[ "$(printf '%s\n' "$err" | grep -c 'error: ')" = 4 ]
-ok $? "and nothing else ($(printf '%s\n' "$err" | grep -c 'error: ') errors said)"
+check "malformed lines: each said with its own line" 78 "errors.ini:3: malformed line" \
+    "errors.ini:4: malformed line" "errors.ini:6: malformed line"
+[ "$(printf '%s\n' "$err" | grep -c 'error: ')" = 3 ]
+ok $? "and nothing else: TLS under the broken section line is no duplicate of [ucx]'s ($(printf '%s\n' "$err" | grep -c 'error: ') errors said)"
+
+# A new user's first profile with four mistakes: every one in one pass, in
+# line order, each with its own line; a value error is not held back until
+# the names are fixed, and no "malformed line" is invented.
+printf '[profile]\ninherit = shm\n[bind]\nreport-binding = yes\nthis is not ini\n[ucx]\nTLS = slef\n[check]\nmemlock = 16Q\n' >"$TMP/four.ini"
+run "$RDMARUN" --dry-run --mpirun mpirun -p "$TMP/four.ini" -np 2 prog
+check "an unknown key, a malformed line, a bad UCX value and a bad size: all four, 78" 78 \
+    "four.ini:4: unknown key 'report-binding' in [bind]" "four.ini:5: malformed line" \
+    "four.ini:7: [ucx] TLS = slef: " "four.ini:9: [check] memlock = 16Q: expected a size"
+[ "$(printf '%s\n' "$err" | grep -c 'error: ')" = 4 ] && [ -z "$out" ] &&
+    [ "$(printf '%s\n' "$err" | grep -o 'four.ini:[0-9]*' | tr '\n' ' ')" = "four.ini:4 four.ini:5 four.ini:7 four.ini:9 " ]
+ok $? "and nothing else, in line order" || show_run
+# inih's inline comments: ';' after a space ends the line, so these lines
+# have no ']' or '=' for it; each is said (one used to be lost after the
+# first error), and the keys below a broken section line are not judged
+# as the section before's.
+printf '[profile]\ninherit = shm\n[bind]\nreport-binding = yes\n[ucx ;x]\nTLS = sm\nfoo ;= 1\n' >"$TMP/comments.ini"
+run "$RDMARUN" --dry-run --mpirun mpirun -p "$TMP/comments.ini" -np 2 prog
+check_without "a section and a key cut by an inline comment: each a malformed line" 78 "in [bind]:" \
+    "comments.ini:4: unknown key 'report-binding'" "comments.ini:5: malformed line" \
+    "comments.ini:7: malformed line"
+[ "$(printf '%s\n' "$err" | grep -c 'error: ')" = 3 ]
+ok $? "and nothing else (TLS is not called unknown in [bind])" || show_run
+# A parent refused: the child's own values are said in the same pass.
+printf '[profile]\ninherit = nosuch-parent\n[ucx]\nRNDV_THRESH = 16Q\n' >"$TMP/orphan.ini"
+run "$RDMARUN" --dry-run --mpirun mpirun -p "$TMP/orphan.ini" -np 2 prog
+check "a missing parent and a bad value: both said, 66" 66 "orphan.ini:2: parent profile 'nosuch-parent' not found" \
+    "orphan.ini:4: [ucx] RNDV_THRESH = 16Q: "
 { echo '[ucx]'; for i in $(seq 1 5000); do echo 'TLS = rc'; done; } >"$TMP/dups.ini"
 run "$RDMARUN" profiles show "$TMP/dups.ini"
 check "5,000 duplicate keys: 20 shown, then how many more" 78 "dups.ini:21: duplicate key" \

@@ -43,6 +43,17 @@ check "text verdict names the process, host, transport and line" 80 \
     "FALLBACK: process 4242 on c11 used tcp/eth0" "ucx-interleaved-diag-warn.log:7"
 run "$RDMARUN" verify "$LOGS/nccl-no-device.log"
 check "NCCL without an RDMA device is a fallback" 80 "FALLBACK"
+# Lines without a host:pid prefix (pasted from a job's output): the process
+# is said to have no host in the log, never "process -1 on ?".
+printf 'ep_cfg[0]: tag(self/memory0 tcp/eth0)\nep_cfg[1]: tag(tcp/eth0)\n' >"$TMP/pasted-tcp.log"
+run "$RDMARUN" verify "$TMP/pasted-tcp.log"
+check_without "UCX lines without a prefix: a process (no host in the log)" 80 "process -1" \
+    "FALLBACK: a process (no host in the log) used tcp/eth0 (" "pasted-tcp.log:2)"
+check_without "and no '?' for its host" 80 " on ?" "no host in the log"
+printf 'NCCL INFO Channel 00 : 0[0] -> 1[0] [send] via NET/Socket/0\n' >"$TMP/pasted-nccl.log"
+run "$RDMARUN" verify "$TMP/pasted-nccl.log"
+check_without "an NCCL line without a prefix: the same words" 80 "process -1" \
+    "FALLBACK: a process (no host in the log) used NET/Socket/0 (" "pasted-nccl.log:1)"
 # NCCL's first word of it alone, as strict can stop on it live: the process
 # from the line's own host:pid prefix, not from a file's name.
 head -n 1 "$LOGS/nccl-no-device.log" >"$TMP/no-device-alone.log"
@@ -58,6 +69,55 @@ run "$RDMARUN" verify --json "$TMP/job"
 check "a directory: every file read" 0 '"files": 2' '"verdict": "rdma"' '"host": "node2"' '"pid": 900'
 run "$RDMARUN" verify "$TMP/missing"
 check "a missing path" 66 "cannot read"
+
+# What a folder holds that is no log is not read as one: a test folder's
+# EXPECTED, a README, an earlier verdict.json (whose summary says tcp/eth0).
+mkdir -p "$TMP/folder"
+cp "$LOGS/ucx-1.13-rxe.log" "$TMP/folder/job.out"
+cp "$LOGS/EXPECTED" "$TMP/folder/EXPECTED"
+cp "$LOGS/ucx-1.13-tcp.log" "$TMP/folder/README"
+"$RDMARUN" verify --json "$LOGS/ucx-1.13-tcp.log" >"$TMP/folder/verdict.json"
+run "$RDMARUN" verify --json "$TMP/folder"
+check "a folder: its log read, EXPECTED, README and verdict.json not" 0 '"files": 1' '"verdict": "rdma"'
+run "$RDMARUN" verify "$TMP/folder"
+check "and the files left are named" 0 "folder: not read as logs: EXPECTED, README" "RDMA verified"
+# A run directory (its mark, .rdmarun-evidence) is read for the logs
+# rdmarun writes there (ucx.log, nccl.log) and the ranks' own
+# (ucx.HOST.PID.log); nothing else in it, named or not.
+EVR=$TMP/rdmarun-evidence
+mkrun() {  # NAME LOG...: a run directory holding these logs as ucx.log, ucx.n2.900.log
+    mkdir -p "$EVR/$1" && : >"$EVR/$1/.rdmarun-evidence"
+    cp "$2" "$EVR/$1/ucx.log"
+    [ -z "$3" ] || cp "$3" "$EVR/$1/ucx.n2.900.log"
+}
+mkrun node1.100.1796000000.AAAAAA "$LOGS/ucx-1.13-rxe.log" "$LOGS/ucx-pasted-noprefix.log"
+cp "$LOGS/ucx-1.13-tcp.log" "$EVR/node1.100.1796000000.AAAAAA/notes.txt"
+cp "$TMP/folder/verdict.json" "$EVR/node1.100.1796000000.AAAAAA/verdict.json"
+run "$RDMARUN" verify --json "$EVR/node1.100.1796000000.AAAAAA"
+check "a run directory: ucx.log and the rank's ucx.n2.900.log, not notes.txt or verdict.json" 0 \
+    '"files": 2' '"verdict": "rdma"' '"host": "n2"'
+# The folder of many runs: one verdict per run, each naming it, the status
+# the worst (a fallback's 80 over RDMA's 0 and local's 81).
+mkrun node1.200.1796000100.BBBBBB "$LOGS/ucx-1.13-tcp.log"
+mkrun node1.300.1796000200.CCCCCC "$LOGS/ucx-1.13-shm.log"
+run "$RDMARUN" verify "$EVR"
+check "rdmarun-evidence: one verdict per run, each naming its run; the worst status, 80" 80 \
+    "rdmarun: node1.100.1796000000.AAAAAA: RDMA verified" \
+    "rdmarun: node1.200.1796000100.BBBBBB: FALLBACK: " \
+    "rdmarun: node1.300.1796000200.CCCCCC: local only"
+[ "$(printf '%s\n' "$out" | grep -c '^rdmarun: ')" = 3 ]
+ok $? "three runs, three verdict lines (not one merged)" || show_run
+run "$RDMARUN" verify --json "$EVR"
+check "and in JSON: the runs, each with its name" 80 '"runs": [' '"run": "node1.200.1796000100.BBBBBB"'
+printf '%s' "$out" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert [(r["run"], r["verdict"]) for r in d["runs"]] == [
+    ("node1.100.1796000000.AAAAAA", "rdma"), ("node1.200.1796000100.BBBBBB", "fallback"),
+    ("node1.300.1796000200.CCCCCC", "local")], d'
+ok $? "the JSON is one document, a verdict per run in order"
+rm -rf "$EVR/node1.200.1796000100.BBBBBB"
+run "$RDMARUN" verify "$EVR"
+check "RDMA and local only: local's 81 is the worst" 81 "AAAAAA: RDMA verified" "CCCCCC: local only"
 run "$RDMARUN" verify
 check "no path" 64 "'verify' needs log files"
 

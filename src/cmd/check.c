@@ -32,7 +32,7 @@ static int path_test(const struct cmdline *cl, long gid)
         return RR_EX_USAGE;
     }
     struct strvec hosts = {0};
-    int rc = job_hosts(&cl->job.mpirun_args, &hosts, true);
+    int rc = job_hosts(&cl->job.mpirun_args, &hosts);
     if (rc)
         return rc;
     /* In a Slurm allocation with no host options, srun starts the peers. */

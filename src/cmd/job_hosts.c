@@ -34,14 +34,9 @@ static void push_hosts(struct strvec *out, const char *list)
     sv_free(&items);
 }
 
-static int hostfile(const char *path, struct strvec *out, bool required)
+static int hostfile(const char *path, struct strvec *out)
 {
     FILE *f = open_input(path);
-    if (!f && !required) {
-        rr_warn("hostfile %s cannot be read: %s (mpirun will say so too)", path,
-                input_strerror(errno));
-        return 0;
-    }
     if (!f) {
         rr_error("hostfile %s cannot be read: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
@@ -58,7 +53,7 @@ static int hostfile(const char *path, struct strvec *out, bool required)
     return 0;
 }
 
-int job_hosts(const struct strvec *a, struct strvec *out, bool required)
+int job_hosts(const struct strvec *a, struct strvec *out)
 {
     static const char *const lists[] = {"H", "host", NULL};
     static const char *const files[] = {"hostfile", "machinefile", "default-hostfile", NULL};
@@ -66,7 +61,7 @@ int job_hosts(const struct strvec *a, struct strvec *out, bool required)
         if (named(a->v[i], lists))
             push_hosts(out, a->v[i + 1]);
         else if (named(a->v[i], files)) {
-            int rc = hostfile(a->v[i + 1], out, required);
+            int rc = hostfile(a->v[i + 1], out);
             if (rc)
                 return rc;
         }

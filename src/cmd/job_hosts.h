@@ -9,8 +9,8 @@
 
 /* Adds the hosts named to out (as written; plan/path.c drops slots and
  * repeats). 0, or RR_EX_NOINPUT after saying which hostfile cannot be read
- * when `required` (else that is a warning: a dry run goes on). */
-int job_hosts(const struct strvec *mpirun_args, struct strvec *out, bool required);
+ * (the dry run's status too: the real run's). */
+int job_hosts(const struct strvec *mpirun_args, struct strvec *out);
 /* SLURM_JOB_NUM_NODES (or SLURM_NNODES) inside an allocation, else -1. */
 long slurm_alloc_nodes(void);
 

@@ -110,6 +110,23 @@ static int write_appfile(const struct plan *p)
     return 0;
 }
 
+/* The dry run's look at the appfile's folder: the real run's error when it
+ * could not write there. */
+static int appfile_writable(const struct plan *p)
+{
+    char *dir = xstrdup(p->app_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    int ok = access(slash ? dir : ".", W_OK | X_OK) == 0;
+    int err = errno;
+    free(dir);
+    if (ok)
+        return 0;
+    rr_error("cannot write the appfile %s: %s (hint: TMPDIR=DIR)", p->app_path, strerror(err));
+    return RR_EX_CANTCREAT;
+}
+
 static char *app_path(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -196,7 +213,7 @@ int cmd_run(const struct cmdline *cl)
     char *evdir = evidence_dir(cl, &exact);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};
-    rc = job_hosts(&job.mpirun_args, &hosts, !cl->dry_run);
+    rc = job_hosts(&job.mpirun_args, &hosts);
     struct plan_request rq = {
         .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
@@ -212,15 +229,26 @@ int cmd_run(const struct cmdline *cl)
         plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
     bool use_exec = plan.launcher.value == LAUNCHER_EXEC;   /* COMMAND is the launcher */
-    if (!cl->dry_run && !use_exec && !(use_srun ? srun : mpirun)) {
+    /* The refusals before launch come in the real run's order, and the dry
+     * run gives each with the status the real run would have (it still
+     * prints the plan). */
+    int refused = 0;
+    if (!use_exec && !(use_srun ? srun : mpirun)) {
         rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
                  "--mpirun or %s)", launcher_names[plan.launcher.value],
                  use_srun ? "slurm-client" : "openmpi-bin",
                  use_srun ? "RDMARUN_SRUN" : "RDMARUN_MPIRUN");
-        rc = RR_EX_NOTFOUND;
-    } else if (cl->dry_run) {
+        refused = RR_EX_NOTFOUND;
+    } else if (cl->dry_run && !use_exec && plan.argv.n) {
+        /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
+         * that cannot be run: the run's exec would fail the same way. */
+        const char *file = plan.exec_path ? plan.exec_path : plan.argv.v[0];
+        if (strchr(file, '/') && access(file, X_OK) != 0)
+            refused = launch_failed(file, errno);
+    }
+    if (cl->dry_run) {
         /* The run's warning, predicted. */
-        if (plan.evidence_dir && evidence_dir_check(plan.evidence_dir, exact) != 0)
+        if (!refused && plan.evidence_dir && evidence_dir_check(plan.evidence_dir, exact) != 0)
             evidence_dir_warn(plan.evidence_dir, errno);
         if (cl->json)
             plan_print_json(&plan, stdout);
@@ -228,7 +256,13 @@ int cmd_run(const struct cmdline *cl)
             plan_print_text(&plan, stdout);
         if (cl->report && !cl->json)
             report_placement(&plan, &facts);
-        rc = plan.status;
+        rc = refused ? refused : plan.status;
+        if (!rc)
+            rc = preflight_predict(&plan);
+        if (!rc && plan.app_path)
+            rc = appfile_writable(&plan);
+    } else if (refused) {
+        rc = refused;
     } else if (plan.status) {
         for (size_t i = 0; i < plan.errors.n; i++)
             rr_error("%s", plan.errors.v[i]);

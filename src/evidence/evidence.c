@@ -2,6 +2,7 @@
  * line past its launcher's prefixes and offered to the log families. */
 #include "evidence/internal.h"
 #include "util/fs.h"
+#include "util/text.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 
@@ -215,12 +217,46 @@ static int log_entry(const struct dirent *d)
     return d->d_name[0] != '.' && !evidence_own_file(d->d_name);
 }
 
+bool evidence_log_name(const char *name)
+{
+    return strcmp(name, "ucx.log") == 0 || strcmp(name, "nccl.log") == 0 ||
+           ((starts_with(name, "ucx.") || starts_with(name, "nccl.")) && ends_with(name, ".log"));
+}
+
+bool evidence_is_run_dir(const char *path)
+{
+    char *mark = xasprintf("%s/%s", path, EVIDENCE_DIR_MARK);
+    struct stat st;
+    bool is = lstat(mark, &st) == 0 && S_ISREG(st.st_mode);
+    free(mark);
+    return is;
+}
+
+/* In a folder of the user's, what is no log by its name: a README, the
+ * EXPECTED of a test folder, JSON, documents, scripts, archives, images. */
+static bool not_a_log_name(const char *name)
+{
+    static const char *const stems[] = {"README", "EXPECTED", "LICENSE", "COPYING", NULL};
+    static const char *const exts[] = {".json", ".md", ".ini", ".conf", ".xml", ".csv", ".sh",
+                                       ".py", ".c", ".h", ".html", ".pdf", ".png", ".jpg",
+                                       ".svg", ".gz", ".xz", ".bz2", ".zst", ".zip", ".tar",
+                                       NULL};
+    for (size_t i = 0; stems[i]; i++)
+        if (strncasecmp(name, stems[i], strlen(stems[i])) == 0)
+            return true;
+    for (size_t i = 0; exts[i]; i++)
+        if (ends_with(name, exts[i]))
+            return true;
+    return false;
+}
+
 #define MAX_LOG_DEPTH 8   /* folders in folders: a job's, its nodes', their ranks' */
 
 /* A log directory's entries: regular files are read, folders entered (to
  * a depth); a symlink, FIFO, device or socket in it is skipped with a note,
  * so that a planted FIFO cannot hang a verify and a link loop cannot
- * recurse. */
+ * recurse. A run directory (the mark) is read for its logs only; in any
+ * other folder a file whose name says it is no log is left, and named. */
 static int read_dir(struct evidence *ev, const char *path, int depth)
 {
     struct dirent **names;
@@ -229,6 +265,8 @@ static int read_dir(struct evidence *ev, const char *path, int depth)
         rr_error("cannot list %s: %s", path, strerror(errno));
         return RR_EX_NOINPUT;
     }
+    bool run = evidence_is_run_dir(path);
+    struct strvec left = {0};
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *child = xasprintf("%s/%s", path, names[i]->d_name);
@@ -238,6 +276,10 @@ static int read_dir(struct evidence *ev, const char *path, int depth)
             r = 0;   /* gone since the listing */
         else if (S_ISDIR(st.st_mode) && depth < MAX_LOG_DEPTH)
             r = read_dir(ev, child, depth + 1);
+        else if (S_ISREG(st.st_mode) && run && !evidence_log_name(names[i]->d_name))
+            ;   /* a run directory's other files are rdmarun's, or no log */
+        else if (S_ISREG(st.st_mode) && !run && not_a_log_name(names[i]->d_name))
+            sv_push(&left, names[i]->d_name);
         else if (S_ISREG(st.st_mode))
             r = read_file(ev, child, false);
         else
@@ -250,6 +292,13 @@ static int read_dir(struct evidence *ev, const char *path, int depth)
         free(names[i]);
     }
     free(names);
+    if (left.n) {
+        char *list = sv_join(&left, ", ");
+        rr_note("%s: not read as logs: %s (no log by its name; name a file to read it)", path,
+                list);
+        free(list);
+    }
+    sv_free(&left);
     return rc;
 }
 

@@ -59,6 +59,7 @@ enum unknown_reason {
 extern const char *const unknown_reason_names[];
 
 struct evidence {
+    const char *run;            /* verify of many runs: the run's name, for its JSON */
     struct observation *obs;    /* the classes */
     size_t n, cap;
     size_t *index, index_cap;   /* open-addressed: class number + 1 */
@@ -127,6 +128,15 @@ bool evidence_parse_line(struct evidence *ev, const char *line, const char *wher
  * again). Returns 0 or an RR_EX_* status. */
 int evidence_read(struct evidence *ev, const char *path);
 void evidence_free(struct evidence *ev);
+/* The file in every directory rdmarun makes for a job (launch/evidence_dir.c):
+ * a run directory, HOST.PID.TIME.XXXXXX. */
+#define EVIDENCE_DIR_MARK ".rdmarun-evidence"
+/* The logs rdmarun writes in a run directory (ucx.log, nccl.log) and the
+ * ranks' own (ucx.HOST.PID.log, nccl.HOST.PID.log): all a run directory's
+ * files that are read. */
+bool evidence_log_name(const char *name);
+/* Whether a directory is a run directory (holds the mark). */
+bool evidence_is_run_dir(const char *path);
 
 /* NCCL's GPUDirect use in words ("NCCL: 8 of 8 network channels use
  * GPUDirect RDMA"), and the warning when GDR was possible but channels were

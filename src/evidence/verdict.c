@@ -200,9 +200,14 @@ static const char *plural(unsigned long long n, const char *one, const char *man
 
 char *evidence_process_words(const char *host, long pid)
 {
+    /* A line without UCX's or NCCL's host:pid prefix (pasted, or from a
+     * launcher that cut it) names neither: said so, never "process -1 on ?". */
+    if (!host)
+        return pid < 0 ? xstrdup("a process (no host in the log)")
+                       : xasprintf("process %ld (no host in the log)", pid);
     if (pid < 0)
-        return xasprintf("a process on %s", host ? host : "an unnamed host");
-    return xasprintf("process %ld on %s", pid, host ? host : "?");
+        return xasprintf("a process on %s", host);
+    return xasprintf("process %ld on %s", pid, host);
 }
 
 /* How many processes a class covers, when more than its first: "; 3 of 100001
@@ -417,6 +422,8 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     struct json j;
     json_init(&j, out);
     json_begin_object(&j, NULL);
+    if (ev->run)
+        json_string(&j, "run", ev->run);
     json_string(&j, "verdict", verdict_name(v));
     char *summary = verdict_summary(ev, v);
     json_string(&j, "summary", summary);

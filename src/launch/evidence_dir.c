@@ -1,4 +1,5 @@
 #include "launch/evidence_dir.h"
+#include "evidence/evidence.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -16,19 +17,15 @@
 #define SHARED_ROOT_MODE 03775   /* group-writable, setgid (the group is kept), sticky */
 #define KEEP_DEFAULT 20
 /* In every directory rdmarun makes for a job: what tells an earlier job's
- * directory (whose files may be replaced) from a user's own. */
-#define MARK ".rdmarun-evidence"
+ * directory (whose files may be replaced) from a user's own; verify reads
+ * such a directory for its logs only. */
+#define MARK EVIDENCE_DIR_MARK
 
 /* rdmarun's files in a run directory: the logs it writes, the ranks' own
  * (ucx.HOST.PID.log with --output-filename), and its mark. */
 static bool own_file(const char *name)
 {
-    static const char *const fixed[] = {"ucx.log", "nccl.log", "verdict.json", "placement.txt",
-                                        MARK};
-    for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-        if (strcmp(name, fixed[i]) == 0)
-            return true;
-    return (starts_with(name, "ucx.") || starts_with(name, "nccl.")) && ends_with(name, ".log");
+    return evidence_log_name(name) || evidence_own_file(name) || strcmp(name, MARK) == 0;
 }
 
 static char *parent_of(const char *dir)

@@ -83,7 +83,12 @@ int launch_exec(const char *path, const struct strvec *argv)
 {
     fflush(stdout);
     fflush(stderr);
-    execv(path ? path : argv->v[0], argv->v);
+    /* A bare name (--mpirun mpirun) is looked up on PATH, as the
+     * supervised run's spawn does (util/proc.c). */
+    if (!path && !strchr(argv->v[0], '/'))
+        execvp(argv->v[0], argv->v);
+    else
+        execv(path ? path : argv->v[0], argv->v);
     return launch_failed(path ? path : argv->v[0], errno);
 }
 

@@ -365,14 +365,28 @@ int supervise(const struct plan *p, const struct facts *f)
     sv_free(&w.was_broken);
     sv_free(&w.stuck);
     bool expected = evidence_meets(&ev, (enum expectation)p->expect.value);
+    /* Under strict a verdict that sets the status (80, 82) is an error. */
+    bool fails = strict && want_rdma &&
+                 ((v == VERDICT_FALLBACK && (rc == 0 || stopped)) ||
+                  (!expected && v == VERDICT_UNKNOWN && rc == 0));
+    const char *level = fails ? "error: " : !expected ? "warning: " : "";
+    /* A job strict stopped had its fallback reported then, as the error it
+     * was: the closing line does not say it again, only what came after. */
+    if (stopped && v == VERDICT_FALLBACK) {
+        free(summary);
+        summary = xstrdup("the job was stopped on the fallback reported above (verify = strict)");
+        level = "";
+    }
+    bool warn = *level != '\0';
     /* One rdmarun per node (srun rdmarun --launcher exec): each verdict
      * says whose it is. */
     char *painted = msg_paint_verdict(stderr, summary);
-    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n", expected ? "" : msg_warning_word(stderr),
+    fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n",
+            fails ? msg_error_word(stderr) : warn ? msg_warning_word(stderr) : "",
             w.tree ? w.host : "", w.tree ? ": " : "", painted,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
-            expected ? "" : "; the profile expects ",
-            expected ? "" : expectation_names[p->expect.value]);
+            warn ? "; the profile expects " : "",
+            warn ? expectation_names[p->expect.value] : "");
     free(painted);
     if (w.logs.dir && !w.logs.failed) {
         char *path = xasprintf("%s/verdict.json", p->evidence_dir);
@@ -394,11 +408,7 @@ int supervise(const struct plan *p, const struct facts *f)
     free(grown);
     evidence_free(&ev);
 
-    if (strict && want_rdma) {
-        if (v == VERDICT_FALLBACK && (rc == 0 || stopped))
-            rc = RR_EX_FALLBACK;
-        else if (!expected && v == VERDICT_UNKNOWN && rc == 0)
-            rc = RR_EX_NO_EVIDENCE;
-    }
+    if (fails)
+        rc = v == VERDICT_FALLBACK ? RR_EX_FALLBACK : RR_EX_NO_EVIDENCE;
     return rc;
 }

@@ -890,6 +890,48 @@ static void plan_node_checks(struct plan *p, const struct profile *prof, const s
     free(cpus);
 }
 
+/* The [check] keys a plan does not apply are named, never skipped in
+ * silence: the health check's own keys always; the job's keys (checks of
+ * the ports and the node's limits, the QP and path tests) when the job has
+ * no RDMA ports to hold them to or does not verify (`why`, else NULL). A
+ * key that asks for nothing (qp-test = no, port-state = any) is not named. */
+static void note_unapplied_checks(struct plan *p, const struct profile *prof, const char *why)
+{
+    static const char *const health_only[] = {"devices", "modules", "counters", "counter-limits",
+                                              "baseline", "timeout", "check-timeout", NULL};
+    struct strvec job = {0}, health = {0};
+    for (size_t i = 0; i < prof->n; i++) {
+        const struct entry *e = &prof->e[i];
+        bool on = true;
+        if (strcmp(e->section, "check") != 0 || e->kind == ORIGIN_DEFAULT ||
+            (parse_bool(e->value, &on) && !on) || strcmp(e->value, "any") == 0)
+            continue;
+        bool h = false;
+        for (size_t k = 0; health_only[k]; k++)
+            h |= strcmp(e->key, health_only[k]) == 0;
+        char *o = entry_origin(e);
+        if (h)
+            sv_pushf(&health, "%s (%s)", e->key, o);
+        else if (why)
+            sv_pushf(&job, "%s = %s (%s)", e->key, e->value, o);
+        free(o);
+    }
+    if (job.n) {
+        char *list = sv_join(&job, ", ");
+        sv_pushf(&p->notes, "[check] %s: not checked before this job: %s ('rdmarun check "
+                 "--config FILE' judges the node)", list, why);
+        free(list);
+    }
+    if (health.n) {
+        char *list = sv_join(&health, ", ");
+        sv_pushf(&p->notes, "[check] %s: the health check's keys (rdmarun check "
+                 "--config FILE), not checked before a job", list);
+        free(list);
+    }
+    sv_free(&job);
+    sv_free(&health);
+}
+
 /* The profile's [check] keys, before launch, on the job's ports (those of
  * UCX_NET_DEVICES on this node, else the fabric's ACTIVE ones) and this
  * node's limits: under strict a problem keeps the job from starting
@@ -901,7 +943,14 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
     const char *qp = profile_value(prof, "check", "qp-test");
     bool on = true;
     p->qp_test = !qp || !parse_bool(qp, &on) || on;
-    if (!plan_verifies(p) || !fabric_is_rdma(p->fabric))
+    char *why = !plan_verifies(p) ? xstrdup("verify = off")
+              : !fabric_is_rdma(p->fabric)
+                  ? xasprintf("the job has no RDMA ports (fabric %s)", p->fabric)
+                  : NULL;
+    note_unapplied_checks(p, prof, why);
+    bool skip = why != NULL;
+    free(why);
+    if (skip)
         return;
     struct port_ref refs[MAX_PORTS];
     size_t n = 0;

@@ -76,3 +76,13 @@ int preflight_run(const struct plan *p)
                 "= warn)");
     return 0;
 }
+
+int preflight_predict(const struct plan *p)
+{
+    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || p->verify.value != VERIFY_STRICT)
+        return 0;
+    int rc = p->nports && p->qp_test ? preflight_qp_test(p->ports, p->nports, "port", true) : 0;
+    if (rc)
+        rr_error("preflight QP test failed: the job would not start (verify = strict)");
+    return rc;
+}

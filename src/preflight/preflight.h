@@ -20,5 +20,10 @@ int preflight_qp_test(const struct plan_port *ports, size_t n, const char *what,
  * ports. strict refuses to launch on a failure (the status), warn warns and
  * returns 0. */
 int preflight_run(const struct plan *p);
+/* The dry run's part of it: under strict, the QP test (this node's own
+ * loopback; it starts no process), with the status the run would have. The
+ * path test between nodes starts the launcher on every node, so the dry run
+ * only shows its command. */
+int preflight_predict(const struct plan *p);
 
 #endif

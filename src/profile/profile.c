@@ -228,6 +228,15 @@ static bool resolve_name(const char *section, const char *key, const struct sect
 
 /* ---- reading one file ---- */
 
+/* Errors shown per file: past them, one line says how many more (a file of
+ * 100,000 duplicate keys must not print 100,000 lines). */
+#define FILE_ERRORS_SHOWN 20
+
+struct file_error {
+    int line;
+    char *text;
+};
+
 struct file_state {
     const char *path;
     FILE *f;
@@ -236,26 +245,33 @@ struct file_state {
     size_t bufcap;
     size_t bytes;          /* read so far, against PROFILE_MAX_BYTES */
     int errors;
-    int error_line;        /* last line we reported an error for */
-    int first_error_line;  /* the first (inih returns the first error's line) */
+    /* The first FILE_ERRORS_SHOWN errors by line, said in line order once
+     * the file is read: its names, its lines and its values in one pass. */
+    struct file_error shown[FILE_ERRORS_SHOWN];
+    int nshown;
     char *bad_section;     /* last unknown section reported, to say it once */
+    bool lost_section;     /* after a section line inih cannot parse: its keys are not
+                              the section before's, and not said as such */
     struct entry *e;       /* this file's own entries, in order */
     size_t n, cap;
     struct strvec inherit;
     int inherit_line;
 };
 
-/* Errors shown per file: past them, one line says how many more (a file of
- * 100,000 duplicate keys must not print 100,000 lines). */
-#define FILE_ERRORS_SHOWN 20
-
 static void file_error_text(struct file_state *st, int line, const char *text)
 {
-    if (st->errors++ < FILE_ERRORS_SHOWN)
-        rr_error("%s:%d: %s", st->path, line, text);
-    if (!st->first_error_line)
-        st->first_error_line = line;
-    st->error_line = line;
+    st->errors++;
+    int at = st->nshown;
+    while (at > 0 && st->shown[at - 1].line > line)
+        at--;
+    if (at == FILE_ERRORS_SHOWN)
+        return;
+    if (st->nshown == FILE_ERRORS_SHOWN)
+        free(st->shown[--st->nshown].text);
+    memmove(&st->shown[at + 1], &st->shown[at], (size_t)(st->nshown - at) * sizeof(*st->shown));
+    st->shown[at].line = line;
+    st->shown[at].text = xstrdup(text);
+    st->nshown++;
 }
 
 static void file_error(struct file_state *st, const char *fmt, const char *detail)
@@ -263,6 +279,25 @@ static void file_error(struct file_state *st, const char *fmt, const char *detai
     char *text = xasprintf(fmt, detail);
     file_error_text(st, st->line, text);
     free(text);
+}
+
+/* Whether inih parses a line (with leading white space gone) as a section,
+ * a key or a comment: its own scan (ini.c, find_chars_or_comment), where
+ * ';' after white space starts a comment. */
+static bool ini_line_ok(const char *t)
+{
+    if (!*t || *t == '#' || *t == ';')
+        return true;
+    const char *want = *t == '[' ? "]" : "=:";
+    bool was_space = false;
+    for (const char *c = *t == '[' ? t + 1 : t; *c; c++) {
+        if (strchr(want, *c))
+            return true;
+        if (was_space && *c == ';')
+            return false;
+        was_space = *c == ' ' || *c == '\t' || *c == '\r' || *c == '\n';
+    }
+    return false;
 }
 
 /* inih reader: one line per call, so st->line is the line being parsed. It
@@ -291,7 +326,10 @@ static char *read_line(char *str, int num, void *stream)
     /* A line inih cannot parse it skips after noting the first: each is
      * said here, with its own number. */
     const char *t = st->buf + strspn(st->buf, " \t\r\n");
-    if (*t && *t != '#' && *t != ';' && (*t == '[' ? !strchr(t, ']') : !strpbrk(t, "=:")))
+    bool ok = ini_line_ok(t);
+    if (*t == '[')
+        st->lost_section = !ok;
+    if (!ok)
         file_error(st, "%s", "malformed line (expected '[section]', 'key = value' or a comment "
                    "starting with '#' or ';')");
     memcpy(str, st->buf, (size_t)len + 1);
@@ -301,6 +339,8 @@ static char *read_line(char *str, int num, void *stream)
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
     struct file_state *st = user;
+    if (st->lost_section)
+        return 0;   /* its section line is the error */
     if (!*section) {
         file_error(st, "'%s' comes before any [section]", name);
         return 0;
@@ -361,6 +401,24 @@ static void configure_inih(void)
     ini_allow_realloc = false;
 }
 
+static bool entry_valid(struct entry *e, char **why);
+static void value_error(const struct entry *e, const char *why);
+
+/* The values of a file's entries, each error with its line. */
+static void check_values(struct file_state *st)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        char *why = NULL;
+        if (!entry_valid(&st->e[i], &why)) {
+            char *text = xasprintf("[%s] %s = %s: %s", st->e[i].section, st->e[i].key,
+                                   st->e[i].value, why);
+            file_error_text(st, st->e[i].line, text);
+            free(text);
+        }
+        free(why);
+    }
+}
+
 /* Parse one file into st. Returns an RR_EX_* status. */
 static int read_file(const char *path, struct file_state *st)
 {
@@ -388,10 +446,19 @@ static int read_file(const char *path, struct file_state *st)
     fclose(st->f);
     free(st->buf);
     free(st->bad_section);
-    /* inih's own first error, when it is not one said above */
-    if (bad > 0 && (!st->first_error_line || bad < st->first_error_line))
+    /* Every line inih cannot parse is said above, each with its own number;
+     * its first error is said only when nothing was (it parses otherwise). */
+    if (bad > 0 && !st->errors)
         file_error_text(st, bad, "malformed line (expected '[section]', 'key = value' or a "
                         "comment starting with '#' or ';')");
+    /* A file with errors has its values checked too, so that one pass says
+     * all of them. */
+    if (st->errors)
+        check_values(st);
+    for (int i = 0; i < st->nshown; i++) {
+        rr_error("%s:%d: %s", path, st->shown[i].line, st->shown[i].text);
+        free(st->shown[i].text);
+    }
     if (st->errors > FILE_ERRORS_SHOWN)
         rr_error("%s: %d more errors not shown", path, st->errors - FILE_ERRORS_SHOWN);
     return st->errors ? RR_EX_CONFIG : 0;
@@ -490,6 +557,13 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
     for (size_t i = 0; rc == 0 && i < st.inherit.n; i++)
         rc = load_rec(st.inherit.v[i], dirs, out, stack, path, st.inherit_line);
     stack->depth--;
+    /* A parent refused: this file's values are said now too, not after a fix. */
+    for (size_t i = 0; rc && !st.errors && i < st.n; i++) {
+        char *why = NULL;
+        if (!entry_valid(&st.e[i], &why))
+            value_error(&st.e[i], why);
+        free(why);
+    }
     if (rc == 0) {
         for (size_t i = 0; i < st.n; i++) {
             struct entry *e = &st.e[i];
@@ -687,35 +761,40 @@ static char *env_managed(const char *name)
     return NULL;
 }
 
+/* Whether an entry's value is one its key takes; else why not (*why). A UCX
+ * value UCX writes otherwise is replaced with UCX's own spelling. */
+static bool entry_valid(struct entry *e, char **why)
+{
+    const struct sectiondef *sec = schema_section(e->section);
+    *why = NULL;
+    if (str_ieq(e->value, "auto") && schema_resolvable(e->section, e->key))
+        return true;
+    if (sec->keyset == KEYS_FIXED)
+        return schema_check_value(schema_key(sec, e->key), e->value, why);
+    if (sec->keyset == KEYS_UCX) {
+        char *fixed = NULL;
+        if (!ucx_config_check(e->key, e->value, why, &fixed))
+            return false;
+        if (fixed) {
+            free(e->value);
+            e->value = fixed;
+        }
+        return true;
+    }
+    if (sec->keyset != KEYS_ENV && !*e->value) {
+        *why = xstrdup("empty value");
+        return false;
+    }
+    return sec->keyset != KEYS_ENV || !(*why = env_managed(e->key));
+}
+
 int profile_validate(struct profile *p)
 {
     int errors = 0;
     for (size_t i = 0; i < p->n; i++) {
-        struct entry *e = &p->e[i];
-        const struct sectiondef *sec = schema_section(e->section);
         char *why = NULL;
-        if (str_ieq(e->value, "auto") && schema_resolvable(e->section, e->key))
-            continue;
-        if (sec->keyset == KEYS_FIXED) {
-            const struct keydef *kd = schema_key(sec, e->key);
-            if (!schema_check_value(kd, e->value, &why)) {
-                value_error(e, why);
-                errors++;
-            }
-        } else if (sec->keyset == KEYS_UCX) {
-            char *fixed = NULL;
-            if (!ucx_config_check(e->key, e->value, &why, &fixed)) {
-                value_error(e, why);
-                errors++;
-            } else if (fixed) {
-                free(e->value);
-                e->value = fixed;
-            }
-        } else if (sec->keyset != KEYS_ENV && !*e->value) {
-            value_error(e, "empty value");
-            errors++;
-        } else if (sec->keyset == KEYS_ENV && (why = env_managed(e->key))) {
-            value_error(e, why);
+        if (!entry_valid(&p->e[i], &why)) {
+            value_error(&p->e[i], why);
             errors++;
         }
         free(why);

@@ -142,6 +142,8 @@ has "$err" "$socket" || socket="nccl selected network Socket for traffic between
 has "$err" "$socket" || socket=": NCCL found no RDMA device (NET/IB : No device found) and uses sockets"
 check "NCCL on sockets where RDMA is expected, strict: stopped at once, 80" 80 \
     "FALLBACK: " "$socket" " on $(hostname)" "stopping the job"
+[ "$(printf '%s\n' "$err" | grep -c "FALLBACK: ")" = 1 ]
+ok $? "the fallback is reported once, as the error that stopped the job" || show_run
 [ $(($(date +%s) - t0)) -lt "$(scaled 10)" ]; ok $? "and its worker, its lines unflushed in C's stdout and sleeping below COMMAND, did not hold it up"
 check_without "NCCL's INFO lines rdmarun asked for are not in the job's output" 80 "NCCL INFO" "stopping the job"
 nccl_worker nccl-roce.log 0

@@ -64,7 +64,8 @@ check "inside a 3-node Slurm allocation: the allocation's nodes" 0 "path test: 3
 run "$RDMARUN" $MPIRUN_ROOT --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
 check "a hostfile that cannot be read: 66, named" 66 "hostfile $TMP/nosuch cannot be read"
 run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/nosuch" -np 2 ./app
-check "and the dry run warns and goes on" 0 "warning: hostfile $TMP/nosuch cannot be read"
+check "and the dry run: the same status and message (it still prints the plan)" 66 \
+    "error: hostfile $TMP/nosuch cannot be read" "mpirun "
 
 # Before a real job: the ranks run only when the test allows it.
 printf '[profile]\ninherit = roce\n[ucx]\nNET_DEVICES = rxe0:1\n' >"$TMP/roce.ini"

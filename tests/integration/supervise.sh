@@ -37,6 +37,8 @@ if [ "$ONE_NODE_TCP" = fallback ]; then
         "rdmarun: warning: FALLBACK: process" "used tcp/" "the profile expects rdma"
     run "$RDMARUN" -p "$TMP/wants-rdma.ini" --verify strict $MPIRUN_ROOT -np 2 "$HELLO"
     check "the same with verify strict: status 80" 80 "FALLBACK" "rank 1 of 2"
+    [ "$(printf '%s\n' "$err" | grep -c "FALLBACK: ")" = 1 ]
+    ok $? "strict: the fallback line appears exactly once" || show_run
 else
     # UCX says no path left the node; between nodes tests/vm/guest/pair.sh
     # shows the fallback caught under strict.
@@ -55,6 +57,11 @@ if [ "$ONE_NODE_TCP" = fallback ]; then
     end=$(date +%s.%N)
     check "strict: a real UCX job on TCP is stopped, status 80, naming process, host and lane" 80 \
         "stopping the job (verify = strict" "FALLBACK: process " " on $(hostname) used tcp/"
+    [ "$(printf '%s\n' "$err" | grep -c "FALLBACK: ")" = 1 ]
+    ok $? "the fallback is reported once, as the error that stopped the job (no closing warning)" ||
+        show_run
+    check_without "the closing line says the job was stopped, not the fallback again" 80 \
+        "warning: FALLBACK" "rdmarun: the job was stopped on the fallback reported above"
     first=$(sed -n 's/^\[\([0-9.]*\)\] .*ep_cfg.*tcp.*/\1/p' "$EV/early/ucx.log" | head -1)
     took=$(awk -v a="$end" -v b="${first:-0}" 'BEGIN { printf "%.2f", a - b }')
     [ -n "$first" ] && awk -v t="$took" -v max="$(scaled 5)" 'BEGIN { exit !(t < max) }'

@@ -509,8 +509,37 @@ static void test_check_keys(void)
     plan_free(&pl);
     j.rq.verify = "off";
     plan_build(&j.rq, &pl);
-    ok(pl.status == 0 && !has_text(&pl.notes, "[check]"), "verify off: no check");
+    ok(pl.status == 0 && !has_text(&pl.notes, "warning: [check]") &&
+       has_text(&pl.notes, "[check] port-state = active (roce.ini:") &&
+       has_text(&pl.notes, "memlock = unlimited (roce.ini:") &&
+       has_text(&pl.notes, ": not checked before this job: verify = off"),
+       "verify off: no check, and the plan names the keys it does not apply");
     plan_free(&pl);
+    /* A profile of shared memory asking for a memlock limit under strict:
+     * no RDMA port to hold the job to; the plan says so, and runs. */
+    {
+        struct profile s;
+        profile_set(&s, "shm", "check.memlock=unlimited");
+        j.rq.profile = &s;
+        j.rq.verify = "strict";
+        plan_build(&j.rq, &pl);
+        ok(pl.status == 0 && !has_text(&pl.errors, "[check]") &&
+           has_text(&pl.notes, "[check] memlock = unlimited (--set): not checked before this "
+                    "job: the job has no RDMA ports (fabric shm)"),
+           "shm, strict, [check] memlock: named in the plan as not checked, the job runs");
+        plan_free(&pl);
+        profile_free(&s);
+        profile_set(&s, "roce", "check.devices=rxe0");
+        j.rq.profile = &s;
+        j.rq.verify = "warn";
+        plan_build(&j.rq, &pl);
+        ok(has_text(&pl.notes, "[check] devices (--set): the health check's keys"),
+           "a health check key in a job's profile: named, not checked before the job");
+        plan_free(&pl);
+        profile_free(&s);
+        j.rq.profile = &p;
+        j.rq.verify = "off";
+    }
     f.limits.memlock_soft = -2;
     j.rq.verify = "strict";
     plan_build(&j.rq, &pl);

@@ -382,7 +382,7 @@ int supervise(const struct plan *p, const struct facts *f)
      * says whose it is. */
     char *painted = msg_paint_verdict(stderr, summary);
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n",
-            fails ? msg_error_word(stderr) : warn ? msg_warning_word(stderr) : "",
+            !warn ? "" : fails ? msg_error_word(stderr) : msg_warning_word(stderr),
             w.tree ? w.host : "", w.tree ? ": " : "", painted,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
             warn ? "; the profile expects " : "",

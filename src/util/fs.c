@@ -53,17 +53,71 @@ char *read_first_line(const char *fmt, ...)
     return out;
 }
 
-char *source_tree_of_self(void)
+/* The folder the running binary is in (symlinks resolved); NULL when
+ * /proc/self/exe cannot be read. */
+static char *dir_of_self(void)
 {
     char *self = realpath("/proc/self/exe", NULL);
     char *slash = self ? strrchr(self, '/') : NULL;
-    char *tree = NULL;
-    if (slash) {
-        *slash = '\0';
-        tree = read_first_line("%s/rdmarun-tree", self);
+    if (!slash) {
+        free(self);
+        return NULL;
     }
-    free(self);
+    *slash = '\0';
+    return self;
+}
+
+char *source_tree_of_self(void)
+{
+    char *dir = dir_of_self();
+    char *tree = dir ? read_first_line("%s/rdmarun-tree", dir) : NULL;
+    if (tree && tree[0] != '/') {   /* relative to the build tree, which is here */
+        char *abs = xasprintf("%s/%s", dir, tree);
+        char *real = realpath(abs, NULL);
+        free(tree);
+        tree = real ? real : abs;
+        if (real)
+            free(abs);
+    }
+    free(dir);
     return tree;
+}
+
+char *installed_path_of_self(const char *bindir, const char *path)
+{
+    if (bindir[0] != '/' || path[0] != '/')
+        return NULL;
+    /* The components bindir and path share ("/usr/local/"), then one ".."
+     * for each of bindir's own ("bin"). */
+    size_t common = 0;
+    for (size_t i = 0; bindir[i] && bindir[i] == path[i]; i++)
+        if (bindir[i] == '/')
+            common = i + 1;
+    char *dir = dir_of_self();
+    if (!dir)
+        return NULL;
+    char *out = xstrdup(dir);
+    for (const char *s = bindir + common; *s;) {
+        const char *end = strchr(s, '/');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (n) {
+            char *up = xasprintf("%s/..", out);
+            free(out);
+            out = up;
+        }
+        s += n + (end ? 1 : 0);
+    }
+    char *full = xasprintf("%s/%s", out, path + common);
+    free(out);
+    free(dir);
+    char *real = realpath(full, NULL);
+    free(full);
+    struct stat st;
+    if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        free(real);
+        return NULL;
+    }
+    return real;
 }
 
 int private_dir_open(const char *path)

@@ -191,6 +191,26 @@ found=$(cd "$SRC" && grep -nE '(^|[^[:alnum:]_])/(work|home)/' README.md man/*.i
 [ -z "$found" ]
 ok $? "README.md, man/*.in and docs/*.md name no /work/ or /home/ path" || printf '#   %s\n' "$found"
 
+# examples/job.sh runs as it is from a built tree (its mpi_hello beside it),
+# rdmarun on PATH: the dry run, then the job.
+mkdir -p "$TMP/tree/examples"
+cp "$SRC/examples/job.sh" "$BUILD/examples/mpi_hello" "$TMP/tree/examples/"
+run bash -c "cd '$TMP/tree' && examples/job.sh" </dev/null
+check "examples/job.sh: its dry run, then its job" 0 "mpirun -np 2" "rank 0 of 2" "rank 1 of 2" \
+    "rdmarun: local only: 2 processes"
+# examples/nic-local.ini's table, as its first comment line asks for it, on
+# a node with two HCAs per socket (the recorded Lassen): ranks 0-1 on socket
+# 0 with mlx5_0 and mlx5_1, ranks 2-3 on socket 1 with mlx5_2 and mlx5_3.
+line=$(sed -n 's/^#   \(rdmarun .*--dry-run.*[^ ]\)  *# the table$/\1/p' "$SRC/examples/nic-local.ini")
+lassen=$TOPOLOGIES/coral-lassen.xml
+c="rdmarun --topology '$lassen' ${line#rdmarun }"
+run bash -c "cd '$SRC' && $c" </dev/null
+check "examples/nic-local.ini: $line (on the recorded Lassen)" 0 "placement: policy nic-local, 4 ranks" \
+    "mlx5_0:1 " "mlx5_1:1 " "mlx5_2:1 " "mlx5_3:1 "
+printf '%s\n' "$out" | awk '$1 ~ /^[0-3]$/ {print $1, $2, $5}' >"$TMP/nic-local"
+printf '0 0 mlx5_0:1\n1 0 mlx5_1:1\n2 8 mlx5_2:1\n3 8 mlx5_3:1\n' | cmp -s - "$TMP/nic-local"
+ok $? "and each rank's NUMA node and NIC are as its comment says" || sed 's/^/#   /' "$TMP/nic-local"
+
 # Each example program's "Build:" line builds it.
 mkdir -p "$TMP/build"
 for src in "$SRC"/examples/*.c; do

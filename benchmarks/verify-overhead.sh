@@ -33,8 +33,9 @@ wall_us() {
 }
 median() { awk 'NF' | sort -n | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]}'; }
 
-# The dry run's command, as a shell would run it (it prints it shell-quoted).
-cmd=$("$rdmarun" -p shm --dry-run $root -np 2 "$hello" | head -1)
+# The dry run's command, as a shell would run it (shell-quoted, its lines
+# broken by " \" line ends), up to the blank line after it.
+cmd=$("$rdmarun" -p shm --dry-run $root -np 2 "$hello" | sed '/^$/,$d')
 for i in $(seq "$runs"); do
     wall_us "$rdmarun" -p shm $root -np 2 "$hello" >>"$tmp/rdmarun"
     wall_us sh -c "$cmd" >>"$tmp/mpirun"

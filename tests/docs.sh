@@ -10,17 +10,17 @@
 # HOW each shown command runs here: the command as shown, a tab, then
 #   run [STATUS [TEXT]]  as shown, in a folder with the example programs
 #                        (./app, ./mpi_hello, examples/), ./hosts, ./job.sh (an
-#                        unchanged job script that calls mpirun) and rdmarun
-#                        on PATH; STATUS (default 0) and TEXT expected
+#                        unchanged job script that calls mpirun), the source
+#                        tree's tests/ (paths as from a clone's top) and
+#                        rdmarun on PATH; STATUS (default 0) and TEXT expected
 #   recorded             planned on the recorded Soft-RoCE node, not run:
 #                        rdmarun --dry-run --sysfs tests/data/sysfs/rxe ...
-#   topology             with the named hwloc XML from tests/data/topologies
 #   sed EXPR             as shown, edited by sed EXPR (fewer and shorter runs)
 #   suite FILE REGEX     FILE, a suite, runs it (a line matching REGEX)
 #   file FILE RUNNER     FILE has it as a line ("\" lines joined), and the suite
 #                        RUNNER runs FILE
 #   debian12             ./scripts/setup-debian.sh run, on Debian 12, in-tree builds
-# Every mode but run, topology, sed and debian12 says, in a third column, why
+# Every mode but run, sed and debian12 says, in a third column, why
 # the command cannot run here as shown: it is then run where it can be.
 HOW=$(cat <<'TABLE'
 ./scripts/setup-debian.sh run	debian12
@@ -37,12 +37,12 @@ rdmarun profiles	run 0 roce
 rdmarun profiles show roce	run 0 TLS = rc,sm,self
 rdmarun probe	run
 rdmarun probe --json > node.json	run
-rdmarun probe --topology coral-lassen.xml	topology
+rdmarun probe --topology tests/data/topologies/coral-lassen.xml	run 0 host lassen28: 2 packages, 40 cores, 160 PUs
 rdmarun --dry-run -p roce --sysfs tests/data/sysfs/rxe -np 2 ./mpi_hello	run 0 UCX_NET_DEVICES=rxe0:1
 rdmarun check --path-test -H node1,node2	suite tests/vm/guest/pair.sh check --path-test .*-H "\$hosts"	needs two nodes with RDMA: the VM pair (make check-vm) runs it
-rdmarun --dry-run --report --topology coral-lassen.xml --bind-policy gpu-local -N 4 ./app	topology
+rdmarun --dry-run --report --topology tests/data/topologies/coral-lassen.xml --bind-policy gpu-local -N 4 ./app	run 0 136-175          mlx5_3:1         local  cuda3
 rdmarun compare -p auto,tcp --np 1,2,4,8 --repeat 5 --metric 'time_per_iter_us=([0-9.]+)' -o results -- examples/mpi_stencil 2048 200	sed s/--np 1,2,4,8 --repeat 5/--np 1,2 --repeat 1/; s/2048 200$/128 10/
-exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" ./mpi_hello	file examples/slurm-job.sbatch tests/slurm/slurm.sh	needs Slurm: make check-slurm submits the script as shipped
+exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" examples/mpi_hello	file examples/slurm-job.sbatch tests/slurm/slurm.sh	needs Slurm: make check-slurm submits the script as shipped
 head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch tests/topologies.sh	needs GPUs, PyTorch and Slurm: its plan is checked on a recorded GPU node
 exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch tests/topologies.sh	as above
 rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded	needs a RoCE peer named host2: the VM pair runs ucx_perftest over rxe
@@ -150,12 +150,6 @@ while IFS= read -r cmd <&3; do
             c=${cmd/#rdmarun /rdmarun --dry-run --sysfs tests/data/sysfs/rxe }
             in_sandbox "$c"
             check "$cmd (planned on the recorded Soft-RoCE node: $why)" 0 "UCX_NET_DEVICES=rxe0:1" ;;
-        topology)
-            xml=$(grep -oE '[a-z0-9-]+\.xml' <<<"$cmd")
-            have_topology "${xml%.xml}" || continue
-            ln -sf "$TOPOLOGIES/$xml" "$S/$xml"
-            in_sandbox "$cmd"
-            check "$cmd" 0 ;;
         sed)
             c=$(sed "$rest" <<<"$cmd")
             in_sandbox "$c"
@@ -181,7 +175,7 @@ while IFS= read -r cmd <&3; do
 done 3<<<"$SHOWN"
 
 # What runs where, for the log (the issue counted 10 of 23 run here).
-awk -F'\t' '{split($2, m, " "); n[m[1] ~ /^(run|topology|sed|debian12)$/ ? "here" : m[1] == "recorded" ? "recorded" : "elsewhere"]++}
+awk -F'\t' '{split($2, m, " "); n[m[1] ~ /^(run|sed|debian12)$/ ? "here" : m[1] == "recorded" ? "recorded" : "elsewhere"]++}
     END {printf "# shown commands: %d run here, %d planned on a recorded node, %d run by another suite\n", n["here"], n["recorded"], n["elsewhere"]}' <<<"$HOW"
 
 # Every line of HOW is still shown somewhere.
@@ -189,6 +183,33 @@ while IFS=$'\t' read -r cmd _; do
     grep -qxF -- "$cmd" <<<"$SHOWN"
     ok $? "still shown in README.md or a man page: $cmd"
 done <<<"$HOW"
+
+# Output shown in the docs names paths a reader has or placeholders, not a
+# developer's checkout or home (the README once showed "results in
+# /work/main/tests/vm/...").
+found=$(cd "$SRC" && grep -nE '(^|[^[:alnum:]_])/(work|home)/' README.md man/*.in docs/*.md)
+[ -z "$found" ]
+ok $? "README.md, man/*.in and docs/*.md name no /work/ or /home/ path" || printf '#   %s\n' "$found"
+
+# examples/job.sh runs as it is from a built tree (its mpi_hello beside it),
+# rdmarun on PATH: the dry run, then the job.
+mkdir -p "$TMP/tree/examples"
+cp "$SRC/examples/job.sh" "$BUILD/examples/mpi_hello" "$TMP/tree/examples/"
+run bash -c "cd '$TMP/tree' && examples/job.sh" </dev/null
+check "examples/job.sh: its dry run, then its job" 0 "mpirun -np 2" "rank 0 of 2" "rank 1 of 2" \
+    "rdmarun: local only: 2 processes"
+# examples/nic-local.ini's table, as its first comment line asks for it, on
+# a node with two HCAs per socket (the recorded Lassen): ranks 0-1 on socket
+# 0 with mlx5_0 and mlx5_1, ranks 2-3 on socket 1 with mlx5_2 and mlx5_3.
+line=$(sed -n 's/^#   \(rdmarun .*--dry-run.*[^ ]\)  *# the table$/\1/p' "$SRC/examples/nic-local.ini")
+lassen=$TOPOLOGIES/coral-lassen.xml
+c="rdmarun --topology '$lassen' ${line#rdmarun }"
+run bash -c "cd '$SRC' && $c" </dev/null
+check "examples/nic-local.ini: $line (on the recorded Lassen)" 0 "placement: policy nic-local, 4 ranks" \
+    "mlx5_0:1 " "mlx5_1:1 " "mlx5_2:1 " "mlx5_3:1 "
+printf '%s\n' "$out" | awk '$1 ~ /^[0-3]$/ {print $1, $2, $5}' >"$TMP/nic-local"
+printf '0 0 mlx5_0:1\n1 0 mlx5_1:1\n2 8 mlx5_2:1\n3 8 mlx5_3:1\n' | cmp -s - "$TMP/nic-local"
+ok $? "and each rank's NUMA node and NIC are as its comment says" || sed 's/^/#   /' "$TMP/nic-local"
 
 # Each example program's "Build:" line builds it.
 mkdir -p "$TMP/build"

@@ -13,6 +13,9 @@ trap 'rm -rf "$TMP"' EXIT
 cd "$TMP" || exit 1
 _n=0
 _failed=0
+# rdmarun wraps its plan to the terminal's width, else COLUMNS, else 80: the
+# tests read whole lines (tests/golden/dry_run.sh checks the wrapping).
+export COLUMNS=100000
 mkdir -p "$HOME"
 # Every process this script starts carries its tag in its environment (mpirun
 # and srun pass it on to the ranks), so that its checks for processes left

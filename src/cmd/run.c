@@ -253,7 +253,7 @@ int cmd_run(const struct cmdline *cl)
         if (cl->json)
             plan_print_json(&plan, stdout);
         else
-            plan_print_text(&plan, stdout);
+            plan_print_text(&plan, stdout, cl->report);
         if (cl->report && !cl->json)
             report_placement(&plan, &facts);
         rc = refused ? refused : plan.status;

@@ -151,7 +151,7 @@ const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, con
 bool plan_verifies(const struct plan *p);
 
 /* Output (plan_print.c). */
-void plan_print_text(const struct plan *p, FILE *out);
+void plan_print_text(const struct plan *p, FILE *out, bool detail);
 void plan_print_json(const struct plan *p, FILE *out);
 
 #endif

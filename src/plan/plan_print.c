@@ -1,11 +1,16 @@
 /* The plan as people and programs read it. */
 #include "plan/plan.h"
+#include "plan/rules.h"
 #include "util/msg.h"
 #include "util/json.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char *const kind_names[] = {"env", "mca", "option"};
 
@@ -22,56 +27,225 @@ static char *command_line(const struct strvec *argv)
     return line;
 }
 
-void plan_print_text(const struct plan *p, FILE *out)
+/* The width to wrap to: the terminal's when `out` is one (TIOCGWINSZ),
+ * else COLUMNS, else 80. */
+static size_t output_width(FILE *out)
 {
-    char *cmd = command_line(&p->argv);
-    fprintf(out, "%s\n", cmd);
-    free(cmd);
+    struct winsize ws;
+    int fd = fileno(out);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    const char *env = getenv("COLUMNS");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(env, &end, 10);
+        if (!*end && !errno && n > 0 && *env != '-')
+            return n > 100000 ? 100000 : (size_t)n;
+    }
+    return 80;
+}
+
+/* `prefix`, then the words of `text` (split at spaces) on lines of at most
+ * `width` characters, each line after the first indented by `indent`
+ * spaces. A word longer than a line gets a line of its own; a prefix no
+ * wider than the indent always keeps the first word. */
+static void print_wrapped(FILE *out, size_t width, const char *prefix, size_t indent,
+                          const char *text)
+{
+    size_t col = strlen(prefix);
+    fputs(prefix, out);
+    bool first = true;   /* nothing of text on this line yet */
+    for (const char *w = text; *w;) {
+        while (*w == ' ')
+            w++;
+        if (!*w)
+            break;
+        size_t n = strcspn(w, " ");
+        bool fits = col + (first ? 0 : 1) + n <= width;
+        /* The first word too, when the prefix is wider than the indent (a
+         * table row whose origin does not fit goes below it). */
+        if (!fits && (!first || col > indent)) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(w, 1, n, out);
+        col += n;
+        first = false;
+        w += n;
+    }
+    fputc('\n', out);
+}
+
+/* The command as a shell reads it, wrapped to `width` with " \" at each
+ * line's end: lines break only before an option (an argument starting with
+ * '-'), so that an option stays with its values ("-x NAME=VALUE", "--mca
+ * pml ucx") and a copy of the lines still runs. */
+static void print_command(FILE *out, size_t width, const struct strvec *argv)
+{
+    size_t col = 0;
+    const size_t indent = 4;
+    size_t i = 0;
+    while (i < argv->n) {
+        /* The group: this argument and the ones up to the next option. */
+        struct strvec q = {0};
+        size_t j = i;
+        do {
+            char *s = shell_quote(argv->v[j]);
+            sv_push(&q, s);
+            free(s);
+            j++;
+        } while (j < argv->n && argv->v[j][0] != '-');
+        char *group = sv_join(&q, " ");
+        sv_free(&q);
+        size_t n = strlen(group);
+        /* " \" after it when it is not the last: room for 2 more. */
+        if (col > indent && col + 1 + n + (j < argv->n ? 2 : 0) > width) {
+            fprintf(out, " \\\n%*s", (int)indent, "");
+            col = indent;
+        } else if (i > 0) {
+            fputc(' ', out);
+            col++;
+        }
+        fputs(group, out);
+        col += n;
+        free(group);
+        i = j;
+    }
+    fputc('\n', out);
+}
+
+/* The wider of a and s, unless s is wider than cap. */
+static size_t max_len(size_t a, const char *s, size_t cap)
+{
+    size_t n = s ? strlen(s) : 0;
+    return n > a && n <= cap ? n : a;
+}
+
+/* An item's reason as the plan's text says it without detail: a rule's
+ * own words, without its sources and the versions it applies to (*cut
+ * set); the evidence folder as the one the verify line names. */
+static char *brief_reason(const struct plan *p, const struct plan_item *it, bool *cut)
+{
+    if (it->source == SOURCE_RULE && strncmp(it->origin, "rule:", 5) == 0) {
+        for (size_t r = 0; r < nrules; r++) {
+            size_t n = strlen(rules[r].reason);
+            if (strcmp(rules[r].id, it->origin + 5) == 0 &&
+                strncmp(it->reason, rules[r].reason, n) == 0 && strncmp(it->reason + n, " (", 2) == 0) {
+                *cut = true;
+                return xstrdup(rules[r].reason);
+            }
+        }
+    }
+    if (it->source == SOURCE_EVIDENCE && p->evidence_dir) {
+        size_t n = strlen(it->reason), d = strlen(p->evidence_dir);
+        if (n > d + 4 && strcmp(it->reason + n - d, p->evidence_dir) == 0 &&
+            strncmp(it->reason + n - d - 4, " in ", 4) == 0)
+            return xasprintf("%.*s in the evidence folder above", (int)(n - d - 4), it->reason);
+    }
+    return xstrdup(it->reason);
+}
+
+/* The plan in lines of the output's width, each thing said once: a reason
+ * shared by consecutive settings (the four evidence variables) follows the
+ * last of them, and names the evidence folder as the verify line's; a
+ * rule's sources and versions are detail, for `detail` (--report) and
+ * --json. */
+void plan_print_text(const struct plan *p, FILE *out, bool detail)
+{
+    size_t width = output_width(out);
+    print_command(out, width, &p->argv);
     for (size_t i = 0; i < p->app_lines.n; i++)
         fprintf(out, "%s%s\n", i ? "  " : "with the appfile:\n  ", p->app_lines.v[i]);
     fputc('\n', out);
+    char *line;
     if (strcmp(p->profile, p->chosen) == 0)
-        fprintf(out, "profile: %s (fabric: %s)\n", p->chosen, p->fabric);
+        line = xasprintf("%s (fabric: %s)", p->chosen, p->fabric);
     else
-        fprintf(out, "profile: %s -> %s (fabric: %s)\n", p->profile, p->chosen, p->fabric);
+        line = xasprintf("%s -> %s (fabric: %s)", p->profile, p->chosen, p->fabric);
+    print_wrapped(out, width, "profile: ", 2, line);
+    free(line);
     for (size_t i = 0; i < p->files.n; i++)
-        fprintf(out, "  file: %s\n", p->files.v[i]);
+        print_wrapped(out, width, "  file: ", 4, p->files.v[i]);
     if (p->launcher.value == LAUNCHER_EXEC)
-        fprintf(out, "stack: UCX %s (COMMAND's MPI, if any, is its own)\n",
-                p->ucx_version ? p->ucx_version : "unknown");
+        line = xasprintf("UCX %s (COMMAND's MPI, if any, is its own)",
+                         p->ucx_version ? p->ucx_version : "unknown");
     else
-        fprintf(out, "stack: %s, UCX %s\n", p->mpi_library ? p->mpi_library : "MPI unknown",
-                p->ucx_version ? p->ucx_version : "unknown");
-    fprintf(out, "verify: %s (%s), expect %s (%s)%s%s\n", verify_policy_names[p->verify.value],
-            p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
-            p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
-    fprintf(out, "launcher: %s (%s); bind policy: %s (%s)", launcher_names[p->launcher.value],
-            p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin);
-    if (p->threads)
-        fprintf(out, "; threads: %s%s (%s)", p->threads, p->smt ? " (smt)" : "", p->threads_origin);
-    fputc('\n', out);
+        line = xasprintf("%s, UCX %s", p->mpi_library ? p->mpi_library : "MPI unknown",
+                         p->ucx_version ? p->ucx_version : "unknown");
+    print_wrapped(out, width, "stack: ", 2, line);
+    free(line);
+    line = xasprintf("%s (%s), expect %s (%s)%s%s", verify_policy_names[p->verify.value],
+                     p->verify.origin, expectation_names[p->expect.value], p->expect.origin,
+                     p->evidence_dir ? ", evidence in " : "", p->evidence_dir ? p->evidence_dir : "");
+    print_wrapped(out, width, "verify: ", 2, line);
+    free(line);
+    char *threads = p->threads ? xasprintf("; threads: %s%s (%s)", p->threads, p->smt ? " (smt)" : "",
+                                           p->threads_origin)
+                               : xstrdup("");
+    line = xasprintf("%s (%s); bind policy: %s (%s)%s", launcher_names[p->launcher.value],
+                     p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin, threads);
+    free(threads);
+    print_wrapped(out, width, "launcher: ", 2, line);
+    free(line);
     if (p->path_test) {
         char *path = command_line(&p->path.argv);
-        fprintf(out, "path test: %ld nodes, %s, within %g s: %s\n", p->path.nodes,
-                p->path.all_pairs ? "all pairs" : "ring", p->path.timeout_s, path);
+        line = xasprintf("%ld nodes, %s, within %g s: %s", p->path.nodes,
+                         p->path.all_pairs ? "all pairs" : "ring", p->path.timeout_s, path);
+        print_wrapped(out, width, "path test: ", 2, line);
+        free(line);
         free(path);
     }
-    fprintf(out, "\n%-6s %-28s %-24s %s\n", "KIND", "NAME", "VALUE", "ORIGIN");
+    /* Columns as wide as their longest entry (a name wider than 40 or a
+     * value wider than 24 pushes the rest of its row along rather than
+     * widening every row). */
+    size_t wname = 4, wvalue = 5;
+    for (size_t i = 0; i < p->n; i++) {
+        wname = max_len(wname, p->items[i].name, 40);
+        wvalue = max_len(wvalue, p->items[i].value ? p->items[i].value : "(unset)", 24);
+    }
+    bool cut = false;   /* a rule's reason said without its detail */
+    fprintf(out, "\n%-6s %-*s  %-*s  %s\n", "KIND", (int)wname, "NAME", (int)wvalue, "VALUE", "ORIGIN");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
-        fprintf(out, "%-6s %-28s %-24s %s%s\n", kind_names[it->kind], it->name,
-                it->value ? it->value : "(unset)", it->origin,
-                it->overridden ? " (overridden by the command line)" : "");
-        if (it->reason)
-            fprintf(out, "%-6s   why: %s\n", "", it->reason);
+        char *row = xasprintf("%-6s %-*s  %-*s  ", kind_names[it->kind], (int)wname, it->name,
+                              (int)wvalue, it->value ? it->value : "(unset)");
+        char *origin = xasprintf("%s%s", it->origin,
+                                 it->overridden ? " (overridden by the command line)" : "");
+        print_wrapped(out, width, row, 9, origin);
+        free(origin);
+        free(row);
+        const struct plan_item *next = i + 1 < p->n ? &p->items[i + 1] : NULL;
+        if (it->reason && !(next && next->reason && strcmp(next->reason, it->reason) == 0)) {
+            /* A reason said already, under an earlier group: named. */
+            const struct plan_item *said = NULL;
+            for (size_t k = 0; k < i && !said; k++) {
+                const struct plan_item *e = &p->items[k];
+                if (e->reason && strcmp(e->reason, it->reason) == 0 &&
+                    !(p->items[k + 1].reason && strcmp(p->items[k + 1].reason, e->reason) == 0))
+                    said = e;
+            }
+            char *why = said ? xasprintf("as for %s", said->name)
+                        : detail ? xstrdup(it->reason) : brief_reason(p, it, &cut);
+            print_wrapped(out, width, "       why: ", 12, why);
+            free(why);
+        }
     }
+    if (cut)
+        print_wrapped(out, width, "", 0,
+                      "(--report or --json: each rule's sources and the versions it applies to)");
     for (size_t i = 0; i < p->notes.n; i++) {
         const char *n = p->notes.v[i];
         bool warning = strncmp(n, "warning: ", 9) == 0;
-        fprintf(out, "note: %s%s\n", warning ? msg_warning_word(out) : "", n + (warning ? 9 : 0));
+        char *prefix = xasprintf("note: %s", warning ? msg_warning_word(out) : "");
+        print_wrapped(out, width, prefix, 6, n + (warning ? 9 : 0));
+        free(prefix);
     }
     for (size_t i = 0; i < p->errors.n; i++)
-        fprintf(out, "%s%s\n", msg_error_word(out), p->errors.v[i]);
+        print_wrapped(out, width, msg_error_word(out), 7, p->errors.v[i]);
 }
 
 void plan_print_json(const struct plan *p, FILE *out)

@@ -21,6 +21,9 @@ extern char **environ;
 #ifndef RDMARUN_DATADIR
 #define RDMARUN_DATADIR "/usr/share"
 #endif
+#ifndef RDMARUN_BINDIR
+#define RDMARUN_BINDIR "/usr/bin"
+#endif
 
 #define PROFILE_MAX_BYTES (1024 * 1024) /* a profile is a page of text, not a data set */
 #define PROFILE_MAX_LINE 4096
@@ -43,7 +46,10 @@ void profile_search_path(struct strvec *dirs)
         return;
     }
     sv_push(dirs, RDMARUN_SYSCONFDIR "/rdmarun/profiles");
-    sv_push(dirs, RDMARUN_DATADIR "/rdmarun/profiles");
+    /* An installation copied or moved elsewhere reads its own. */
+    char *own = installed_path_of_self(RDMARUN_BINDIR, RDMARUN_DATADIR "/rdmarun/profiles");
+    sv_push(dirs, own ? own : RDMARUN_DATADIR "/rdmarun/profiles");
+    free(own);
 }
 
 static bool is_file(const char *path)

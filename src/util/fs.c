@@ -64,15 +64,26 @@ char *read_first_line(const char *fmt, ...)
     return out;
 }
 
-char *source_tree_of_self(void)
+/* The folder the running binary is in (symlinks resolved); NULL when
+ * /proc/self/exe cannot be read. */
+static char *dir_of_self(void)
 {
     char *self = realpath("/proc/self/exe", NULL);
     char *slash = self ? strrchr(self, '/') : NULL;
+    if (!slash) {
+        free(self);
+        return NULL;
+    }
+    *slash = '\0';
+    return self;
+}
+
+char *source_tree_of_self(void)
+{
+    char *dir = dir_of_self();
     char *tree = NULL;
-    if (slash) {
-        /* a path, which may be UTF-8: not read_first_line's ASCII */
-        *slash = '\0';
-        char *path = xasprintf("%s/rdmarun-tree", self);
+    if (dir) {   /* a path, which may be UTF-8: not read_first_line's ASCII */
+        char *path = xasprintf("%s/rdmarun-tree", dir);
         size_t len = 0;
         char *text = read_input(path, 4096, &len);
         free(path);
@@ -82,8 +93,53 @@ char *source_tree_of_self(void)
         }
         free(text);
     }
-    free(self);
+    if (tree && tree[0] != '/') {   /* relative to the build tree, which is here */
+        char *abs = xasprintf("%s/%s", dir, tree);
+        char *real = realpath(abs, NULL);
+        free(tree);
+        tree = real ? real : abs;
+        if (real)
+            free(abs);
+    }
+    free(dir);
     return tree;
+}
+
+char *installed_path_of_self(const char *bindir, const char *path)
+{
+    if (bindir[0] != '/' || path[0] != '/')
+        return NULL;
+    /* The components bindir and path share ("/usr/local/"), then one ".."
+     * for each of bindir's own ("bin"). */
+    size_t common = 0;
+    for (size_t i = 0; bindir[i] && bindir[i] == path[i]; i++)
+        if (bindir[i] == '/')
+            common = i + 1;
+    char *dir = dir_of_self();
+    if (!dir)
+        return NULL;
+    char *out = xstrdup(dir);
+    for (const char *s = bindir + common; *s;) {
+        const char *end = strchr(s, '/');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (n) {
+            char *up = xasprintf("%s/..", out);
+            free(out);
+            out = up;
+        }
+        s += n + (end ? 1 : 0);
+    }
+    char *full = xasprintf("%s/%s", out, path + common);
+    free(out);
+    free(dir);
+    char *real = realpath(full, NULL);
+    free(full);
+    struct stat st;
+    if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        free(real);
+        return NULL;
+    }
+    return real;
 }
 
 int private_dir_open(const char *path)

@@ -9,9 +9,17 @@ int make_dirs(const char *path);
  * character or a byte past ASCII, which the kernel never writes there. */
 char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The source tree an uninstalled rdmarun runs from: the build writes its
- * path into rdmarun-tree beside the binary (never installed). NULL for an
- * installed rdmarun. */
+ * path into rdmarun-tree beside the binary (never installed), relative to
+ * that folder ("." in a tree built where it was configured), so that a
+ * build tree copied or moved elsewhere reads its own tree, not the
+ * original's. NULL for an installed rdmarun. */
 char *source_tree_of_self(void);
+/* An installed folder as seen from where the binary is now: `path` (a
+ * compiled-in absolute path, e.g. DATADIR/rdmarun/profiles) reached from
+ * the binary's folder the way it is from `bindir` (the compiled-in
+ * BINDIR: /usr/local/bin -> ../share/rdmarun/profiles), resolved. NULL
+ * when that folder does not exist (the caller falls back to `path`). */
+char *installed_path_of_self(const char *bindir, const char *path);
 /* A private folder of this user's: created 0700 if missing, opened without
  * following a symlink, refused (-1, errno EPERM) when another user owns it
  * or anyone else may write or read it. A directory fd (O_CLOEXEC), or -1

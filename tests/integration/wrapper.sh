@@ -58,9 +58,11 @@ check "a build tree's wrapper and rdmarun work before anything is installed" 0 \
 run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_hello"
 check "README: the build tree's ./rdmarun -np 2 examples/mpi_hello before installing" 0 \
     "rdmarun: profile auto" "rank 1 of 2"
+# (The source tree's path resolved: distcheck's is _build/sub/../..)
+real_src=$(cd "$SRC" && pwd -P)
 run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" profiles
-check "an uninstalled rdmarun lists the source tree's profiles" 0 "$SRC/profiles/auto.ini"
-check_without "and not /usr/local's installation" 0 "/usr/local/share/rdmarun" "$SRC/profiles/auto.ini"
-check_without "and not /usr's installation" 0 "/usr/share/rdmarun" "$SRC/profiles/auto.ini"
+check "an uninstalled rdmarun lists the source tree's profiles" 0 "$real_src/profiles/auto.ini"
+check_without "and not /usr/local's installation" 0 "/usr/local/share/rdmarun" "$real_src/profiles/auto.ini"
+check_without "and not /usr's installation" 0 "/usr/share/rdmarun" "$real_src/profiles/auto.ini"
 
 done_testing

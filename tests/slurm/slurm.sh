@@ -80,17 +80,27 @@ ok $? "check --path-test in an allocation: srun started the peer, PMIx carried i
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 83:0 ]; ok $? "and the batch script's exit code is 83 ($state)"
 
-# 1c. The shipped example job script, unchanged (rdmarun-slurm(7), EXAMPLE):
-# submitted from a folder holding mpi_hello, with rdmarun on PATH.
-mkdir -p "$TMP/example/bin"
-ln -s "$RDMARUN" "$TMP/example/bin/rdmarun" && cp "$HELLO" "$TMP/example/mpi_hello"
-id=$(cd "$TMP/example" && PATH=$TMP/example/bin:$PATH sbatch --parsable "$SRC/examples/slurm-job.sbatch")
+# 1c. The shipped example job script, submitted exactly as its comment
+# says (rdmarun-slurm(7), EXAMPLE): the command under its "with:" line, run
+# at the top of a built tree (rdmarun, rdmarun-tree and profiles, as a tree
+# built where it was cloned has them; examples/ with mpi_hello and the
+# script); the job finds rdmarun through the PATH the command sets, and the
+# copy's profiles through its rdmarun-tree.
+submit_line=$(sed -n '/with:$/{n;s/^#   //p;q}' "$SRC/examples/slurm-job.sbatch")
+[ -n "$submit_line" ]; ok $? "examples/slurm-job.sbatch says how to submit it: $submit_line"
+CLONE=$TMP/clone
+mkdir -p "$CLONE/examples"
+cp "$RDMARUN" "$CLONE/rdmarun" && echo . >"$CLONE/rdmarun-tree" && cp -r "$SRC/profiles" "$CLONE/"
+cp "$HELLO" "$SRC/examples/slurm-job.sbatch" "$CLONE/examples/"
+id=$(cd "$CLONE" && env -u RDMARUN_PROFILE_PATH bash -c "${submit_line/sbatch /sbatch --parsable }")
 slurm_wait_job "$id" 90
-out=$(cat "$TMP/example/rdmarun-example.$id.out" 2>&1)
+out=$(cat "$CLONE/rdmarun-example.$id.out" 2>&1)
 has "$out" "rank 0 of 2" && has "$out" "rank 1 of 2" && has "$out" "rdmarun: local only: 2 processes"
 s=$?
-ok $s "examples/slurm-job.sbatch as shipped: 2 ranks under srun, verified"
+ok $s "examples/slurm-job.sbatch as its comment says ($submit_line): 2 ranks under srun, verified"
 [ $s = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
+[ "$state" = 0:0 ]; ok $? "and its exit code is 0:0 ($state)"
 
 # 1d. srun rdmarun --launcher exec (issue 21): one rdmarun per node in the
 # step, its COMMAND's UCX pair (ucx_perftest) verified, its node named.

@@ -254,8 +254,9 @@ run timeout "$(scaled 120)" "$RDMARUN" -p roce --verify strict --set check.qp-te
 ! has "$out$err" "QP test" && ! has "$err" "[check]" && has "$out$err" "UCX  "
 ok $? "--set check.qp-test=no: no QP test before the job, which started (status $rc)"
 
-# 4. The UCX 1.13 UD defect on rxe is handled out of the box, with the reason.
-run "$RDMARUN" --dry-run $MPI "$PINGPONG"
+# 4. The UCX 1.13 UD defect on rxe is handled out of the box, with the reason
+# (in full, with its sources: --report).
+run "$RDMARUN" --dry-run --report $MPI "$PINGPONG"
 check "the plan for this node sets the UD DGID workaround, with its reason" 0 \
     "-x UCX_UD_VERBS_ETH_DGID_CHECK=n" "rule:ucx-ud-eth-dgid-check" "fixed in UCX 1.19.0"
 # The control: without the workaround, UD wire-up fails (timeout shortened).

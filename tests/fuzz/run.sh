@@ -20,8 +20,9 @@ deps="hwloc libibverbs numa inih ucx json-c pmix"
 cflags="-I$src/src -I$(cd "$src/.." && pwd) $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -luct -lucs"
 sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c | sort)
-# config.h only carries the version for --version, which no target uses.
-echo '#define PACKAGE_VERSION "fuzz"' >"$build/config.h"
+# The build's own config.h: what configure found (the UCX API tests, the
+# versions --version names) is what the fuzzed code is compiled with.
+cp "$build/../config.h" "$build/config.h"
 # Up to FUZZ_JOBS (default: the cores) compilers or targets at a time: each
 # target still fuzzes FUZZ_SECONDS on a core of its own.
 jobs=${FUZZ_JOBS:-$(nproc)}

@@ -40,7 +40,7 @@ int cmd_wrapped(int argc, char **argv)
 const struct command_def *command_named(const char *word)
 {
     for (size_t i = 0; i < ncommands; i++)
-        if (commands[i].name && commands[i].usage && strcmp(commands[i].name, word) == 0)
+        if (commands[i].name && strcmp(commands[i].name, word) == 0)
             return &commands[i];
     return NULL;
 }
@@ -55,7 +55,8 @@ const struct command_def *command_of(enum command id)
 
 int cmd_help(const struct cmdline *cl)
 {
-    (void)cl;
+    if (cl->show_name)   /* rdmarun help CMD */
+        return cli_usage_of(cl->show_name, stdout);
     cli_usage(stdout);
     return 0;
 }

@@ -1,5 +1,7 @@
 #include "cmd/options.h"
 #include "cmd/commands.h"
+#include "launch/launch.h"
+#include "launch/launcher_options.h"
 #include "profile/settings.h"
 #include "util/msg.h"
 #include "util/options.h"
@@ -8,6 +10,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define C(field) offsetof(struct cmdline, field)
 #define JOB (CMD_RUN | CMD_COMPARE)
@@ -93,19 +97,6 @@ static const struct opt options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(*options))
 
-static const struct { const char *name; int nargs; } mpirun_opts[] = {
-    {"am", 1}, {"app", 1}, {"bind-to", 1}, {"c", 1}, {"np", 1}, {"n", 1}, {"cf", 1},
-    {"cartofile", 1}, {"cpu-list", 1}, {"cpu-set", 1}, {"cpus-per-proc", 1},
-    {"cpus-per-rank", 1}, {"debugger", 1}, {"default-hostfile", 1}, {"gmca", 2}, {"H", 1},
-    {"host", 1}, {"hnp", 1}, {"hostfile", 1}, {"launch-agent", 1}, {"machinefile", 1},
-    {"map-by", 1}, {"max-restarts", 1}, {"max-vm-size", 1}, {"mca", 2}, {"N", 1},
-    {"npernode", 1}, {"npersocket", 1}, {"ompi-server", 1}, {"output", 1}, {"output-filename", 1},
-    {"path", 1}, {"personality", 1}, {"ppr", 1}, {"prefix", 1}, {"preload-files", 1},
-    {"rank-by", 1}, {"report-events", 1}, {"report-pid", 1}, {"report-uri", 1}, {"rf", 1},
-    {"rankfile", 1}, {"stdin", 1}, {"timeout", 1}, {"tune", 1}, {"wd", 1}, {"wdir", 1},
-    {"x", 1}, {"xml-file", 1}, {"xterm", 1},
-};
-
 void cli_usage(FILE *out)
 {
     for (size_t i = 0; i < ncommands; i++)
@@ -138,6 +129,24 @@ void cli_usage(FILE *out)
         out);
 }
 
+int cli_usage_of(const char *name, FILE *out)
+{
+    const struct command_def *c = strcmp(name, "run") == 0 ? &commands[0] : command_named(name);
+    if (!c || !c->usage) {   /* help, version: words only */
+        fprintf(out, "Usage: rdmarun %s%s\n", name, strcmp(name, "help") == 0 ? " [COMMAND]" : "");
+        return 0;
+    }
+    fprintf(out, "Usage: rdmarun %s\n\noptions:\n", c->usage);
+    opt_help(options, NOPTIONS, c->id, 0, out);
+    if (c->id == CMD_RANK)
+        opt_help(rank_options, nrank_options, 1, 0, out);
+    if (c->id & (CMD_RUN | CMD_COMPARE | CMD_CHECK))
+        fputs("\nOther options go to the launcher (mpirun, or srun), which lists them\n"
+              "(mpirun --help all); a word that is neither rdmarun's nor the launcher's is\n"
+              "refused before anything starts.\n", out);
+    return 0;
+}
+
 bool cli_gid_index(const char *value, long *out)
 {
     *out = -1;
@@ -147,12 +156,161 @@ bool cli_gid_index(const char *value, long *out)
     return false;
 }
 
-static int opt_nargs(const char *name)
+/* The launcher the command line names (--launcher, --mpirun), read before
+ * the words are parsed, for the launcher's options: known from the launcher
+ * itself (launch/launcher_options.c), asked the first time a word is not
+ * rdmarun's own. */
+static struct {
+    bool srun;
+    const char *path;   /* --mpirun */
+    bool have;
+    struct launcher_opts opts;
+} launcher;
+
+static void launcher_named(int argc, char **argv)
 {
-    for (size_t i = 0; i < sizeof(mpirun_opts) / sizeof(*mpirun_opts); i++)
-        if (strcmp(mpirun_opts[i].name, name) == 0)
-            return mpirun_opts[i].nargs;
-    return 0;
+    memset(&launcher, 0, sizeof(launcher));
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *a = argv[i], *v = NULL;
+        bool l = starts_with(a, "--launcher"), m = starts_with(a, "--mpirun");
+        if (!l && !m)
+            continue;
+        const char *rest = a + (l ? strlen("--launcher") : strlen("--mpirun"));
+        if (*rest == '=')
+            v = rest + 1;
+        else if (*rest == '\0' && i + 1 < argc)
+            v = argv[++i];
+        if (v && l)
+            launcher.srun = strcmp(v, "srun") == 0;
+        else if (v)
+            launcher.path = v;
+    }
+}
+
+static const struct launcher_opts *launcher_opts(void)
+{
+    if (!launcher.have) {
+        bool on_path;
+        char *path = launcher.srun ? launch_find_srun(launcher.path)
+                                   : launch_find_mpirun(launcher.path, &on_path);
+        launcher_options_of(path, launcher.srun, &launcher.opts);
+        free(path);
+        launcher.have = true;
+    }
+    return &launcher.opts;
+}
+
+/* An option's name as the launchers list it: without dashes, before '='. */
+static char *word_name(const char *word)
+{
+    const char *n = word + strspn(word, "-");
+    return xstrndup(n, strcspn(n, "="));
+}
+
+/* The words after launcher option `word`; -1: not the launcher's. A value
+ * given as --name=VALUE (srun's form) is in the word itself. */
+static int opt_nargs(const char *word)
+{
+    char *name = word_name(word);
+    int n = launcher_option_nargs(launcher_opts(), name);
+    free(name);
+    return n > 0 && strchr(word, '=') ? 0 : n;
+}
+
+/* Whether table row o is spelled `word` (--name, --name=VALUE, its alias). */
+static bool spelled(const struct opt *o, const char *word)
+{
+    size_t len = strlen(o->name);
+    return (starts_with(word, "--") && strncmp(word + 2, o->name, len) == 0 &&
+            (word[2 + len] == '\0' || word[2 + len] == '=')) ||
+           (o->alias && strcmp(word, o->alias) == 0);
+}
+
+static const char *command_word(enum command c)
+{
+    return c == CMD_RUN ? "the run command" : command_of(c)->name;
+}
+
+/* An option of another command: a usage error that names the commands
+ * that take it. true when it is one (said). */
+static bool other_command(enum command cmd, const char *word)
+{
+    struct strvec owners = {0};
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (spelled(&options[k], word) && !(options[k].scope & cmd))
+            for (size_t c = 0; c < ncommands; c++)
+                if ((options[k].scope & commands[c].id) && commands[c].usage)
+                    sv_pushf(&owners, commands[c].name ? "'rdmarun %s'" : "%sthe run command",
+                             commands[c].name ? commands[c].name : "");
+    for (size_t k = 0; k < nrank_options && cmd != CMD_RANK; k++)
+        if (spelled(&rank_options[k], word) && sv_find(&owners, "'rdmarun rank'") < 0)
+            sv_push(&owners, "'rdmarun rank'");
+    if (owners.n) {
+        char *who = sv_join(&owners, " or ");
+        const char *w = command_word(cmd);
+        rr_error("%.*s is an option of %s, not of %s%s%s (hint: rdmarun --help)",
+                 (int)strcspn(word, "="), word, who, cmd == CMD_RUN ? "" : "'", w,
+                 cmd == CMD_RUN ? "" : "'");
+        free(who);
+    }
+    bool any = owners.n > 0;
+    sv_free(&owners);
+    return any;
+}
+
+/* The spelling closest to `word` among rdmarun's options of `cmd` and, when
+ * given, the launcher's; NULL when none is near. Owned by a static buffer. */
+static const char *near_option(enum command cmd, const char *word, const struct launcher_opts *lo)
+{
+    static char best[128];
+    struct strvec cands = {0};
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (options[k].scope & cmd) {
+            sv_pushf(&cands, "--%s", options[k].name);
+            if (options[k].alias)
+                sv_push(&cands, options[k].alias);
+        }
+    sv_push(&cands, "--help");
+    sv_push(&cands, "--version");
+    for (size_t k = 0; lo && k < lo->names.n; k++)
+        sv_pushf(&cands, "%s%s", lo->names.v[k][1] ? "--" : "-", lo->names.v[k]);
+    char *w = xstrndup(word, strcspn(word, "="));
+    const char *s = suggest(w, (const char *const *)cands.v, cands.n);
+    snprintf(best, sizeof(best), "%s", s ? s : "");
+    free(w);
+    sv_free(&cands);
+    return *best ? best : NULL;
+}
+
+/* A word of the command line that is not one of rdmarun's options for this
+ * command: the launcher's (its words after it, >= 0), or a usage error
+ * (-1, said). When the launcher could not be asked, a word near none of
+ * rdmarun's options goes to it as before (0). */
+static int foreign_option(enum command cmd, const char *word)
+{
+    if (cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK)) {
+        int n = opt_nargs(word);
+        if (n >= 0)
+            return n;
+    }
+    if (other_command(cmd, word))
+        return -1;
+    bool launches = cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK);
+    const struct launcher_opts *lo = launches ? launcher_opts() : NULL;
+    const char *near = near_option(cmd, word, lo && lo->asked ? lo : NULL);
+    if (lo && !lo->asked && !near)
+        return 0;
+    int len = (int)strcspn(word, "=");
+    if (!launches)
+        rr_error("unknown option %.*s for '%s' (%s%s%s)", len, word, command_of(cmd)->name,
+                 near ? "did you mean " : "hint: rdmarun --help", near ? near : "", near ? "?" : "");
+    else
+        rr_error("unknown option %.*s (not rdmarun's, %s %s%s; %s%s%s)", len, word,
+                 lo->asked ? "not" : "and", lo->label,
+                 lo->asked ? "'s" : " could not be asked for its options",
+                 near ? "did you mean " : "hint: rdmarun --help", near ? near : "",
+                 near ? "?" : "");
+    return -1;
 }
 
 /* -np/-n/-c and -N/-npernode take a count of processes: a whole number >= 1,
@@ -209,9 +367,12 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
     int i = 0;
     for (; i < n && words[i][0] == '-' && words[i][1] && strcmp(words[i], "--") != 0; i++) {
         const char *name = words[i] + (words[i][1] == '-' ? 2 : 1);
-        int nargs = opt_nargs(name);
+        int nargs = foreign_option(CMD_RUN, words[i]);
+        if (nargs < 0)
+            return -1;
         if (i + nargs >= n) {
-            rr_error("mpirun option %s needs %d argument%s", words[i], nargs, nargs > 1 ? "s" : "");
+            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun",
+                     words[i], nargs, nargs > 1 ? "s" : "");
             return -1;
         }
         if (!note_override(job, name, words, i))
@@ -295,6 +456,41 @@ static int rank_env_options(struct cmdline *cl)
     return rc;
 }
 
+/* Whether a program of that name is on PATH (as execvp would find it). */
+static bool on_path(const char *word)
+{
+    const char *path = getenv("PATH");
+    struct strvec dirs = {0};
+    sv_split(&dirs, path ? path : "/usr/local/bin:/usr/bin:/bin", ":");
+    bool found = false;
+    for (size_t i = 0; i < dirs.n && !found; i++) {
+        char *f = xasprintf("%s/%s", dirs.v[i], word);
+        struct stat st;
+        found = stat(f, &st) == 0 && S_ISREG(st.st_mode) && access(f, X_OK) == 0;
+        free(f);
+    }
+    sv_free(&dirs);
+    return found;
+}
+
+/* The command a first word nearly spells ('prob', 'verison'), when it is
+ * no program to run: a usage error (true, said). */
+static bool near_command(const char *word)
+{
+    if (word[0] == '-' || strchr(word, '/') || on_path(word))
+        return false;
+    const char *names[16];
+    size_t n = 0;
+    for (size_t c = 0; c < ncommands && n < 16; c++)
+        if (commands[c].name)
+            names[n++] = commands[c].name;
+    const char *s = suggest(word, names, n);
+    if (s)
+        rr_error("'%s' is not an rdmarun command, nor a program on PATH (did you mean '%s'? "
+                 "hint: rdmarun --help; a program here: ./%s)", word, s, word);
+    return s != NULL;
+}
+
 int cli_parse(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof(*cl));
@@ -305,7 +501,10 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (named) {
         cl->command = named->id;
         i++;
+    } else if (i < argc && near_command(argv[i])) {
+        return RR_EX_USAGE;
     }
+    launcher_named(argc, argv);
     if (cl->command == CMD_RANK && rank_env_options(cl) != 0)
         return RR_EX_USAGE;
     for (; i < argc; i++) {
@@ -333,16 +532,14 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             return RR_EX_USAGE;
         if (taken)
             continue;
-        if (!(cl->command & (CMD_RUN | CMD_COMPARE | CMD_CHECK))) {
-            rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
-                     command_of(cl->command)->name);
+        /* The launcher's option: kept verbatim with its arguments. */
+        int nargs = foreign_option(cl->command, a);
+        if (nargs < 0)
             return RR_EX_USAGE;
-        }
-        /* An mpirun option: kept verbatim with its arguments. */
         const char *name = a + (a[1] == '-' ? 2 : 1);
-        int nargs = opt_nargs(name);
         if (i + nargs >= argc) {
-            rr_error("mpirun option %s needs %d argument%s", a, nargs, nargs > 1 ? "s" : "");
+            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun", a,
+                     nargs, nargs > 1 ? "s" : "");
             return RR_EX_USAGE;
         }
         if (!note_override(&cl->job, name, argv, i))
@@ -356,6 +553,23 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
         return RR_EX_USAGE;
     struct strvec *words = &cl->job.program;
+    if (cl->command == CMD_HELP && words->n == 1) {   /* rdmarun help CMD */
+        const struct command_def *c = strcmp(words->v[0], "run") == 0 ? &commands[0]
+                                    : command_named(words->v[0]);
+        if (!c) {
+            const char *names[16] = {"run"};
+            size_t n = 1;
+            for (size_t k = 0; k < ncommands && n < 16; k++)
+                if (commands[k].name)
+                    names[n++] = commands[k].name;
+            const char *s = suggest(words->v[0], names, n);
+            rr_error("help: no command '%s'%s%s%s (hint: rdmarun --help)", words->v[0],
+                     s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            return RR_EX_USAGE;
+        }
+        cl->show_name = xstrdup(c->name ? c->name : "run");
+        sv_free(words);
+    }
     if (cl->command == CMD_PROFILES && words->n > 0) {
         if (strcmp(words->v[0], "show") != 0 || words->n != 2) {
             rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME");
@@ -383,6 +597,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
 
 void cli_free(struct cmdline *cl)
 {
+    launcher_options_free(&launcher.opts);
+    launcher.have = false;
     opt_free(options, NOPTIONS, cl);
     rank_args_free(&cl->rank);
     free(cl->show_name);

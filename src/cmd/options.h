@@ -59,5 +59,7 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
 bool cli_gid_index(const char *value, long *out);
 /* --help: the usage of every command, then every option from the tables. */
 void cli_usage(FILE *out);
+/* rdmarun help CMD: that command's usage and options ("run": the default). */
+int cli_usage_of(const char *name, FILE *out);
 
 #endif

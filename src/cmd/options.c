@@ -459,18 +459,9 @@ static int rank_env_options(struct cmdline *cl)
 /* Whether a program of that name is on PATH (as execvp would find it). */
 static bool on_path(const char *word)
 {
-    const char *path = getenv("PATH");
-    struct strvec dirs = {0};
-    sv_split(&dirs, path ? path : "/usr/local/bin:/usr/bin:/bin", ":");
-    bool found = false;
-    for (size_t i = 0; i < dirs.n && !found; i++) {
-        char *f = xasprintf("%s/%s", dirs.v[i], word);
-        struct stat st;
-        found = stat(f, &st) == 0 && S_ISREG(st.st_mode) && access(f, X_OK) == 0;
-        free(f);
-    }
-    sv_free(&dirs);
-    return found;
+    char *found = launch_on_path(word);
+    free(found);
+    return found != NULL;
 }
 
 /* The command a first word nearly spells ('prob', 'verison'), when it is

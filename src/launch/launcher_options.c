@@ -5,6 +5,7 @@
  * value as --name=VALUE. Running the launcher costs 50-100 ms, so the list
  * is kept per binary in the user's runtime folder (util/fs.c). */
 #include "launch/launcher_options.h"
+#include "launch/launch.h"
 #include "util/fs.h"
 #include "util/text.h"
 #include "util/proc.h"
@@ -93,21 +94,20 @@ static size_t parse_line(const char *line, size_t len, struct launcher_opts *o)
 }
 
 /* One cell of PRRTE's first column, its lines joined (a name cut after a
- * '-' continues on the next line): "-c" | "--np <num>". */
+ * '-' continues on the next line): "-c" | "--np <num>", spellings of one
+ * option that take the same words. */
 static size_t parse_cell(const char *cell, struct launcher_opts *o)
 {
+    int nargs = 0;
+    for (const char *a = cell; *a; a++)
+        nargs += *a == '<';
     size_t added = 0;
     for (const char *q = strchr(cell, '"'); q; q = strchr(q, '"')) {
         const char *end = strchr(q + 1, '"');
         if (!end)
             break;
-        if (q[1] == '-') {
-            size_t n = strcspn(q + 1, " \"");
-            int nargs = 0;
-            for (const char *a = q + 1 + n; a < end; a++)
-                nargs += *a == '<';
-            added += add_spelled(o, q + 1, n, nargs);
-        }
+        if (q[1] == '-')
+            added += add_spelled(o, q + 1, strcspn(q + 1, " \""), nargs);
         q = end + 1;
     }
     return added;
@@ -249,13 +249,15 @@ static void to_cache(int dirfd, const char *file, const char *key, const struct 
 void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    char *real = path ? realpath(path, NULL) : NULL;
+    char *found = path ? launch_on_path(path) : NULL;   /* --mpirun mpirun: PATH's */
+    char *real = found ? realpath(found, NULL) : NULL;
     struct stat st;
     const char *name = srun ? "srun" : "mpirun";
     if (!real || stat(real, &st) != 0) {
         o->label = xstrdup(name);
         add_fallback(o);
         free(real);
+        free(found);
         return;
     }
     char *key = xasprintf("rdmarun-launcher-options 1 %s %s size %lld mtime %lld.%09ld inode "
@@ -269,7 +271,7 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
     char *dir = user_runtime_dir();
     int dirfd = private_dir_open(dir);
     if (dirfd < 0 || !from_cache(dirfd, file, key, o)) {
-        ask_launcher(path, real, name, srun, o);
+        ask_launcher(found, real, name, srun, o);
         if (dirfd >= 0 && o->asked)
             to_cache(dirfd, file, key, o);
     }
@@ -279,6 +281,7 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
     free(file);
     free(key);
     free(real);
+    free(found);
 }
 
 int launcher_option_nargs(const struct launcher_opts *o, const char *name)

@@ -143,6 +143,16 @@ refused "srun: a misspelled srun option" \
     "unknown option --partitin (not rdmarun's, not srun's; did you mean --partition?)" \
     --launcher srun --mpirun "$TMP/fake/srun" --partitin=debug -np 1 "$TMP/mark"
 
+# A profile whose launcher is srun: srun's list, known before the words are read.
+printf '[profile]\ninherit = shm\nlauncher = srun\n' >"$TMP/srun.ini"
+run "$RDMARUN" --dry-run --mpirun "$TMP/fake/srun" --sysfs "$NONE" -p "$TMP/srun.ini" -np 2 \
+    --partition debug ./prog
+check "a profile's launcher = srun: srun's options, their values as their own words" 0 \
+    " -n 2 --partition debug "
+refused "a profile's launcher = srun: srun's near miss" \
+    "unknown option --partitin (not rdmarun's, not srun's; did you mean --partition?)" \
+    --mpirun "$TMP/fake/srun" -p "$TMP/srun.ini" --partitin debug -np 1 "$TMP/mark"
+
 # A first word that nearly spells a command, and is no program: 64.
 for w in prob:probe verison:version profile:profiles chek:check; do
     run "$RDMARUN" "${w%%:*}"

@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "launch/launch.h"
 #include "launch/launcher_options.h"
+#include "profile/profile.h"
 #include "profile/settings.h"
 #include "util/msg.h"
 #include "util/options.h"
@@ -162,35 +163,74 @@ bool cli_gid_index(const char *value, long *out)
  * itself (launch/launcher_options.c), asked the first time a word is not
  * rdmarun's own. */
 static struct {
-    bool srun;
+    bool srun, named;   /* --launcher (or --set profile.launcher=) said */
     const char *path;   /* --mpirun */
+    const char *profile;   /* -p, --profile */
     bool have;
     struct launcher_opts opts;
 } launcher;
+
+/* The value of option `name` (or its alias) at argv[*i], or NULL. */
+static const char *value_of(const char *name, const char *alias, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(a, "--", 2) == 0 && strncmp(a + 2, name, len) == 0 && a[2 + len] == '=')
+        return a + 3 + len;
+    bool word = (strncmp(a, "--", 2) == 0 && strcmp(a + 2, name) == 0) ||
+                (alias && strcmp(a, alias) == 0);
+    return word && *i + 1 < argc ? argv[++*i] : NULL;
+}
 
 static void launcher_named(int argc, char **argv)
 {
     memset(&launcher, 0, sizeof(launcher));
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *a = argv[i], *v = NULL;
-        bool l = starts_with(a, "--launcher"), m = starts_with(a, "--mpirun");
-        if (!l && !m)
-            continue;
-        const char *rest = a + (l ? strlen("--launcher") : strlen("--mpirun"));
-        if (*rest == '=')
-            v = rest + 1;
-        else if (*rest == '\0' && i + 1 < argc)
-            v = argv[++i];
-        if (v && l)
+        const char *v;
+        if ((v = value_of("launcher", NULL, argc, argv, &i))) {
             launcher.srun = strcmp(v, "srun") == 0;
-        else if (v)
+            launcher.named = true;
+        } else if ((v = value_of("set", NULL, argc, argv, &i))) {
+            if (starts_with(v, "profile.launcher=")) {
+                launcher.srun = strcmp(v + strlen("profile.launcher="), "srun") == 0;
+                launcher.named = true;
+            }
+        } else if ((v = value_of("mpirun", NULL, argc, argv, &i))) {
             launcher.path = v;
+        } else if ((v = value_of("profile", "-p", argc, argv, &i))) {
+            launcher.profile = v;
+        }
     }
+}
+
+/* The launcher the profile names ([profile] launcher), when the command line
+ * names none: read ahead, silently (the run reads it again and says what is
+ * wrong with it). */
+static void profile_launcher(void)
+{
+    const char *name = launcher.profile ? launcher.profile : getenv("RDMARUN_PROFILE");
+    if (!name || !*name)
+        name = "auto";
+    if (strchr(name, ','))   /* compare's list: each its own launcher */
+        return;
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    struct profile p;
+    rr_mute(1);
+    if (profile_load(name, &dirs, &p) == 0) {
+        const char *l = profile_value(&p, "profile", "launcher");
+        launcher.srun = l && strcmp(l, "srun") == 0;
+    }
+    rr_mute(0);
+    profile_free(&p);
+    sv_free(&dirs);
 }
 
 static const struct launcher_opts *launcher_opts(void)
 {
     if (!launcher.have) {
+        if (!launcher.named)
+            profile_launcher();
         bool on_path;
         char *path = launcher.srun ? launch_find_srun(launcher.path)
                                    : launch_find_mpirun(launcher.path, &on_path);

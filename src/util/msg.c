@@ -10,10 +10,16 @@
  * hostname in facts) is cut, with its length. */
 #define SAY_MAX 4096
 
+static int muted;
+
+void rr_mute(int on) { muted = on; }
+
 /* One line, whatever the values in it: what they carry of escape
  * sequences and newlines is shown, never sent to the terminal. */
 static void say(const char *kind, const char *fmt, va_list ap)
 {
+    if (muted)
+        return;
     char *text = xvasprintf(fmt, ap);
     char *safe = term_safe(text, strlen(text), SAY_MAX);
     fprintf(stderr, "rdmarun: %s%s\n", kind, safe);

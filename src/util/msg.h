@@ -23,5 +23,9 @@ enum rr_exit {
 void rr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Drop every message while on: a look-ahead (the profile read to know its
+ * launcher before the command line is parsed) whose problems the real step
+ * says later. */
+void rr_mute(int on);
 
 #endif

@@ -153,6 +153,30 @@ refused "a profile's launcher = srun: srun's near miss" \
     "unknown option --partitin (not rdmarun's, not srun's; did you mean --partition?)" \
     --mpirun "$TMP/fake/srun" -p "$TMP/srun.ini" --partitin debug -np 1 "$TMP/mark"
 
+# Open MPI 5: its mpirun lists no option, prterun beside it has the table,
+# and mpirun is asked about a name the table lacks (--help NAME).
+mkdir -p "$TMP/ompi5"
+H=$DATA/launcher-help
+cat >"$TMP/ompi5/mpirun" <<EOF
+#!/bin/sh
+for a; do w=\$a; done   # the last word: all, or the name asked about
+case \$w in
+all) cat "$H/openmpi-5.0.7-mpirun-help-all.txt" ;;
+display-map | mca) cat "$H/openmpi-5.0.7-mpirun-help-\$w.txt" ;;
+--help) cat "$H/openmpi-5.0.7-mpirun-help.txt" ;;
+*) cat "$H/openmpi-5.0.7-mpirun-help-dryrun.txt" ;;
+esac
+EOF
+printf '#!/bin/sh\ncat "%s"\n' "$H/openmpi-5.0.7-prterun-help.txt" >"$TMP/ompi5/prterun"
+chmod +x "$TMP/ompi5/mpirun" "$TMP/ompi5/prterun"
+run "$RDMARUN" --dry-run --mpirun "$TMP/ompi5/mpirun" --sysfs "$NONE" -p shm -np 2 --npernode 1 \
+    --mca btl self --display-map ./prog
+check "Open MPI 5: prterun's table, the options rdmarun reads, and one asked by name pass" 0 \
+    "/ompi5/mpirun -np 2 --npernode 1 --mca btl self --display-map "
+refused "Open MPI 5: a word nobody knows" \
+    "unknown option --dryrun (not rdmarun's, not mpirun 5.0.7's; did you mean --dry-run?)" \
+    --mpirun "$TMP/ompi5/mpirun" --dryrun -np 1 "$TMP/mark"
+
 # A first word that nearly spells a command, and is no program: 64.
 for w in prob:probe verison:version profile:profiles chek:check; do
     run "$RDMARUN" "${w%%:*}"

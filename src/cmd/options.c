@@ -226,7 +226,7 @@ static void profile_launcher(void)
     sv_free(&dirs);
 }
 
-static const struct launcher_opts *launcher_opts(void)
+static struct launcher_opts *launcher_opts(void)
 {
     if (!launcher.have) {
         if (!launcher.named)

@@ -187,6 +187,15 @@ static void ask_launcher(const char *path, const char *real, const char *name, b
         char *prterun = xasprintf("%s/prterun", dir);
         char *table = access(prterun, X_OK) == 0 ? ask(prterun, "--help", NULL, NULL) : NULL;
         n = table ? launcher_options_parse(table, o) : 0;
+        if (n >= 10) {
+            o->per_option = xstrdup(path);
+            /* Its version is in its short help ("mpirun (Open MPI) 5.0.7"). */
+            char *brief = root ? ask(path, "--allow-run-as-root", "--help", NULL)
+                               : ask(path, "--help", NULL, NULL);
+            free(o->label);
+            o->label = label_of(name, brief);
+            free(brief);
+        }
         free(table);
         free(prterun);
         free(dir);
@@ -222,6 +231,10 @@ static bool from_cache(int dirfd, const char *file, const char *key, struct laun
     if (ok) {
         o->label = xstrdup(lines.v[1]);
         for (size_t i = 2; i < lines.n; i++) {
+            if (starts_with(lines.v[i], "!per-option ")) {
+                o->per_option = xstrdup(lines.v[i] + strlen("!per-option "));
+                continue;
+            }
             char *sp = strchr(lines.v[i], ' ');
             if (sp)
                 add(o, lines.v[i], (size_t)(sp - lines.v[i]), atoi(sp + 1));
@@ -237,6 +250,8 @@ static void to_cache(int dirfd, const char *file, const char *key, const struct 
     struct strvec lines = {0};
     sv_push(&lines, key);
     sv_push(&lines, o->label);
+    if (o->per_option)
+        sv_pushf(&lines, "!per-option %s", o->per_option);
     for (size_t i = 0; i < o->names.n; i++)
         sv_pushf(&lines, "%s %d", o->names.v[i], o->nargs[i]);
     sv_push(&lines, "");
@@ -284,10 +299,31 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
     free(found);
 }
 
-int launcher_option_nargs(const struct launcher_opts *o, const char *name)
+int launcher_help_nargs(const char *help)
+{
+    if (!help || !*help || strstr(help, "Help was requested for an unknown option"))
+        return -1;
+    const char *syntax = strstr(help, "Syntax: ");
+    int n = 0;
+    for (const char *p = syntax; p && *p && *p != '\n'; p++)
+        n += *p == '<';
+    return n;
+}
+
+int launcher_option_nargs(struct launcher_opts *o, const char *name)
 {
     int i = sv_find(&o->names, name);
-    return i < 0 ? -1 : o->nargs[i];
+    if (i >= 0 || !o->per_option || !*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
+                                                 strlen(name))
+        return i < 0 ? -1 : o->nargs[i];
+    char *help = geteuid() == 0 ? ask(o->per_option, "--allow-run-as-root", "--help", name)
+                                : ask(o->per_option, "--help", name, NULL);
+    int n = launcher_help_nargs(help);
+    free(help);
+    if (n >= 0)
+        add(o, name, strlen(name), n);
+    return n;
 }
 
 void launcher_options_free(struct launcher_opts *o)
@@ -295,5 +331,6 @@ void launcher_options_free(struct launcher_opts *o)
     sv_free(&o->names);
     free(o->nargs);
     free(o->label);
+    free(o->per_option);
     memset(o, 0, sizeof(*o));
 }

@@ -13,6 +13,9 @@ struct launcher_opts {
     int *nargs;            /* the words after each */
     size_t cap;
     bool asked;            /* false: the launcher could not be asked (fallback list) */
+    char *per_option;      /* Open MPI 5's mpirun, whose lists (prterun's) leave out
+                            * options of its own (--display-map): asked for one
+                            * name at a time, `mpirun --help NAME` */
 };
 
 /* The options a launcher's help lists, added to out; how many. Three forms:
@@ -27,8 +30,12 @@ size_t launcher_options_parse(const char *help, struct launcher_opts *out);
  * without its configuration) out->asked is false and out holds the fallback
  * list: the Open MPI options rdmarun itself reads or translates. */
 void launcher_options_of(const char *path, bool srun, struct launcher_opts *out);
-/* The words option `name` (without dashes) takes, or -1 when it is none. */
-int launcher_option_nargs(const struct launcher_opts *o, const char *name);
+/* The words option `name` (without dashes) takes, or -1 when it is none
+ * (Open MPI 5's mpirun is asked about a name its lists lack). */
+int launcher_option_nargs(struct launcher_opts *o, const char *name);
+/* Open MPI 5's answer to `mpirun --help NAME`: the words it takes ("Syntax:
+ * --mca <arg0> <arg1>": 2; none said: 0), or -1 when it is no option. */
+int launcher_help_nargs(const char *help);
 void launcher_options_free(struct launcher_opts *o);
 
 #endif

@@ -224,6 +224,20 @@ static void test_launcher_help(void)
     launcher_options_free(&o);
     free(t);
 
+    t = recorded("openmpi-5.0.7-mpirun-help-all.txt");
+    ok(t && launcher_options_parse(t, &o) == 0, "Open MPI 5's mpirun --help all: no option");
+    launcher_options_free(&o);
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-mca.txt");
+    ok(launcher_help_nargs(t) == 2, "Open MPI 5's mpirun --help mca: Syntax: --mca <arg0> <arg1>");
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-display-map.txt");
+    ok(launcher_help_nargs(t) == 0, "--help display-map: an option of mpirun's own, a flag");
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-dryrun.txt");
+    ok(launcher_help_nargs(t) == -1, "--help dryrun: 'Help was requested for an unknown option'");
+    free(t);
+
     t = recorded("srun-22.05.8-help.txt");
     n = t ? launcher_options_parse(t, &o) : 0;
     ok(n >= 100, "srun 22.05.8's --help: %zu names", n);

@@ -15,20 +15,195 @@ check "an option without its value" 64 "option -p needs a value"
 run "$RDMARUN" --dry-run --mca pml
 check "an mpirun option without its arguments" 64 "mpirun option --mca needs 2 arguments"
 
+# The launcher's options are the launcher's own list (mpirun --help all),
+# kept per launcher binary in the user's runtime folder: this script's own.
+mkdir -m 700 "$TMP/run"
+XDG_RUNTIME_DIR=$TMP/run
+export XDG_RUNTIME_DIR
+
 # Pass-through: every mpirun option kept, in order, with its arguments (the
 # hostfile exists: the dry run refuses one that cannot be read, as the run does).
 printf 'a\nb\n' >hosts
 run "$RDMARUN" --dry-run --mpirun mpirun --sysfs "$NONE" -p shm -np 4 --oversubscribe \
-    --tag-output -H a,b --hostfile hosts -N 2 --timeout 30 --foo-unknown ./prog -x arg1 'arg two'
+    --tag-output -H a,b --hostfile hosts -N 2 --timeout 30 -mca btl self ./prog -x arg1 'arg two'
 check "dry run succeeds" 0
 line=$(printf '%s\n' "$out" | head -n 1)
 case "$line" in
-"mpirun -np 4 --oversubscribe --tag-output -H a,b --hostfile hosts -N 2 --timeout 30 --foo-unknown "*) r=0 ;;
+"mpirun -np 4 --oversubscribe --tag-output -H a,b --hostfile hosts -N 2 --timeout 30 -mca btl self "*) r=0 ;;
 *) r=1 ;;
 esac
 ok $r "mpirun options come first, unchanged and in order"
 case "$line" in *" ./prog -x arg1 'arg two'") r=0 ;; *) r=1 ;; esac
 ok $r "the program's own arguments are untouched and shell-quoted"
+
+# A new user's mistakes: rdmarun's own words never reach the launcher. Each
+# is refused (64) before anything starts: a job would run $TMP/mark, which
+# leaves $TMP/launched.
+printf '#!/bin/sh\ntouch "%s/launched"\n' "$TMP" >"$TMP/mark"
+chmod +x "$TMP/mark"
+launched() { [ -e "$TMP/launched" ]; }
+MPIRUN_V=$(mpirun --version 2>/dev/null | sed -n 's/.*(Open MPI) \([0-9.]*\).*/\1/p' | head -1)
+refused() {  # DESCRIPTION MESSAGE ARGS...: 64, MESSAGE alone, nothing launched
+    _d=$1 _m=$2
+    shift 2
+    rm -f "$TMP/launched"
+    run "$RDMARUN" --sysfs "$NONE" -p shm "$@"
+    _l=0
+    if launched; then _l=1; echo "# launched: $TMP/launched is there"; fi
+    [ -z "$out" ] && [ "$err" = "rdmarun: error: $_m" ] || { _l=1; echo "# want only: rdmarun: error: $_m"; }
+    _check $_l "$_d" 64
+}
+if [ -n "$MPIRUN_V" ]; then
+    refused "--dryrun: unknown, did you mean --dry-run" \
+        "unknown option --dryrun (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --dry-run?)" \
+        --dryrun -np 1 "$TMP/mark"
+    refused "--profil roce: did you mean --profile" \
+        "unknown option --profil (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --profile?)" \
+        --profil roce -np 1 "$TMP/mark"
+    refused "--bind-polcy numa: did you mean --bind-policy" \
+        "unknown option --bind-polcy (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --bind-policy?)" \
+        --bind-polcy numa -np 1 "$TMP/mark"
+    refused "-oversubscrib: a near miss of mpirun's own option" \
+        "unknown option -oversubscrib (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --oversubscribe?)" \
+        -np 1 -oversubscrib "$TMP/mark"
+    # It used to pass: an unknown word went to mpirun, which refused it after
+    # rdmarun had planned and started the job.
+    refused "--foo-unknown is nobody's option" \
+        "unknown option --foo-unknown (not rdmarun's, not mpirun $MPIRUN_V's; hint: rdmarun --help)" \
+        -np 1 --foo-unknown "$TMP/mark"
+    refused "a mistake in the second app context (MPMD)" \
+        "unknown option --dryrun (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --dry-run?)" \
+        -np 1 "$TMP/mark" : --dryrun -np 1 "$TMP/mark"
+    ls "$TMP"/run/rdmarun/launcher-options.* >/dev/null 2>&1
+    ok $? "mpirun's options are kept in the runtime folder (\$XDG_RUNTIME_DIR/rdmarun)"
+    head -qn 1 "$TMP"/run/rdmarun/launcher-options.* |
+        grep -q "mpirun $(readlink -f "$(command -v mpirun)") size [0-9]* mtime [0-9.]* inode [0-9:]*$"
+    ok $? "keyed by the launcher's real path, size, mtime and inode"
+else
+    skip "the mistakes refused with mpirun's own list" "no mpirun here"
+fi
+refused "--expect belongs to verify" \
+    "--expect is an option of 'rdmarun verify', not of the run command (hint: rdmarun --help)" \
+    --expect rdma -np 2 "$TMP/mark"
+refused "--higher-is-better belongs to compare" \
+    "--higher-is-better is an option of 'rdmarun compare', not of the run command (hint: rdmarun --help)" \
+    --higher-is-better -np 1 "$TMP/mark"
+refused "--keep-cpus belongs to the per-rank helper" \
+    "--keep-cpus is an option of 'rdmarun rank', not of the run command (hint: rdmarun --help)" \
+    --keep-cpus -np 1 "$TMP/mark"
+refused "--qp-test belongs to check" \
+    "--qp-test is an option of 'rdmarun check', not of the run command (hint: rdmarun --help)" \
+    --qp-test -np 1 "$TMP/mark"
+run "$RDMARUN" probe --dry-run
+check "probe --dry-run names the command that takes it" 64 \
+    "rdmarun: error: --dry-run is an option of the run command, not of 'probe'"
+run "$RDMARUN" compare --qp-test
+check "compare --qp-test names check" 64 \
+    "rdmarun: error: --qp-test is an option of 'rdmarun check', not of 'compare'"
+run "$RDMARUN" probe --jsn
+check "probe --jsn: did you mean --json" 64 \
+    "rdmarun: error: unknown option --jsn for 'probe' (did you mean --json?)"
+
+# A launcher that cannot be asked (not Open MPI's mpirun; srun without its
+# slurm.conf): its words pass as before, but a near miss of rdmarun's own
+# does not.
+run "$RDMARUN" --dry-run --mpirun /bin/true --sysfs "$NONE" -p shm -np 1 --foo-unknown ./prog
+check "a launcher that cannot be asked: other words pass" 0 "/bin/true -np 1 --foo-unknown "
+refused "a launcher that cannot be asked: --dryrun still refused" \
+    "unknown option --dryrun (not rdmarun's, and mpirun could not be asked for its options; did you mean --dry-run?)" \
+    --mpirun /bin/true --dryrun -np 1 "$TMP/mark"
+
+# The list is asked once per launcher binary: a launcher that counts how
+# often it is asked, answering with Open MPI 4.1.4's recorded list.
+mkdir -p "$TMP/fake"
+printf '#!/bin/sh\necho asked >>"%s/asked"\ncat "%s"\n' "$TMP" \
+    "$DATA/launcher-help/openmpi-4.1.4-mpirun-help-all.txt" >"$TMP/fake/mpirun"
+chmod +x "$TMP/fake/mpirun"
+for _ in 1 2; do
+    run "$RDMARUN" --dry-run --mpirun "$TMP/fake/mpirun" --sysfs "$NONE" -p shm -np 2 -mca btl self ./prog
+done
+check "a launcher's recorded list: its options pass" 0 "/fake/mpirun -np 2 -mca btl self "
+[ "$(wc -l <"$TMP/asked")" = 1 ]; ok $? "asked once for two runs"
+refused "and a word not in it is refused" \
+    "unknown option --dryrun (not rdmarun's, not mpirun 4.1.4's; did you mean --dry-run?)" \
+    --mpirun "$TMP/fake/mpirun" --dryrun -np 1 "$TMP/mark"
+[ "$(wc -l <"$TMP/asked")" = 1 ]; ok $? "still asked once"
+touch -d '2001-01-01' "$TMP/fake/mpirun"
+run "$RDMARUN" --dry-run --mpirun "$TMP/fake/mpirun" --sysfs "$NONE" -p shm -np 2 ./prog
+[ "$(wc -l <"$TMP/asked")" = 2 ]; ok $? "a launcher changed (mtime) is asked again"
+run "$RDMARUN" --dry-run --mpirun "$TMP/fake/mpirun" --sysfs "$NONE" -p shm ./prog
+[ "$(wc -l <"$TMP/asked")" = 2 ]; ok $? "a command line of rdmarun's words only asks no launcher"
+# srun: srun --help's list, and the Open MPI options rdmarun translates.
+printf '#!/bin/sh\ncat "%s"\n' "$DATA/launcher-help/srun-22.05.8-help.txt" >"$TMP/fake/srun"
+chmod +x "$TMP/fake/srun"
+run "$RDMARUN" --dry-run --launcher srun --mpirun "$TMP/fake/srun" --sysfs "$NONE" -p shm -np 2 \
+    --partition=debug -A acct ./prog
+check "srun's own options and the translated -np pass" 0 " -n 2 --partition=debug -A acct "
+refused "srun: a misspelled srun option" \
+    "unknown option --partitin (not rdmarun's, not srun's; did you mean --partition?)" \
+    --launcher srun --mpirun "$TMP/fake/srun" --partitin=debug -np 1 "$TMP/mark"
+
+# A profile whose launcher is srun: srun's list, known before the words are read.
+printf '[profile]\ninherit = shm\nlauncher = srun\n' >"$TMP/srun.ini"
+run "$RDMARUN" --dry-run --mpirun "$TMP/fake/srun" --sysfs "$NONE" -p "$TMP/srun.ini" -np 2 \
+    --partition debug ./prog
+check "a profile's launcher = srun: srun's options, their values as their own words" 0 \
+    " -n 2 --partition debug "
+refused "a profile's launcher = srun: srun's near miss" \
+    "unknown option --partitin (not rdmarun's, not srun's; did you mean --partition?)" \
+    --mpirun "$TMP/fake/srun" -p "$TMP/srun.ini" --partitin debug -np 1 "$TMP/mark"
+
+# Open MPI 5: its mpirun lists no option, prterun beside it has the table,
+# and mpirun is asked about a name the table lacks (--help NAME).
+mkdir -p "$TMP/ompi5"
+H=$DATA/launcher-help
+cat >"$TMP/ompi5/mpirun" <<EOF
+#!/bin/sh
+for a; do w=\$a; done   # the last word: all, or the name asked about
+case \$w in
+all) cat "$H/openmpi-5.0.7-mpirun-help-all.txt" ;;
+display-map | mca) cat "$H/openmpi-5.0.7-mpirun-help-\$w.txt" ;;
+--help) cat "$H/openmpi-5.0.7-mpirun-help.txt" ;;
+*) cat "$H/openmpi-5.0.7-mpirun-help-dryrun.txt" ;;
+esac
+EOF
+printf '#!/bin/sh\ncat "%s"\n' "$H/openmpi-5.0.7-prterun-help.txt" >"$TMP/ompi5/prterun"
+chmod +x "$TMP/ompi5/mpirun" "$TMP/ompi5/prterun"
+run "$RDMARUN" --dry-run --mpirun "$TMP/ompi5/mpirun" --sysfs "$NONE" -p shm -np 2 --npernode 1 \
+    --mca btl self --display-map ./prog
+check "Open MPI 5: prterun's table, the options rdmarun reads, and one asked by name pass" 0 \
+    "/ompi5/mpirun -np 2 --npernode 1 --mca btl self --display-map "
+refused "Open MPI 5: a word nobody knows" \
+    "unknown option --dryrun (not rdmarun's, not mpirun 5.0.7's; did you mean --dry-run?)" \
+    --mpirun "$TMP/ompi5/mpirun" --dryrun -np 1 "$TMP/mark"
+
+# A first word that nearly spells a command, and is no program: 64.
+for w in prob:probe verison:version profile:profiles chek:check; do
+    run "$RDMARUN" "${w%%:*}"
+    check "rdmarun ${w%%:*}: did you mean '${w#*:}'" 64 \
+        "rdmarun: error: '${w%%:*}' is not an rdmarun command, nor a program on PATH (did you mean '${w#*:}'?"
+done
+mkdir -p "$TMP/bin"
+cp "$TMP/mark" "$TMP/bin/prob"
+run env PATH="$TMP/bin:$PATH" "$RDMARUN" --dry-run --sysfs "$NONE" -p shm prob
+check "a program named prob on PATH is a program" 0
+case "$(printf '%s\n' "$out" | head -n 1)" in "mpirun "*" prob") r=0 ;; *) r=1 ;; esac
+ok $r "and the plan runs it"
+# help and version as words.
+run "$RDMARUN" version
+check "rdmarun version" 0 "rdmarun "
+run "$RDMARUN" help
+check "rdmarun help" 0 "Usage: rdmarun" "--dry-run"
+run "$RDMARUN" help verify
+check_without "rdmarun help verify: its usage and options, not the run command's" 0 "--bind-policy" \
+    "Usage: rdmarun verify" "--expect"
+run "$RDMARUN" help all
+check "rdmarun help all: every command's usage and every option" 0 "Usage: rdmarun" \
+    "rdmarun verify" "--higher-is-better" "--keep-cpus"
+run "$RDMARUN" help prbe
+check "rdmarun help prbe" 64 "rdmarun: error: help: no command 'prbe' (did you mean 'probe'?)"
+run "$RDMARUN" version extra
+check "rdmarun version extra" 64 "unexpected argument 'extra'"
 
 # The command line wins over the profile, and the plan says so.
 run "$RDMARUN" --dry-run --mpirun mpirun --sysfs "$NONE" -p shm -x UCX_TLS=tcp,self \

@@ -70,6 +70,9 @@ offers "compare's own options" "$R compare --hi" --higher-is-better
 offers "the helper's options under rank" "$R rank --ke" --keep-cpus
 offers "a run has no --expect" "$R --exp"
 PATH=$TMP/bin offers "the version command" "$R vers" version
+PATH=$TMP/bin offers "the help command" "$R hel" help
+offers "help: a command's name, or all" "$R help c" check compare
+offers "help all" "$R help a" all
 
 # --set: SECTION.KEY= from the installed tables (profiles --keys), never a hand list.
 offers "--set: a profile section's keys" "$R --set bind.sm" bind.smt=
@@ -82,7 +85,7 @@ offers "--set after the =: nothing made up" "$R --set bind.smt="
 
 # For each subcommand (and a run), the options offered are those its help
 # lists, and nothing else.
-for sub in "" profiles probe verify check compare rank path-peer version; do
+for sub in "" profiles probe verify check compare rank path-peer help version; do
     if [ -n "$sub" ]; then
         help_opts=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
     else
@@ -132,11 +135,12 @@ else
     zoffers "compare's profile list" "rdmarun compare -p roce,t" roce,tcp
     zoffers "the helper's options under rank" "rdmarun rank --ke" --keep-cpus
     zoffers "--help all" "rdmarun --help " all
+    zoffers "help: a command's name" "rdmarun help c" check compare
     zincludes "subcommands and programs" "rdmarun pro" probe profiles
     zincludes "a profile by name" "rdmarun -p r" roce
     zoffers "after --, the program's completion" "rdmarun compare -p roce --np 1 -- tru" true truncate
     # Every subcommand: what zsh offers after -- is what its help lists.
-    for sub in "" profiles probe verify check compare rank path-peer version; do
+    for sub in "" profiles probe verify check compare rank path-peer help version; do
         if [ -n "$sub" ]; then
             want=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
         else

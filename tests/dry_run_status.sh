@@ -8,9 +8,11 @@
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 cd "$TMP" || exit 1
 RX=$DATA/sysfs/rxe
-cat >"$TMP/mpirun" <<'SH'
+# Asked for its options (mpirun --help all), it answers as Open MPI 4.1.4 did.
+cat >"$TMP/mpirun" <<SH
 #!/bin/sh
-touch "$STARTED"
+case " \$* " in *" --help "*) exec cat "$DATA/launcher-help/openmpi-4.1.4-mpirun-help-all.txt" ;; esac
+touch "\$STARTED"
 SH
 chmod +x "$TMP/mpirun"
 export STARTED=$TMP/started

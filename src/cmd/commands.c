@@ -44,7 +44,8 @@ const struct command_def commands[] = {
      "       rdmarun compare --resume DIR",
      "Runs PROGRAM under each profile and rank count, repeated, and compares the\n"
      "runs' wall time (or a metric) against a baseline."},
-    {"help", CMD_HELP, cmd_help, NULL, NULL},
+    {"help", CMD_HELP, cmd_help, "help [COMMAND|all]   (or COMMAND --help, --help [all], -h)",
+     "Shows the help of rdmarun, of one command, or of every command and option."},
     {"version", CMD_VERSION, cmd_version, "version   (or --version, -V)",
      "Names rdmarun's version, the stack it was built against (hwloc, UCX, rdma-core,\n"
      "json-c, inih, PMIx) and the one it finds now, with Open MPI's mpirun and Slurm's\n"
@@ -60,7 +61,7 @@ int cmd_wrapped(int argc, char **argv)
 const struct command_def *command_named(const char *word)
 {
     for (size_t i = 0; i < ncommands; i++)
-        if (commands[i].name && commands[i].usage && strcmp(commands[i].name, word) == 0)
+        if (commands[i].name && strcmp(commands[i].name, word) == 0)
             return &commands[i];
     return NULL;
 }

@@ -1,5 +1,8 @@
 #include "cmd/options.h"
 #include "cmd/commands.h"
+#include "launch/launch.h"
+#include "launch/launcher_options.h"
+#include "profile/profile.h"
 #include "profile/settings.h"
 #include "util/msg.h"
 #include "util/options.h"
@@ -8,6 +11,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define C(field) offsetof(struct cmdline, field)
 #define JOB (CMD_RUN | CMD_COMPARE)
@@ -37,7 +42,7 @@ static const struct opt options[] = {
      "check the transports the job used (default: the\nprofile's, else warn); strict stops a job "
      "on TCP"},
     {"bind-policy", NULL, JOB, OPT_VALUE, C(bind_policy), BIND_POLICIES, NULL,
-     "place each rank on cores, memory, NIC and GPU together\n(default: the profile's "
+     "place each rank on cores, memory, NIC and GPU\ntogether (default: the profile's "
      "[bind] policy, else none:\nOpen MPI binds)"},
     {"threads", NULL, JOB, OPT_VALUE, C(threads), NULL, "N|auto",
      "OpenMP threads per placed rank (auto: one per core);\nthe helper sets OMP_NUM_THREADS, "
@@ -98,25 +103,13 @@ static const struct opt options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(*options))
 
-static const struct { const char *name; int nargs; } mpirun_opts[] = {
-    {"am", 1}, {"app", 1}, {"bind-to", 1}, {"c", 1}, {"np", 1}, {"n", 1}, {"cf", 1},
-    {"cartofile", 1}, {"cpu-list", 1}, {"cpu-set", 1}, {"cpus-per-proc", 1},
-    {"cpus-per-rank", 1}, {"debugger", 1}, {"default-hostfile", 1}, {"gmca", 2}, {"H", 1},
-    {"host", 1}, {"hnp", 1}, {"hostfile", 1}, {"launch-agent", 1}, {"machinefile", 1},
-    {"map-by", 1}, {"max-restarts", 1}, {"max-vm-size", 1}, {"mca", 2}, {"N", 1},
-    {"npernode", 1}, {"npersocket", 1}, {"ompi-server", 1}, {"output", 1}, {"output-filename", 1},
-    {"path", 1}, {"personality", 1}, {"ppr", 1}, {"prefix", 1}, {"preload-files", 1},
-    {"rank-by", 1}, {"report-events", 1}, {"report-pid", 1}, {"report-uri", 1}, {"rf", 1},
-    {"rankfile", 1}, {"stdin", 1}, {"timeout", 1}, {"tune", 1}, {"wd", 1}, {"wdir", 1},
-    {"x", 1}, {"xml-file", 1}, {"xterm", 1},
-};
-
 static const char mpirun_text[] =
     "mpirun options are passed on unchanged and in order; those that set what a profile\n"
     "sets win over it: -n/-np/-c N, -N N, -H/--host, --hostfile, --map-by, --bind-to,\n"
     "--rank-by, --report-bindings, -x VAR[=VALUE], --mca NAME VALUE, --oversubscribe,\n"
-    "--allow-run-as-root, and any other Open MPI option. Use -- before PROGRAM if it\n"
-    "starts with '-'.\n";
+    "--allow-run-as-root, and any other option the launcher lists (mpirun --help all,\n"
+    "srun --help); any other word is refused before anything starts. Use -- before\n"
+    "PROGRAM if it starts with '-'.\n";
 
 static const char env_text[] =
     "Environment: RDMARUN_PROFILE (default profile), RDMARUN_PROFILE_PATH (profile\n"
@@ -161,8 +154,8 @@ static void global_help(FILE *out)
           out);
     fputs("\n  -h, --help [all]         this help; all: every option, the helpers' too\n"
           "  -V, --version            rdmarun's version and the stack it runs on\n"
-          "\nmpirun options (-np, -H, --map-by, -x, --mca, ...) are passed on unchanged.\n"
-          "See rdmarun(1) and rdmarun-profile(5).\n",
+          "\nmpirun's own options (-np, -H, --map-by, -x, --mca, ...) pass on unchanged;\n"
+          "other words are refused. See rdmarun(1) and rdmarun-profile(5).\n",
           out);
 }
 
@@ -219,12 +212,202 @@ bool cli_gid_index(const char *value, long *out)
     return false;
 }
 
-static int opt_nargs(const char *name)
+/* The launcher the command line names (--launcher, --mpirun), read before
+ * the words are parsed, for the launcher's options: known from the launcher
+ * itself (launch/launcher_options.c), asked the first time a word is not
+ * rdmarun's own. */
+static struct {
+    bool srun, named;   /* --launcher (or --set profile.launcher=) said */
+    const char *path;   /* --mpirun */
+    const char *profile;   /* -p, --profile */
+    bool have;
+    struct launcher_opts opts;
+} launcher;
+
+/* The value of option `name` (or its alias) at argv[*i], or NULL. */
+static const char *value_of(const char *name, const char *alias, int argc, char **argv, int *i)
 {
-    for (size_t i = 0; i < sizeof(mpirun_opts) / sizeof(*mpirun_opts); i++)
-        if (strcmp(mpirun_opts[i].name, name) == 0)
-            return mpirun_opts[i].nargs;
-    return 0;
+    const char *a = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(a, "--", 2) == 0 && strncmp(a + 2, name, len) == 0 && a[2 + len] == '=')
+        return a + 3 + len;
+    bool word = (strncmp(a, "--", 2) == 0 && strcmp(a + 2, name) == 0) ||
+                (alias && strcmp(a, alias) == 0);
+    return word && *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static void launcher_named(int argc, char **argv)
+{
+    memset(&launcher, 0, sizeof(launcher));
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v;
+        if ((v = value_of("launcher", NULL, argc, argv, &i))) {
+            launcher.srun = strcmp(v, "srun") == 0;
+            launcher.named = true;
+        } else if ((v = value_of("set", NULL, argc, argv, &i))) {
+            if (starts_with(v, "profile.launcher=")) {
+                launcher.srun = strcmp(v + strlen("profile.launcher="), "srun") == 0;
+                launcher.named = true;
+            }
+        } else if ((v = value_of("mpirun", NULL, argc, argv, &i))) {
+            launcher.path = v;
+        } else if ((v = value_of("profile", "-p", argc, argv, &i))) {
+            launcher.profile = v;
+        }
+    }
+}
+
+/* The launcher the profile names ([profile] launcher), when the command line
+ * names none: read ahead, silently (the run reads it again and says what is
+ * wrong with it). */
+static void profile_launcher(void)
+{
+    const char *name = launcher.profile ? launcher.profile : getenv("RDMARUN_PROFILE");
+    if (!name || !*name)
+        name = "auto";
+    if (strchr(name, ','))   /* compare's list: each its own launcher */
+        return;
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    struct profile p;
+    char *muted;   /* its errors are said when the run reads it */
+    msg_capture(&muted);
+    if (profile_load(name, &dirs, &p) == 0) {
+        const char *l = profile_value(&p, "profile", "launcher");
+        launcher.srun = l && strcmp(l, "srun") == 0;
+    }
+    msg_capture(NULL);
+    free(muted);
+    profile_free(&p);
+    sv_free(&dirs);
+}
+
+static struct launcher_opts *launcher_opts(void)
+{
+    if (!launcher.have) {
+        if (!launcher.named)
+            profile_launcher();
+        bool on_path;
+        char *path = launcher.srun ? launch_find_srun(launcher.path)
+                                   : launch_find_mpirun(launcher.path, &on_path);
+        launcher_options_of(path, launcher.srun, &launcher.opts);
+        free(path);
+        launcher.have = true;
+    }
+    return &launcher.opts;
+}
+
+/* An option's name as the launchers list it: without dashes, before '='. */
+static char *word_name(const char *word)
+{
+    const char *n = word + strspn(word, "-");
+    return xstrndup(n, strcspn(n, "="));
+}
+
+/* The words after launcher option `word`; -1: not the launcher's. A value
+ * given as --name=VALUE (srun's form) is in the word itself. */
+static int opt_nargs(const char *word)
+{
+    char *name = word_name(word);
+    int n = launcher_option_nargs(launcher_opts(), name);
+    free(name);
+    return n > 0 && strchr(word, '=') ? 0 : n;
+}
+
+/* Whether table row o is spelled `word` (--name, --name=VALUE, its alias). */
+static bool spelled(const struct opt *o, const char *word)
+{
+    size_t len = strlen(o->name);
+    return (starts_with(word, "--") && strncmp(word + 2, o->name, len) == 0 &&
+            (word[2 + len] == '\0' || word[2 + len] == '=')) ||
+           (o->alias && strcmp(word, o->alias) == 0);
+}
+
+static const char *command_word(enum command c)
+{
+    return c == CMD_RUN ? "the run command" : command_of(c)->name;
+}
+
+/* An option of another command: a usage error that names the commands
+ * that take it. true when it is one (said). */
+static bool other_command(enum command cmd, const char *word)
+{
+    struct strvec owners = {0};
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (spelled(&options[k], word) && !(options[k].scope & cmd))
+            for (size_t c = 0; c < ncommands; c++)
+                if ((options[k].scope & commands[c].id) && commands[c].usage)
+                    sv_pushf(&owners, commands[c].name ? "'rdmarun %s'" : "%sthe run command",
+                             commands[c].name ? commands[c].name : "");
+    for (size_t k = 0; k < nrank_options && cmd != CMD_RANK; k++)
+        if (spelled(&rank_options[k], word) && sv_find(&owners, "'rdmarun rank'") < 0)
+            sv_push(&owners, "'rdmarun rank'");
+    if (owners.n) {
+        char *who = sv_join(&owners, " or ");
+        const char *w = command_word(cmd);
+        rr_error("%.*s is an option of %s, not of %s%s%s (hint: rdmarun --help)",
+                 (int)strcspn(word, "="), word, who, cmd == CMD_RUN ? "" : "'", w,
+                 cmd == CMD_RUN ? "" : "'");
+        free(who);
+    }
+    bool any = owners.n > 0;
+    sv_free(&owners);
+    return any;
+}
+
+/* The spelling closest to `word` among rdmarun's options of `cmd` and, when
+ * given, the launcher's; NULL when none is near. Owned by a static buffer. */
+static const char *near_option(enum command cmd, const char *word, const struct launcher_opts *lo)
+{
+    static char best[128];
+    struct strvec cands = {0};
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (options[k].scope & cmd) {
+            sv_pushf(&cands, "--%s", options[k].name);
+            if (options[k].alias)
+                sv_push(&cands, options[k].alias);
+        }
+    sv_push(&cands, "--help");
+    sv_push(&cands, "--version");
+    for (size_t k = 0; lo && k < lo->names.n; k++)
+        sv_pushf(&cands, "%s%s", lo->names.v[k][1] ? "--" : "-", lo->names.v[k]);
+    char *w = xstrndup(word, strcspn(word, "="));
+    const char *s = suggest(w, (const char *const *)cands.v, cands.n);
+    snprintf(best, sizeof(best), "%s", s ? s : "");
+    free(w);
+    sv_free(&cands);
+    return *best ? best : NULL;
+}
+
+/* A word of the command line that is not one of rdmarun's options for this
+ * command: the launcher's (its words after it, >= 0), or a usage error
+ * (-1, said). When the launcher could not be asked, a word near none of
+ * rdmarun's options goes to it as before (0). */
+static int foreign_option(enum command cmd, const char *word)
+{
+    if (cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK)) {
+        int n = opt_nargs(word);
+        if (n >= 0)
+            return n;
+    }
+    if (other_command(cmd, word))
+        return -1;
+    bool launches = cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK);
+    const struct launcher_opts *lo = launches ? launcher_opts() : NULL;
+    const char *near = near_option(cmd, word, lo && lo->asked ? lo : NULL);
+    if (lo && !lo->asked && !near)
+        return 0;
+    int len = (int)strcspn(word, "=");
+    if (!launches)
+        rr_error("unknown option %.*s for '%s' (%s%s%s)", len, word, command_of(cmd)->name,
+                 near ? "did you mean " : "hint: rdmarun --help", near ? near : "", near ? "?" : "");
+    else
+        rr_error("unknown option %.*s (not rdmarun's, %s %s%s; %s%s%s)", len, word,
+                 lo->asked ? "not" : "and", lo->label,
+                 lo->asked ? "'s" : " could not be asked for its options",
+                 near ? "did you mean " : "hint: rdmarun --help", near ? near : "",
+                 near ? "?" : "");
+    return -1;
 }
 
 /* -np/-n/-c and -N/-npernode take a count of processes: a whole number >= 1,
@@ -281,9 +464,12 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
     int i = 0;
     for (; i < n && words[i][0] == '-' && words[i][1] && strcmp(words[i], "--") != 0; i++) {
         const char *name = words[i] + (words[i][1] == '-' ? 2 : 1);
-        int nargs = opt_nargs(name);
+        int nargs = foreign_option(CMD_RUN, words[i]);
+        if (nargs < 0)
+            return -1;
         if (i + nargs >= n) {
-            rr_error("mpirun option %s needs %d argument%s", words[i], nargs, nargs > 1 ? "s" : "");
+            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun",
+                     words[i], nargs, nargs > 1 ? "s" : "");
             return -1;
         }
         if (!note_override(job, name, words, i))
@@ -367,6 +553,32 @@ static int rank_env_options(struct cmdline *cl)
     return rc;
 }
 
+/* Whether a program of that name is on PATH (as execvp would find it). */
+static bool on_path(const char *word)
+{
+    char *found = launch_on_path(word);
+    free(found);
+    return found != NULL;
+}
+
+/* The command a first word nearly spells ('prob', 'verison'), when it is
+ * no program to run: a usage error (true, said). */
+static bool near_command(const char *word)
+{
+    if (word[0] == '-' || strchr(word, '/') || on_path(word))
+        return false;
+    const char *names[16];
+    size_t n = 0;
+    for (size_t c = 0; c < ncommands && n < 16; c++)
+        if (commands[c].name)
+            names[n++] = commands[c].name;
+    const char *s = suggest(word, names, n);
+    if (s)
+        rr_error("'%s' is not an rdmarun command, nor a program on PATH (did you mean '%s'? "
+                 "hint: rdmarun --help; a program here: ./%s)", word, s, word);
+    return s != NULL;
+}
+
 int cli_parse(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof(*cl));
@@ -377,7 +589,10 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (named) {
         cl->command = named->id;
         i++;
+    } else if (i < argc && near_command(argv[i])) {
+        return RR_EX_USAGE;
     }
+    launcher_named(argc, argv);
     if (cl->command == CMD_RANK && rank_env_options(cl) != 0)
         return RR_EX_USAGE;
     for (; i < argc; i++) {
@@ -407,16 +622,14 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             return RR_EX_USAGE;
         if (taken)
             continue;
-        if (!(cl->command & (CMD_RUN | CMD_COMPARE | CMD_CHECK))) {
-            rr_error("unknown option %s for '%s' (hint: rdmarun --help)", a,
-                     command_of(cl->command)->name);
+        /* The launcher's option: kept verbatim with its arguments. */
+        int nargs = foreign_option(cl->command, a);
+        if (nargs < 0)
             return RR_EX_USAGE;
-        }
-        /* An mpirun option: kept verbatim with its arguments. */
         const char *name = a + (a[1] == '-' ? 2 : 1);
-        int nargs = opt_nargs(name);
         if (i + nargs >= argc) {
-            rr_error("mpirun option %s needs %d argument%s", a, nargs, nargs > 1 ? "s" : "");
+            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun", a,
+                     nargs, nargs > 1 ? "s" : "");
             return RR_EX_USAGE;
         }
         if (!note_override(&cl->job, name, argv, i))
@@ -430,6 +643,27 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
         return RR_EX_USAGE;
     struct strvec *words = &cl->job.program;
+    if (cl->command == CMD_HELP && words->n == 1 && strcmp(words->v[0], "all") == 0) {
+        cl->help_all = true;   /* rdmarun help all */
+        sv_free(words);
+    }
+    if (cl->command == CMD_HELP && words->n == 1) {   /* rdmarun help CMD */
+        const struct command_def *c = strcmp(words->v[0], "run") == 0 ? &commands[0]
+                                    : command_named(words->v[0]);
+        if (!c) {
+            const char *names[16] = {"run"};
+            size_t n = 1;
+            for (size_t k = 0; k < ncommands && n < 16; k++)
+                if (commands[k].name)
+                    names[n++] = commands[k].name;
+            const char *s = suggest(words->v[0], names, n);
+            rr_error("help: no command '%s'%s%s%s (hint: rdmarun --help)", words->v[0],
+                     s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            return RR_EX_USAGE;
+        }
+        cl->help_for = c->id;
+        sv_free(words);
+    }
     if (cl->command == CMD_PROFILES && words->n > 0) {
         if (strcmp(words->v[0], "show") != 0 || words->n != 2) {
             rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME");
@@ -457,6 +691,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
 
 void cli_free(struct cmdline *cl)
 {
+    launcher_options_free(&launcher.opts);
+    launcher.have = false;
     opt_free(options, NOPTIONS, cl);
     rank_args_free(&cl->rank);
     free(cl->show_name);

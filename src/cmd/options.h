@@ -61,7 +61,7 @@ void cli_free(struct cmdline *cl);
 int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c);
 /* --gid-index's value (NULL: -1, none given); false after saying why. */
 bool cli_gid_index(const char *value, long *out);
-/* --help: for CMD_RUN the grouped global help (all: the usage of every
+/* --help, rdmarun help [CMD]: for CMD_RUN the grouped global help (all: the usage of every
  * command, then every option of the tables); for another command its usage,
  * what it does and its options. */
 void cli_usage(FILE *out, enum command command, bool all);

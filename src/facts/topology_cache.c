@@ -76,18 +76,13 @@ static char *cache_key(void)
     return key;
 }
 
-/* The folder: RDMARUN_TOPOLOGY_CACHE, else $XDG_RUNTIME_DIR/rdmarun (a
- * per-boot tmpfs), else /tmp/rdmarun-UID (as tmux keeps its sockets: a
- * batch job rarely has XDG_RUNTIME_DIR). */
+/* The folder: RDMARUN_TOPOLOGY_CACHE, else this user's runtime folder. */
 static char *cache_dir(void)
 {
     const char *set = getenv("RDMARUN_TOPOLOGY_CACHE");
     if (set && *set)
         return strcmp(set, "off") == 0 ? NULL : xstrdup(set);
-    const char *run = getenv("XDG_RUNTIME_DIR");
-    if (run && run[0] == '/')
-        return xasprintf("%s/rdmarun", run);
-    return xasprintf("/tmp/rdmarun-%ld", (long)geteuid());
+    return user_runtime_dir();
 }
 
 static bool topology_cache_wanted(void)

@@ -61,6 +61,12 @@ static char *find_launcher(const char *name, const char *option, const char *env
     return found;
 }
 
+char *launch_on_path(const char *name)
+{
+    bool on_path;
+    return strchr(name, '/') ? xstrdup(name) : find_launcher(name, NULL, "", &on_path);
+}
+
 char *launch_find_mpirun(const char *option, bool *on_path)
 {
     return find_launcher("mpirun", option, "RDMARUN_MPIRUN", on_path);

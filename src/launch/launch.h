@@ -11,6 +11,9 @@
 char *launch_find_mpirun(const char *option, bool *on_path);
 /* The same for srun: --mpirun, then $RDMARUN_SRUN, then PATH. */
 char *launch_find_srun(const char *option);
+/* The first executable `name` on PATH, past rdmarun's drop-in wrapper (a
+ * name with '/' as it is). Caller frees; NULL when there is none. */
+char *launch_on_path(const char *name);
 /* Replace this process with argv (no shell), the program at `path` (NULL:
  * argv[0]). Returns only on failure, with an RR_EX_* status after printing why. */
 int launch_exec(const char *path, const struct strvec *argv);

@@ -248,6 +248,40 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
     w->job.out = w->job.err = -1;
 }
 
+/* The pml the user chose for Open MPI, when not ucx: --mca/--gmca pml X
+ * (on mpirun's command line), -x OMPI_MCA_pml=X, OMPI_MCA_pml=X (srun's
+ * environment, or rdmarun's own). NULL when none, or ucx; else how it was
+ * given, for the verdict's words. Caller frees. */
+static char *user_pml(const struct plan *p)
+{
+    /* The environment's first: the plan passes its value on as --mca pml. */
+    const char *env = getenv("OMPI_MCA_pml");
+    if (env && *env)
+        return strcmp(env, "ucx") != 0 ? xasprintf("OMPI_MCA_pml=%s in the environment", env)
+                                       : NULL;
+    char *how = NULL;
+    const struct strvec *a = &p->argv;
+    for (size_t i = 0; i < a->n && !how; i++) {
+        const char *w = a->v[i], *v = NULL;
+        bool mca = !strcmp(w, "--mca") || !strcmp(w, "-mca") || !strcmp(w, "--gmca") ||
+                   !strcmp(w, "-gmca");
+        if (mca && i + 2 < a->n && !strcmp(a->v[i + 1], "pml"))
+            v = a->v[i + 2];
+        else if ((!strcmp(w, "-x") || !strcmp(w, "--x")) && i + 1 < a->n &&
+                 !strncmp(a->v[i + 1], "OMPI_MCA_pml=", 13))
+            v = a->v[i + 1] + 13;
+        else if (!strncmp(w, "OMPI_MCA_pml=", 13))
+            v = w + 13;
+        if (v && strcmp(v, "ucx") != 0)
+            how = mca ? xasprintf("%s pml %s", w, v)
+                : w[0] == '-' ? xasprintf("%s OMPI_MCA_pml=%s", w, v)
+                : xasprintf("OMPI_MCA_pml=%s", v);
+        else if (v)
+            return NULL;   /* ucx: its reports are the verdict's */
+    }
+    return how;
+}
+
 int supervise(const struct plan *p, const struct facts *f)
 {
     static struct watch w;   /* its stream buffers are large */
@@ -312,11 +346,19 @@ int supervise(const struct plan *p, const struct facts *f)
     int rc = proc_exit_code(status);
     char *summary = verdict_summary(&ev, v);
     const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+    char *chosen = NULL;
     if (v == VERDICT_UNKNOWN && rc) {
         free(summary);
         summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
                             "transport (the messages above say why)", rc,
                             w.tree ? "process" : "rank");
+    } else if (v == VERDICT_UNKNOWN && !w.tree && (chosen = user_pml(p))) {
+        /* An MPI program all the same: on the pml the user chose, which
+         * (ob1 with its BTLs, cm) says nothing of the transport it uses. */
+        free(summary);
+        summary = xasprintf("no verdict: an MPI program on the pml you chose (%s), which reports "
+                            "no transport; rdmarun sees the transport through pml ucx (hint: "
+                            "leave pml to the profile, or --verify off)", chosen);
     } else if (v == VERDICT_UNKNOWN && !ev.reports && (w.take_ucx || w.take_nccl)) {
         /* Nothing of UCX or NCCL at all: not a question of log levels. */
         free(summary);
@@ -398,6 +440,7 @@ int supervise(const struct plan *p, const struct facts *f)
         free(path);
     }
     free(summary);
+    free(chosen);
     free(moved);
     free(trouble);
     for (size_t i = 0; i < nports; i++) {

@@ -161,6 +161,14 @@ int private_dir_open(const char *path)
     return fd;
 }
 
+char *user_runtime_dir(void)
+{
+    const char *run = getenv("XDG_RUNTIME_DIR");
+    if (run && run[0] == '/')
+        return xasprintf("%s/rdmarun", run);
+    return xasprintf("/tmp/rdmarun-%ld", (long)geteuid());
+}
+
 /* Reads fd to its end (at most max bytes, counted as read), then closes
  * it; errno stays the read's. */
 static char *read_bounded(int fd, size_t max, size_t *len)

@@ -25,6 +25,12 @@ char *installed_path_of_self(const char *bindir, const char *path);
  * or anyone else may write or read it. A directory fd (O_CLOEXEC), or -1
  * with errno. */
 int private_dir_open(const char *path);
+/* This user's folder for what rdmarun keeps between runs of one boot (the
+ * topology cache, the launcher's options): $XDG_RUNTIME_DIR/rdmarun (a
+ * per-boot tmpfs), else /tmp/rdmarun-UID (as tmux keeps its sockets: a batch
+ * job rarely has XDG_RUNTIME_DIR). Only its name: open it with
+ * private_dir_open. Caller frees. */
+char *user_runtime_dir(void);
 /* A regular file of this user's inside dirfd, read whole: never through a
  * symlink, never blocking on a FIFO, at most `max` bytes (a longer file is
  * refused, errno EFBIG). NUL-terminated; NULL with errno. */

@@ -158,6 +158,17 @@ check_without "no hint about log levels rdmarun set itself" 1 "UCX_LOG_LEVEL=inf
     "UCX  ERROR no usable transports/devices"
 run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 /bin/true
 check "a program that is not an MPI program: said so" 0 "no verdict: no rank reported a transport (not an MPI program"
+# The user's own pml (not ucx): an MPI program all the same, on that pml,
+# which reports no transport. Three ways to choose it.
+run "$RDMARUN" -p shm -mca pml ob1 $MPIRUN_ROOT -np 2 "$HELLO"
+check_without "-mca pml ob1: an MPI program on the pml the user chose" 0 "not an MPI program" \
+    "rank 1 of 2" "no verdict: an MPI program on the pml you chose (-mca pml ob1), which reports no transport"
+run "$RDMARUN" -p shm -x OMPI_MCA_pml=ob1 $MPIRUN_ROOT -np 2 "$HELLO"
+check_without "-x OMPI_MCA_pml=ob1: the same" 0 "not an MPI program" \
+    "rank 1 of 2" "no verdict: an MPI program on the pml you chose (-x OMPI_MCA_pml=ob1)"
+run env OMPI_MCA_pml=ob1 "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$HELLO"
+check_without "OMPI_MCA_pml=ob1 in the environment: the same" 0 "not an MPI program" \
+    "rank 1 of 2" "no verdict: an MPI program on the pml you chose (OMPI_MCA_pml=ob1 in the environment)"
 
 # mpirun as PATH names it: Open MPI derives no prefix from an absolute path.
 if [ -x /bin/mpirun ]; then

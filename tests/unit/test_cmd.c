@@ -30,8 +30,11 @@ static void test_commands(void)
         ok(c && c->id == words[i].id && c->run && c->usage, "'%s' is in the command table",
            words[i].word);
     }
-    ok(command_named("help") == NULL && command_named("run") == NULL,
-       "help and run are not words: 'rdmarun help' runs a program called help");
+    /* Issue 35: `rdmarun help [CMD]` and `rdmarun version` work as words (a
+     * new user types them); "run" is the default, not a word. */
+    ok(command_named("help") && command_named("help")->id == CMD_HELP &&
+       command_named("version") && command_named("version")->id == CMD_VERSION &&
+       command_named("run") == NULL, "help and version are words, run is not");
     ok(command_of(CMD_RUN)->run == cmd_run && command_of(CMD_HELP)->run == cmd_help,
        "every command id has its handler");
 }

@@ -3,6 +3,8 @@
  * mpirun past rdmarun's own drop-in wrapper. (Jobs themselves are tested in
  * tests/integration with real Open MPI.) */
 #include "launch/launch.h"
+#include "launch/launcher_options.h"
+#include "util/fs.h"
 #include "launch/rank.h"
 #include "tap.h"
 #include "util/xalloc.h"
@@ -161,8 +163,98 @@ static void test_cpu_set(void)
     free(pus);
 }
 
+/* The launchers' own lists, as recorded in tests/data/launcher-help (its
+ * README names the commands and versions). */
+static char *recorded(const char *name)
+{
+    const char *src = getenv("RDMARUN_SRCDIR");
+    char *path = xasprintf("%s/tests/data/launcher-help/%s", src ? src : ".", name);
+    char *text = read_input(path, 1 << 20, NULL);
+    ok(text != NULL, "%s is there", name);
+    free(path);
+    return text;
+}
+
+static void test_launcher_help(void)
+{
+    struct launcher_opts o = {0};
+    char *t = recorded("openmpi-4.1.4-mpirun-help-all.txt");
+    size_t n = t ? launcher_options_parse(t, &o) : 0;
+    ok(n >= 100, "Open MPI 4.1.4's --help all: %zu names", n);
+    ok(launcher_option_nargs(&o, "mca") == 2 && launcher_option_nargs(&o, "gmca") == 2,
+       "--mca and --gmca take two words (<arg0> <arg1>)");
+    ok(launcher_option_nargs(&o, "np") == 1 && launcher_option_nargs(&o, "c") == 1 &&
+       launcher_option_nargs(&o, "n") == 1 && launcher_option_nargs(&o, "N") == 1,
+       "-c|-np|--np, -n, -N take one");
+    ok(launcher_option_nargs(&o, "x") == 1 && launcher_option_nargs(&o, "H") == 1 &&
+       launcher_option_nargs(&o, "host") == 1 && launcher_option_nargs(&o, "hostfile") == 1,
+       "-x, -H|-host|--host, --hostfile take one");
+    ok(launcher_option_nargs(&o, "oversubscribe") == 0 &&
+       launcher_option_nargs(&o, "allow-run-as-root") == 0 &&
+       launcher_option_nargs(&o, "tag-output") == 0 && launcher_option_nargs(&o, "bycore") == 0,
+       "flags take none");
+    ok(launcher_option_nargs(&o, "map-by") == 1 && launcher_option_nargs(&o, "bind-to") == 1 &&
+       launcher_option_nargs(&o, "cpus-per-proc") == 1, "--map-by, --bind-to, --cpus-per-proc: one");
+    ok(launcher_option_nargs(&o, "dry-run") < 0 && launcher_option_nargs(&o, "expect") < 0 &&
+       launcher_option_nargs(&o, "arg0") < 0 && launcher_option_nargs(&o, "default") < 0,
+       "no word of a description is an option");
+    launcher_options_free(&o);
+    free(t);
+
+    t = recorded("openmpi-5.0.7-mpirun-help.txt");
+    ok(t && launcher_options_parse(t, &o) == 0, "Open MPI 5's mpirun --help names no option");
+    launcher_options_free(&o);
+    free(t);
+    t = recorded("openmpi-5.0.7-prterun-help.txt");
+    n = t ? launcher_options_parse(t, &o) : 0;
+    ok(n >= 50, "PRRTE 3.0.8's table (Open MPI 5.0.7's prterun --help): %zu names", n);
+    ok(launcher_option_nargs(&o, "np") == 1 && launcher_option_nargs(&o, "c") == 1 &&
+       launcher_option_nargs(&o, "n") == 1, "\"-c\" | \"--np <num>\": one word");
+    ok(launcher_option_nargs(&o, "npernode") == 1 && launcher_option_nargs(&o, "host") == 1,
+       "a cell cut over two lines: \"--npernode\" / \"<num>\"");
+    ok(launcher_option_nargs(&o, "allow-run-as-root") == 0 &&
+       launcher_option_nargs(&o, "report-state-on-timeout") == 0,
+       "a name cut after '-' continues on the next line (--allow-run-as-root)");
+    ok(launcher_option_nargs(&o, "pmixmca") == 2 && launcher_option_nargs(&o, "prtemca") == 2,
+       "--pmixmca <key> <value>: two words");
+    ok(launcher_option_nargs(&o, "x") == 1 && launcher_option_nargs(&o, "map-by") == 1 &&
+       launcher_option_nargs(&o, "display") == 1, "-x, --map-by, --display: one");
+    ok(launcher_option_nargs(&o, "PMIx_Init") < 0 && launcher_option_nargs(&o, "rank") < 0 &&
+       launcher_option_nargs(&o, "all") < 0, "quoted words of the descriptions are no options");
+    launcher_options_free(&o);
+    free(t);
+
+    t = recorded("openmpi-5.0.7-mpirun-help-all.txt");
+    ok(t && launcher_options_parse(t, &o) == 0, "Open MPI 5's mpirun --help all: no option");
+    launcher_options_free(&o);
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-mca.txt");
+    ok(launcher_help_nargs(t) == 2, "Open MPI 5's mpirun --help mca: Syntax: --mca <arg0> <arg1>");
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-display-map.txt");
+    ok(launcher_help_nargs(t) == 0, "--help display-map: an option of mpirun's own, a flag");
+    free(t);
+    t = recorded("openmpi-5.0.7-mpirun-help-dryrun.txt");
+    ok(launcher_help_nargs(t) == -1, "--help dryrun: 'Help was requested for an unknown option'");
+    free(t);
+
+    t = recorded("srun-22.05.8-help.txt");
+    n = t ? launcher_options_parse(t, &o) : 0;
+    ok(n >= 100, "srun 22.05.8's --help: %zu names", n);
+    ok(launcher_option_nargs(&o, "partition") == 1 && launcher_option_nargs(&o, "p") == 1 &&
+       launcher_option_nargs(&o, "account") == 1 && launcher_option_nargs(&o, "A") == 1,
+       "-p, --partition=partition: a value, as its own word or after '='");
+    ok(launcher_option_nargs(&o, "exclusive") == 0 && launcher_option_nargs(&o, "compress") == 0,
+       "--exclusive[=user|mcs], --compress[=library]: the value only after '='");
+    ok(launcher_option_nargs(&o, "mpi") == 1 && launcher_option_nargs(&o, "ntasks") == 1,
+       "--mpi=type, -n, --ntasks=ntasks");
+    launcher_options_free(&o);
+    free(t);
+}
+
 int main(void)
 {
+    test_launcher_help();
     test_ranks();
     test_find();
     test_devices_restricted();

@@ -1,0 +1,336 @@
+/* The launcher's options, from the launcher itself. Open MPI 4.1's
+ * `mpirun --help all` lists every option with its <argN> words; Open MPI 5's
+ * mpirun lists none (its --help points at the man page), and PRRTE's
+ * prterun beside it prints them as a table; srun --help lists srun's, a
+ * value as --name=VALUE. Running the launcher costs 50-100 ms, so the list
+ * is kept per binary in the user's runtime folder (util/fs.c). */
+#include "launch/launcher_options.h"
+#include "launch/launch.h"
+#include "util/fs.h"
+#include "util/text.h"
+#include "util/proc.h"
+#include "util/xalloc.h"
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HELP_MAX (1 << 20)
+#define HELP_TIMEOUT_S 10.0
+#define CACHE_MAX (1 << 20)
+
+/* The fallback, only when the launcher cannot be asked (and added to Open
+ * MPI 5's and srun's lists, which leave these out): the Open MPI options
+ * rdmarun reads itself (note_override in cmd/options.c) or translates for
+ * srun (plan/argv_srun.c), and those the tests and job scripts use most. */
+static const struct { const char *name; int nargs; } fallback[] = {
+    {"np", 1}, {"n", 1}, {"c", 1}, {"N", 1}, {"npernode", 1}, {"H", 1}, {"host", 1},
+    {"hostfile", 1}, {"machinefile", 1}, {"app", 1}, {"x", 1}, {"mca", 2}, {"gmca", 2},
+    {"map-by", 1}, {"bind-to", 1}, {"rank-by", 1}, {"report-bindings", 0},
+    {"oversubscribe", 0}, {"allow-run-as-root", 0}, {"tag-output", 0}, {"timeout", 1},
+    {"wdir", 1}, {"wd", 1}, {"output-filename", 1}, {"prefix", 1}, {"am", 1}, {"tune", 1},
+};
+
+static void add(struct launcher_opts *o, const char *name, size_t len, int nargs)
+{
+    char *n = xstrndup(name, len);
+    if (*n && sv_find(&o->names, n) < 0) {
+        GROW(o->nargs, o->cap, o->names.n + 1);
+        o->nargs[o->names.n] = nargs;
+        sv_push(&o->names, n);
+    }
+    free(n);
+}
+
+static bool name_char(char c) { return isalnum((unsigned char)c) || c == '-' || c == '_'; }
+
+/* One name as a help spells it ("--np", "-c,", "--account=name",
+ * "--compress[=library]"): added with nargs; false when it is no name. */
+static bool add_spelled(struct launcher_opts *o, const char *s, size_t len, int nargs)
+{
+    while (len && *s == '-')
+        s++, len--;
+    size_t n = 0;
+    while (n < len && name_char(s[n]))
+        n++;
+    if (!n || !isalnum((unsigned char)s[0]))
+        return false;
+    add(o, s, n, nargs);
+    return true;
+}
+
+/* Open MPI 4's and srun's lines: the names (separated by '|' or ", "),
+ * then Open MPI's <argN> words; srun's value is after '=' in its name. */
+static size_t parse_line(const char *line, size_t len, struct launcher_opts *o)
+{
+    char *l = xstrndup(line, len);
+    struct strvec tok = {0};
+    sv_split(&tok, l, " \t");
+    free(l);
+    size_t names = 0, nargs = 0;
+    bool eq = false;
+    while (names < tok.n && tok.v[names][0] == '-') {
+        const char *t = tok.v[names++];
+        const char *e = strchr(t, '=');
+        eq |= e && e[-1] != '[';
+        if (t[strlen(t) - 1] != ',')
+            break;
+    }
+    for (size_t i = names; i < tok.n && tok.v[i][0] == '<'; i++)
+        nargs++;
+    size_t added = 0;
+    for (size_t i = 0; i < names; i++)
+        for (const char *p = tok.v[i]; *p; ) {
+            size_t n = strcspn(p, "|,");
+            added += add_spelled(o, p, n, (int)nargs + eq);
+            p += n + (p[n] != '\0');
+        }
+    sv_free(&tok);
+    return added;
+}
+
+/* One cell of PRRTE's first column, its lines joined (a name cut after a
+ * '-' continues on the next line): "-c" | "--np <num>", spellings of one
+ * option that take the same words. */
+static size_t parse_cell(const char *cell, struct launcher_opts *o)
+{
+    int nargs = 0;
+    for (const char *a = cell; *a; a++)
+        nargs += *a == '<';
+    size_t added = 0;
+    for (const char *q = strchr(cell, '"'); q; q = strchr(q, '"')) {
+        const char *end = strchr(q + 1, '"');
+        if (!end)
+            break;
+        if (q[1] == '-')
+            added += add_spelled(o, q + 1, strcspn(q + 1, " \""), nargs);
+        q = end + 1;
+    }
+    return added;
+}
+
+size_t launcher_options_parse(const char *help, struct launcher_opts *o)
+{
+    size_t added = 0, split = 0;
+    char *cell = NULL;
+    for (const char *p = help; *p; ) {
+        size_t len = strcspn(p, "\n");
+        if (*p == '+' && len > 1 && p[1] == '-') {   /* a table's border: the cell ends */
+            const char *second = memchr(p + 1, '+', len - 1);
+            split = second ? (size_t)(second - p) : 0;
+            if (cell)
+                added += parse_cell(cell, o);
+            free(cell);
+            cell = NULL;
+        } else if (*p == '|' && split > 1 && len > split) {
+            char *piece = trim_dup(p + 1, split - 1);
+            char *joined = !cell ? xstrdup(piece)
+                         : xasprintf("%s%s%s", cell, *cell && cell[strlen(cell) - 1] == '-'
+                                     ? "" : " ", piece);
+            free(cell);
+            free(piece);
+            cell = joined;
+        } else if (*p != '|') {
+            size_t skip = strspn(p, " \t");
+            if (skip < len && p[skip] == '-')
+                added += parse_line(p + skip, len - skip, o);
+        }
+        p += len + (p[len] == '\n');
+    }
+    free(cell);
+    return added;
+}
+
+static void add_fallback(struct launcher_opts *o)
+{
+    for (size_t i = 0; i < sizeof(fallback) / sizeof(*fallback); i++)
+        add(o, fallback[i].name, strlen(fallback[i].name), fallback[i].nargs);
+}
+
+/* "mpirun (Open MPI) 4.1.4" (orterun says OpenRTE) -> "mpirun 4.1.4". */
+static char *label_of(const char *name, const char *help)
+{
+    const char *v = help ? strstr(help, "(Open MPI) ") : NULL;
+    v = v ? v : help ? strstr(help, "(OpenRTE) ") : NULL;
+    if (!v || v - help > 200)
+        return xstrdup(name);
+    v = strchr(v, ')') + 2;
+    return xasprintf("%s %.*s", name, (int)strcspn(v, " \n"), v);
+}
+
+static char *ask(const char *path, const char *a1, const char *a2, const char *a3)
+{
+    char *argv[] = {(char *)path, (char *)a1, (char *)a2, (char *)a3, NULL};
+    return proc_stdout(argv, HELP_TIMEOUT_S, HELP_MAX);
+}
+
+/* Asks the launcher (by the name it was found as: Open MPI's orterun, which
+ * /usr/bin/mpirun links to, names itself by it). Open MPI refuses --help as
+ * root unless allowed. */
+static void ask_launcher(const char *path, const char *real, const char *name, bool srun,
+                         struct launcher_opts *o)
+{
+    bool root = geteuid() == 0;
+    char *help = srun ? ask(path, "--help", NULL, NULL)
+               : root ? ask(path, "--allow-run-as-root", "--help", "all")
+               : ask(path, "--help", "all", NULL);
+    o->label = label_of(name, help);
+    size_t n = help ? launcher_options_parse(help, o) : 0;
+    if (!srun && help && n < 10) {
+        /* Open MPI 5: its mpirun names no option; PRRTE's prterun beside it
+         * does, in a table. */
+        char *dir = xstrndup(real, (size_t)(strrchr(real, '/') - real));
+        char *prterun = xasprintf("%s/prterun", dir);
+        char *table = access(prterun, X_OK) == 0 ? ask(prterun, "--help", NULL, NULL) : NULL;
+        n = table ? launcher_options_parse(table, o) : 0;
+        if (n >= 10) {
+            o->per_option = xstrdup(path);
+            /* Its version is in its short help ("mpirun (Open MPI) 5.0.7"). */
+            char *brief = root ? ask(path, "--allow-run-as-root", "--help", NULL)
+                               : ask(path, "--help", NULL, NULL);
+            free(o->label);
+            o->label = label_of(name, brief);
+            free(brief);
+        }
+        free(table);
+        free(prterun);
+        free(dir);
+    }
+    free(help);
+    o->asked = n >= 10;
+    if (!o->asked) {   /* no list worth the name: not what rdmarun knows to ask */
+        sv_free(&o->names);
+        o->names = (struct strvec){0};
+    }
+    add_fallback(o);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The cache: the key, the label, then "NAME NARGS" lines. */
+static bool from_cache(int dirfd, const char *file, const char *key, struct launcher_opts *o)
+{
+    size_t len;
+    char *text = read_own_file_at(dirfd, file, CACHE_MAX, &len);
+    if (!text)
+        return false;
+    struct strvec lines = {0};
+    sv_split(&lines, text, "\n");
+    free(text);
+    bool ok = lines.n >= 2 && strcmp(lines.v[0], key) == 0;
+    if (ok) {
+        o->label = xstrdup(lines.v[1]);
+        for (size_t i = 2; i < lines.n; i++) {
+            if (starts_with(lines.v[i], "!per-option ")) {
+                o->per_option = xstrdup(lines.v[i] + strlen("!per-option "));
+                continue;
+            }
+            char *sp = strchr(lines.v[i], ' ');
+            if (sp)
+                add(o, lines.v[i], (size_t)(sp - lines.v[i]), atoi(sp + 1));
+        }
+        o->asked = true;
+    }
+    sv_free(&lines);
+    return ok;
+}
+
+static void to_cache(int dirfd, const char *file, const char *key, const struct launcher_opts *o)
+{
+    struct strvec lines = {0};
+    sv_push(&lines, key);
+    sv_push(&lines, o->label);
+    if (o->per_option)
+        sv_pushf(&lines, "!per-option %s", o->per_option);
+    for (size_t i = 0; i < o->names.n; i++)
+        sv_pushf(&lines, "%s %d", o->names.v[i], o->nargs[i]);
+    sv_push(&lines, "");
+    char *text = sv_join(&lines, "\n");
+    replace_file_at(dirfd, file, text, strlen(text));   /* a full disk: asked again next time */
+    free(text);
+    sv_free(&lines);
+}
+
+void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    char *found = path ? launch_on_path(path) : NULL;   /* --mpirun mpirun: PATH's */
+    char *real = found ? realpath(found, NULL) : NULL;
+    struct stat st;
+    const char *name = srun ? "srun" : "mpirun";
+    if (!real || stat(real, &st) != 0) {
+        o->label = xstrdup(name);
+        add_fallback(o);
+        free(real);
+        free(found);
+        return;
+    }
+    char *key = xasprintf("rdmarun-launcher-options 1 %s %s size %lld mtime %lld.%09ld inode "
+                          "%llu:%llu", srun ? "srun" : "mpirun", real, (long long)st.st_size,
+                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                          (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    /* One file per launcher binary's path: a new build replaces it. */
+    char *id = xasprintf("%s %s", name, real);
+    char *file = xasprintf("launcher-options.%016llx", (unsigned long long)fnv1a(id));
+    free(id);
+    char *dir = user_runtime_dir();
+    int dirfd = private_dir_open(dir);
+    if (dirfd < 0 || !from_cache(dirfd, file, key, o)) {
+        ask_launcher(found, real, name, srun, o);
+        if (dirfd >= 0 && o->asked)
+            to_cache(dirfd, file, key, o);
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+    free(dir);
+    free(file);
+    free(key);
+    free(real);
+    free(found);
+}
+
+int launcher_help_nargs(const char *help)
+{
+    if (!help || !*help || strstr(help, "Help was requested for an unknown option"))
+        return -1;
+    const char *syntax = strstr(help, "Syntax: ");
+    int n = 0;
+    for (const char *p = syntax; p && *p && *p != '\n'; p++)
+        n += *p == '<';
+    return n;
+}
+
+int launcher_option_nargs(struct launcher_opts *o, const char *name)
+{
+    int i = sv_find(&o->names, name);
+    if (i >= 0 || !o->per_option || !*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
+                                                 strlen(name))
+        return i < 0 ? -1 : o->nargs[i];
+    char *help = geteuid() == 0 ? ask(o->per_option, "--allow-run-as-root", "--help", name)
+                                : ask(o->per_option, "--help", name, NULL);
+    int n = launcher_help_nargs(help);
+    free(help);
+    if (n >= 0)
+        add(o, name, strlen(name), n);
+    return n;
+}
+
+void launcher_options_free(struct launcher_opts *o)
+{
+    sv_free(&o->names);
+    free(o->nargs);
+    free(o->label);
+    free(o->per_option);
+    memset(o, 0, sizeof(*o));
+}

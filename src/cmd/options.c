@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #define C(field) offsetof(struct cmdline, field)
-#define JOB (CMD_RUN | CMD_COMPARE)
-#define FACTS (CMD_RUN | CMD_PROBE | CMD_CHECK | CMD_COMPARE)
+#define JOB (CMD_RUN | CMD_COMPARE | CMD_TUNE)
+#define FACTS (CMD_RUN | CMD_PROBE | CMD_CHECK | CMD_COMPARE | CMD_TUNE)
 
 /* rdmarun's own options: every row is parsed, shown in --help and freed from
  * here. Options of the per-rank helper are in plan/rank_args.c. */
@@ -50,7 +50,7 @@ static const struct opt options[] = {
     {"report", NULL, CMD_RUN, OPT_FLAG, C(report), NULL, NULL,
      "print each rank's placement (with --dry-run: the table\nfor the node's local ranks; -N or "
      "-np sets how many)"},
-    {"evidence-dir", NULL, JOB, OPT_VALUE, C(evidence_dir), NULL, "DIR",
+    {"evidence-dir", NULL, CMD_RUN | CMD_COMPARE, OPT_VALUE, C(evidence_dir), NULL, "DIR",
      "where ranks write transport logs (default: a fresh\n./rdmarun-evidence/HOST.PID.TIME.XXXXXX)"},
     {"sysfs", NULL, FACTS, OPT_VALUE, C(sysfs), NULL, "DIR",
      "read RDMA devices from a recorded sysfs tree"},
@@ -88,15 +88,22 @@ static const struct opt options[] = {
      "compare: measured runs per combination (default 5)"},
     {"warmup", NULL, CMD_COMPARE, OPT_VALUE, C(warmup), NULL, "W",
      "compare: runs left out first (default 1)"},
-    {"metric", NULL, CMD_COMPARE, OPT_VALUE, C(metric), NULL, "REGEX",
-     "compare: the value to compare (default: wall time)"},
-    {"higher-is-better", NULL, CMD_COMPARE, OPT_FLAG, C(higher), NULL, NULL,
-     "compare: more of the metric is better (a bandwidth, busbw)"},
+    {"metric", NULL, CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(metric), NULL, "REGEX",
+     "compare, tune: the figure (its last group; with two\ngroups the first is its bin, "
+     "e.g. the message size;\ndefault: wall time)"},
+    {"higher-is-better", NULL, CMD_COMPARE | CMD_TUNE, OPT_FLAG, C(higher), NULL, NULL,
+     "compare, tune: more of the metric is better (a bandwidth,\nbusbw)"},
     {"baseline", NULL, CMD_COMPARE, OPT_VALUE, C(baseline), NULL, "PROFILE",
      "compare: the profile the others are measured against"},
-    {"output", "-o", CMD_COMPARE, OPT_VALUE, C(output), NULL, "DIR", "compare: the results folder"},
-    {"resume", NULL, CMD_COMPARE, OPT_VALUE, C(resume), NULL, "DIR",
-     "compare: continue an interrupted comparison"},
+    {"output", "-o", CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(output), NULL, "DIR",
+     "compare, tune: the results folder"},
+    {"resume", NULL, CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(resume), NULL, "DIR",
+     "compare, tune: continue an interrupted one"},
+    {"space", NULL, CMD_TUNE, OPT_VALUE, C(space), NULL, "FILE",
+     "tune: the values to try ([SECTION] KEY = V1 | V2 ...;\ndefault: from the installed UCX "
+     "and the node)"},
+    {"budget", NULL, CMD_TUNE, OPT_VALUE, C(budget), NULL, "RUNS|TIME",
+     "tune: at most this many runs, or this long (90s, 30m,\n2h; default 200 runs)"},
     {"color", NULL, JOB | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_VALUE, C(color),
      "auto|always|never", NULL,
      "colour FALLBACK, error: and warning: (default auto: on a\nterminal, unless NO_COLOR is set)"},
@@ -150,7 +157,8 @@ static void global_help(FILE *out)
           "  probe                    what rdmarun finds on this node\n"
           "  verify LOG_OR_DIR...     whether a job's ranks talked over RDMA or TCP\n"
           "  check                    node health, --qp-test, --path-test between nodes\n"
-          "  compare                  run PROGRAM under several profiles, compare times\n",
+          "  compare                  run PROGRAM under several profiles, compare times\n"
+          "  tune                     find the settings that beat a profile, by measuring\n",
           out);
     fputs("\n  -h, --help [all]         this help; all: every option, the helpers' too\n"
           "  -V, --version            rdmarun's version and the stack it runs on\n"
@@ -187,8 +195,8 @@ static void command_help(FILE *out, const struct command_def *c)
     else
         opt_help(options, NOPTIONS, c->id, 0, out);
     fputs("  -h, --help               this help\n", out);
-    if (c->id & (CMD_COMPARE | CMD_CHECK))
-        fprintf(out, "\n%s", c->id == CMD_COMPARE ? mpirun_text
+    if (c->id & (CMD_COMPARE | CMD_CHECK | CMD_TUNE))
+        fprintf(out, "\n%s", c->id & (CMD_COMPARE | CMD_TUNE) ? mpirun_text
                 : "Host options (-H, --hostfile, -np, ...) go to mpirun or srun.\n");
     fprintf(out, "\nSee rdmarun(1).\n");
 }
@@ -201,6 +209,16 @@ void cli_usage(FILE *out, enum command command, bool all)
         global_help(out);
     else
         command_help(out, command_of(command));
+}
+
+void cli_job_options(const struct cmdline *cl, struct strvec *argv)
+{
+    for (size_t k = 0; k < NOPTIONS; k++) {
+        const struct opt *o = &options[k];
+        if ((o->scope & (CMD_RUN | CMD_TUNE)) == (CMD_RUN | CMD_TUNE) &&
+            strcmp(o->name, "profile") != 0)
+            opt_write(o, 1, CMD_RUN, cl, argv);
+    }
 }
 
 bool cli_gid_index(const char *value, long *out)
@@ -385,14 +403,14 @@ static const char *near_option(enum command cmd, const char *word, const struct 
  * rdmarun's options goes to it as before (0). */
 static int foreign_option(enum command cmd, const char *word)
 {
-    if (cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK)) {
+    if (cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK | CMD_TUNE)) {
         int n = opt_nargs(word);
         if (n >= 0)
             return n;
     }
     if (other_command(cmd, word))
         return -1;
-    bool launches = cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK);
+    bool launches = cmd & (CMD_RUN | CMD_COMPARE | CMD_CHECK | CMD_TUNE);
     const struct launcher_opts *lo = launches ? launcher_opts() : NULL;
     const char *near = near_option(cmd, word, lo && lo->asked ? lo : NULL);
     if (lo && !lo->asked && !near)
@@ -682,7 +700,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
                  "rdmarun-evidence/JOB)");
         return RR_EX_USAGE;
     }
-    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE)) && words->n > 0) {
+    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE | CMD_TUNE)) &&
+        words->n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", words->v[0]);
         return RR_EX_USAGE;
     }

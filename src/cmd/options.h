@@ -13,7 +13,7 @@
 enum command {
     CMD_RUN = 1 << 0, CMD_PROFILES = 1 << 1, CMD_PROBE = 1 << 2, CMD_VERIFY = 1 << 3,
     CMD_CHECK = 1 << 4, CMD_RANK = 1 << 5, CMD_COMPARE = 1 << 6, CMD_HELP = 1 << 7,
-    CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9,
+    CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9, CMD_TUNE = 1 << 10,
 };
 
 struct cmdline {
@@ -45,6 +45,8 @@ struct cmdline {
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;
     bool higher;             /* --higher-is-better */
+    /* rdmarun tune */
+    char *space, *budget;    /* --space FILE, --budget N|TIME */
     bool keys;               /* profiles --keys */
     /* rdmarun profiles show NAME */
     char *show_name;
@@ -59,6 +61,10 @@ void cli_free(struct cmdline *cl);
 /* One app context's words (an MPMD part after ":", or an appfile's line)
  * into c; the words used, or -1 after saying why. */
 int cli_parse_context(struct job_args *job, char **words, int n, struct app_context *c);
+/* The options of a run that a command which runs jobs itself (tune) gives
+ * each of them: every run option set on its command line but -p and
+ * --evidence-dir, which it sets per run. */
+void cli_job_options(const struct cmdline *cl, struct strvec *argv);
 /* --gid-index's value (NULL: -1, none given); false after saying why. */
 bool cli_gid_index(const char *value, long *out);
 /* --help, rdmarun help [CMD]: for CMD_RUN the grouped global help (all: the usage of every

@@ -2,6 +2,7 @@
  * run ends (never rewritten: a comparison killed at any moment keeps every
  * run it recorded), read back for the statistics and by --resume. */
 #include "compare/runs.h"
+#include "util/fs.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -11,56 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Everything of a file but its last line, when that line has no newline
- * (cut short as it was written): nothing is appended to a torn line. */
-static int cut_torn_line(int fd)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return -1;
-    char buf[4096];
-    for (off_t end = st.st_size; end > 0;) {
-        off_t at = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
-        ssize_t r = pread(fd, buf, (size_t)(end - at), at);
-        if (r != (ssize_t)(end - at))
-            return -1;
-        for (ssize_t i = r - 1; i >= 0; i--)
-            if (buf[i] == '\n')
-                return at + i + 1 == st.st_size ? 0 : ftruncate(fd, at + i + 1);
-        end = at;
-    }
-    return st.st_size ? ftruncate(fd, 0) : 0;
-}
-
-static int write_all(int fd, const char *s, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, s, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        s += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int runs_open(const char *path)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    struct stat st;
-    if (fd < 0)
-        return -1;
-    if (cut_torn_line(fd) != 0 || fstat(fd, &st) != 0 ||
-        (st.st_size == 0 && (write_all(fd, RUNS_CSV_HEADER, strlen(RUNS_CSV_HEADER)) != 0 ||
-                             fsync(fd) != 0))) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
+    return line_log_open(path, RUNS_CSV_HEADER);
 }
 
 int runs_append(int fd, const struct run *r)
@@ -75,9 +29,7 @@ int runs_append(int fd, const struct run *r)
         errno = EOVERFLOW;
         return -1;
     }
-    /* One write, so the line is whole or, at worst, the torn last one
-     * runs_open cuts; on disk before the next run starts. */
-    return write_all(fd, line, (size_t)len) == 0 && fsync(fd) == 0 ? 0 : -1;
+    return line_log_append(fd, line, (size_t)len);
 }
 
 size_t runs_read(const char *path, struct run **out)

@@ -5,7 +5,7 @@
  * stopped; then the results. cmd/compare.c fills the settings from the
  * command line. */
 #include "compare/compare.h"
-#include "compare/plan_file.h"
+#include "compare/measure.h"
 #include "evidence/evidence.h"
 #include "util/msg.h"
 #include "util/proc.h"
@@ -23,16 +23,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t interrupted;
-static volatile pid_t child;
-
-static void on_signal(int sig)
-{
-    interrupted = 1;
-    if (child > 0)
-        kill(child, sig);
-}
 
 /* Run i: its round and combination. Each round starts one combination
  * later than the one before, so no profile always runs first or last. */
@@ -188,26 +178,6 @@ static int load_settings(struct compare *c)
 
 /* ---- runs ---- */
 
-/* Run rdmarun itself with argv, output to `log`; returns its wait status,
- * or -1 when it cannot start. */
-static int run_child(char *const *argv, const char *log, double *seconds)
-{
-    /* die_with_parent: a comparison killed outright (kill -9) leaves no
-     * run going behind it, writing where --resume will run again. */
-    struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
-                             .err_to_out = true, .die_with_parent = true};
-    struct proc p;
-    double t0 = proc_now();
-    if (proc_start(&spec, &p) != 0)
-        return -1;
-    child = p.pid;
-    int status = 0;
-    proc_wait(&p, -1, &status);
-    child = 0;
-    *seconds = proc_now() - t0;
-    return status;
-}
-
 static void base_argv(struct strvec *argv, const char *self, const char *profile)
 {
     sv_push(argv, self);
@@ -235,26 +205,12 @@ static int save_plans(struct compare *c, const char *self)
     for (size_t k = 0; k < ncombos(c) && !rc; k++) {
         struct strvec argv = {0};
         base_argv(&argv, self, combo_profile(c, k));
-        sv_push(&argv, "--dry-run");
-        sv_push(&argv, "--json");
         job_argv(c, &argv, combo_np(c, k));
         char *path = xasprintf("%s/%s.np%ld.json", dir, combo_label(c, k), combo_np(c, k));
-        double t;
-        int st = run_child(argv.v, path, &t);
-        c->expect[k] = plan_file_string(path, "expect");
-        if (st != 0 || !c->expect[k]) {
-            /* The reason and the status a job of it would have had. */
-            struct strvec why = {0};
-            plan_file_errors(path, &why);
-            for (size_t i = 0; i < why.n; i++)
-                rr_error("compare: profile %s, %ld ranks: %s", combo_profile(c, k),
-                         combo_np(c, k), why.v[i]);
-            if (!why.n)
-                rr_error("compare: the plan for profile %s with %ld ranks cannot be made "
-                         "(see %s)", combo_profile(c, k), combo_np(c, k), path);
-            sv_free(&why);
-            rc = st > 0 && proc_exit_code(st) ? proc_exit_code(st) : RR_EX_CONFIG;
-        }
+        char *what = xasprintf("compare: profile %s, %ld ranks", combo_profile(c, k),
+                               combo_np(c, k));
+        c->expect[k] = measure_plan(&argv, path, what, &rc);
+        free(what);
         free(path);
         sv_free(&argv);
     }
@@ -262,28 +218,10 @@ static int save_plans(struct compare *c, const char *self)
     return rc;
 }
 
-/* The last match of the metric regex in a run's output (its first group,
- * else the whole match); NAN when none. */
-static double read_metric(const struct compare *c, const char *log)
+static void last_value(void *ctx, const char *bin, double value)
 {
-    FILE *f = fopen(log, "r");
-    double value = NAN;
-    char line[4096];
-    while (f && fgets(line, sizeof(line), f)) {
-        regmatch_t m[2];
-        if (regexec(&c->re, line, 2, m, 0) != 0)
-            continue;
-        regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
-        char num[64];
-        snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
-        char *end;
-        double v = strtod(num, &end);
-        if (end != num)
-            value = v;
-    }
-    if (f)
-        fclose(f);
-    return value;
+    (void)bin;
+    *(double *)ctx = value;
 }
 
 static void progress(int done, int total, const struct run *r, double elapsed)
@@ -318,7 +256,7 @@ static int do_runs(struct compare *c, const char *self)
     if (next)
         fprintf(stderr, "rdmarun: compare: %d of %d runs already recorded in %s; continuing\n",
                 next, total, c->dir);
-    for (int i = next; i < total && !interrupted; i++) {
+    for (int i = next; i < total && !measure_interrupted(); i++) {
         struct run r;
         memset(&r, 0, sizeof(r));
         size_t k;
@@ -335,20 +273,18 @@ static int do_runs(struct compare *c, const char *self)
         sv_push(&argv, "--evidence-dir");
         sv_push(&argv, evdir);
         job_argv(c, &argv, r.np);
-        int st = run_child(argv.v, log, &r.wall);
+        struct measured m;
+        measure_run(argv.v, log, evdir, c->expect[k], &m);
         sv_free(&argv);
-        if (!interrupted) {
-            r.status = st < 0 ? -1 : proc_exit_code(st);
-            struct evidence ev;
-            memset(&ev, 0, sizeof(ev));
-            evidence_read(&ev, evdir);
-            snprintf(r.verdict, sizeof(r.verdict), "%s", verdict_name(evidence_verdict(&ev)));
+        if (!measure_interrupted()) {
+            r.status = m.status;
+            r.wall = m.wall;
+            snprintf(r.verdict, sizeof(r.verdict), "%s", m.verdict);
             snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
-            int e = name_index(expectation_names, r.expect);
-            /* one rank has no peer: nothing to prove, as for a job script */
-            bool met = e >= 0 && evidence_meets(&ev, (enum expectation)e);
-            evidence_free(&ev);
-            r.metric = c->metric ? read_metric(c, log) : NAN;
+            bool met = m.met;
+            r.metric = NAN;
+            if (c->metric)
+                metric_read(&c->re, log, last_value, &r.metric);
             r.included = r.status == 0 && met && (!c->metric || !isnan(r.metric));
             if (runs_append(csv, &r) != 0) {
                 rr_error("compare: cannot record run %d in %s: %s", i, csv_path,
@@ -370,7 +306,7 @@ static int do_runs(struct compare *c, const char *self)
     }
     if (isatty(STDERR_FILENO))
         fputc('\n', stderr);
-    if (interrupted) {
+    if (measure_interrupted()) {
         rr_error("compare: interrupted; the runs finished so far are in %s (continue with: "
                  "rdmarun compare --resume %s)", csv_path, c->dir);
         rc = 130;
@@ -422,17 +358,14 @@ static int start_dir(struct compare *c, const char *output)
 
 static int compile_metric(struct compare *c)
 {
-    int e = c->metric ? regcomp(&c->re, c->metric, REG_EXTENDED) : 0;
-    if (e) {
-        char why[128];
-        regerror(e, &c->re, why, sizeof(why));
-        rr_error("compare: --metric '%s' is not a regular expression: %s", c->metric, why);
-        regfree(&c->re);
+    if (!c->metric)
+        return 0;
+    if (!metric_compile(&c->re, c->metric, "compare: --metric")) {
         free(c->metric);
         c->metric = NULL;
         return RR_EX_USAGE;
     }
-    c->compiled = c->metric != NULL;
+    c->compiled = true;
     return 0;
 }
 
@@ -483,11 +416,7 @@ int compare_run(struct compare *c, const char *output)
         rc = save_plans(c, self);
     }
     if (!rc) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
+        measure_catch_signals();
         int runs_rc = do_runs(c, self);
         struct run *runs;
         char *csv = xasprintf("%s/runs.csv", c->dir);

@@ -20,4 +20,16 @@ void stats_of(double *v, size_t n, struct sample_stats *out);
 double speedup(double v0, double v, bool higher);
 double efficiency(double v0, long n0, double v, long n, bool higher);
 
+/* The two-sided 95% quantile of Student's t with df degrees of freedom
+ * (df >= 1; exact to 3 decimals up to 30, then within 0.005). */
+double t95(size_t df);
+
+/* Paired gains: d[i] = log(reference_i / candidate_i) for a time (log of
+ * candidate over reference for a rate), one pair per interleaved round. */
+struct paired_gain {
+    size_t n;
+    double mean, lo, hi;   /* the mean log gain and its 95% t interval (lo = hi = mean for n < 2) */
+};
+void paired_gain_of(const double *d, size_t n, struct paired_gain *out);
+
 #endif

@@ -13,19 +13,6 @@
 enum { LOG_UCX, LOG_NCCL };
 static const char *const log_names[] = {"ucx.log", "nccl.log"};
 
-static void write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;   /* our own output is gone: the job's is not ours to keep */
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 /* A UCX log record: "[1795949793.450] [host:pid:tid] file.c:123 UCX  LEVEL ...".
  * Returns its level, or NULL. */
 static const char *ucx_level(const char *s)
@@ -130,6 +117,7 @@ size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
         if (s->passing) {
             const char *nl = memchr(data, '\n', n);
             size_t k = nl ? (size_t)(nl - data) + 1 : n;
+            /* A failed write loses our own output: the job's is not ours to keep. */
             write_all(s->out, data, k);
             s->passing = !nl;
             data += k;

@@ -21,9 +21,7 @@
 
 static size_t hash_str(size_t h, const char *s)
 {
-    for (; s && *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h * 31 + 7;
+    return (size_t)(s ? fnv1a(h, s, strlen(s)) : h) * 31 + 7;
 }
 
 static size_t mix(size_t a, size_t b)

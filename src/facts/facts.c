@@ -4,6 +4,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,4 +220,36 @@ const struct gid_entry *port_best_gid(const struct rdma_port *p)
             best = g;
     }
     return best;
+}
+
+char *facts_kind(const struct facts *f)
+{
+    char *buf;
+    size_t len;
+    FILE *m = xmemstream_open(&buf, &len);
+    fprintf(m, "%d package%s, %d cores, %zu NUMA node%s", f->npackages,
+            f->npackages == 1 ? "" : "s", f->ncores, f->nnuma, f->nnuma == 1 ? "" : "s");
+    for (size_t d = 0; d < f->ndevs; d++)
+        for (size_t p = 0; p < f->devs[d].nports; p++) {
+            const struct rdma_port *port = &f->devs[d].ports[p];
+            if (port_is_active(port))
+                fprintf(m, ", %s %s %.0f Gb/s%s%s", f->devs[d].driver ? f->devs[d].driver : "?",
+                        port->link_layer ? port->link_layer : "?", port->rate_gbps,
+                        f->devs[d].fw_ver ? " fw " : "", f->devs[d].fw_ver ? f->devs[d].fw_ver : "");
+        }
+    if (!f->ndevs)
+        fputs(", no RDMA device", m);
+    for (size_t g = 0; g < f->ngpus; g++)
+        fprintf(m, ", GPU %s", f->gpus[g].vendor ? f->gpus[g].vendor : "?");
+    fprintf(m, ", UCX %s", f->ucx_version ? f->ucx_version : "unknown");
+    xmemstream_close(m);
+    return buf;
+}
+
+char *facts_fingerprint(const struct facts *f)
+{
+    char *kind = facts_kind(f);
+    char *fp = xasprintf("%016" PRIx64, fnv1a(FNV1A_INIT, kind, strlen(kind)));
+    free(kind);
+    return fp;
 }

@@ -161,6 +161,13 @@ int facts_gather(struct facts *f, const struct facts_sources *src);
 void facts_free(struct facts *f);
 
 bool port_is_active(const struct rdma_port *p);
+/* What kind of node this is, as far as tuning goes: packages, cores, NUMA
+ * nodes, each active port's driver, link layer, rate and firmware, the
+ * GPUs' vendors, UCX's version. Device names and addresses are left out:
+ * they differ between nodes of one kind. Caller frees. */
+char *facts_kind(const struct facts *f);
+/* facts_kind as 16 hex digits (FNV-1a), for a profile's tuned-for. */
+char *facts_fingerprint(const struct facts *f);
 /* The RoCE v2 GID bound to a routable address: IPv4-mapped first, else a
  * non-link-local IPv6 one; NULL when none fits. */
 const struct gid_entry *port_best_gid(const struct rdma_port *p);

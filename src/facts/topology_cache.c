@@ -25,13 +25,6 @@
 #define CACHE_MAX (64 << 20)   /* hwloc's XML of a 2,048-PU node is ~2 MB */
 #define CACHE_KEY_INFO "RdmarunTopologyCacheKey"
 
-static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 /* The names in a sysfs folder, in any order: a device added, removed or
  * renamed (hot plug, SR-IOV functions, a module loaded) changes it. */
 static uint64_t names_in(const char *dir)
@@ -41,7 +34,7 @@ static uint64_t names_in(const char *dir)
         return 0;
     uint64_t sum = 0;
     for (struct dirent *e; (e = readdir(d));)
-        sum += fnv1a(0xcbf29ce484222325ULL, e->d_name, strlen(e->d_name));
+        sum += fnv1a(FNV1A_INIT, e->d_name, strlen(e->d_name));
     closedir(d);
     return sum;
 }
@@ -63,7 +56,7 @@ static char *cache_key(void)
         return NULL;   /* no boot identity: no way to know the cache is this boot's */
     static const char *const dirs[] = {"/sys/bus/pci/devices", "/sys/class/net",
                                        "/sys/class/infiniband", "/etc/OpenCL/vendors"};
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = FNV1A_INIT;
     for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
         uint64_t n = names_in(dirs[i]);
         h = fnv1a(h, (const char *)&n, sizeof(n));

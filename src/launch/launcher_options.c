@@ -209,14 +209,6 @@ static void ask_launcher(const char *path, const char *real, const char *name, b
     add_fallback(o);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    return h;
-}
-
 /* The cache: the key, the label, then "NAME NARGS" lines. */
 static bool from_cache(int dirfd, const char *file, const char *key, struct launcher_opts *o)
 {
@@ -281,7 +273,7 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
                           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
     /* One file per launcher binary's path: a new build replaces it. */
     char *id = xasprintf("%s %s", name, real);
-    char *file = xasprintf("launcher-options.%016llx", (unsigned long long)fnv1a(id));
+    char *file = xasprintf("launcher-options.%016llx", (unsigned long long)fnv1a(FNV1A_INIT, id, strlen(id)));
     free(id);
     char *dir = user_runtime_dir();
     int dirfd = private_dir_open(dir);

@@ -1115,6 +1115,22 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         free(out->expect.origin);
         out->expect.origin = xasprintf("fabric %s", fabric);
     }
+    /* A profile rdmarun tune measured on another kind of node: its gains
+     * were measured there. */
+    const struct entry *tuned = profile_get(prof, "profile", "tuned-for");
+    if (tuned && *tuned->value) {
+        char *fp = facts_fingerprint(rq->facts);
+        if (strcmp(fp, tuned->value) != 0) {
+            char *kind = facts_kind(rq->facts), *origin = entry_origin(tuned);
+            sv_pushf(&out->notes, "warning: the profile was tuned on another kind of node "
+                     "(tuned-for %s, %s; this node is %s: %s): its measured gains may not hold "
+                     "here (hint: rdmarun tune on this kind of node)", tuned->value, origin, fp,
+                     kind);
+            free(kind);
+            free(origin);
+        }
+        free(fp);
+    }
 
     struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
     size_t nall = ports_select(rq->facts, fabric, all, MAX_PORTS);

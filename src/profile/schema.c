@@ -18,6 +18,9 @@ static const struct keydef profile_keys[] = {
     {"verify", VT_ENUM, VERIFY_POLICIES, "what a transport fallback does to the run"},
     {"expect", VT_ENUM, EXPECTATIONS,
      "what the job should run on (default: from fabric); a different verdict is a fallback"},
+    {"tuned-for", VT_STRING, NULL,
+     "the kind of node 'rdmarun tune' measured this profile on (a fingerprint); a plan on "
+     "another kind warns"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -68,18 +68,10 @@ static ucs_log_func_rc_t capture_log(const char *file, unsigned line, const char
 
 #define MAX_TABLE_DEPTH 8
 
-/* ucx.vars by name: UCX 1.18 has thousands, each found many times over. */
-static size_t name_hash(const char *s)
-{
-    size_t h = 14695981039346656037u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
+/* ucx.vars by name (fnv1a): UCX 1.18 has thousands, each found many times over. */
 static size_t *var_slot(const char *name)
 {
-    size_t mask = ucx.index_cap - 1, i = name_hash(name) & mask;
+    size_t mask = ucx.index_cap - 1, i = (size_t)fnv1a(FNV1A_INIT, name, strlen(name)) & mask;
     while (ucx.index[i] && strcmp(ucx.vars.v[ucx.index[i] - 1], name) != 0)
         i = (i + 1) & mask;
     return &ucx.index[i];
@@ -224,6 +216,55 @@ bool ucx_config_known(const char *name, char **suggestion)
     }
     if (s)
         *suggestion = xstrdup(s);
+    return false;
+}
+
+/* The field a table reads under `name` (add_names' field: the innermost
+ * sub-table prefix, then the field's own name). */
+static const ucs_config_field_t *field_named(const ucs_config_field_t *fields,
+                                             const char *prefix, const char *name, int depth)
+{
+    size_t n = strlen(prefix);
+    for (const ucs_config_field_t *f = fields; f->name; f++) {
+        if (f->parser.read == ucs_config_sscanf_table) {
+            const ucs_config_field_t *in = depth < MAX_TABLE_DEPTH
+                ? field_named((const ucs_config_field_t *)f->parser.arg, f->name, name, depth + 1)
+                : NULL;
+            if (in)
+                return in;
+        } else if (strncmp(name, prefix, n) == 0 && strcmp(name + n, f->name) == 0) {
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static const ucs_config_field_t *field_of(const char *name)
+{
+    load();
+    ssize_t i = var_find(name);
+    return i < 0 ? NULL : field_named(ucx.owners[i].entry->table, "", ucx.owners[i].field, 1);
+}
+
+const char *ucx_config_default(const char *name)
+{
+    const ucs_config_field_t *f = field_of(name);
+    return f ? f->dfl_value : NULL;
+}
+
+bool ucx_config_choices(const char *name, struct strvec *out)
+{
+    const ucs_config_field_t *f = field_of(name);
+    if (f && f->parser.read == ucs_config_sscanf_enum) {
+        for (const char *const *v = f->parser.arg; *v; v++)
+            sv_push(out, *v);
+        return true;
+    }
+    if (f && f->parser.read == ucs_config_sscanf_bool) {
+        sv_push(out, "y");
+        sv_push(out, "n");
+        return true;
+    }
     return false;
 }
 

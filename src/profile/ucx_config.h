@@ -18,6 +18,11 @@ const struct strvec *ucx_config_names(void);
  * only in a spelling UCX does not take (8MiB), *fixed is the byte count to
  * use instead. */
 bool ucx_config_check(const char *name, const char *value, char **why, char **fixed);
+/* The values UCX takes for UCX_<name> when it is one of a fixed set (an
+ * enumeration, a yes/no): appended to out, true; false for any other kind. */
+bool ucx_config_choices(const char *name, struct strvec *out);
+/* UCX_<name>'s default as UCX's table writes it ("auto", "all", "8k"), or NULL. */
+const char *ucx_config_default(const char *name);
 /* Whether `tl` (without ^ or :aux) is a transport or alias this UCX knows. */
 bool ucx_transport_known(const char *tl, char **suggestion);
 

@@ -277,20 +277,26 @@ char *read_input(const char *path, size_t max, size_t *len)
     return read_bounded(fd, max, len);
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+    const char *s = buf;
+    while (len > 0) {
+        ssize_t w = write(fd, s, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)
 {
     char *tmp = xasprintf(".%s.%ld.tmp", name, (long)getpid());
     int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    int rc = fd < 0 ? -1 : 0;
-    for (size_t done = 0; rc == 0 && done < len;) {
-        ssize_t w = write(fd, (const char *)buf + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            rc = -1;
-        else
-            done += (size_t)w;
-    }
+    int rc = fd < 0 ? -1 : write_all(fd, buf, len);
     if (fd >= 0 && close(fd) != 0)
         rc = -1;
     if (rc == 0)
@@ -324,4 +330,49 @@ FILE *create_new_file(const char *dir, const char *name)
     }
     errno = e;
     return f;
+}
+
+/* Everything of a file but its last line, when that line has no newline
+ * (cut short as it was written): nothing is appended to a torn line. */
+static int cut_torn_line(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    char buf[4096];
+    for (off_t end = st.st_size; end > 0;) {
+        off_t at = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
+        ssize_t r = pread(fd, buf, (size_t)(end - at), at);
+        if (r != (ssize_t)(end - at))
+            return -1;
+        for (ssize_t i = r - 1; i >= 0; i--)
+            if (buf[i] == '\n')
+                return at + i + 1 == st.st_size ? 0 : ftruncate(fd, at + i + 1);
+        end = at;
+    }
+    return st.st_size ? ftruncate(fd, 0) : 0;
+}
+
+int line_log_open(const char *path, const char *header)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (cut_torn_line(fd) != 0 || fstat(fd, &st) != 0 ||
+        (st.st_size == 0 && header &&
+         (write_all(fd, header, strlen(header)) != 0 || fsync(fd) != 0))) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+int line_log_append(int fd, const char *line, size_t len)
+{
+    /* One write, so the line is whole or, at worst, the torn last one
+     * line_log_open cuts; on disk before the next step starts. */
+    return write_all(fd, line, len) == 0 && fsync(fd) == 0 ? 0 : -1;
 }

@@ -60,4 +60,13 @@ char *read_input(const char *path, size_t max, size_t *len);
  * never through a symlink, and only in a directory of this user's. NULL
  * with errno (EEXIST: a file of that name is there already). */
 FILE *create_new_file(const char *dir, const char *name);
+/* All of buf to fd, through short writes and EINTR. 0, or -1 with errno. */
+int write_all(int fd, const void *buf, size_t len);
+/* A record of steps, a line each, that an interruption at any moment leaves
+ * whole (runs.csv, the tune journal): opened to append, created with
+ * `header` (NULL: none) when new or empty, a last line without its newline
+ * (cut short as it was written) cut off. An fd, or -1 with errno. */
+int line_log_open(const char *path, const char *header);
+/* One line, in one write, fsync'd. 0, or -1 with errno. */
+int line_log_append(int fd, const char *line, size_t len);
 #endif

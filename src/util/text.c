@@ -215,3 +215,11 @@ char *term_safe(const char *s, size_t len, size_t max)
     xmemstream_close(m);
     return out;
 }
+
+uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *s = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ULL;
+    return h;
+}

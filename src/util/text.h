@@ -3,6 +3,7 @@
 #define RDMARUN_TEXT_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Copy of s[0..len) without leading and trailing blanks. */
 char *trim_dup(const char *s, size_t len);
@@ -15,6 +16,10 @@ size_t edit_distance(const char *a, const char *b);
 const char *suggest(const char *word, const char *const *cands, size_t n);
 bool str_ieq(const char *a, const char *b);
 bool starts_with(const char *s, const char *prefix);
+/* FNV-1a, 64 bits, of n bytes, continuing from h (FNV1A_INIT to start):
+ * hash tables, cache keys, fingerprints. */
+#define FNV1A_INIT 0xcbf29ce484222325ULL
+uint64_t fnv1a(uint64_t h, const void *data, size_t n);
 bool ends_with(const char *s, const char *suffix);
 /* Upper-case copy, with '-' turned into '_' (profile key -> variable name). */
 char *to_var_name(const char *s);

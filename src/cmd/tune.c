@@ -1,0 +1,127 @@
+/* rdmarun tune: search settings on top of a profile by measuring a
+ * benchmark, every run verified (tune/session.c runs the tune, tune/search.c
+ * is the method). This file only turns the command line into the tune's
+ * settings and search space. */
+#include "cmd/commands.h"
+#include "facts/facts.h"
+#include "profile/profile.h"
+#include "tune/tune.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_BUDGET_RUNS 200
+#define MAX_BUDGET_S (7 * 24 * 3600.0)
+
+/* --budget: a number of runs, or a time: 90s, 30m, 2h. */
+static bool budget_of(const char *s, struct tune *t)
+{
+    long runs;
+    if (!s) {
+        t->budget_runs = DEFAULT_BUDGET_RUNS;
+        return true;
+    }
+    if (parse_long(s, 1, 1000000, &runs)) {
+        t->budget_runs = runs;
+        return true;
+    }
+    size_t n = strlen(s);
+    double unit = n && s[n - 1] == 's' ? 1 : n && s[n - 1] == 'm' ? 60 : n && s[n - 1] == 'h' ? 3600 : 0;
+    char *num = n ? xstrndup(s, n - 1) : NULL;
+    double v;
+    bool ok = unit && parse_seconds(num, MAX_BUDGET_S / unit, &v);
+    free(num);
+    if (ok)
+        t->budget_s = v * unit;
+    else
+        rr_error("tune: --budget '%s': expected a number of runs (200) or a time (90s, 30m, 2h)",
+                 s);
+    return ok;
+}
+
+static int settings_from(struct tune *t, const struct cmdline *cl)
+{
+    if (!cl->profile) {
+        rr_error("tune needs -p BASE: the profile to start from (hint: rdmarun tune -p shm; "
+                 "'rdmarun profiles' lists them)");
+        return RR_EX_USAGE;
+    }
+    if (!budget_of(cl->budget, t))
+        return RR_EX_USAGE;
+    t->base = xstrdup(cl->profile);
+    t->higher = cl->higher;
+    cli_job_options(cl, &t->args);
+    sv_append(&t->args, &cl->job.mpirun_args);
+    if (cl->job.program.n) {
+        if (!cl->metric && cl->higher) {
+            rr_error("tune: --higher-is-better is for a --metric such as a bandwidth (wall time "
+                     "is lower-is-better)");
+            return RR_EX_USAGE;
+        }
+        t->metric = cl->metric ? xstrdup(cl->metric) : NULL;
+        sv_append(&t->program, &cl->job.program);
+    } else {
+        if (cl->metric || cl->higher) {
+            rr_error("tune: --metric and --higher-is-better are for your own benchmark (hint: "
+                     "rdmarun tune -p BASE --metric REGEX -- PROGRAM)");
+            return RR_EX_USAGE;
+        }
+        char *bench = tune_builtin_benchmark();
+        if (!bench)
+            return RR_EX_UNAVAILABLE;
+        /* 50 iterations of each size, from a small message to a rendezvous one. */
+        const char *argv[] = {bench, "50", "8", "1024", "65536", "1048576"};
+        for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
+            sv_push(&t->program, argv[i]);
+        free(bench);
+        t->metric = xstrdup(TUNE_BUILTIN_METRIC);
+        if (cl->job.np <= 0 && cl->job.ppn <= 0) {   /* a ping-pong needs two ranks */
+            sv_push(&t->args, "-np");
+            sv_push(&t->args, "2");
+        }
+    }
+    for (size_t i = 0; i < t->args.n + t->program.n; i++) {
+        const char *a = i < t->args.n ? t->args.v[i] : t->program.v[i - t->args.n];
+        if (strchr(a, '\n')) {
+            rr_error("tune: an argument holds a newline, which tune.conf cannot keep");
+            return RR_EX_USAGE;
+        }
+    }
+    /* The space: from the base as this command line makes it, and the node. */
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    struct profile p;
+    int rc = profile_load_for_job(t->base, &dirs, &cl->sets, &p);
+    sv_free(&dirs);
+    struct facts f;
+    memset(&f, 0, sizeof(f));
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    if (!rc)
+        rc = facts_gather(&f, &src);
+    if (!rc && cl->space)
+        rc = tune_space_read(&t->space, cl->space, &p, &f);
+    else if (!rc)
+        tune_space_default(&t->space, &p, &f);
+    if (!rc && !t->space.n) {
+        rr_error("tune: nothing to search: every key has one value here%s", cl->space
+                 ? " (hint: list two values or more: KEY = V1 | V2)" : "");
+        rc = RR_EX_USAGE;
+    }
+    facts_free(&f);
+    profile_free(&p);
+    return rc;
+}
+
+int cmd_tune(const struct cmdline *cl)
+{
+    struct tune t;
+    memset(&t, 0, sizeof(t));
+    int rc = cl->resume ? tune_load(&t, cl->resume) : settings_from(&t, cl);
+    if (!rc)
+        rc = tune_run(&t, cl->output);
+    tune_free(&t);
+    return rc;
+}

@@ -1,0 +1,143 @@
+/* One measured job (measure.h), shared by compare and tune. */
+#include "compare/measure.h"
+#include "compare/plan_file.h"
+#include "evidence/evidence.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t child;
+
+static void on_signal(int sig)
+{
+    interrupted = 1;
+    if (child > 0)
+        kill(child, sig);
+}
+
+void measure_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+bool measure_interrupted(void) { return interrupted; }
+
+/* Run argv with output to `log`; its wait status, or -1 when it cannot start. */
+static int run_child(char *const *argv, const char *log, double *seconds)
+{
+    /* die_with_parent: a comparison or a tune killed outright (kill -9)
+     * leaves no run going behind it, writing where --resume will run again. */
+    struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
+                             .err_to_out = true, .die_with_parent = true};
+    struct proc p;
+    double t0 = proc_now();
+    *seconds = 0;
+    if (proc_start(&spec, &p) != 0)
+        return -1;
+    child = p.pid;
+    int status = 0;
+    proc_wait(&p, -1, &status);
+    child = 0;
+    *seconds = proc_now() - t0;
+    return status;
+}
+
+void measure_run(char *const *argv, const char *log, const char *evdir, const char *expect,
+                 struct measured *m)
+{
+    memset(m, 0, sizeof(*m));
+    int st = run_child(argv, log, &m->wall);
+    m->status = st < 0 ? -1 : proc_exit_code(st);
+    struct evidence ev;
+    memset(&ev, 0, sizeof(ev));
+    if (access(evdir, F_OK) == 0)   /* none: --verify off, or the job never started */
+        evidence_read(&ev, evdir);
+    snprintf(m->verdict, sizeof(m->verdict), "%s", verdict_name(evidence_verdict(&ev)));
+    int e = expect ? name_index(expectation_names, expect) : -1;
+    /* one rank has no peer: nothing to prove, as for a job script */
+    m->met = e >= 0 && evidence_meets(&ev, (enum expectation)e);
+    evidence_free(&ev);
+}
+
+char *measure_plan(const struct strvec *argv, const char *path, const char *what, int *status)
+{
+    struct strvec dry = {0};
+    sv_push(&dry, argv->v[0]);
+    sv_push(&dry, "--dry-run");
+    sv_push(&dry, "--json");
+    for (size_t i = 1; i < argv->n; i++)
+        sv_push(&dry, argv->v[i]);
+    double t;
+    int st = run_child(dry.v, path, &t);
+    sv_free(&dry);
+    char *expect = plan_file_string(path, "expect");
+    *status = 0;
+    if (st == 0 && expect)
+        return expect;
+    free(expect);
+    /* The reason and the status a job of it would have had. */
+    struct strvec why = {0};
+    plan_file_errors(path, &why);
+    for (size_t i = 0; i < why.n; i++)
+        rr_error("%s: %s", what, why.v[i]);
+    if (!why.n)
+        rr_error("%s: the plan cannot be made (see %s)", what, path);
+    sv_free(&why);
+    *status = st > 0 && proc_exit_code(st) ? proc_exit_code(st) : RR_EX_CONFIG;
+    return NULL;
+}
+
+bool metric_compile(regex_t *re, const char *regex, const char *option)
+{
+    int e = regcomp(re, regex, REG_EXTENDED);
+    if (!e)
+        return true;
+    char why[128];
+    regerror(e, re, why, sizeof(why));
+    rr_error("%s '%s' is not a regular expression: %s", option, regex, why);
+    regfree(re);
+    return false;
+}
+
+#define METRIC_GROUPS 10
+
+void metric_read(const regex_t *re, const char *log,
+                 void (*found)(void *ctx, const char *bin, double value), void *ctx)
+{
+    FILE *f = fopen(log, "r");
+    char line[4096];
+    size_t ngroups = re->re_nsub < METRIC_GROUPS ? re->re_nsub : METRIC_GROUPS - 1;
+    while (f && fgets(line, sizeof(line), f)) {
+        regmatch_t m[METRIC_GROUPS];
+        if (regexec(re, line, ngroups + 1, m, 0) != 0)
+            continue;
+        regmatch_t *g = &m[0];
+        for (size_t i = ngroups; i >= 1; i--)
+            if (m[i].rm_so >= 0 && (ngroups < 2 || i > 1)) {
+                g = &m[i];
+                break;
+            }
+        char num[64], bin[256] = "";
+        snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+        if (ngroups >= 2 && m[1].rm_so >= 0)
+            snprintf(bin, sizeof(bin), "%.*s", (int)(m[1].rm_eo - m[1].rm_so), line + m[1].rm_so);
+        char *end;
+        double v = strtod(num, &end);
+        if (end != num && isfinite(v))
+            found(ctx, bin, v);
+    }
+    if (f)
+        fclose(f);
+}

@@ -1,0 +1,769 @@
+/* A tune's run: its settings and search space kept in DIR/tune.conf, the
+ * base profile's plan (what every sample must be verified as), every run of
+ * the benchmark rdmarun itself with the configuration's --set values,
+ * recorded in the journal as it ends; the search (tune/search.c) over
+ * them; then DIR/tuned.ini and the summary. A resumed tune replays the
+ * journal: the search is a function of its samples, so it asks for the same
+ * configurations in the same order and runs only what the journal lacks. */
+#include "tune/tune.h"
+#include "compare/measure.h"
+#include "compare/plan_file.h"
+#include "facts/facts.h"
+#include "tune/journal.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TUNE_MIN_GAIN 0.02
+#define TUNE_ACCEPT_ROUNDS 5
+
+struct session {
+    struct tune *t;
+    char *self, *expect;
+    struct journal_record *old;   /* the journal so far: replayed, not run */
+    size_t nold, next;            /* next: the sample the search asks for next */
+    int fd;                       /* the journal, to append */
+    regex_t re;
+    struct strvec bins;           /* the bins, as the base's first run printed them */
+    double spent, t0;             /* seconds of runs (replayed ones too); when this run began */
+    size_t discarded;
+    int error;                    /* why the search was stopped, when it was not the budget */
+    unsigned current[TUNE_MAX_KEYS];
+    char *note[TUNE_MAX_KEYS];    /* per key: the move that set its value */
+};
+
+/* ---- the built-in benchmark ---- */
+
+char *tune_builtin_benchmark(void)
+{
+    /* An uninstalled rdmarun runs its build tree's example; an installed
+     * one the copy in LIBEXECDIR/rdmarun, wherever the tree was moved. */
+    char *tree = source_tree_of_self();
+    char *path = NULL;
+    if (tree) {
+        char *self = realpath("/proc/self/exe", NULL);
+        char *slash = self ? strrchr(self, '/') : NULL;
+        if (slash)
+            path = xasprintf("%.*s/examples/mpi_pingpong", (int)(slash - self), self);
+        free(self);
+    } else {
+        char *dir = installed_path_of_self(RDMARUN_BINDIR, RDMARUN_LIBEXECDIR "/rdmarun");
+        path = xasprintf("%s/mpi_pingpong", dir ? dir : RDMARUN_LIBEXECDIR "/rdmarun");
+        free(dir);
+    }
+    free(tree);
+    if (path && access(path, X_OK) != 0) {
+        rr_error("tune: the built-in benchmark %s is not there (%s) (hint: build it with 'make "
+                 "examples', which needs Open MPI's mpicc; or give your own: rdmarun tune -p "
+                 "PROFILE --metric REGEX -- PROGRAM)", path, strerror(errno));
+        free(path);
+        path = NULL;
+    }
+    return path;
+}
+
+/* ---- settings, kept in DIR/tune.conf for --resume ---- */
+
+static int save_settings(const struct tune *t)
+{
+    char *path = xasprintf("%s/tune.conf", t->dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        rr_error("tune: cannot write %s: %s", path, strerror(errno));
+        free(path);
+        return RR_EX_CANTCREAT;
+    }
+    fprintf(f, "# rdmarun tune settings; 'rdmarun tune --resume DIR' reads them\nbase=%s\n",
+            t->base);
+    fprintf(f, "budget_runs=%ld\nbudget_s=%.3f\n", t->budget_runs, t->budget_s);
+    if (t->metric)
+        fprintf(f, "metric=%s\n", t->metric);
+    fprintf(f, "better=%s\n", t->higher ? "higher" : "lower");
+    for (size_t i = 0; i < t->args.n; i++)
+        fprintf(f, "arg=%s\n", t->args.v[i]);
+    for (size_t i = 0; i < t->program.n; i++)
+        fprintf(f, "program=%s\n", t->program.v[i]);
+    for (size_t k = 0; k < t->space.n; k++) {
+        const struct tune_key *key = &t->space.keys[k];
+        fprintf(f, "key=%s.%s\nfrom=%s\n", key->section, key->key, key->from);
+        for (size_t v = 0; v < key->values.n; v++)
+            fprintf(f, "value=%s\n", key->values.v[v]);
+    }
+    int rc = fclose(f) == 0 ? 0 : RR_EX_CANTCREAT;
+    free(path);
+    return rc;
+}
+
+int tune_load(struct tune *t, const char *dir)
+{
+    t->dir = xstrdup(dir);
+    char *path = xasprintf("%s/tune.conf", dir);
+    FILE *f = open_input(path);
+    if (!f) {
+        rr_error("tune --resume: cannot read %s: %s (hint: the folder of an earlier 'rdmarun "
+                 "tune -o DIR')", path, input_strerror(errno));
+        free(path);
+        return RR_EX_NOINPUT;
+    }
+    char *line = NULL;
+    size_t size = 0;
+    int rc = 0, lineno = 0;
+    struct tune_key *key = NULL;
+    while (!rc && getline(&line, &size, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (line[0] == '#' || !line[0])
+            continue;
+        if (eq)
+            *eq = '\0';
+        const char *v = eq ? eq + 1 : "";
+        char *end = NULL;
+        if (eq && strcmp(line, "base") == 0)
+            t->base = xstrdup(v);
+        else if (eq && strcmp(line, "budget_runs") == 0)
+            t->budget_runs = strtol(v, &end, 10);
+        else if (eq && strcmp(line, "budget_s") == 0)
+            t->budget_s = strtod(v, &end);
+        else if (eq && strcmp(line, "metric") == 0)
+            t->metric = xstrdup(v);
+        else if (eq && strcmp(line, "better") == 0)
+            t->higher = strcmp(v, "higher") == 0;
+        else if (eq && strcmp(line, "arg") == 0)
+            sv_push(&t->args, v);
+        else if (eq && strcmp(line, "program") == 0)
+            sv_push(&t->program, v);
+        else if (eq && strcmp(line, "key") == 0 && strchr(v, '.') &&
+                 t->space.n < TUNE_MAX_KEYS) {
+            key = &t->space.keys[t->space.n++];
+            memset(key, 0, sizeof(*key));
+            key->section = xstrndup(v, strcspn(v, "."));
+            key->key = xstrdup(strchr(v, '.') + 1);
+        } else if (eq && strcmp(line, "from") == 0 && key && !key->from)
+            key->from = xstrdup(v);
+        else if (eq && strcmp(line, "value") == 0 && key)
+            sv_push(&key->values, v);
+        else
+            end = line;   /* not a setting */
+        if (end && *end) {
+            rr_error("%s:%d: not a setting of rdmarun tune (hint: the file is written by rdmarun "
+                     "tune; do not edit it)", path, lineno);
+            rc = RR_EX_DATAERR;
+        }
+    }
+    free(line);
+    fclose(f);
+    for (size_t k = 0; !rc && k < t->space.n; k++)
+        if (t->space.keys[k].values.n < 2 || !t->space.keys[k].from)
+            rc = RR_EX_DATAERR;
+    if (!rc && (!t->base || !t->program.n || !t->space.n))
+        rc = RR_EX_DATAERR;
+    if (rc == RR_EX_DATAERR && lineno)
+        rr_error("%s is incomplete (hint: start the tune again)", path);
+    free(path);
+    return rc;
+}
+
+void tune_free(struct tune *t)
+{
+    free(t->dir);
+    free(t->base);
+    free(t->space_file);
+    free(t->metric);
+    sv_free(&t->args);
+    sv_free(&t->program);
+    tune_space_free(&t->space);
+}
+
+/* ---- samples ---- */
+
+static char *config_of(const struct tune *t, const unsigned *choice)
+{
+    struct strvec parts = {0};
+    for (size_t k = 0; k < t->space.n; k++)
+        sv_pushf(&parts, "%u", choice[k]);
+    char *s = sv_join(&parts, ",");
+    sv_free(&parts);
+    return s;
+}
+
+/* "ucx.RNDV_THRESH=64K ucx.TLS=tcp,self", or "the base's values". */
+static char *settings_of(const struct tune *t, const unsigned *choice)
+{
+    struct strvec parts = {0};
+    for (size_t k = 0; k < t->space.n; k++)
+        if (choice[k]) {
+            const struct tune_key *key = &t->space.keys[k];
+            const char *v = key->values.v[choice[k]];
+            sv_pushf(&parts, "%s.%s=%s", key->section, key->key, *v ? v : "(unset)");
+        }
+    char *s = parts.n ? sv_join(&parts, " ") : xstrdup("the base's values");
+    sv_free(&parts);
+    return s;
+}
+
+static void job_argv(const struct session *x, const unsigned *choice, const char *evdir,
+                     struct strvec *argv)
+{
+    const struct tune *t = x->t;
+    sv_push(argv, x->self);
+    sv_push(argv, "-p");
+    sv_push(argv, t->base);
+    for (size_t k = 0; k < t->space.n; k++) {
+        char *set = choice[k] ? tune_space_set(&t->space, k, choice[k]) : NULL;
+        if (set) {
+            sv_push(argv, "--set");
+            sv_push(argv, set);
+            free(set);
+        }
+    }
+    if (evdir) {
+        sv_push(argv, "--evidence-dir");
+        sv_push(argv, evdir);
+    }
+    sv_append(argv, &t->args);
+    sv_push(argv, "--");
+    sv_append(argv, &t->program);
+}
+
+static bool budget_spent(const struct session *x)
+{
+    const struct tune *t = x->t;
+    return (t->budget_runs && (long)x->next >= t->budget_runs) ||
+           (t->budget_s && x->spent >= t->budget_s);
+}
+
+static void progress(const struct session *x, const char *settings)
+{
+    if (!isatty(STDERR_FILENO))
+        return;
+    const struct tune *t = x->t;
+    double elapsed = proc_now() - x->t0;
+    size_t ran = x->next - x->nold;
+    char left[64] = "", of[32] = "";
+    if (t->budget_runs)
+        snprintf(of, sizeof(of), "/%ld", t->budget_runs);
+    if (ran && t->budget_runs)
+        snprintf(left, sizeof(left), ", about %.0f s left at most",
+                 elapsed / (double)ran * (double)((size_t)t->budget_runs - x->next));
+    else if (t->budget_s)
+        snprintf(left, sizeof(left), ", at most %.0f s left", t->budget_s - x->spent);
+    fprintf(stderr, "\r\033[Ktune: run %zu%s: %.50s; %.0f s%s", x->next + 1, of, settings,
+            elapsed, left);
+    fflush(stderr);
+}
+
+/* The figures of one run, as metric_read finds them. */
+struct found {
+    struct journal_record *r;
+    size_t cap;
+};
+
+static void on_figure(void *ctx, const char *bin, double value)
+{
+    struct found *fd = ctx;
+    struct journal_record *r = fd->r;
+    for (size_t i = 0; i < r->nbins; i++)
+        if (strcmp(r->bins[i].bin, bin) == 0) {
+            r->bins[i].value = value;   /* the last figure of a bin counts */
+            return;
+        }
+    if (r->nbins < TUNE_MAX_BINS) {
+        GROW(r->bins, fd->cap, r->nbins + 1);
+        r->bins[r->nbins++] = (struct journal_bin){xstrdup(bin), value};
+    }
+}
+
+/* Run the benchmark once on `choice`; false when interrupted (nothing recorded). */
+static bool run_one(struct session *x, const unsigned *choice, struct journal_record *r)
+{
+    const struct tune *t = x->t;
+    char *evdir = xasprintf("%s/runs/%04zu", t->dir, x->next);
+    char *log = xasprintf("%s/runs/%04zu.out", t->dir, x->next);
+    struct strvec argv = {0};
+    job_argv(x, choice, evdir, &argv);
+    struct measured m;
+    measure_run(argv.v, log, evdir, x->expect, &m);
+    sv_free(&argv);
+    free(evdir);
+    memset(r, 0, sizeof(*r));
+    if (measure_interrupted()) {
+        free(log);
+        return false;
+    }
+    r->sample = x->next;
+    r->config = config_of(t, choice);
+    r->status = m.status;
+    snprintf(r->verdict, sizeof(r->verdict), "%s", m.verdict);
+    r->wall = m.wall;
+    r->log = log;
+    struct found fd = {.r = r};
+    if (t->metric)
+        metric_read(&x->re, log, on_figure, &fd);
+    else {   /* no metric: the wall time is the figure */
+        r->bins = xmalloc(sizeof(*r->bins));
+        r->bins[0] = (struct journal_bin){xstrdup(""), m.wall};
+        r->nbins = 1;
+    }
+    r->included = m.status == 0 && m.met && r->nbins > 0;
+    return true;
+}
+
+static void say_discarded(const struct session *x, const struct journal_record *r,
+                          const char *settings)
+{
+    if (r->status)
+        rr_warn("tune: run %zu (%s) failed with status %d; left out (see %s)", r->sample,
+                settings, r->status, r->log);
+    else if (!r->nbins)
+        rr_warn("tune: run %zu (%s) printed no figure the metric matches; left out (see %s)",
+                r->sample, settings, r->log);
+    else
+        rr_warn("tune: run %zu (%s) is not verified as the base expects: the verdict is %s, "
+                "%s expected; left out (see %s)", r->sample, settings, r->verdict, x->expect,
+                r->log);
+}
+
+static enum tune_sample_status sample(const struct tune_search *s, const unsigned *choice,
+                                      double *values)
+{
+    struct session *x = s->ctx;
+    const struct tune *t = x->t;
+    char *config = config_of(t, choice), *settings = settings_of(t, choice);
+    struct journal_record fresh, *r = &fresh;
+    enum tune_sample_status st = TUNE_STOP;
+    if (x->next < x->nold) {   /* replayed */
+        r = &x->old[x->next];
+        if (strcmp(r->config, config) != 0) {
+            rr_error("tune --resume: the journal's sample %zu is configuration %s where the "
+                     "search asks for %s: it is not this tune's journal (hint: start a new tune "
+                     "with another -o DIR)", x->next, r->config, config);
+            x->error = RR_EX_DATAERR;
+            goto out;
+        }
+    } else {
+        if (measure_interrupted() || (!s->validating && budget_spent(x)))
+            goto out;
+        progress(x, settings);
+        if (!run_one(x, choice, r))
+            goto out;
+        if (journal_append(x->fd, r) != 0) {
+            rr_error("tune: cannot record run %zu in %s/samples.tsv: %s", x->next, t->dir,
+                     strerror(errno));
+            x->error = RR_EX_CANTCREAT;
+            journal_record_clear(r);
+            goto out;
+        }
+        if (!r->included) {
+            if (isatty(STDERR_FILENO))
+                fputs("\r\033[K", stderr);
+            say_discarded(x, r, settings);
+        }
+    }
+    x->next++;
+    x->spent += r->wall;
+    if (!x->bins.n && r->included)   /* the base's first run: the bins */
+        for (size_t i = 0; i < r->nbins; i++)
+            sv_push(&x->bins, r->bins[i].bin);
+    for (size_t i = 0; values && i < r->nbins; i++) {
+        int b = sv_find(&x->bins, r->bins[i].bin);
+        if (b >= 0)
+            values[b] = r->bins[i].value;
+    }
+    st = r->included ? TUNE_SAMPLED : TUNE_DISCARDED;
+    if (!r->included)
+        x->discarded++;
+    if (r == &fresh)
+        journal_record_clear(r);
+out:
+    free(config);
+    free(settings);
+    return st;
+}
+
+/* ---- moves, the result ---- */
+
+/* A bin as the user reads it: its label, or what the one figure is. */
+static const char *bin_name(const struct session *x, size_t b)
+{
+    return *x->bins.v[b] ? x->bins.v[b] : x->t->metric ? "the metric" : "wall time";
+}
+
+static char *percent(double log_gain)
+{
+    return xasprintf("%+.1f%%", (exp(log_gain) - 1) * 100);
+}
+
+/* "+8.1% (95% CI +4.0% to +12.3%, 5 pairs)" */
+static char *gain_text(const struct paired_gain *g)
+{
+    char *m = percent(g->mean), *lo = percent(g->lo), *hi = percent(g->hi);
+    char *s = xasprintf("%s (95%% CI %s to %s, %zu pair%s)", m, lo, hi, g->n,
+                        g->n == 1 ? "" : "s");
+    free(m);
+    free(lo);
+    free(hi);
+    return s;
+}
+
+static void moved(const struct tune_search *s, const unsigned *choice,
+                  const struct paired_gain *gain)
+{
+    struct session *x = s->ctx;
+    const struct tune *t = x->t;
+    char *g = gain_text(gain);
+    char date[16];
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
+    struct strvec changes = {0};
+    for (size_t k = 0; k < t->space.n; k++)
+        if (choice[k] != x->current[k]) {
+            const struct tune_key *key = &t->space.keys[k];
+            const char *from = key->values.v[x->current[k]], *to = key->values.v[choice[k]];
+            sv_pushf(&changes, "%s.%s %s -> %s", key->section, key->key,
+                     *from ? from : "(unset)", *to ? to : "(unset)");
+        }
+    char *what = sv_join(&changes, ", ");
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+    fprintf(stderr, "rdmarun: tune: %s: %s faster over all bins\n", what, g);
+    for (size_t k = 0; k < t->space.n; k++)
+        if (choice[k] != x->current[k]) {
+            free(x->note[k]);
+            x->note[k] = xasprintf("%s: %s over all bins, by run %zu, %s", what, g, x->next,
+                                   date);
+            x->current[k] = choice[k];
+        }
+    free(what);
+    sv_free(&changes);
+    free(g);
+}
+
+/* The median figure of each bin over the included runs of one configuration. */
+static double median_of(const struct session *x, const char *config, const char *bin)
+{
+    double *v = xmalloc((x->nold + 1) * sizeof(*v));
+    size_t n = 0;
+    for (size_t i = 0; i < x->nold; i++) {
+        const struct journal_record *r = &x->old[i];
+        if (!r->included || strcmp(r->config, config) != 0)
+            continue;
+        for (size_t b = 0; b < r->nbins; b++)
+            if (strcmp(r->bins[b].bin, bin) == 0)
+                v[n++] = r->bins[b].value;
+    }
+    struct sample_stats st;
+    stats_of(v, n, &st);
+    free(v);
+    return n ? st.median : NAN;
+}
+
+/* DIR/tuned.ini: BASE with the values that beat it, each with the move
+ * that set it, and where and when it was measured. */
+static int write_profile(const struct session *x, const struct tune_search *s,
+                         const struct facts *f, bool interrupted)
+{
+    const struct tune *t = x->t;
+    char *text;
+    size_t len;
+    FILE *m = xmemstream_open(&text, &len);
+    char date[32], host[256] = "";
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
+    gethostname(host, sizeof(host) - 1);
+    char *kind = facts_kind(f), *fp = facts_fingerprint(f);
+    bool tuned = s->beats_base && !interrupted;
+    fprintf(m, "# Tuned by 'rdmarun tune' on %s, %s: profile %s, %zu runs (%zu left out).\n",
+            host, date, t->base, x->next, x->discarded);
+    if (interrupted)
+        fprintf(m, "# Interrupted: the values below were accepted by the search but not yet\n"
+                   "# measured against %s (continue with: rdmarun tune --resume %s).\n",
+                t->base, t->dir);
+    else if (!s->beats_base)
+        fprintf(m, "# Nothing beat %s by %.0f%% in a bin without another bin slower beyond\n"
+                   "# the noise: the values stay %s's.\n", t->base, TUNE_MIN_GAIN * 100, t->base);
+    else {
+        fprintf(m, "# Against %s, on fresh pairs of runs (95%% intervals):\n", t->base);
+        for (size_t b = 0; b < x->bins.n; b++)
+            if (s->gain[b].n) {
+                char *g = gain_text(&s->gain[b]);
+                fprintf(m, "#   %s: %s\n", bin_name(x, b), g);
+                free(g);
+            }
+    }
+    fprintf(m, "# This kind of node: %s.\n\n[profile]\ndescription = %s tuned by rdmarun "
+               "tune on %s, %s\n", kind, t->base, host, date);
+    char *base = strchr(t->base, '/') ? realpath(t->base, NULL) : NULL;
+    fprintf(m, "inherit = %s\ntuned-for = %s\n", base ? base : t->base, fp);
+    free(base);
+    /* Section by section, each key of it that moved. */
+    struct strvec done = {0};
+    for (size_t k = 0; (tuned || interrupted) && k < t->space.n; k++) {
+        const char *sec = t->space.keys[k].section;
+        if (sv_find(&done, sec) >= 0)
+            continue;
+        sv_push(&done, sec);
+        bool header = false;
+        for (size_t j = k; j < t->space.n; j++) {
+            const struct tune_key *key = &t->space.keys[j];
+            if (strcmp(key->section, sec) != 0 || !s->best[j])
+                continue;
+            if (!header)
+                fprintf(m, "\n[%s]\n", sec);
+            header = true;
+            const char *v = key->values.v[s->best[j]];
+            if (x->note[j])
+                fprintf(m, "# %s\n", x->note[j]);
+            fprintf(m, "%s = %s\n", key->key, *v ? v : "");
+        }
+    }
+    sv_free(&done);
+    xmemstream_close(m);
+    int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = dirfd >= 0 && replace_file_at(dirfd, "tuned.ini", text, len) == 0 ? 0 : -1;
+    if (rc)
+        rr_error("tune: cannot write %s/tuned.ini: %s", t->dir, strerror(errno));
+    if (dirfd >= 0)
+        close(dirfd);
+    free(text);
+    free(kind);
+    free(fp);
+    return rc ? RR_EX_CANTCREAT : 0;
+}
+
+/* The table on stdout, DIR/summary.csv and DIR/summary.json. */
+static int write_summary(const struct session *x, const struct tune_search *s)
+{
+    const struct tune *t = x->t;
+    unsigned zero[TUNE_MAX_KEYS] = {0};
+    char *cbase = config_of(t, zero), *cbest = config_of(t, s->best);
+    char *settings = settings_of(t, s->best);
+    printf("rdmarun tune: %zu runs (%zu left out) over %zu keys; %s\n", x->next, x->discarded,
+           t->space.n, s->beats_base ? "tuned" : "the base stays");
+    printf("best: %s\n", settings);
+    printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
+    char *path = xasprintf("%s/summary.csv", t->dir);
+    FILE *csv = fopen(path, "w");
+    free(path);
+    path = xasprintf("%s/summary.json", t->dir);
+    FILE *js = fopen(path, "w");
+    free(path);
+    if (csv)
+        fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
+    struct json j;
+    if (js) {
+        json_init(&j, js);
+        json_begin_object(&j, NULL);
+        json_string(&j, "base", t->base);
+        json_int(&j, "runs", (int64_t)x->next);
+        json_int(&j, "left_out", (int64_t)x->discarded);
+        json_bool(&j, "tuned", s->beats_base);
+        json_string(&j, "expect", x->expect);
+        json_begin_object(&j, "values");
+        for (size_t k = 0; k < t->space.n; k++)
+            if (s->best[k]) {
+                char *name = xasprintf("%s.%s", t->space.keys[k].section, t->space.keys[k].key);
+                json_string(&j, name, t->space.keys[k].values.v[s->best[k]]);
+                free(name);
+            }
+        json_end_object(&j);
+        json_begin_array(&j, "bins");
+    }
+    for (size_t b = 0; b < x->bins.n; b++) {
+        const char *bin = bin_name(x, b);
+        double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
+        const struct paired_gain *g = &s->gain[b];
+        char *text = g->n ? gain_text(g) : xstrdup("-");
+        printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
+        free(text);
+        if (csv)
+            fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", bin, mb, mt, exp(g->mean) - 1,
+                    exp(g->lo) - 1, exp(g->hi) - 1, g->n);
+        if (js) {
+            json_begin_object(&j, NULL);
+            json_string(&j, "bin", bin);
+            json_double(&j, "base_median", mb);
+            json_double(&j, "tuned_median", mt);
+            json_double(&j, "gain", exp(g->mean) - 1);
+            json_double(&j, "gain_lo", exp(g->lo) - 1);
+            json_double(&j, "gain_hi", exp(g->hi) - 1);
+            json_int(&j, "pairs", (int64_t)g->n);
+            json_end_object(&j);
+        }
+    }
+    if (js) {
+        json_end_array(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    }
+    int rc = (csv && fclose(csv) == 0) & (js && fclose(js) == 0) ? 0 : RR_EX_CANTCREAT;
+    if (rc)
+        rr_error("tune: cannot write the summary in %s", t->dir);
+    printf("profile: %s/tuned.ini (rdmarun -p %s/tuned.ini ...)\n", t->dir, t->dir);
+    free(cbase);
+    free(cbest);
+    free(settings);
+    return rc;
+}
+
+/* ---- the tune ---- */
+
+/* A new tune's folder: created, not one that holds a tune, with its settings. */
+static int start_dir(struct tune *t, const char *output)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+    if (!output)
+        mkdir("rdmarun-tune", 0755);
+    t->dir = output ? xstrdup(output) : xasprintf("rdmarun-tune/%s", stamp);
+    if (mkdir(t->dir, 0755) != 0 && errno != EEXIST) {
+        rr_error("tune: cannot create %s: %s", t->dir, strerror(errno));
+        return RR_EX_CANTCREAT;
+    }
+    char *journal = xasprintf("%s/samples.tsv", t->dir);
+    int rc = 0;
+    if (access(journal, F_OK) == 0) {
+        rr_error("tune: %s already holds a tune (hint: --resume %s, or another -o DIR)", t->dir,
+                 t->dir);
+        rc = RR_EX_USAGE;
+    }
+    free(journal);
+    return rc ? rc : save_settings(t);
+}
+
+static void session_free(struct session *x)
+{
+    free(x->self);
+    free(x->expect);
+    journal_free(x->old, x->nold);
+    if (x->fd >= 0)
+        close(x->fd);
+    regfree(&x->re);
+    sv_free(&x->bins);
+    for (size_t k = 0; k < TUNE_MAX_KEYS; k++)
+        free(x->note[k]);
+}
+
+int tune_run(struct tune *t, const char *output)
+{
+    struct session x = {.t = t, .fd = -1};
+    const char *regex = t->metric ? t->metric : "$^";   /* none: the wall time */
+    if (!metric_compile(&x.re, regex, "tune: --metric"))
+        return RR_EX_USAGE;
+    int rc = t->dir ? 0 : start_dir(t, output);
+    x.self = realpath("/proc/self/exe", NULL);
+    char *plans = xasprintf("%s/runs", t->dir);
+    if (!rc && make_dirs(plans) != 0) {
+        rr_error("tune: cannot create %s: %s", plans, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(plans);
+    if (!rc) {   /* what the base's runs are verified as: every sample must be */
+        struct strvec argv = {0};
+        unsigned zero[TUNE_MAX_KEYS] = {0};
+        job_argv(&x, zero, NULL, &argv);
+        char *path = xasprintf("%s/plan.json", t->dir);
+        char *what = xasprintf("tune: profile %s", t->base);
+        x.expect = measure_plan(&argv, path, what, &rc);
+        /* --verify off: the user's word that no run is to be judged. */
+        char *verify = x.expect ? plan_file_string(path, "verify") : NULL;
+        if (verify && strcmp(verify, "off") == 0) {
+            free(x.expect);
+            x.expect = xstrdup("any");
+        }
+        free(verify);
+        free(what);
+        free(path);
+        sv_free(&argv);
+    }
+    struct facts f;
+    memset(&f, 0, sizeof(f));
+    if (!rc)
+        rc = facts_gather(&f, &(struct facts_sources){.placement_only = false});
+    char *journal = xasprintf("%s/samples.tsv", t->dir);
+    if (!rc) {
+        x.nold = journal_read(journal, &x.old);
+        /* A line past what could be read (a torn one) is cut when opened. */
+        x.fd = journal_open(journal);
+        if (x.fd < 0) {
+            rr_error("tune: cannot write %s: %s", journal, strerror(errno));
+            rc = RR_EX_CANTCREAT;
+        }
+    }
+    free(journal);
+    if (!rc) {
+        if (strcmp(x.expect, "any") == 0)
+            fprintf(stderr, "rdmarun: tune: %s in %s, runs not verified (--verify off); "
+                    "searching:\n", t->base, t->dir);
+        else
+            fprintf(stderr, "rdmarun: tune: %s in %s, every run verified as '%s'; searching:\n",
+                    t->base, t->dir, x.expect);
+        tune_space_print(&t->space, stderr);
+        if (x.nold)
+            fprintf(stderr, "rdmarun: tune: %zu runs already recorded in %s/samples.tsv; "
+                    "continuing\n", x.nold, t->dir);
+        measure_catch_signals();
+        x.t0 = proc_now();
+        size_t nvalues[TUNE_MAX_KEYS];
+        for (size_t k = 0; k < t->space.n; k++)
+            nvalues[k] = t->space.keys[k].values.n;
+        struct tune_search s = {.nkeys = t->space.n, .nvalues = nvalues, .nbins = 0,
+                                .higher = t->higher, .min_gain = TUNE_MIN_GAIN,
+                                .accept_rounds = TUNE_ACCEPT_ROUNDS, .sample = sample,
+                                .moved = moved, .ctx = &x};
+        /* The base's first run: what it prints are the bins. */
+        unsigned zero[TUNE_MAX_KEYS] = {0};
+        s.validating = true;
+        enum tune_sample_status first = sample(&s, zero, NULL);
+        s.validating = false;
+        if (first != TUNE_SAMPLED) {
+            if (!x.error && !measure_interrupted())
+                rr_error("tune: the base profile's run is not one to measure against (the "
+                         "warning above says why): nothing to tune");
+            rc = x.error ? x.error : measure_interrupted() ? 130 : RR_EX_SOFTWARE;
+        }
+        if (!rc) {
+            s.nbins = x.bins.n;
+            tune_search_run(&s);
+            if (isatty(STDERR_FILENO))
+                fputs("\r\033[K", stderr);
+            /* The replayed records and the new ones, for the medians. */
+            journal_free(x.old, x.nold);
+            char *jpath = xasprintf("%s/samples.tsv", t->dir);
+            x.nold = journal_read(jpath, &x.old);
+            free(jpath);
+            bool interrupted = measure_interrupted();
+            rc = x.error;
+            if (!rc)
+                rc = write_profile(&x, &s, &f, interrupted);
+            if (!rc && !interrupted)
+                rc = write_summary(&x, &s);
+            if (!rc && s.stopped && !interrupted)
+                fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
+                        "(a larger --budget searches further)\n", x.next);
+            if (!rc && interrupted) {
+                rr_error("tune: interrupted; the runs so far are in %s/samples.tsv and what the "
+                         "search accepted in %s/tuned.ini (continue with: rdmarun tune "
+                         "--resume %s)", t->dir, t->dir, t->dir);
+                rc = 130;
+            }
+        }
+    }
+    facts_free(&f);
+    session_free(&x);
+    return rc;
+}

@@ -284,6 +284,16 @@ static int on_space_value(void *user, const char *section, const char *name, con
         r->errors++;
         return 1;
     }
+    char *sugg = NULL;
+    if (sec->keyset == KEYS_UCX && !ucx_config_known(key, &sugg)) {
+        rr_error("%s:%d: [ucx] %s: UCX %s has no variable UCX_%s%s%s%s", r->path, line, name,
+                 ucx_config_version(), key, sugg ? " (did you mean " : "", sugg ? sugg : "",
+                 sugg ? "?)" : "");
+        free(sugg);
+        free(key);
+        r->errors++;
+        return 1;
+    }
     char *from = xasprintf("%s:%d", r->path, line);
     struct tune_key *k = key_new(&r->file, r->base, sec->name, key, from);
     free(from);

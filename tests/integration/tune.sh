@@ -1,0 +1,149 @@
+#!/bin/bash
+# rdmarun tune on this host. A benchmark whose figure is a known function of
+# the UCX variables its runs get (hand-written below, so the right answer is
+# known) through --launcher exec: the tuned profile holds exactly the values
+# that win, each with its move's gain; a real Open MPI tune of the built-in
+# ping-pong and allreduce sweep over shm, whose TCP runs are left out as
+# not what the base expects (checked against 'rdmarun verify' on those
+# runs' own evidence); kill -9 mid-tune and --resume; the budget; bad input.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+cd "$TMP" || exit 1
+
+# The figure: 100 us; half with UCX_RNDV_THRESH=64K; four fifths of that
+# with UCX_TLS=tcp,sm,self. The best is both: 40 us, 2.5 times faster.
+cat >"$TMP/bench" <<'SH'
+#!/bin/sh
+t=100
+[ "$UCX_RNDV_THRESH" = 64K ] && t=50
+[ "$UCX_TLS" = tcp,sm,self ] && t=$((t * 8 / 10))
+[ -n "$BENCH_SLOW" ] && sleep "$BENCH_SLOW"
+echo "time_us=$t"
+SH
+chmod +x "$TMP/bench"
+printf '[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,sm,self\nRNDV_THRESH = 1K | 64K | 1M\n' \
+    >"$TMP/space.ini"
+TUNE=(tune -p shm --launcher exec --verify off --space "$TMP/space.ini" --metric 'time_us=([0-9]+)')
+
+run "$RDMARUN" "${TUNE[@]}" -o "$TMP/t1" -- "$TMP/bench"
+check "a tune of a known landscape ends, tuned" 0 "tuned" \
+    "best: ucx.TLS=tcp,sm,self ucx.RNDV_THRESH=64K" "+150.0%"
+P=$TMP/t1/tuned.ini
+grep -qx 'TLS = tcp,sm,self' "$P" && grep -qx 'RNDV_THRESH = 64K' "$P" &&
+    grep -qx 'inherit = shm' "$P"
+ok $? "tuned.ini inherits shm and sets the two values that win"
+[ "$(grep -c '^# .*faster\|^# .*+[0-9.]*% (95% CI' "$P")" -ge 2 ]
+ok $? "each tuned value has its move's gain, interval and pairs in a comment"
+# The profile loads, and its plan carries each tuned value from tuned.ini.
+run "$RDMARUN" --dry-run -p "$P" --launcher exec -- true
+check "the tuned profile plans a job" 0 "UCX_TLS=tcp,sm,self" "UCX_RNDV_THRESH=64K"
+printf '%s\n' "$out" | grep -q "RNDV_THRESH.*tuned.ini:[0-9]"
+ok $? "the plan says UCX_RNDV_THRESH comes from tuned.ini:LINE"
+# The journal: one line per run, samples 0..N-1, every figure what the
+# benchmark prints for that run's values.
+n=$(awk -F'\t' 'NR > 1' "$TMP/t1/samples.tsv" | wc -l)
+[ "$(awk -F'\t' 'NR > 1 {print $1}' "$TMP/t1/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ]
+ok $? "samples.tsv numbers its $n runs 0 to $((n - 1)), once each"
+# Configuration indexes: TLS 0 = sm,self (the base's), 1 = tcp,sm,self;
+# RNDV_THRESH 0 = unset, 1 = 1K, 2 = 64K, 3 = 1M (the order of space.ini).
+bad=$(awk -F'\t' 'NR > 1 { split($2, c, ","); t = 100; if (c[2] == 2) t = 50;
+    if (c[1] == 1) t = int(t * 8 / 10); if ($9 != t) print $1 }' "$TMP/t1/samples.tsv")
+[ -z "$bad" ]; ok $? "every recorded figure is the benchmark's own for its values${bad:+ (not: $bad)}"
+grep -q '^"the metric",100,40,1.5' "$TMP/t1/summary.csv" &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["tuned"] and d["values"] == {"ucx.TLS": "tcp,sm,self", "ucx.RNDV_THRESH": "64K"}))' "$TMP/t1/summary.json"
+ok $? "summary.csv and summary.json say the same"
+
+# Nothing to gain: the base stays, and tuned.ini says so.
+printf '[tune]\ndefaults = no\n[ucx]\nZCOPY_THRESH = 4K | 16K\n' >"$TMP/flat.ini"
+run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/flat.ini" \
+    --metric 'time_us=([0-9]+)' -o "$TMP/flat" -- "$TMP/bench"
+check "a space where nothing helps" 0 "the base stays" "best: the base's values"
+grep -q "^# Nothing beat shm by 2%" "$TMP/flat/tuned.ini" && ! grep -q '^\[ucx\]' "$TMP/flat/tuned.ini"
+ok $? "tuned.ini then sets nothing, and says why"
+
+# Killed outright mid-tune, then resumed: the journal only grows, a line per
+# finished run; the resumed search replays it and ends where an unbroken one
+# does (the figures are the same, so the search is).
+export BENCH_SLOW=0.2
+"$RDMARUN" "${TUNE[@]}" -o "$TMP/k9" -- "$TMP/bench" >"$TMP/k9.out" 2>&1 &
+pid=$!
+recorded() { n=$(awk 'NR > 1' "$TMP/k9/samples.tsv" 2>/dev/null | wc -l); echo "${n:-0}"; }
+six_recorded() { [ "$(recorded)" -ge 6 ]; }
+within 60 six_recorded
+kill -9 $pid
+wait $pid
+st=$?
+cp "$TMP/k9/samples.tsv" "$TMP/k9.before"
+killed_at=$(recorded)
+[ "$st" = 137 ] && [ "$killed_at" -ge 6 ]; ok $? "kill -9 after $killed_at recorded runs (status $st)"
+printf '%s\t0,1\t0' "$killed_at" >>"$TMP/k9/samples.tsv"   # torn, as by a power cut mid-write
+unset BENCH_SLOW
+run "$RDMARUN" tune --resume "$TMP/k9"
+check "--resume after kill -9 finishes the tune" 0 "$killed_at runs already recorded" \
+    "best: ucx.TLS=tcp,sm,self ucx.RNDV_THRESH=64K"
+grep -Fxvf "$TMP/k9/samples.tsv" "$TMP/k9.before" >"$TMP/k9.lost"
+[ ! -s "$TMP/k9.lost" ]; ok $? "every line recorded before the kill is still there, unchanged"
+n9=$(awk 'NR > 1' "$TMP/k9/samples.tsv" | wc -l)
+[ "$(awk -F'\t' 'NR > 1 {print $1}' "$TMP/k9/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n9 - 1))) " ]
+ok $? "samples 0 to $((n9 - 1)) each once: none lost, none run twice, the torn line gone"
+cut -f2 "$TMP/t1/samples.tsv" >"$TMP/t1.configs"
+cut -f2 "$TMP/k9/samples.tsv" >"$TMP/k9.configs"
+cmp -s "$TMP/t1.configs" "$TMP/k9.configs"
+ok $? "the resumed tune ran the same configurations in the same order as the unbroken one"
+
+# The budget ends the search; what was accepted stays, measured.
+run "$RDMARUN" "${TUNE[@]}" --budget 12 -o "$TMP/budget" -- "$TMP/bench"
+check "--budget 12" 0 "the budget ended the search after"
+[ "$(awk 'NR > 1' "$TMP/budget/samples.tsv" | wc -l)" -le $((12 + 10)) ]
+ok $? "at most 12 runs, then the result's own pairs against the base"
+
+# A real tune: Open MPI, 2 ranks of the built-in sweep over shared memory.
+# tcp,self is what a shm profile expects (local) only where UCX tells TCP
+# within a node from TCP between nodes (1.14+); before that its runs are
+# left out, named, and 'rdmarun verify' on their own evidence says TCP.
+if command -v mpirun >/dev/null && [ -x "$BUILD/examples/mpi_pingpong" ]; then
+    printf '[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\n' >"$TMP/tls.ini"
+    run "$RDMARUN" tune -p shm --space "$TMP/tls.ini" --budget 30 -o "$TMP/real" $MPIRUN_ROOT
+    check "a tune of the built-in sweep with Open MPI" 0 "every run verified as 'local'" \
+        "pingpong size=1048576" "allreduce size=8"
+    first_tcp=$(awk -F'\t' 'NR > 1 && $2 == "1" {print $1; exit}' "$TMP/real/samples.tsv")
+    included=$([ "$ONE_NODE_TCP" = local ] && echo 1 || echo 0)
+    [ -n "$first_tcp" ] &&
+        [ "$(awk -F'\t' -v s="$first_tcp" 'NR > 1 && $1 == s {print $4 "/" $5}' "$TMP/real/samples.tsv")" = "$ONE_NODE_TCP/$included" ]
+    ok $? "run $first_tcp (tcp,self) is recorded as $ONE_NODE_TCP, included = $included"
+    if [ "$included" = 0 ]; then
+        has "$out$err" "run $first_tcp (ucx.TLS=tcp,self) is not verified as the base expects: the verdict is fallback"
+        ok $? "its leaving out is said, with the run and its values"
+        run "$RDMARUN" verify "$TMP/real/runs/$(printf %04d "$first_tcp")"
+        printf '%s\n' "$out$err" | grep -q "FALLBACK: .* used tcp/"
+        ok $? "and 'rdmarun verify' on its own evidence says TCP"
+        ! grep -q '^TLS = tcp,self' "$TMP/real/tuned.ini"
+        ok $? "the tuned profile never takes a value whose runs were left out"
+    fi
+else
+    skip "a tune of the built-in sweep with Open MPI" "mpirun or examples/mpi_pingpong missing"
+fi
+
+# Bad input: said, with the status, before anything runs.
+run "$RDMARUN" tune --launcher exec -- true
+check "tune without -p" 64 "tune needs -p BASE"
+run "$RDMARUN" "${TUNE[@]}" --budget soon -- "$TMP/bench"
+check "a budget that is neither runs nor a time" 64 "--budget 'soon'"
+printf '[ucx]\nRNDV_THRESH = 8K | eight\n' >"$TMP/bad.ini"
+run "$RDMARUN" tune -p shm --launcher exec --space "$TMP/bad.ini" -- "$TMP/bench"
+check "a value UCX rejects, with its line" 78 "$TMP/bad.ini:2: [ucx] RNDV_THRESH = eight"
+printf '[ucx]\nRNDV_THRES = 8K | 16K\n' >"$TMP/typo.ini"
+run "$RDMARUN" tune -p shm --launcher exec --space "$TMP/typo.ini" -- "$TMP/bench"
+check "a key UCX does not have" 78 "$TMP/typo.ini:2" "RNDV_THRESH"
+run "$RDMARUN" tune --resume "$TMP/nosuch"
+check "--resume of a folder without a tune" 66 "tune.conf"
+run "$RDMARUN" "${TUNE[@]}" -o "$TMP/t1" -- "$TMP/bench"
+check "a folder that holds a tune is not overwritten" 64 "already holds a tune"
+
+# A tuned profile used on another kind of node: the plan warns.
+sed 's/^tuned-for = .*/tuned-for = 0123456789abcdef/' "$P" >"$TMP/other.ini"
+run "$RDMARUN" --dry-run -p "$TMP/other.ini" --launcher exec -- true
+check "a profile tuned on another kind of node" 0 "tuned on another kind of node (tuned-for 0123456789abcdef"
+run "$RDMARUN" --dry-run -p "$P" --launcher exec -- true
+check_without "on the kind of node it was tuned on, no such warning" 0 "another kind of node" \
+    "UCX_TLS=tcp,sm,self"
+done_testing

@@ -278,14 +278,14 @@ static void add_arm(struct race *r, size_t *cap, const unsigned *choice, size_t 
  * (width 2: along a valley of two interacting keys, which one-key moves
  * cannot follow). */
 static void neighbours(const struct tune_search *s, const unsigned *cur, int width,
-                       struct race *r)
+                       const bool *dead, struct race *r)
 {
     size_t cap = 0;
     unsigned c[TUNE_MAX_KEYS];
     add_arm(r, &cap, cur, s->nkeys);
     for (size_t i = 0; i < s->nkeys; i++)
-        for (unsigned vi = 0; vi < s->nvalues[i]; vi++) {
-            if (vi == cur[i])
+        for (unsigned vi = 0; vi < s->nvalues[i] && vi < TUNE_MAX_VALUES; vi++) {
+            if (vi == cur[i] || dead[i * TUNE_MAX_VALUES + vi])
                 continue;
             memcpy(c, cur, s->nkeys * sizeof(*c));
             c[i] = vi;
@@ -296,8 +296,8 @@ static void neighbours(const struct tune_search *s, const unsigned *cur, int wid
             if (vi + 1 != cur[i] && vi != cur[i] + 1)
                 continue;
             for (size_t j = i + 1; j < s->nkeys; j++)
-                for (unsigned vj = 0; vj < s->nvalues[j]; vj++)
-                    if (vj + 1 == cur[j] || vj == cur[j] + 1) {
+                for (unsigned vj = 0; vj < s->nvalues[j] && vj < TUNE_MAX_VALUES; vj++)
+                    if ((vj + 1 == cur[j] || vj == cur[j] + 1) && !dead[j * TUNE_MAX_VALUES + vj]) {
                         c[j] = vj;
                         add_arm(r, &cap, c, s->nkeys);
                         c[j] = cur[j];
@@ -346,11 +346,19 @@ void tune_search_run(struct tune_search *s)
     s->samples = s->discarded = s->accepted = 0;
     s->stopped = s->validating = false;
     int width = 1;
+    bool dead[TUNE_MAX_KEYS * TUNE_MAX_VALUES] = {false};
     bool whole = s->nkeys > 0 && race_grid(s, cur);
     while (!whole && !s->stopped && s->nkeys > 0) {
         struct race r = {.s = s};
-        neighbours(s, cur, width, &r);
+        neighbours(s, cur, width, dead, &r);
         long w = r.narms > 1 ? race_run(&r) : -1;
+        /* A value whose one-key move failed twice fails with any other key
+         * too (a transport the job cannot use): never tried again. */
+        for (size_t i = 1; width == 1 && i < r.narms; i++)
+            if (r.arms[i].fails >= 2)
+                for (size_t k = 0; k < s->nkeys; k++)
+                    if (r.arms[i].choice[k] != cur[k])
+                        dead[k * TUNE_MAX_VALUES + r.arms[i].choice[k]] = true;
         if (w >= 0) {
             memcpy(cur, r.arms[w].choice, sizeof(cur));
             s->accepted++;

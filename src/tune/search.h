@@ -31,6 +31,7 @@
 
 #define TUNE_MAX_BINS 64
 #define TUNE_MAX_KEYS 32
+#define TUNE_MAX_VALUES 64   /* per key */
 
 enum tune_sample_status {
     TUNE_SAMPLED,    /* values[] holds the bins (NAN: this bin not printed) */

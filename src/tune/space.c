@@ -89,13 +89,16 @@ static struct tune_key *key_new(struct tune_space *sp, const struct profile *bas
 
 /* Add a value unless it is there, or is what the base's unset value means
  * (`dflt`, the tool's default). */
-static void key_add(struct tune_key *k, const char *value, const char *dflt)
+static bool key_add(struct tune_key *k, const char *value, const char *dflt)
 {
     if (sv_find(&k->values, value) >= 0)
-        return;
+        return true;
     if (!*k->values.v[0] && dflt && strcasecmp(value, dflt) == 0)
-        return;
+        return true;
+    if (k->values.n == TUNE_MAX_VALUES)
+        return false;
     sv_push(&k->values, value);
+    return true;
 }
 
 /* A key with one value is nothing to search. */
@@ -302,7 +305,13 @@ static int on_space_value(void *user, const char *section, const char *name, con
     for (size_t i = 0; k && i < values.n; i++) {
         char *v = xstrdup(values.v[i]);
         if (value_ok(sec->name, key, &v, &why)) {
-            key_add(k, v, NULL);
+            if (!key_add(k, v, NULL)) {
+                rr_error("%s:%d: [%s] %s: more than %d values to try", r->path, line, sec->name,
+                         key, TUNE_MAX_VALUES);
+                r->errors++;
+                free(v);
+                break;
+            }
         } else {
             rr_error("%s:%d: [%s] %s = %s: %s", r->path, line, sec->name, key, values.v[i], why);
             r->errors++;

@@ -85,8 +85,8 @@ fi
 refused "--expect belongs to verify" \
     "--expect is an option of 'rdmarun verify', not of the run command (hint: rdmarun --help)" \
     --expect rdma -np 2 "$TMP/mark"
-refused "--higher-is-better belongs to compare" \
-    "--higher-is-better is an option of 'rdmarun compare', not of the run command (hint: rdmarun --help)" \
+refused "--higher-is-better belongs to compare and tune" \
+    "--higher-is-better is an option of 'rdmarun compare' or 'rdmarun tune', not of the run command (hint: rdmarun --help)" \
     --higher-is-better -np 1 "$TMP/mark"
 refused "--keep-cpus belongs to the per-rank helper" \
     "--keep-cpus is an option of 'rdmarun rank', not of the run command (hint: rdmarun --help)" \

@@ -160,7 +160,7 @@ static void global_help(FILE *out)
           "  compare                  run PROGRAM under several profiles, compare times\n"
           "  tune                     find the settings that beat a profile, by measuring\n",
           out);
-    fputs("\n  -h, --help [all]         this help; all: every option, the helpers' too\n"
+    fputs("  -h, --help [all]         this help; all: every option, the helpers' too\n"
           "  -V, --version            rdmarun's version and the stack it runs on\n"
           "\nmpirun's own options (-np, -H, --map-by, -x, --mca, ...) pass on unchanged;\n"
           "other words are refused. See rdmarun(1) and rdmarun-profile(5).\n",

@@ -6,7 +6,7 @@
 REG=$DATA/fuzz-regressions
 crashed() { [ "$rc" -ge 128 ] || has "$err" "Sanitizer" || has "$err" "runtime error"; }
 # Every folder holds inputs: an empty one would make its loop below pass untested.
-for d in logs profile facts runs; do
+for d in logs profile facts runs tune; do
     [ -n "$(ls "$REG/$d" 2>/dev/null)" ]; ok $? "fuzz-regressions/$d holds inputs"
 done
 for f in "$REG"/logs/*; do
@@ -34,6 +34,22 @@ for f in "$REG"/runs/*; do
     run "$RDMARUN" compare --resume "$d"
     ! crashed; ok $? "compare --resume with $(basename "$f"): status $rc, no crash"
     printf '%s\n' "$out$err" >"$d.out"
+done
+# tune: the first byte picks the reader (tests/fuzz/fuzz_tune.c): even, the
+# journal a --resume replays; odd, a --space file.
+for f in "$REG"/tune/*; do
+    d=$TMP/tune-$(basename "$f")
+    mkdir -p "$d"
+    tail -c +2 "$f" >"$d/input"
+    if [ $(($(od -An -tu1 -N1 "$f") % 2)) = 0 ]; then
+        printf 'base=shm\nbudget_runs=3\nbudget_s=0\nbetter=lower\narg=--launcher\narg=exec\narg=--verify\narg=off\nprogram=/bin/true\nkey=ucx.RNDV_THRESH\nfrom=x\nvalue=\nvalue=8K\n' >"$d/tune.conf"
+        mv "$d/input" "$d/samples.tsv"
+        run "$RDMARUN" tune --resume "$d"
+    else
+        run "$RDMARUN" tune -p shm --launcher exec --verify off --budget 1 --space "$d/input" \
+            -o "$d/out" -- /bin/true
+    fi
+    ! crashed; ok $? "tune with $(basename "$f"): status $rc, no crash"
 done
 grep -q "1 of 2 runs already recorded" "$TMP/cmp-long-line-tail.csv.out"
 ok $? "the tail of an over-long runs.csv line is not taken for a row"

@@ -102,8 +102,12 @@ size_t journal_read(const char *path, struct journal_record **out)
                 continue;
         }
         struct journal_record r;
-        if (!parse_record(line, &r) || r.sample != n)
+        if (!parse_record(line, &r))
             break;
+        if (r.sample != n) {   /* out of order: nothing from here on replays */
+            journal_record_clear(&r);
+            break;
+        }
         GROW(*out, cap, n + 1);
         (*out)[n++] = r;
     }

@@ -27,6 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef RDMARUN_LIBEXECDIR
+#define RDMARUN_LIBEXECDIR "/usr/libexec"
+#endif
+#ifndef RDMARUN_BINDIR
+#define RDMARUN_BINDIR "/usr/bin"
+#endif
 #define TUNE_MIN_GAIN 0.02
 #define TUNE_ACCEPT_ROUNDS 5
 
@@ -609,7 +615,8 @@ static int write_summary(const struct session *x, const struct tune_search *s)
         json_end_object(&j);
         json_finish(&j);
     }
-    int rc = (csv && fclose(csv) == 0) & (js && fclose(js) == 0) ? 0 : RR_EX_CANTCREAT;
+    bool csv_ok = csv && fclose(csv) == 0, js_ok = js && fclose(js) == 0;
+    int rc = csv_ok && js_ok ? 0 : RR_EX_CANTCREAT;
     if (rc)
         rr_error("tune: cannot write the summary in %s", t->dir);
     printf("profile: %s/tuned.ini (rdmarun -p %s/tuned.ini ...)\n", t->dir, t->dir);

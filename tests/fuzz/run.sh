@@ -5,7 +5,7 @@
 # on. A crash, a leak, a timeout or running out of memory leaves its input in
 # the build tree (fuzz/TARGET-crash-*, -leak-*, -timeout-*, -oom-*) and fails
 # the run: add it to tests/data/fuzz-regressions/TARGET as a regression case.
-# Targets whose parser has a writer (size, profile, facts, runs) also check
+# Targets whose parser has a writer (size, profile, facts, runs, tune) also check
 # the round trip and abort when it does not hold.
 #   tests/fuzz/run.sh SRCDIR BUILDDIR
 set -euo pipefail
@@ -61,6 +61,8 @@ fuzz() {
     path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
     check) cp "$src"/examples/check.ini "$corpus/example.ini"; cp "$src"/etc/check.ini "$corpus/shipped.ini"
            printf '[check]\ndevices = mlx5_0:x\ntimeout = 0\n' >"$corpus/seed1" ;;
+    tune) printf '\000sample\tconfig\n0\t0,1\t0\tlocal\t1\t0.25\truns/0000.out\tpingpong size=8\t1.5\n' >"$corpus/seed1"
+          printf '\001[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\nRNDV_THRESH = 8K | 1M\n[bind]\npolicy = numa\n' >"$corpus/seed2" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac
@@ -92,7 +94,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

@@ -1,0 +1,89 @@
+/* libFuzzer target: rdmarun tune's two readers. The first byte picks one:
+ * even, the journal (samples.tsv, what --resume replays), with a round
+ * trip: the records it reads, written again (journal_append) and read back,
+ * are as many and are written the same; odd, a --space file (the rest of
+ * the input) read against an empty base profile on a node without devices. */
+#include "facts/facts.h"
+#include "profile/profile.h"
+#include "tune/journal.h"
+#include "tune/space.h"
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The records as journal_append writes them, as a string; *len its length. */
+static char *written(const struct journal_record *r, size_t n, size_t *len)
+{
+    int fd = memfd_create("journal", MFD_CLOEXEC);
+    if (fd < 0)
+        abort();
+    if (write(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) < 0)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        journal_append(fd, &r[i]);
+    off_t end = lseek(fd, 0, SEEK_END);
+    char *text = malloc((size_t)end + 1);
+    if (!text || pread(fd, text, (size_t)end, 0) != end)
+        abort();
+    text[end] = '\0';
+    *len = (size_t)end;
+    close(fd);
+    return text;
+}
+
+static void journal_round_trip(const char *path, const char *again)
+{
+    struct journal_record *r, *back;
+    size_t n = journal_read(path, &r), len1, len2;
+    char *first = written(r, n, &len1);
+    FILE *f = fopen(again, "w");
+    if (f) {
+        fwrite(first, 1, len1, f);
+        fclose(f);
+        size_t m = journal_read(again, &back);
+        char *second = written(back, m, &len2);
+        if (m != n || len1 != len2 || memcmp(first, second, len1) != 0) {
+            printf("journal round trip: %zu records read, %zu read back\n--- written:\n%s--- "
+                   "again:\n%s---\n", n, m, first, second);
+            fflush(stdout);
+            abort();
+        }
+        free(second);
+        journal_free(back, m);
+    }
+    free(first);
+    journal_free(r, n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char path[64], again[80];
+    if (!path[0]) {
+        snprintf(path, sizeof(path), "/tmp/rdmarun-fuzz-tune-%d", (int)getpid());
+        snprintf(again, sizeof(again), "/tmp/rdmarun-fuzz-tune-%d-again", (int)getpid());
+    }
+    if (size < 1)
+        return 0;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fwrite(data + 1, 1, size - 1, f);
+    fclose(f);
+    if (data[0] % 2 == 0) {
+        journal_round_trip(path, again);
+    } else {
+        struct profile base;
+        struct facts node;
+        struct tune_space sp;
+        memset(&base, 0, sizeof(base));
+        memset(&node, 0, sizeof(node));
+        memset(&sp, 0, sizeof(sp));
+        tune_space_read(&sp, path, &base, &node);
+        tune_space_free(&sp);
+    }
+    return 0;
+}

@@ -47,7 +47,8 @@ const struct command_def commands[] = {
     {"tune", CMD_TUNE, cmd_tune,
      "tune -p BASE [--space FILE] [--budget RUNS|TIME] [-o DIR] [MPIRUN OPTIONS]\n"
      "               [-- PROGRAM [ARGS...] --metric REGEX [--higher-is-better]]\n"
-     "       rdmarun tune --resume DIR",
+     "       rdmarun tune --resume DIR\n"
+     "       rdmarun tune --validate DIR [--repeat PAIRS]",
      "Searches UCX settings and bind policies on top of profile BASE by measuring a\n"
      "benchmark (built in: ping-pong and allreduce over message sizes), every run\n"
      "verified, and writes the profile that beats BASE, with each gain and its interval."},

@@ -84,8 +84,9 @@ static const struct opt options[] = {
      "check --drain: the scontrol to run"},
     {"np", "-np", CMD_COMPARE, OPT_VALUE, C(np_list), NULL, "N[,N...]",
      "compare: the rank counts"},
-    {"repeat", NULL, CMD_COMPARE, OPT_VALUE, C(repeat), NULL, "R",
-     "compare: measured runs per combination (default 5)"},
+    {"repeat", NULL, CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(repeat), NULL, "R",
+     "compare: measured runs per combination (default 5);\ntune: pairs of runs to validate "
+     "with (default 10)"},
     {"warmup", NULL, CMD_COMPARE, OPT_VALUE, C(warmup), NULL, "W",
      "compare: runs left out first (default 1)"},
     {"metric", NULL, CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(metric), NULL, "REGEX",
@@ -102,6 +103,10 @@ static const struct opt options[] = {
     {"space", NULL, CMD_TUNE, OPT_VALUE, C(space), NULL, "FILE",
      "tune: the values to try ([SECTION] KEY = V1 | V2 ...;\ndefault: from the installed UCX "
      "and the node)"},
+    {"validate", NULL, CMD_TUNE, OPT_VALUE, C(validate), NULL, "DIR",
+     "tune: measure DIR/tuned.ini against its base again,\ninterleaved: speedup per bin, a plot"},
+    {"no-validate", NULL, CMD_TUNE, OPT_FLAG, C(no_validate), NULL, NULL,
+     "tune: no validation pass after the search"},
     {"budget", NULL, CMD_TUNE, OPT_VALUE, C(budget), NULL, "RUNS|TIME",
      "tune: at most this many runs, or this long (90s, 30m,\n2h; default 200 runs)"},
     {"color", NULL, JOB | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_VALUE, C(color),

@@ -47,6 +47,8 @@ struct cmdline {
     bool higher;             /* --higher-is-better */
     /* rdmarun tune */
     char *space, *budget;    /* --space FILE, --budget N|TIME */
+    char *validate;          /* --validate DIR */
+    bool no_validate;        /* --no-validate */
     bool keys;               /* profiles --keys */
     /* rdmarun profiles show NAME */
     char *show_name;

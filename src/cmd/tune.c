@@ -119,9 +119,24 @@ int cmd_tune(const struct cmdline *cl)
 {
     struct tune t;
     memset(&t, 0, sizeof(t));
+    long pairs = 10;
+    if (cl->repeat && !parse_long(cl->repeat, 2, 10000, &pairs)) {
+        rr_error("tune: --repeat '%s': expected a number of pairs from 2 to 10000", cl->repeat);
+        return RR_EX_USAGE;
+    }
+    if (cl->validate) {   /* a finished tune, measured again */
+        int rc = tune_load(&t, cl->validate);
+        if (!rc)
+            rc = tune_validate(&t, pairs);
+        tune_free(&t);
+        return rc;
+    }
     int rc = cl->resume ? tune_load(&t, cl->resume) : settings_from(&t, cl);
     if (!rc)
         rc = tune_run(&t, cl->output);
+    /* A tuned profile is measured again, with a plot, unless told not to. */
+    if (!rc && !cl->no_validate && t.tuned)
+        rc = tune_validate(&t, cl->repeat ? pairs : 5);
     tune_free(&t);
     return rc;
 }

@@ -59,6 +59,9 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
 /* The table on stdout, DIR/summary.csv and DIR/summary.json. */
 int compare_write(const struct compare *c, const struct result *res, size_t n,
                   const struct run *runs, size_t nruns);
+/* Run gnuplot on DIR/NAME.gp in DIR (its messages in NAME.log); a warning
+ * from `who` when it is not installed or fails. */
+void plot_draw(const char *dir, const char *name, const char *who);
 /* DIR/scaling.png and .svg with gnuplot, when it is installed. */
 void compare_plot(const struct compare *c, const struct result *res, size_t n);
 

@@ -225,20 +225,28 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
         fprintf(g, "unset multiplot\nset output\n");
     }
     fclose(g);
-    /* gnuplot's chatter (an x range of one point) goes to scaling.log. */
-    char *const argv[] = {"gnuplot", "scaling.gp", NULL};
-    struct proc_spec spec = {.argv = argv, .dir = c->dir, .out = PROC_NULL, .err = PROC_FILE,
-                             .err_file = "scaling.log"};
+    plot_draw(c->dir, "scaling", "compare");
+    free(dat);
+    free(gp);
+}
+
+void plot_draw(const char *dir, const char *name, const char *who)
+{
+    /* gnuplot's chatter (an x range of one point) goes to NAME.log. */
+    char *script = xasprintf("%s.gp", name), *log = xasprintf("%s.log", name);
+    char *const argv[] = {"gnuplot", script, NULL};
+    struct proc_spec spec = {.argv = argv, .dir = dir, .out = PROC_NULL, .err = PROC_FILE,
+                             .err_file = log};
     struct proc p;
     int st = 0;
     bool started = proc_start(&spec, &p) == 0;
     if (started)
         proc_wait(&p, -1, &st);
     if (!started)
-        rr_warn("compare: gnuplot not found: no plot, the data is in %s (hint: apt-get install "
-                "gnuplot-nox)", dat);
+        rr_warn("%s: gnuplot not found: no plot, the data is in %s/%s.dat (hint: apt-get install "
+                "gnuplot-nox)", who, dir, name);
     else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        rr_warn("compare: gnuplot failed on %s (its messages are in scaling.log)", gp);
-    free(dat);
-    free(gp);
+        rr_warn("%s: gnuplot failed on %s/%s (its messages are in %s)", who, dir, script, log);
+    free(script);
+    free(log);
 }

@@ -182,20 +182,22 @@ static void ask_launcher(const char *path, const char *real, const char *name, b
     size_t n = help ? launcher_options_parse(help, o) : 0;
     if (!srun && help && n < 10) {
         /* Open MPI 5: its mpirun names no option; PRRTE's prterun beside it
-         * does, in a table. */
+         * does, in a table. Only for a launcher whose short help says it is
+         * Open MPI's ("mpirun (Open MPI) 5.0.7", its version too): any other
+         * program in /usr/bin has prterun beside it as well. */
+        char *brief = root ? ask(path, "--allow-run-as-root", "--help", NULL)
+                           : ask(path, "--help", NULL, NULL);
         char *dir = xstrndup(real, (size_t)(strrchr(real, '/') - real));
         char *prterun = xasprintf("%s/prterun", dir);
-        char *table = access(prterun, X_OK) == 0 ? ask(prterun, "--help", NULL, NULL) : NULL;
+        char *table = brief && strstr(brief, "(Open MPI)") && access(prterun, X_OK) == 0
+                    ? ask(prterun, "--help", NULL, NULL) : NULL;
         n = table ? launcher_options_parse(table, o) : 0;
         if (n >= 10) {
             o->per_option = xstrdup(path);
-            /* Its version is in its short help ("mpirun (Open MPI) 5.0.7"). */
-            char *brief = root ? ask(path, "--allow-run-as-root", "--help", NULL)
-                               : ask(path, "--help", NULL, NULL);
             free(o->label);
             o->label = label_of(name, brief);
-            free(brief);
         }
+        free(brief);
         free(table);
         free(prterun);
         free(dir);

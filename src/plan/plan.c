@@ -479,6 +479,14 @@ static void mark_overrides(struct plan *p, const struct job_args *job)
                                    : it->kind == ITEM_MCA ? &job->user_mca : &job->user_opts;
         const char *name = it->kind == ITEM_OPTION ? it->name + 2 : it->name;
         it->overridden = sv_find(given, name) >= 0;
+        /* -x OMPI_MCA_pml=ob1 sets the MCA parameter too: the ranks read it
+         * from their environment, which Open MPI 5 ranks below its own
+         * --mca pml (4.1 above), so the profile's must not be passed. */
+        if (it->kind == ITEM_MCA && !it->overridden) {
+            char *var = xasprintf("OMPI_MCA_%s", it->name);
+            it->overridden = sv_find(&job->user_env, var) >= 0;
+            free(var);
+        }
     }
 }
 

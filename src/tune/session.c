@@ -221,14 +221,13 @@ static char *settings_of(const struct tune *t, const unsigned *choice)
     return s;
 }
 
-static void job_argv(const struct session *x, const unsigned *choice, const char *evdir,
-                     struct strvec *argv)
+void tune_job_argv(const struct tune *t, const char *self, const char *profile,
+                   const unsigned *choice, const char *evdir, struct strvec *argv)
 {
-    const struct tune *t = x->t;
-    sv_push(argv, x->self);
+    sv_push(argv, self);
     sv_push(argv, "-p");
-    sv_push(argv, t->base);
-    for (size_t k = 0; k < t->space.n; k++) {
+    sv_push(argv, profile);
+    for (size_t k = 0; choice && k < t->space.n; k++) {
         char *set = choice[k] ? tune_space_set(&t->space, k, choice[k]) : NULL;
         if (set) {
             sv_push(argv, "--set");
@@ -293,32 +292,21 @@ static void on_figure(void *ctx, const char *bin, double value)
     }
 }
 
-/* Run the benchmark once on `choice`; false when interrupted (nothing recorded). */
-static bool run_one(struct session *x, const unsigned *choice, struct journal_record *r)
+bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, const char *evdir,
+                  const char *log, const char *expect, struct journal_record *r)
 {
-    const struct tune *t = x->t;
-    char *evdir = xasprintf("%s/runs/%04zu", t->dir, x->next);
-    char *log = xasprintf("%s/runs/%04zu.out", t->dir, x->next);
-    struct strvec argv = {0};
-    job_argv(x, choice, evdir, &argv);
     struct measured m;
-    measure_run(argv.v, log, evdir, x->expect, &m);
-    sv_free(&argv);
-    free(evdir);
+    measure_run(argv, log, evdir, expect, &m);
     memset(r, 0, sizeof(*r));
-    if (measure_interrupted()) {
-        free(log);
+    if (measure_interrupted())
         return false;
-    }
-    r->sample = x->next;
-    r->config = config_of(t, choice);
     r->status = m.status;
     snprintf(r->verdict, sizeof(r->verdict), "%s", m.verdict);
     r->wall = m.wall;
-    r->log = log;
+    r->log = xstrdup(log);
     struct found fd = {.r = r};
     if (t->metric)
-        metric_read(&x->re, log, on_figure, &fd);
+        metric_read(re, log, on_figure, &fd);
     else {   /* no metric: the wall time is the figure */
         r->bins = xmalloc(sizeof(*r->bins));
         r->bins[0] = (struct journal_bin){xstrdup(""), m.wall};
@@ -326,6 +314,25 @@ static bool run_one(struct session *x, const unsigned *choice, struct journal_re
     }
     r->included = m.status == 0 && m.met && r->nbins > 0;
     return true;
+}
+
+/* Run the benchmark once on `choice`; false when interrupted (nothing recorded). */
+static bool run_one(struct session *x, const unsigned *choice, struct journal_record *r)
+{
+    const struct tune *t = x->t;
+    char *evdir = xasprintf("%s/runs/%04zu", t->dir, x->next);
+    char *log = xasprintf("%s/runs/%04zu.out", t->dir, x->next);
+    struct strvec argv = {0};
+    tune_job_argv(t, x->self, t->base, choice, evdir, &argv);
+    bool done = tune_measure(t, &x->re, argv.v, evdir, log, x->expect, r);
+    sv_free(&argv);
+    free(evdir);
+    free(log);
+    if (done) {
+        r->sample = x->next;
+        r->config = config_of(t, choice);
+    }
+    return done;
 }
 
 static void say_discarded(const struct session *x, const struct journal_record *r,
@@ -400,6 +407,26 @@ out:
     return st;
 }
 
+char *tune_expectation(const struct tune *t, const char *self, int *rc)
+{
+    struct strvec argv = {0};
+    tune_job_argv(t, self, t->base, NULL, NULL, &argv);
+    char *path = xasprintf("%s/plan.json", t->dir);
+    char *what = xasprintf("tune: profile %s", t->base);
+    char *expect = measure_plan(&argv, path, what, rc);
+    /* --verify off: the user's word that no run is to be judged. */
+    char *verify = expect ? plan_file_string(path, "verify") : NULL;
+    if (verify && strcmp(verify, "off") == 0) {
+        free(expect);
+        expect = xstrdup("any");
+    }
+    free(verify);
+    free(what);
+    free(path);
+    sv_free(&argv);
+    return expect;
+}
+
 /* ---- moves, the result ---- */
 
 /* A bin as the user reads it: its label, or what the one figure is. */
@@ -413,8 +440,7 @@ static char *percent(double log_gain)
     return xasprintf("%+.1f%%", (exp(log_gain) - 1) * 100);
 }
 
-/* "+8.1% (95% CI +4.0% to +12.3%, 5 pairs)" */
-static char *gain_text(const struct paired_gain *g)
+char *tune_gain_text(const struct paired_gain *g)
 {
     char *m = percent(g->mean), *lo = percent(g->lo), *hi = percent(g->hi);
     char *s = xasprintf("%s (95%% CI %s to %s, %zu pair%s)", m, lo, hi, g->n,
@@ -430,7 +456,7 @@ static void moved(const struct tune_search *s, const unsigned *choice,
 {
     struct session *x = s->ctx;
     const struct tune *t = x->t;
-    char *g = gain_text(gain);
+    char *g = tune_gain_text(gain);
     char date[16];
     time_t now = time(NULL);
     strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
@@ -505,7 +531,7 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         fprintf(m, "# Against %s, on fresh pairs of runs (95%% intervals):\n", t->base);
         for (size_t b = 0; b < x->bins.n; b++)
             if (s->gain[b].n) {
-                char *g = gain_text(&s->gain[b]);
+                char *g = tune_gain_text(&s->gain[b]);
                 fprintf(m, "#   %s: %s\n", bin_name(x, b), g);
                 free(g);
             }
@@ -592,7 +618,7 @@ static int write_summary(const struct session *x, const struct tune_search *s)
         const char *bin = bin_name(x, b);
         double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
         const struct paired_gain *g = &s->gain[b];
-        char *text = g->n ? gain_text(g) : xstrdup("-");
+        char *text = g->n ? tune_gain_text(g) : xstrdup("-");
         printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
         free(text);
         if (csv)
@@ -679,24 +705,8 @@ int tune_run(struct tune *t, const char *output)
         rc = RR_EX_CANTCREAT;
     }
     free(plans);
-    if (!rc) {   /* what the base's runs are verified as: every sample must be */
-        struct strvec argv = {0};
-        unsigned zero[TUNE_MAX_KEYS] = {0};
-        job_argv(&x, zero, NULL, &argv);
-        char *path = xasprintf("%s/plan.json", t->dir);
-        char *what = xasprintf("tune: profile %s", t->base);
-        x.expect = measure_plan(&argv, path, what, &rc);
-        /* --verify off: the user's word that no run is to be judged. */
-        char *verify = x.expect ? plan_file_string(path, "verify") : NULL;
-        if (verify && strcmp(verify, "off") == 0) {
-            free(x.expect);
-            x.expect = xstrdup("any");
-        }
-        free(verify);
-        free(what);
-        free(path);
-        sv_free(&argv);
-    }
+    if (!rc)
+        x.expect = tune_expectation(t, x.self, &rc);
     struct facts f;
     memset(&f, 0, sizeof(f));
     if (!rc)
@@ -759,6 +769,7 @@ int tune_run(struct tune *t, const char *output)
                 rc = write_profile(&x, &s, &f, interrupted);
             if (!rc && !interrupted)
                 rc = write_summary(&x, &s);
+            t->tuned = !rc && !interrupted && s.beats_base;
             if (!rc && s.stopped && !interrupted)
                 fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
                         "(a larger --budget searches further)\n", x.next);

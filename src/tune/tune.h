@@ -6,6 +6,7 @@
 #define RDMARUN_TUNE_H
 #include "tune/space.h"
 #include "util/strvec.h"
+#include <regex.h>
 #include <stdbool.h>
 
 struct tune {
@@ -20,6 +21,7 @@ struct tune {
     struct strvec program;   /* the benchmark and its arguments (the built-in one's when not given) */
     struct tune_space space; /* what is searched (saved with the settings: a resume searches
                               * the same values whatever is installed then) */
+    bool tuned;              /* tune_run's result: tuned.ini sets values that beat the base */
 };
 
 /* The built-in benchmark (the installed mpi_pingpong sweep): its path,
@@ -36,5 +38,25 @@ int tune_load(struct tune *t, const char *dir);
  * or the one tune_load read, resumed. Returns rdmarun's exit status. */
 int tune_run(struct tune *t, const char *output);
 void tune_free(struct tune *t);
+/* rdmarun tune --validate DIR: the base and DIR/tuned.ini, `pairs` rounds
+ * of each, interleaved; per bin the speedup and its interval, a table,
+ * DIR/validate.csv and a plot. Returns rdmarun's exit status. */
+int tune_validate(struct tune *t, long pairs);
+
+/* Within tune/: */
+struct journal_record;
+/* rdmarun itself on `profile` with configuration choice (NULL: none), the
+ * tune's options and benchmark; evidence in evdir (NULL: none asked for). */
+void tune_job_argv(const struct tune *t, const char *self, const char *profile,
+                   const unsigned *choice, const char *evdir, struct strvec *argv);
+/* What every run is judged against: the base's plan's expectation ("any"
+ * under --verify off); NULL after saying why, with the status in *rc. */
+char *tune_expectation(const struct tune *t, const char *self, int *rc);
+/* One run of argv, its figures read with re into r (sample and config left
+ * to the caller); false when interrupted. */
+bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, const char *evdir,
+                  const char *log, const char *expect, struct journal_record *r);
+/* "+8.1% (95% CI +4.0% to +12.3%, 5 pairs)" */
+char *tune_gain_text(const struct paired_gain *g);
 
 #endif

@@ -52,6 +52,24 @@ grep -q '^"the metric",100,40,1.5' "$TMP/t1/summary.csv" &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["tuned"] and d["values"] == {"ucx.TLS": "tcp,sm,self", "ucx.RNDV_THRESH": "64K"}))' "$TMP/t1/summary.json"
 ok $? "summary.csv and summary.json say the same"
 
+# Validation: after the tune (5 pairs), and again on demand, interleaved
+# (the base first in even rounds), per bin a speedup, a CSV and a plot.
+grep -q '^"the metric",100,40,1.5' "$TMP/t1/validate.csv"
+ok $? "the tune's own validation pass: 100 against 40 us, +150%"
+[ "$(awk 'NR > 1' "$TMP/t1/validate.tsv" | wc -l)" = 10 ]; ok $? "5 pairs in validate.tsv"
+run "$RDMARUN" tune --validate "$TMP/t1" --repeat 3
+check "tune --validate DIR --repeat 3" 0 "3 interleaved pairs of runs" "+150.0% (95% CI +150.0% to +150.0%, 3 pairs)"
+[ "$(awk -F'\t' 'NR > 11 {printf "%s ", $2}' "$TMP/t1/validate.tsv")" = "base tuned tuned base base tuned " ]
+ok $? "its 3 pairs appended to validate.tsv, the base first in even rounds"
+if command -v gnuplot >/dev/null; then
+    head -c 8 "$TMP/t1/validate.png" | grep -q PNG && [ -s "$TMP/t1/validate.svg" ]
+    ok $? "gnuplot drew validate.png and validate.svg"
+else
+    skip "the validation plot" "gnuplot not installed"
+fi
+run "$RDMARUN" tune --validate "$TMP"
+check "--validate of a folder without a tune" 66 "tune.conf"
+
 # Nothing to gain: the base stays, and tuned.ini says so.
 printf '[tune]\ndefaults = no\n[ucx]\nZCOPY_THRESH = 4K | 16K\n' >"$TMP/flat.ini"
 run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/flat.ini" \

@@ -1,0 +1,194 @@
+/* rdmarun tune --validate DIR: the base against DIR/tuned.ini on fresh runs,
+ * interleaved (base first in even rounds, tuned first in odd ones), paired
+ * by round; per bin the speedup with its 95% interval, in a table,
+ * DIR/validate.csv and a plot of the figure against the bin. The runs are
+ * recorded in DIR/validate.tsv as the journal's lines are. */
+#include "compare/compare.h"
+#include "compare/measure.h"
+#include "compare/stats.h"
+#include "tune/journal.h"
+#include "tune/tune.h"
+#include "util/fs.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct pair_run {
+    struct journal_record r[2];   /* 0: the base, 1: tuned */
+};
+
+static double figure_of(const struct journal_record *r, const char *bin)
+{
+    for (size_t i = 0; r->included && i < r->nbins; i++)
+        if (strcmp(r->bins[i].bin, bin) == 0)
+            return r->bins[i].value;
+    return NAN;
+}
+
+/* The table, validate.csv, validate.dat and the plot. */
+static int report(const struct tune *t, const struct pair_run *runs, size_t n)
+{
+    struct strvec bins = {0};
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; runs[k].r[0].included && i < runs[k].r[0].nbins; i++)
+            if (sv_find(&bins, runs[k].r[0].bins[i].bin) < 0)
+                sv_push(&bins, runs[k].r[0].bins[i].bin);
+    char *csv_path = xasprintf("%s/validate.csv", t->dir);
+    char *dat_path = xasprintf("%s/validate.dat", t->dir);
+    FILE *csv = fopen(csv_path, "w"), *dat = fopen(dat_path, "w");
+    printf("rdmarun tune --validate: %s against %s/tuned.ini, %zu interleaved pairs of runs\n",
+           t->base, t->dir, n);
+    printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "speedup (95% CI)");
+    if (csv)
+        fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
+    if (dat)
+        fprintf(dat, "# bin base_median tuned_median label\n");
+    double *d = xmalloc((n + 1) * sizeof(*d)), *v[2];
+    v[0] = xmalloc((n + 1) * sizeof(*v[0]));
+    v[1] = xmalloc((n + 1) * sizeof(*v[1]));
+    size_t slower = 0;
+    for (size_t b = 0; b < bins.n; b++) {
+        size_t np = 0, nv[2] = {0, 0};
+        for (size_t k = 0; k < n; k++) {
+            double x = figure_of(&runs[k].r[0], bins.v[b]), y = figure_of(&runs[k].r[1], bins.v[b]);
+            if (x > 0 && isfinite(x))
+                v[0][nv[0]++] = x;
+            if (y > 0 && isfinite(y))
+                v[1][nv[1]++] = y;
+            if (x > 0 && y > 0 && isfinite(x) && isfinite(y))
+                d[np++] = t->higher ? log(y / x) : log(x / y);
+        }
+        struct paired_gain g;
+        paired_gain_of(d, np, &g);
+        struct sample_stats s0, s1;
+        stats_of(v[0], nv[0], &s0);
+        stats_of(v[1], nv[1], &s1);
+        const char *name = *bins.v[b] ? bins.v[b] : t->metric ? "the metric" : "wall time";
+        char *text = np ? tune_gain_text(&g) : xstrdup("-");
+        printf("%-28s %14.6g %14.6g  %s\n", name, s0.median, s1.median, text);
+        free(text);
+        slower += np >= 2 && g.hi < 0;
+        if (csv)
+            fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", name, s0.median, s1.median,
+                    exp(g.mean) - 1, exp(g.lo) - 1, exp(g.hi) - 1, g.n);
+        if (dat)
+            fprintf(dat, "%zu %.9g %.9g \"%s\"\n", b, s0.median, s1.median, name);
+    }
+    free(d);
+    free(v[0]);
+    free(v[1]);
+    bool csv_ok = csv && fclose(csv) == 0, dat_ok = dat && fclose(dat) == 0;
+    int rc = csv_ok && dat_ok ? 0 : RR_EX_CANTCREAT;
+    if (rc)
+        rr_error("tune --validate: cannot write %s or %s", csv_path, dat_path);
+    if (slower)
+        rr_warn("tune --validate: %zu bin%s slower with the tuned profile beyond the noise",
+                slower, slower == 1 ? " is" : "s are");
+    char *gp_path = xasprintf("%s/validate.gp", t->dir);
+    FILE *gp = rc ? NULL : fopen(gp_path, "w");
+    if (gp) {
+        fprintf(gp, "# Made by rdmarun tune --validate; run 'gnuplot validate.gp' here to "
+                    "redraw.\nset key left top\nset grid\nset logscale y\nset xtics rotate by -30\n"
+                    "set ylabel '%s (median, %s is better)'\n",
+                t->metric ? "figure" : "wall time (s)", t->higher ? "higher" : "lower");
+        for (int k = 0; k < 2; k++)
+            fprintf(gp, "set terminal %s size 1000,480\nset output 'validate.%s'\n"
+                        "plot 'validate.dat' using 1:2:xtic(4) with linespoints title '%s', "
+                        "'validate.dat' using 1:3 with linespoints title 'tuned'\nset output\n",
+                    k ? "svg" : "pngcairo", k ? "svg" : "png", t->base);
+        fclose(gp);
+        plot_draw(t->dir, "validate", "tune --validate");
+    }
+    free(gp_path);
+    free(csv_path);
+    free(dat_path);
+    sv_free(&bins);
+    return rc;
+}
+
+int tune_validate(struct tune *t, long pairs)
+{
+    char *tuned = xasprintf("%s/tuned.ini", t->dir);
+    if (access(tuned, R_OK) != 0) {
+        rr_error("tune --validate: %s: %s (hint: the folder of a finished 'rdmarun tune')", tuned,
+                 strerror(errno));
+        free(tuned);
+        return RR_EX_NOINPUT;
+    }
+    regex_t re;
+    if (!metric_compile(&re, t->metric ? t->metric : "$^", "tune: --metric")) {
+        free(tuned);
+        return RR_EX_USAGE;
+    }
+    char *self = realpath("/proc/self/exe", NULL);
+    int rc = 0;
+    char *expect = tune_expectation(t, self, &rc);
+    char *dir = xasprintf("%s/validate", t->dir), *journal = xasprintf("%s/validate.tsv", t->dir);
+    int fd = -1;
+    if (!rc && (make_dirs(dir) != 0 || (fd = journal_open(journal)) < 0)) {
+        rr_error("tune --validate: cannot write %s: %s", journal, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    struct pair_run *runs = xcalloc((size_t)pairs, sizeof(*runs));
+    size_t n = 0, base = 0;   /* base: this validation's first line in validate.tsv */
+    struct journal_record *old;
+    size_t nold = rc ? 0 : journal_read(journal, &old);
+    if (!rc) {
+        journal_free(old, nold);
+        base = nold;
+        measure_catch_signals();
+    }
+    for (long k = 0; !rc && k < pairs && !measure_interrupted(); k++) {
+        for (int i = 0; i < 2 && !rc; i++) {
+            int which = (int)(k % 2) ^ i;   /* even rounds: base first */
+            size_t sample = base + (size_t)k * 2 + (size_t)i;
+            char *evdir = xasprintf("%s/%04zu", dir, sample);
+            char *log = xasprintf("%s/%04zu.out", dir, sample);
+            struct strvec argv = {0};
+            tune_job_argv(t, self, which ? tuned : t->base, NULL, evdir, &argv);
+            struct journal_record *r = &runs[k].r[which];
+            if (tune_measure(t, &re, argv.v, evdir, log, expect, r)) {
+                r->sample = sample;
+                r->config = xstrdup(which ? "tuned" : "base");
+                if (journal_append(fd, r) != 0) {
+                    rr_error("tune --validate: cannot record in %s: %s", journal,
+                             strerror(errno));
+                    rc = RR_EX_CANTCREAT;
+                }
+                if (!r->included)
+                    rr_warn("tune --validate: run %zu (%s) is left out: status %d, verdict %s "
+                            "(%s expected; see %s)", sample, r->config, r->status, r->verdict,
+                            expect, log);
+            }
+            sv_free(&argv);
+            free(evdir);
+            free(log);
+        }
+        if (!rc && !measure_interrupted())
+            n = (size_t)k + 1;
+    }
+    if (!rc && measure_interrupted()) {
+        rr_error("tune --validate: interrupted after %zu pairs", n);
+        rc = 130;
+    }
+    if (!rc)
+        rc = report(t, runs, n);
+    for (long k = 0; k < pairs; k++)
+        for (int i = 0; i < 2; i++)
+            journal_record_clear(&runs[k].r[i]);
+    free(runs);
+    if (fd >= 0)
+        close(fd);
+    regfree(&re);
+    free(expect);
+    free(self);
+    free(dir);
+    free(journal);
+    free(tuned);
+    return rc;
+}

@@ -335,24 +335,8 @@ void compare_free(struct compare *c)
 /* A new comparison's folder: created, empty of results, with its settings. */
 static int start_dir(struct compare *c, const char *output)
 {
-    char stamp[32];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-    if (!output)
-        mkdir("rdmarun-compare", 0755);
-    c->dir = output ? xstrdup(output) : xasprintf("rdmarun-compare/%s", stamp);
-    if (mkdir(c->dir, 0755) != 0 && errno != EEXIST) {
-        rr_error("compare: cannot create %s: %s", c->dir, strerror(errno));
-        return RR_EX_CANTCREAT;
-    }
-    char *runs = xasprintf("%s/runs.csv", c->dir);
-    int rc = 0;
-    if (access(runs, F_OK) == 0) {
-        rr_error("compare: %s already holds a comparison (hint: --resume %s, or another -o DIR)",
-                 c->dir, c->dir);
-        rc = RR_EX_USAGE;
-    }
-    free(runs);
+    int rc = results_dir_new(output, "rdmarun-compare", "runs.csv", "compare", "a comparison",
+                             &c->dir);
     return rc ? rc : save_settings(c);
 }
 

@@ -657,24 +657,7 @@ static int write_summary(const struct session *x, const struct tune_search *s)
 /* A new tune's folder: created, not one that holds a tune, with its settings. */
 static int start_dir(struct tune *t, const char *output)
 {
-    char stamp[32];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-    if (!output)
-        mkdir("rdmarun-tune", 0755);
-    t->dir = output ? xstrdup(output) : xasprintf("rdmarun-tune/%s", stamp);
-    if (mkdir(t->dir, 0755) != 0 && errno != EEXIST) {
-        rr_error("tune: cannot create %s: %s", t->dir, strerror(errno));
-        return RR_EX_CANTCREAT;
-    }
-    char *journal = xasprintf("%s/samples.tsv", t->dir);
-    int rc = 0;
-    if (access(journal, F_OK) == 0) {
-        rr_error("tune: %s already holds a tune (hint: --resume %s, or another -o DIR)", t->dir,
-                 t->dir);
-        rc = RR_EX_USAGE;
-    }
-    free(journal);
+    int rc = results_dir_new(output, "rdmarun-tune", "samples.tsv", "tune", "a tune", &t->dir);
     return rc ? rc : save_settings(t);
 }
 

@@ -101,10 +101,14 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
     if (!rc)
         rc = facts_gather(&f, &src);
+    /* Open MPI's own parameters when its mpirun starts the ranks. */
+    const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",
+                                                                                    "launcher");
+    bool mpi = !launcher || strcmp(launcher, "mpirun") == 0;
     if (!rc && cl->space)
-        rc = tune_space_read(&t->space, cl->space, &p, &f);
+        rc = tune_space_read(&t->space, cl->space, &p, &f, mpi);
     else if (!rc)
-        tune_space_default(&t->space, &p, &f);
+        tune_space_default(&t->space, &p, &f, mpi);
     if (!rc && !t->space.n) {
         rr_error("tune: nothing to search: every key has one value here%s", cl->space
                  ? " (hint: list two values or more: KEY = V1 | V2)" : "");

@@ -105,6 +105,8 @@ static int save_settings(const struct tune *t)
     for (size_t k = 0; k < t->space.n; k++) {
         const struct tune_key *key = &t->space.keys[k];
         fprintf(f, "key=%s.%s\nfrom=%s\n", key->section, key->key, key->from);
+        if (key->requires)
+            fprintf(f, "requires=%s\n", key->requires);
         for (size_t v = 0; v < key->values.n; v++)
             fprintf(f, "value=%s\n", key->values.v[v]);
     }
@@ -160,6 +162,9 @@ int tune_load(struct tune *t, const char *dir)
             key->key = xstrdup(strchr(v, '.') + 1);
         } else if (eq && strcmp(line, "from") == 0 && key && !key->from)
             key->from = xstrdup(v);
+        else if (eq && strcmp(line, "requires") == 0 && key && !key->requires && strchr(v, '.') &&
+                 strchr(v, '='))
+            key->requires = xstrdup(v);
         else if (eq && strcmp(line, "value") == 0 && key)
             sv_push(&key->values, v);
         else
@@ -233,6 +238,10 @@ void tune_job_argv(const struct tune *t, const char *self, const char *profile,
             sv_push(argv, "--set");
             sv_push(argv, set);
             free(set);
+        }
+        if (choice[k] && t->space.keys[k].requires) {
+            sv_push(argv, "--set");
+            sv_push(argv, t->space.keys[k].requires);
         }
     }
     if (evdir) {
@@ -560,6 +569,11 @@ static int write_profile(const struct session *x, const struct tune_search *s,
             if (x->note[j])
                 fprintf(m, "# %s\n", x->note[j]);
             fprintf(m, "%s = %s\n", key->key, *v ? v : "");
+            /* What the value needs, in its own section: [mpi] for Open MPI's. */
+            const char *req = key->requires, *dot = req ? strchr(req, '.') : NULL;
+            if (dot && strncmp(req, sec, (size_t)(dot - req)) == 0 && !sec[dot - req])
+                fprintf(m, "# needed by %s\n%.*s = %s\n", key->key,
+                        (int)(strcspn(dot + 1, "=")), dot + 1, strchr(dot, '=') + 1);
         }
     }
     sv_free(&done);

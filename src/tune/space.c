@@ -9,6 +9,7 @@
 #include "profile/ucx_config.h"
 #include "util/fs.h"
 #include "util/msg.h"
+#include "util/proc.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -56,12 +57,19 @@ static struct tune_key *key_of(struct tune_space *sp, const char *section, const
     return NULL;
 }
 
-static void key_drop(struct tune_space *sp, struct tune_key *k)
+static void key_clear(struct tune_key *k)
 {
     sv_free(&k->values);
     free(k->section);
     free(k->key);
     free(k->from);
+    free(k->requires);
+    memset(k, 0, sizeof(*k));
+}
+
+static void key_drop(struct tune_space *sp, struct tune_key *k)
+{
+    key_clear(k);
     size_t i = (size_t)(k - sp->keys);
     memmove(k, k + 1, (sp->n - i - 1) * sizeof(*k));
     sp->n--;
@@ -191,7 +199,55 @@ static void enum_values(struct tune_space *sp, const struct profile *base, const
     sv_free(&choices);
 }
 
-void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f)
+size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out)
+{
+    char *prefix = xasprintf(":param:%s:enumerator:value:", param);
+    size_t n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *at = memmem(line, len, prefix, strlen(prefix));
+        if (starts_with(line, "mca:") && at) {
+            const char *num = at + strlen(prefix);
+            const char *colon = memchr(num, ':', len - (size_t)(num - line));
+            if (colon && colon > num && colon + 1 < line + len) {
+                char *name = xstrndup(colon + 1, len - (size_t)(colon + 1 - line));
+                if (is_printable(name) && !strchr(name, ' ') && sv_find(out, name) < 0) {
+                    sv_push(out, name);
+                    n++;
+                }
+                free(name);
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    free(prefix);
+    return n;
+}
+
+/* Open MPI's allreduce algorithms (coll/tuned), as the ompi_info on PATH
+ * lists them; 'ignore' is its default (the fixed decision rules). A forced
+ * algorithm applies only with coll_tuned_use_dynamic_rules. */
+static void coll_values(struct tune_space *sp, const struct profile *base)
+{
+    char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable", NULL};
+    char *text = proc_stdout(argv, 10, 1 << 20);
+    struct strvec algs = {0};
+    if (text && ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &algs) > 1) {
+        struct tune_key *k = key_new(sp, base, "mpi", "coll_tuned_allreduce_algorithm",
+                                     "the installed Open MPI's ompi_info");
+        for (size_t i = 0; k && i < algs.n; i++)
+            key_add(k, algs.v[i], algs.v[0]);
+        if (k)
+            k->requires = xstrdup("mpi.coll_tuned_use_dynamic_rules=1");
+        key_done(sp, k);
+    }
+    sv_free(&algs);
+    free(text);
+}
+
+void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f,
+                        bool mpi)
 {
     memset(sp, 0, sizeof(*sp));
     char *ucx = xasprintf("the installed UCX %s and this node", ucx_config_version());
@@ -231,6 +287,8 @@ void tune_space_default(struct tune_space *sp, const struct profile *base, const
     }
     sv_free(&policies);
     key_done(sp, k);
+    if (mpi)
+        coll_values(sp, base);
 }
 
 /* ---- --space FILE ---- */
@@ -300,6 +358,9 @@ static int on_space_value(void *user, const char *section, const char *name, con
     char *from = xasprintf("%s:%d", r->path, line);
     struct tune_key *k = key_new(&r->file, r->base, sec->name, key, from);
     free(from);
+    if (k && sec->keyset == KEYS_MCA && starts_with(key, "coll_tuned_") &&
+        ends_with(key, "_algorithm"))
+        k->requires = xstrdup("mpi.coll_tuned_use_dynamic_rules=1");
     struct strvec values = {0};
     sv_split(&values, value, "|");
     for (size_t i = 0; k && i < values.n; i++) {
@@ -334,7 +395,7 @@ static int on_space_value(void *user, const char *section, const char *name, con
 }
 
 int tune_space_read(struct tune_space *sp, const char *path, const struct profile *base,
-                    const struct facts *f)
+                    const struct facts *f, bool mpi)
 {
     size_t len;
     char *text = read_input(path, SPACE_MAX_BYTES, &len);
@@ -354,7 +415,7 @@ int tune_space_read(struct tune_space *sp, const char *path, const struct profil
         if (r.only)
             tune_space_free(sp);
         else
-            tune_space_default(sp, base, f);
+            tune_space_default(sp, base, f, mpi);
         /* The file's keys replace the default's, and come last. */
         for (size_t i = 0; i < r.file.n; i++) {
             struct tune_key *k = &r.file.keys[i];
@@ -373,12 +434,7 @@ int tune_space_read(struct tune_space *sp, const char *path, const struct profil
         }
     }
     for (size_t i = 0; i < r.file.n; i++)
-        if (r.file.keys[i].section) {
-            sv_free(&r.file.keys[i].values);
-            free(r.file.keys[i].section);
-            free(r.file.keys[i].key);
-            free(r.file.keys[i].from);
-        }
+        key_clear(&r.file.keys[i]);
     return r.errors ? RR_EX_CONFIG : 0;
 }
 
@@ -405,11 +461,7 @@ void tune_space_print(const struct tune_space *sp, FILE *out)
 
 void tune_space_free(struct tune_space *sp)
 {
-    for (size_t i = 0; i < sp->n; i++) {
-        sv_free(&sp->keys[i].values);
-        free(sp->keys[i].section);
-        free(sp->keys[i].key);
-        free(sp->keys[i].from);
-    }
+    for (size_t i = 0; i < sp->n; i++)
+        key_clear(&sp->keys[i]);
     memset(sp, 0, sizeof(*sp));
 }

@@ -16,6 +16,8 @@ struct tune_key {
                              * their own order */
     char *from;             /* where the values came from: "the installed UCX 1.13.1",
                              * "space.ini:4" */
+    char *requires;         /* SECTION.KEY=VALUE a value other than the base's needs too
+                             * (coll_tuned_use_dynamic_rules=1 for an algorithm), or NULL */
 };
 
 struct tune_space {
@@ -25,15 +27,21 @@ struct tune_space {
 
 /* The default space for profile `base` on the node `f`: UCX_TLS subsets of
  * the transports this UCX and this node have, the rendezvous and zero-copy
- * thresholds, UCX's own rendezvous schemes, rails on a multi-rail node, and
- * the bind policies that apply. */
-void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f);
+ * thresholds, UCX's own rendezvous schemes, rails on a multi-rail node, the
+ * bind policies that apply and, for an MPI job (mpi), Open MPI's allreduce
+ * algorithms as its ompi_info lists them. */
+void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f,
+                        bool mpi);
+/* The names of an Open MPI MCA parameter's enumerator in `ompi_info
+ * --parsable` output ("mca:coll:tuned:param:NAME:enumerator:value:4:ring"),
+ * in order, appended to out; how many. */
+size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out);
 /* A --space file (INI: [SECTION] KEY = V1 | V2 | ...; [tune] defaults = no
  * to search only the file's keys): its keys replace the default's values
  * for them. Every value is checked as a profile value is. An RR_EX_ status
  * after saying what is wrong, with file:line. */
 int tune_space_read(struct tune_space *sp, const char *path, const struct profile *base,
-                    const struct facts *f);
+                    const struct facts *f, bool mpi);
 /* The --set word of key k at value v ("ucx.RNDV_THRESH=64K"), or NULL for
  * the base's unset value. Caller frees. */
 char *tune_space_set(const struct tune_space *sp, size_t k, unsigned v);

@@ -1,8 +1,9 @@
-/* libFuzzer target: rdmarun tune's two readers. The first byte picks one:
- * even, the journal (samples.tsv, what --resume replays), with a round
- * trip: the records it reads, written again (journal_append) and read back,
- * are as many and are written the same; odd, a --space file (the rest of
- * the input) read against an empty base profile on a node without devices. */
+/* libFuzzer target: rdmarun tune's three readers. The first byte picks one
+ * (modulo 3): 0, the journal (samples.tsv, what --resume replays), with a
+ * round trip: the records it reads, written again (journal_append) and read
+ * back, are as many and are written the same; 1, a --space file (the rest
+ * of the input) read against an empty base profile on a node without
+ * devices; 2, ompi_info --parsable output, an enumerator's names. */
 #include "facts/facts.h"
 #include "profile/profile.h"
 #include "tune/journal.h"
@@ -73,8 +74,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
-    if (data[0] % 2 == 0) {
+    if (data[0] % 3 == 0) {
         journal_round_trip(path, again);
+    } else if (data[0] % 3 == 2) {
+        char *text = malloc(size);
+        memcpy(text, data + 1, size - 1);
+        text[size - 1] = '\0';
+        struct strvec names = {0};
+        size_t n = ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &names);
+        if (n != names.n)
+            abort();
+        sv_free(&names);
+        free(text);
     } else {
         struct profile base;
         struct facts node;
@@ -82,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&base, 0, sizeof(base));
         memset(&node, 0, sizeof(node));
         memset(&sp, 0, sizeof(sp));
-        tune_space_read(&sp, path, &base, &node);
+        tune_space_read(&sp, path, &base, &node, false);
         tune_space_free(&sp);
     }
     return 0;

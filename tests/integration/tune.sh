@@ -141,6 +141,40 @@ else
     skip "a tune of the built-in sweep with Open MPI" "mpirun or examples/mpi_pingpong missing"
 fi
 
+# Open MPI's own parameters: the allreduce algorithms are the ones its
+# ompi_info lists, and a forced one brings coll_tuned_use_dynamic_rules with
+# it (else Open MPI ignores it). A rank that is a script shows what reached
+# it: the figure halves only when both did.
+if command -v mpirun >/dev/null && command -v ompi_info >/dev/null; then
+    run "$RDMARUN" tune -p shm --budget 1 -o "$TMP/dflt" $MPIRUN_ROOT
+    want=$(ompi_info --param coll tuned --level 9 --parsable |
+        sed -n 's/^mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:[0-9]*://p' |
+        grep -vx ignore | tr '\n' ' ')
+    got=$(printf '%s\n' "$err" | sed -n 's/^  mpi.coll_tuned_allreduce_algorithm: \[(unset)\] \(.*\)  (the installed.*/\1/p')
+    [ -n "$want" ] && [ "$got " = "$want" ]
+    ok $? "the default space's allreduce algorithms are ompi_info's: $want"
+    cat >"$TMP/bench-mca" <<'SH'
+#!/bin/sh
+t=100
+[ "$OMPI_MCA_coll_tuned_allreduce_algorithm" = ring ] && [ "$OMPI_MCA_coll_tuned_use_dynamic_rules" = 1 ] && t=50
+echo "time_us=$t"
+SH
+    chmod +x "$TMP/bench-mca"
+    printf '[tune]\ndefaults = no\n[mpi]\ncoll_tuned_allreduce_algorithm = recursive_doubling | ring\n' \
+        >"$TMP/coll.ini"
+    run "$RDMARUN" tune -p shm --verify off --space "$TMP/coll.ini" --metric 'time_us=([0-9]+)' \
+        -o "$TMP/coll" $MPIRUN_ROOT -np 1 -- "$TMP/bench-mca"
+    check "a tune of an Open MPI parameter" 0 "best: mpi.coll_tuned_allreduce_algorithm=ring"
+    grep -qx 'coll_tuned_allreduce_algorithm = ring' "$TMP/coll/tuned.ini" &&
+        grep -qx 'coll_tuned_use_dynamic_rules = 1' "$TMP/coll/tuned.ini"
+    ok $? "tuned.ini sets the algorithm and, beside it, the dynamic rules it needs"
+    run "$RDMARUN" --dry-run -p "$TMP/coll/tuned.ini" -np 1 true
+    check "the tuned profile passes both to mpirun" 0 "--mca coll_tuned_allreduce_algorithm ring" \
+        "--mca coll_tuned_use_dynamic_rules 1"
+else
+    skip "Open MPI's parameters in the search" "mpirun or ompi_info missing"
+fi
+
 # Bad input: said, with the status, before anything runs.
 run "$RDMARUN" tune --launcher exec -- true
 check "tune without -p" 64 "tune needs -p BASE"

@@ -61,6 +61,24 @@ has "$out" "rdmarun: local only: 2 processes"; ok $? "rdmarun verified the job's
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 0:0 ]; ok $? "the job's exit code is 0:0 ($state)"
 
+# 1e. rdmarun tune inside an allocation (issue 36): every run a job step
+# started by srun, verified like any other.
+printf '[tune]\ndefaults = no\n[ucx]\nRNDV_THRESH = 8K | 1M\n' >"$TMP/stune.ini"
+cat >"$TMP/tune.sh" <<SH
+#!/bin/sh
+export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
+cd '$TMP'
+exec '$RDMARUN' tune -p shm --launcher srun -n 2 --space '$TMP/stune.ini' --budget 8 \
+    --no-validate -o '$TMP/stune'
+SH
+id=$(sbatch --parsable -n 2 -o "$TMP/tune.out" "$TMP/tune.sh")
+slurm_wait_job "$id" 180
+state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
+[ "$state" = 0:0 ] && grep -q "every run verified as 'local'" "$TMP/tune.out" &&
+    [ "$(awk -F'\t' 'NR > 1 && $3 == 0 {print $4 "/" $5}' "$TMP/stune/samples.tsv" | sort -u)" = local/1 ]
+ok $? "tune under srun: the job ended 0:0 ($state), every run verified as local and counted"
+[ $? = 0 ] || sed 's/^/#   /' "$TMP/tune.out"
+
 # 1a. The path test inside an allocation: srun starts one peer per node
 # (--mpi=pmix), which meets the others through Slurm's PMIx server. This
 # node has no RDMA device, so the peer says so, and says it through PMIx.

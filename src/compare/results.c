@@ -217,9 +217,15 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
         for (int panel = 0; panel < 2; panel++) {
             fprintf(g, "set ylabel '%s'\nset yrange [0:*]\nplot ",
                     panel ? "parallel efficiency" : "speedup");
-            for (size_t p = 0; p < c->profiles.n; p++)
-                fprintf(g, "%s'scaling.dat' index %zu using 1:%d with linespoints title '%s'",
-                        p ? ", " : "", p, panel ? 3 : 2, c->labels.v[p]);
+            for (size_t p = 0; p < c->profiles.n; p++) {
+                /* A profile's name in a quoted gnuplot string: no quote, backslash or
+                 * control character can end it (gnuplot runs commands: system()). */
+                fprintf(g, "%s'scaling.dat' index %zu using 1:%d with linespoints title '",
+                        p ? ", " : "", p, panel ? 3 : 2);
+                for (const char *ch = c->labels.v[p]; *ch; ch++)
+                    fputc(*ch == '\'' || *ch == '\\' || (unsigned char)*ch < 0x20 ? '_' : *ch, g);
+                fputc('\'', g);
+            }
             fprintf(g, "\n");
         }
         fprintf(g, "unset multiplot\nset output\n");

@@ -85,7 +85,7 @@ size_t journal_read(const char *path, struct journal_record **out)
 {
     *out = NULL;
     size_t n = 0, cap = 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = open_input(path);   /* a regular file only: never a FIFO's wait */
     if (!f)
         return 0;
     char *line = NULL;

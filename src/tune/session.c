@@ -85,13 +85,9 @@ char *tune_builtin_benchmark(void)
 
 static int save_settings(const struct tune *t)
 {
-    char *path = xasprintf("%s/tune.conf", t->dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        rr_error("tune: cannot write %s: %s", path, strerror(errno));
-        free(path);
-        return RR_EX_CANTCREAT;
-    }
+    char *text;
+    size_t len;
+    FILE *f = xmemstream_open(&text, &len);
     fprintf(f, "# rdmarun tune settings; 'rdmarun tune --resume DIR' reads them\nbase=%s\n",
             t->base);
     fprintf(f, "budget_runs=%ld\nbudget_s=%.3f\n", t->budget_runs, t->budget_s);
@@ -110,8 +106,13 @@ static int save_settings(const struct tune *t)
         for (size_t v = 0; v < key->values.n; v++)
             fprintf(f, "value=%s\n", key->values.v[v]);
     }
-    int rc = fclose(f) == 0 ? 0 : RR_EX_CANTCREAT;
-    free(path);
+    xmemstream_close(f);
+    int rc = 0;
+    if (replace_file_in(t->dir, "tune.conf", text, len) != 0) {
+        rr_error("tune: cannot write %s/tune.conf: %s", t->dir, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(text);
     return rc;
 }
 
@@ -578,12 +579,9 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     }
     sv_free(&done);
     xmemstream_close(m);
-    int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int rc = dirfd >= 0 && replace_file_at(dirfd, "tuned.ini", text, len) == 0 ? 0 : -1;
+    int rc = replace_file_in(t->dir, "tuned.ini", text, len);
     if (rc)
         rr_error("tune: cannot write %s/tuned.ini: %s", t->dir, strerror(errno));
-    if (dirfd >= 0)
-        close(dirfd);
     free(text);
     free(kind);
     free(fp);
@@ -601,33 +599,27 @@ static int write_summary(const struct session *x, const struct tune_search *s)
            t->space.n, s->beats_base ? "tuned" : "the base stays");
     printf("best: %s\n", settings);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
-    char *path = xasprintf("%s/summary.csv", t->dir);
-    FILE *csv = fopen(path, "w");
-    free(path);
-    path = xasprintf("%s/summary.json", t->dir);
-    FILE *js = fopen(path, "w");
-    free(path);
-    if (csv)
-        fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
+    char *csv_text, *js_text;
+    size_t csv_len, js_len;
+    FILE *csv = xmemstream_open(&csv_text, &csv_len), *js = xmemstream_open(&js_text, &js_len);
+    fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
     struct json j;
-    if (js) {
-        json_init(&j, js);
-        json_begin_object(&j, NULL);
-        json_string(&j, "base", t->base);
-        json_int(&j, "runs", (int64_t)x->next);
-        json_int(&j, "left_out", (int64_t)x->discarded);
-        json_bool(&j, "tuned", s->beats_base);
-        json_string(&j, "expect", x->expect);
-        json_begin_object(&j, "values");
-        for (size_t k = 0; k < t->space.n; k++)
-            if (s->best[k]) {
-                char *name = xasprintf("%s.%s", t->space.keys[k].section, t->space.keys[k].key);
-                json_string(&j, name, t->space.keys[k].values.v[s->best[k]]);
-                free(name);
-            }
-        json_end_object(&j);
-        json_begin_array(&j, "bins");
-    }
+    json_init(&j, js);
+    json_begin_object(&j, NULL);
+    json_string(&j, "base", t->base);
+    json_int(&j, "runs", (int64_t)x->next);
+    json_int(&j, "left_out", (int64_t)x->discarded);
+    json_bool(&j, "tuned", s->beats_base);
+    json_string(&j, "expect", x->expect);
+    json_begin_object(&j, "values");
+    for (size_t k = 0; k < t->space.n; k++)
+        if (s->best[k]) {
+            char *name = xasprintf("%s.%s", t->space.keys[k].section, t->space.keys[k].key);
+            json_string(&j, name, t->space.keys[k].values.v[s->best[k]]);
+            free(name);
+        }
+    json_end_object(&j);
+    json_begin_array(&j, "bins");
     for (size_t b = 0; b < x->bins.n; b++) {
         const char *bin = bin_name(x, b);
         double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
@@ -635,30 +627,31 @@ static int write_summary(const struct session *x, const struct tune_search *s)
         char *text = g->n ? tune_gain_text(g) : xstrdup("-");
         printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
         free(text);
-        if (csv)
-            fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", bin, mb, mt, exp(g->mean) - 1,
-                    exp(g->lo) - 1, exp(g->hi) - 1, g->n);
-        if (js) {
-            json_begin_object(&j, NULL);
-            json_string(&j, "bin", bin);
-            json_double(&j, "base_median", mb);
-            json_double(&j, "tuned_median", mt);
-            json_double(&j, "gain", exp(g->mean) - 1);
-            json_double(&j, "gain_lo", exp(g->lo) - 1);
-            json_double(&j, "gain_hi", exp(g->hi) - 1);
-            json_int(&j, "pairs", (int64_t)g->n);
-            json_end_object(&j);
-        }
-    }
-    if (js) {
-        json_end_array(&j);
+        fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", bin, mb, mt, exp(g->mean) - 1,
+                exp(g->lo) - 1, exp(g->hi) - 1, g->n);
+        json_begin_object(&j, NULL);
+        json_string(&j, "bin", bin);
+        json_double(&j, "base_median", mb);
+        json_double(&j, "tuned_median", mt);
+        json_double(&j, "gain", exp(g->mean) - 1);
+        json_double(&j, "gain_lo", exp(g->lo) - 1);
+        json_double(&j, "gain_hi", exp(g->hi) - 1);
+        json_int(&j, "pairs", (int64_t)g->n);
         json_end_object(&j);
-        json_finish(&j);
     }
-    bool csv_ok = csv && fclose(csv) == 0, js_ok = js && fclose(js) == 0;
-    int rc = csv_ok && js_ok ? 0 : RR_EX_CANTCREAT;
-    if (rc)
-        rr_error("tune: cannot write the summary in %s", t->dir);
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+    xmemstream_close(csv);
+    xmemstream_close(js);
+    int rc = 0;
+    if (replace_file_in(t->dir, "summary.csv", csv_text, csv_len) != 0 ||
+        replace_file_in(t->dir, "summary.json", js_text, js_len) != 0) {
+        rr_error("tune: cannot write the summary in %s: %s", t->dir, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(csv_text);
+    free(js_text);
     printf("profile: %s/tuned.ini (rdmarun -p %s/tuned.ini ...)\n", t->dir, t->dir);
     free(cbase);
     free(cbest);

@@ -38,16 +38,14 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
         for (size_t i = 0; runs[k].r[0].included && i < runs[k].r[0].nbins; i++)
             if (sv_find(&bins, runs[k].r[0].bins[i].bin) < 0)
                 sv_push(&bins, runs[k].r[0].bins[i].bin);
-    char *csv_path = xasprintf("%s/validate.csv", t->dir);
-    char *dat_path = xasprintf("%s/validate.dat", t->dir);
-    FILE *csv = fopen(csv_path, "w"), *dat = fopen(dat_path, "w");
+    char *csv_text, *dat_text, *gp_text;
+    size_t csv_len, dat_len, gp_len;
+    FILE *csv = xmemstream_open(&csv_text, &csv_len), *dat = xmemstream_open(&dat_text, &dat_len);
     printf("rdmarun tune --validate: %s against %s/tuned.ini, %zu interleaved pairs of runs\n",
            t->base, t->dir, n);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "speedup (95% CI)");
-    if (csv)
-        fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
-    if (dat)
-        fprintf(dat, "# bin base_median tuned_median label\n");
+    fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
+    fprintf(dat, "# bin base_median tuned_median label\n");
     double *d = xmalloc((n + 1) * sizeof(*d)), *v[2];
     v[0] = xmalloc((n + 1) * sizeof(*v[0]));
     v[1] = xmalloc((n + 1) * sizeof(*v[1]));
@@ -73,40 +71,46 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
         printf("%-28s %14.6g %14.6g  %s\n", name, s0.median, s1.median, text);
         free(text);
         slower += np >= 2 && g.hi < 0;
-        if (csv)
-            fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", name, s0.median, s1.median,
-                    exp(g.mean) - 1, exp(g.lo) - 1, exp(g.hi) - 1, g.n);
-        if (dat)
-            fprintf(dat, "%zu %.9g %.9g \"%s\"\n", b, s0.median, s1.median, name);
+        fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", name, s0.median, s1.median,
+                exp(g.mean) - 1, exp(g.lo) - 1, exp(g.hi) - 1, g.n);
+        /* The label as gnuplot reads a data column: no quote or control character
+         * (the bin comes from the job's output). */
+        fprintf(dat, "%zu %.9g %.9g \"", b, s0.median, s1.median);
+        for (const char *c = name; *c; c++)
+            fputc(*c == '"' || (unsigned char)*c < 0x20 ? ' ' : *c, dat);
+        fputs("\"\n", dat);
     }
     free(d);
     free(v[0]);
     free(v[1]);
-    bool csv_ok = csv && fclose(csv) == 0, dat_ok = dat && fclose(dat) == 0;
-    int rc = csv_ok && dat_ok ? 0 : RR_EX_CANTCREAT;
-    if (rc)
-        rr_error("tune --validate: cannot write %s or %s", csv_path, dat_path);
+    xmemstream_close(csv);
+    xmemstream_close(dat);
     if (slower)
         rr_warn("tune --validate: %zu bin%s slower with the tuned profile beyond the noise",
                 slower, slower == 1 ? " is" : "s are");
-    char *gp_path = xasprintf("%s/validate.gp", t->dir);
-    FILE *gp = rc ? NULL : fopen(gp_path, "w");
-    if (gp) {
-        fprintf(gp, "# Made by rdmarun tune --validate; run 'gnuplot validate.gp' here to "
-                    "redraw.\nset key left top\nset grid\nset logscale y\nset xtics rotate by -30\n"
-                    "set ylabel '%s (median, %s is better)'\n",
-                t->metric ? "figure" : "wall time (s)", t->higher ? "higher" : "lower");
-        for (int k = 0; k < 2; k++)
-            fprintf(gp, "set terminal %s size 1000,480\nset output 'validate.%s'\n"
-                        "plot 'validate.dat' using 1:2:xtic(4) with linespoints title '%s', "
-                        "'validate.dat' using 1:3 with linespoints title 'tuned'\nset output\n",
-                    k ? "svg" : "pngcairo", k ? "svg" : "png", t->base);
-        fclose(gp);
+    FILE *gp = xmemstream_open(&gp_text, &gp_len);
+    fprintf(gp, "# Made by rdmarun tune --validate; run 'gnuplot validate.gp' here to "
+                "redraw.\nset key left top\nset grid\nset logscale y\nset xtics rotate by -30\n"
+                "set ylabel '%s (median, %s is better)'\n",
+            t->metric ? "figure" : "wall time (s)", t->higher ? "higher" : "lower");
+    for (int k = 0; k < 2; k++)
+        fprintf(gp, "set terminal %s size 1000,480\nset output 'validate.%s'\n"
+                    "plot 'validate.dat' using 1:2:xtic(4) with linespoints title 'base', "
+                    "'validate.dat' using 1:3 with linespoints title 'tuned'\nset output\n",
+                k ? "svg" : "pngcairo", k ? "svg" : "png");
+    xmemstream_close(gp);
+    int rc = 0;
+    if (replace_file_in(t->dir, "validate.csv", csv_text, csv_len) != 0 ||
+        replace_file_in(t->dir, "validate.dat", dat_text, dat_len) != 0 ||
+        replace_file_in(t->dir, "validate.gp", gp_text, gp_len) != 0) {
+        rr_error("tune --validate: cannot write in %s: %s", t->dir, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    } else {
         plot_draw(t->dir, "validate", "tune --validate");
     }
-    free(gp_path);
-    free(csv_path);
-    free(dat_path);
+    free(csv_text);
+    free(dat_text);
+    free(gp_text);
     sv_free(&bins);
     return rc;
 }

@@ -310,6 +310,17 @@ int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)
     return rc;
 }
 
+int replace_file_in(const char *dir, const char *name, const void *buf, size_t len)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return -1;
+    int rc = replace_file_at(dfd, name, buf, len), e = errno;
+    close(dfd);
+    errno = e;
+    return rc;
+}
+
 FILE *create_new_file(const char *dir, const char *name)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -355,7 +366,7 @@ static int cut_torn_line(int fd)
 
 int line_log_open(const char *path, const char *header)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
     struct stat st;
     if (fd < 0)
         return -1;

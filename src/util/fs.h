@@ -56,6 +56,8 @@ const char *input_strerror(int err);
  * counted as read (a file that grows, /dev/zero), else EFBIG. NULL with
  * errno. */
 char *read_input(const char *path, size_t max, size_t *len);
+/* replace_file_at in the folder DIR. 0, or -1 with errno. */
+int replace_file_in(const char *dir, const char *name, const void *buf, size_t len);
 /* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
  * never through a symlink, and only in a directory of this user's. NULL
  * with errno (EEXIST: a file of that name is there already). */
@@ -65,7 +67,8 @@ int write_all(int fd, const void *buf, size_t len);
 /* A record of steps, a line each, that an interruption at any moment leaves
  * whole (runs.csv, the tune journal): opened to append, created with
  * `header` (NULL: none) when new or empty, a last line without its newline
- * (cut short as it was written) cut off. An fd, or -1 with errno. */
+ * (cut short as it was written) cut off; never through a symlink. An fd,
+ * or -1 with errno. */
 int line_log_open(const char *path, const char *header);
 /* One line, in one write, fsync'd. 0, or -1 with errno. */
 int line_log_append(int fd, const char *line, size_t len);

@@ -1,5 +1,6 @@
 #include "util/json.h"
 #include <inttypes.h>
+#include <math.h>
 
 void json_init(struct json *j, FILE *f)
 {
@@ -90,7 +91,10 @@ void json_int(struct json *j, const char *key, int64_t value)
 void json_double(struct json *j, const char *key, double value)
 {
     lead(j, key);
-    fprintf(j->f, "%.10g", value);
+    if (isfinite(value))
+        fprintf(j->f, "%.10g", value);
+    else
+        fputs("null", j->f);   /* JSON has no NaN or infinity */
 }
 
 void json_bool(struct json *j, const char *key, bool value)

@@ -23,7 +23,7 @@ void json_begin_array(struct json *j, const char *key);
 void json_end_array(struct json *j);
 void json_string(struct json *j, const char *key, const char *value); /* NULL -> null */
 void json_int(struct json *j, const char *key, int64_t value);
-void json_double(struct json *j, const char *key, double value);
+void json_double(struct json *j, const char *key, double value);   /* NaN, inf -> null */
 void json_bool(struct json *j, const char *key, bool value);
 void json_null(struct json *j, const char *key);
 /* Finish the document with a newline. */

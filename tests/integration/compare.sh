@@ -172,6 +172,19 @@ else
     skip "the progress line on a terminal" "script(1) not installed"
 fi
 
+# A profile's name goes into the gnuplot script quoted: a quote in it cannot
+# end the string (gnuplot runs commands).
+if command -v gnuplot >/dev/null; then
+    printf '[profile]\ninherit = shm\n' >"$TMP/it's.ini"
+    run "$RDMARUN" compare -p "$TMP/it's.ini" --np 1 --repeat 1 --warmup 0 -o "$TMP/quoted" \
+        $MPIRUN_ROOT -- "$HELLO"
+    check "compare of a profile whose name has a quote" 0 "speedup"
+    grep -q "title 'it_s'" "$TMP/quoted/scaling.gp" && ! grep -q "it's" "$TMP/quoted/scaling.gp"
+    ok $? "the plot's title says it_s, and the script has no stray quote"
+else
+    skip "a quote in a profile's name and the plot" "gnuplot not installed"
+fi
+
 # Bad input.
 run "$RDMARUN" compare -p shm -- "$HELLO"
 check "compare without --np" 64 "compare needs -p PROFILE[,PROFILE...] and --np N[,N...]"

@@ -175,6 +175,16 @@ else
     skip "Open MPI's parameters in the search" "mpirun or ompi_info missing"
 fi
 
+# Files rdmarun writes in the results folder are never written through a
+# planted symlink: they are replaced (tuned.ini, the summary, the settings).
+mkdir -p "$TMP/planted"
+printf 'keep\n' >"$TMP/victim"
+for f in tuned.ini summary.csv summary.json tune.conf; do ln -s "$TMP/victim" "$TMP/planted/$f"; done
+run "$RDMARUN" "${TUNE[@]}" -o "$TMP/planted" -- "$TMP/bench"
+check "a tune in a folder with planted symlinks" 0 "tuned"
+[ "$(cat "$TMP/victim")" = keep ] && [ ! -L "$TMP/planted/tuned.ini" ] && [ ! -L "$TMP/planted/summary.csv" ]
+ok $? "the symlinks' target is untouched; the results are files of their own"
+
 # Bad input: said, with the status, before anything runs.
 run "$RDMARUN" tune --launcher exec -- true
 check "tune without -p" 64 "tune needs -p BASE"

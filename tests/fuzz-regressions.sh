@@ -36,12 +36,12 @@ for f in "$REG"/runs/*; do
     printf '%s\n' "$out$err" >"$d.out"
 done
 # tune: the first byte picks the reader (tests/fuzz/fuzz_tune.c): 0 (modulo
-# 3), the journal a --resume replays; otherwise a --space file.
+# 4), the journal a --resume replays; otherwise a --space file.
 for f in "$REG"/tune/*; do
     d=$TMP/tune-$(basename "$f")
     mkdir -p "$d"
     tail -c +2 "$f" >"$d/input"
-    if [ $(($(od -An -tu1 -N1 "$f") % 3)) = 0 ]; then
+    if [ $(($(od -An -tu1 -N1 "$f") % 4)) = 0 ]; then
         printf 'base=shm\nbudget_runs=3\nbudget_s=0\nbetter=lower\narg=--launcher\narg=exec\narg=--verify\narg=off\nprogram=/bin/true\nkey=ucx.RNDV_THRESH\nfrom=x\nvalue=\nvalue=8K\n' >"$d/tune.conf"
         mv "$d/input" "$d/samples.tsv"
         run "$RDMARUN" tune --resume "$d"

@@ -402,3 +402,39 @@ void tune_search_run(struct tune_search *s)
     race_free(&r);
     s->stopped = s->stopped || stopped;
 }
+
+void tune_search_per_bin(struct tune_search *s, size_t key, unsigned *per_bin)
+{
+    memset(s->per_bin_gain, 0, sizeof(s->per_bin_gain));
+    for (size_t b = 0; b < s->nbins; b++)
+        per_bin[b] = s->best[key];
+    struct race r = {.s = s};
+    size_t cap = 0;
+    unsigned c[TUNE_MAX_KEYS];
+    add_arm(&r, &cap, s->best, s->nkeys);
+    for (unsigned v = 0; v < s->nvalues[key]; v++)
+        if (v != s->best[key]) {
+            memcpy(c, s->best, sizeof(c));
+            c[key] = v;
+            add_arm(&r, &cap, c, s->nkeys);
+        }
+    s->stopped = false;
+    for (size_t k = 0; k < s->accept_rounds && r.narms > 1; k++)
+        if (!sample_round(&r, k))
+            break;
+    double best_gain[TUNE_MAX_BINS] = {0};
+    for (size_t i = 1; !s->stopped && i < r.narms; i++) {
+        if (!r.arms[i].alive)
+            continue;
+        struct paired_gain g[TUNE_MAX_BINS];
+        gains_of(&r, &r.arms[i], 0, g);
+        for (size_t b = 0; b < s->nbins; b++)
+            if (g[b].n >= 2 && g[b].lo > 0 && g[b].mean >= log1p(s->min_gain) &&
+                g[b].mean > best_gain[b]) {
+                best_gain[b] = g[b].mean;
+                per_bin[b] = r.arms[i].choice[key];
+                s->per_bin_gain[b] = g[b];
+            }
+    }
+    race_free(&r);
+}

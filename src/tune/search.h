@@ -63,6 +63,7 @@ struct tune_search {
     /* out */
     unsigned best[TUNE_MAX_KEYS];          /* the result: a value index per key */
     struct paired_gain gain[TUNE_MAX_BINS];  /* best against the base, per bin */
+    struct paired_gain per_bin_gain[TUNE_MAX_BINS];   /* tune_search_per_bin's winners' */
     size_t samples, discarded, accepted;   /* callback calls that measured, that did not; moves */
     bool beats_base;                       /* gain shows best faster than the base by
                                             * min_gain in a bin and slower in none */
@@ -73,5 +74,13 @@ struct tune_search {
 
 /* Run the search; fills the out fields. */
 void tune_search_run(struct tune_search *s);
+/* After the search, for a key whose value can differ by bin (Open MPI's
+ * algorithm of a collective, per message size): the best configuration with
+ * the key at each of its values, raced on accept_rounds fresh rounds; per
+ * bin, the value whose paired gain over the best's in that bin is at least
+ * min_gain with its interval above 0 (the largest), else the best's own.
+ * per_bin has nbins slots; per_bin_gain says each winner's gain. The budget
+ * stops it (s->stopped): per_bin then holds the best's value. */
+void tune_search_per_bin(struct tune_search *s, size_t key, unsigned *per_bin);
 
 #endif

@@ -9,6 +9,7 @@
 #include "compare/measure.h"
 #include "compare/plan_file.h"
 #include "facts/facts.h"
+#include "tune/coll_rules.h"
 #include "tune/journal.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -19,6 +20,7 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,9 @@ struct session {
     int error;                    /* why the search was stopped, when it was not the budget */
     unsigned current[TUNE_MAX_KEYS];
     char *note[TUNE_MAX_KEYS];    /* per key: the move that set its value */
+    char *rules;                  /* DIR/coll-rules.txt's absolute path, when one was written */
+    size_t rules_key;             /* the key the rules stand for (forced, it would win over them) */
+    struct strvec rules_notes;    /* a line per rule: its bin and gain */
 };
 
 /* ---- the built-in benchmark ---- */
@@ -527,16 +532,19 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
     gethostname(host, sizeof(host) - 1);
     char *kind = facts_kind(f), *fp = facts_fingerprint(f);
-    bool tuned = s->beats_base && !interrupted;
+    bool rules = x->rules && !interrupted, tuned = (s->beats_base && !interrupted) || rules;
     fprintf(m, "# Tuned by 'rdmarun tune' on %s, %s: profile %s, %zu runs (%zu left out).\n",
             host, date, t->base, x->next, x->discarded);
     if (interrupted)
         fprintf(m, "# Interrupted: the values below were accepted by the search but not yet\n"
                    "# measured against %s (continue with: rdmarun tune --resume %s).\n",
                 t->base, t->dir);
-    else if (!s->beats_base)
+    else if (!s->beats_base && !rules)
         fprintf(m, "# Nothing beat %s by %.0f%% in a bin without another bin slower beyond\n"
                    "# the noise: the values stay %s's.\n", t->base, TUNE_MIN_GAIN * 100, t->base);
+    else if (!s->beats_base)
+        fprintf(m, "# Only Open MPI's allreduce algorithm per message size beat %s's (below).\n",
+                t->base);
     else {
         fprintf(m, "# Against %s, on fresh pairs of runs (95%% intervals):\n", t->base);
         for (size_t b = 0; b < x->bins.n; b++)
@@ -551,6 +559,16 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     char *base = strchr(t->base, '/') ? realpath(t->base, NULL) : NULL;
     fprintf(m, "inherit = %s\ntuned-for = %s\n", base ? base : t->base, fp);
     free(base);
+    /* The rules file first: a forced algorithm would win over it, so the
+     * key it stands for is not written below. */
+    if (rules) {
+        fprintf(m, "\n[mpi]\n# Open MPI's allreduce algorithm per message size, in %s:\n",
+                x->rules);
+        for (size_t i = 0; i < x->rules_notes.n; i++)
+            fprintf(m, "#   %s\n", x->rules_notes.v[i]);
+        fprintf(m, "coll_tuned_use_dynamic_rules = 1\ncoll_tuned_dynamic_rules_filename = %s\n",
+                x->rules);
+    }
     /* Section by section, each key of it that moved. */
     struct strvec done = {0};
     for (size_t k = 0; (tuned || interrupted) && k < t->space.n; k++) {
@@ -558,10 +576,10 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         if (sv_find(&done, sec) >= 0)
             continue;
         sv_push(&done, sec);
-        bool header = false;
+        bool header = rules && strcmp(sec, "mpi") == 0;
         for (size_t j = k; j < t->space.n; j++) {
             const struct tune_key *key = &t->space.keys[j];
-            if (strcmp(key->section, sec) != 0 || !s->best[j])
+            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && j == x->rules_key))
                 continue;
             if (!header)
                 fprintf(m, "\n[%s]\n", sec);
@@ -596,7 +614,8 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     char *cbase = config_of(t, zero), *cbest = config_of(t, s->best);
     char *settings = settings_of(t, s->best);
     printf("rdmarun tune: %zu runs (%zu left out) over %zu keys; %s\n", x->next, x->discarded,
-           t->space.n, s->beats_base ? "tuned" : "the base stays");
+           t->space.n, s->beats_base ? "tuned" : x->rules
+           ? "tuned: Open MPI's allreduce algorithm by message size" : "the base stays");
     printf("best: %s\n", settings);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
     char *csv_text, *js_text;
@@ -609,7 +628,8 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     json_string(&j, "base", t->base);
     json_int(&j, "runs", (int64_t)x->next);
     json_int(&j, "left_out", (int64_t)x->discarded);
-    json_bool(&j, "tuned", s->beats_base);
+    json_bool(&j, "tuned", s->beats_base || x->rules);
+    json_string(&j, "coll_rules", x->rules);
     json_string(&j, "expect", x->expect);
     json_begin_object(&j, "values");
     for (size_t k = 0; k < t->space.n; k++)
@@ -659,6 +679,108 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     return rc;
 }
 
+/* Open MPI's allreduce algorithm per message size: when the space has it and
+ * the benchmark prints allreduce bins by size, the best configuration with
+ * each algorithm is raced per bin; where another algorithm wins a size
+ * (tune_search_per_bin), DIR/coll-rules.txt says which for each size, as
+ * ompi_info numbers them, read back and checked before it is kept. */
+static void per_size_rules(struct session *x, struct tune_search *s)
+{
+    const struct tune *t = x->t;
+    size_t key = t->space.n;
+    for (size_t k = 0; k < t->space.n; k++)
+        if (strcmp(t->space.keys[k].section, "mpi") == 0 &&
+            strcmp(t->space.keys[k].key, "coll_tuned_allreduce_algorithm") == 0)
+            key = k;
+    unsigned long long size[TUNE_MAX_BINS];
+    size_t nsized = 0;
+    for (size_t b = 0; b < x->bins.n; b++) {
+        char *end;
+        const char *v = starts_with(x->bins.v[b], "allreduce size=")
+                      ? x->bins.v[b] + strlen("allreduce size=") : NULL;
+        size[b] = v && *v ? strtoull(v, &end, 10) : 0;
+        if (v && *v && !*end)
+            nsized++;
+        else
+            size[b] = ULLONG_MAX;   /* not an allreduce size */
+    }
+    bool base = true;
+    for (size_t k = 0; k < t->space.n; k++)
+        base = base && !s->best[k];
+    if (key == t->space.n || nsized < 2 || s->stopped || (!base && !s->beats_base))
+        return;   /* the per-size race is against the result, which must stand */
+    unsigned per_bin[TUNE_MAX_BINS];
+    tune_search_per_bin(s, key, per_bin);
+    bool differs = false;
+    for (size_t b = 0; b < x->bins.n; b++)
+        differs = differs || (size[b] != ULLONG_MAX && per_bin[b] != s->best[key]);
+    if (s->stopped || !differs)
+        return;
+    /* Names to numbers, as the installed Open MPI has them. */
+    char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable", NULL};
+    char *info = proc_stdout(argv, 10, 1 << 20);
+    struct strvec names = {0}, codes = {0};
+    if (info)
+        ompi_info_enumerators(info, "coll_tuned_allreduce_algorithm", &names, &codes);
+    free(info);
+    long max_alg = 0;
+    for (size_t i = 0; i < codes.n; i++)
+        if (atol(codes.v[i]) > max_alg)
+            max_alg = atol(codes.v[i]);
+    /* The sized bins in size order (insertion sort: a few bins), a rule
+     * where the algorithm changes; the first from 0 bytes. */
+    size_t order[TUNE_MAX_BINS], no = 0;
+    for (size_t b = 0; b < x->bins.n; b++) {
+        if (size[b] == ULLONG_MAX)
+            continue;
+        size_t at = no++;
+        for (; at > 0 && size[order[at - 1]] > size[b]; at--)
+            order[at] = order[at - 1];
+        order[at] = b;
+    }
+    struct coll_rule rules[TUNE_MAX_BINS];
+    size_t n = 0;
+    bool ok = names.n > 0;
+    for (size_t i = 0; ok && i < no; i++) {
+        const char *v = t->space.keys[key].values.v[per_bin[order[i]]];
+        int at = *v ? sv_find(&names, v) : 0;
+        ok = at >= 0;
+        long alg = ok && *v ? atol(codes.v[at]) : 0;
+        if (ok && !(n && rules[n - 1].alg == alg)) {
+            rules[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
+                                          *v ? v : "Open MPI's fixed decision"};
+            n++;
+        }
+    }
+    sv_free(&codes);
+    char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->dir);
+    char *text = ok && n > 1 ? coll_rules_text(header, COLL_ALLREDUCE, rules, n) : NULL;
+    free(header);
+    if (text && !coll_rules_check(text, max_alg, &why))
+        rr_warn("tune: the allreduce rules made for %s fail their own check (%s): not kept", t->dir,
+                why);
+    else if (text && replace_file_in(t->dir, "coll-rules.txt", text, strlen(text)) != 0)
+        rr_warn("tune: cannot write %s/coll-rules.txt: %s", t->dir, strerror(errno));
+    else if (text) {
+        char *dir = realpath(t->dir, NULL);
+        x->rules = xasprintf("%s/coll-rules.txt", dir ? dir : t->dir);
+        free(dir);
+        x->rules_key = key;
+        for (size_t b = 0; b < x->bins.n; b++)
+            if (s->per_bin_gain[b].n) {
+                char *g = tune_gain_text(&s->per_bin_gain[b]);
+                sv_pushf(&x->rules_notes, "%s: %s, %s", x->bins.v[b],
+                         t->space.keys[key].values.v[per_bin[b]], g);
+                free(g);
+            }
+        fprintf(stderr, "rdmarun: tune: Open MPI's allreduce algorithm by message size in %s\n",
+                x->rules);
+    }
+    free(why);
+    free(text);
+    sv_free(&names);
+}
+
 /* ---- the tune ---- */
 
 /* A new tune's folder: created, not one that holds a tune, with its settings. */
@@ -679,6 +801,8 @@ static void session_free(struct session *x)
     sv_free(&x->bins);
     for (size_t k = 0; k < TUNE_MAX_KEYS; k++)
         free(x->note[k]);
+    free(x->rules);
+    sv_free(&x->rules_notes);
 }
 
 int tune_run(struct tune *t, const char *output)
@@ -746,6 +870,7 @@ int tune_run(struct tune *t, const char *output)
         if (!rc) {
             s.nbins = x.bins.n;
             tune_search_run(&s);
+            per_size_rules(&x, &s);
             if (isatty(STDERR_FILENO))
                 fputs("\r\033[K", stderr);
             /* The replayed records and the new ones, for the medians. */
@@ -759,7 +884,7 @@ int tune_run(struct tune *t, const char *output)
                 rc = write_profile(&x, &s, &f, interrupted);
             if (!rc && !interrupted)
                 rc = write_summary(&x, &s);
-            t->tuned = !rc && !interrupted && s.beats_base;
+            t->tuned = !rc && !interrupted && (s.beats_base || x.rules);
             if (!rc && s.stopped && !interrupted)
                 fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
                         "(a larger --budget searches further)\n", x.next);

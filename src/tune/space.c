@@ -199,7 +199,8 @@ static void enum_values(struct tune_space *sp, const struct profile *base, const
     sv_free(&choices);
 }
 
-size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out)
+size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out,
+                             struct strvec *codes)
 {
     char *prefix = xasprintf(":param:%s:enumerator:value:", param);
     size_t n = 0;
@@ -212,10 +213,15 @@ size_t ompi_info_enumerators(const char *text, const char *param, struct strvec 
             const char *colon = memchr(num, ':', len - (size_t)(num - line));
             if (colon && colon > num && colon + 1 < line + len) {
                 char *name = xstrndup(colon + 1, len - (size_t)(colon + 1 - line));
-                if (is_printable(name) && !strchr(name, ' ') && sv_find(out, name) < 0) {
+                char *code = xstrndup(num, (size_t)(colon - num));
+                if (is_printable(name) && !strchr(name, ' ') && sv_find(out, name) < 0 &&
+                    strspn(code, "0123456789") == strlen(code) && strlen(code) < 6) {
                     sv_push(out, name);
+                    if (codes)
+                        sv_push(codes, code);
                     n++;
                 }
+                free(code);
                 free(name);
             }
         }
@@ -233,7 +239,7 @@ static void coll_values(struct tune_space *sp, const struct profile *base)
     char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable", NULL};
     char *text = proc_stdout(argv, 10, 1 << 20);
     struct strvec algs = {0};
-    if (text && ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &algs) > 1) {
+    if (text && ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &algs, NULL) > 1) {
         struct tune_key *k = key_new(sp, base, "mpi", "coll_tuned_allreduce_algorithm",
                                      "the installed Open MPI's ompi_info");
         for (size_t i = 0; k && i < algs.n; i++)

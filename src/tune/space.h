@@ -34,8 +34,10 @@ void tune_space_default(struct tune_space *sp, const struct profile *base, const
                         bool mpi);
 /* The names of an Open MPI MCA parameter's enumerator in `ompi_info
  * --parsable` output ("mca:coll:tuned:param:NAME:enumerator:value:4:ring"),
- * in order, appended to out; how many. */
-size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out);
+ * in order, appended to out, and their numbers to codes (unless NULL); how
+ * many. */
+size_t ompi_info_enumerators(const char *text, const char *param, struct strvec *out,
+                             struct strvec *codes);
 /* A --space file (INI: [SECTION] KEY = V1 | V2 | ...; [tune] defaults = no
  * to search only the file's keys): its keys replace the default's values
  * for them. Every value is checked as a profile value is. An RR_EX_ status

@@ -1,14 +1,17 @@
-/* libFuzzer target: rdmarun tune's three readers. The first byte picks one
- * (modulo 3): 0, the journal (samples.tsv, what --resume replays), with a
+/* libFuzzer target: rdmarun tune's four readers. The first byte picks one
+ * (modulo 4): 0, the journal (samples.tsv, what --resume replays), with a
  * round trip: the records it reads, written again (journal_append) and read
  * back, are as many and are written the same; 1, a --space file (the rest
  * of the input) read against an empty base profile on a node without
- * devices; 2, ompi_info --parsable output, an enumerator's names. */
+ * devices; 2, ompi_info --parsable output, an enumerator's names; 3, an
+ * Open MPI rules file's check. */
 #include "facts/facts.h"
 #include "profile/profile.h"
+#include "tune/coll_rules.h"
 #include "tune/journal.h"
 #include "tune/space.h"
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,17 +77,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
-    if (data[0] % 3 == 0) {
+    if (data[0] % 4 == 0) {
         journal_round_trip(path, again);
-    } else if (data[0] % 3 == 2) {
+    } else if (data[0] % 4 == 3) {
+        char *text = malloc(size), *why = NULL;
+        memcpy(text, data + 1, size - 1);
+        text[size - 1] = '\0';
+        bool ok = coll_rules_check(text, 6, &why);
+        if (ok == (why != NULL))   /* a reason exactly when refused */
+            abort();
+        free(why);
+        free(text);
+    } else if (data[0] % 4 == 2) {
         char *text = malloc(size);
         memcpy(text, data + 1, size - 1);
         text[size - 1] = '\0';
-        struct strvec names = {0};
-        size_t n = ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &names);
-        if (n != names.n)
+        struct strvec names = {0}, codes = {0};
+        size_t n = ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &names, &codes);
+        if (n != names.n || n != codes.n)
             abort();
         sv_free(&names);
+        sv_free(&codes);
         free(text);
     } else {
         struct profile base;

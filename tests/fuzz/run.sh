@@ -61,7 +61,8 @@ fuzz() {
     path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
     check) cp "$src"/examples/check.ini "$corpus/example.ini"; cp "$src"/etc/check.ini "$corpus/shipped.ini"
            printf '[check]\ndevices = mlx5_0:x\ntimeout = 0\n' >"$corpus/seed1" ;;
-    tune) printf '\002mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:4:ring\n' >"$corpus/seed3"
+    tune) printf '\0031 # c\n2\n1\n1\n2\n0 3 0 0\n65536 4 0 0\n' >"$corpus/seed4"
+          printf '\002mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:4:ring\n' >"$corpus/seed3"
           printf '\000sample\tconfig\n0\t0,1\t0\tlocal\t1\t0.25\truns/0000.out\tpingpong size=8\t1.5\n' >"$corpus/seed1"
           printf '\001[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\nRNDV_THRESH = 8K | 1M\n[bind]\npolicy = numa\n' >"$corpus/seed2" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"

@@ -171,6 +171,40 @@ SH
     run "$RDMARUN" --dry-run -p "$TMP/coll/tuned.ini" -np 1 true
     check "the tuned profile passes both to mpirun" 0 "--mca coll_tuned_allreduce_algorithm ring" \
         "--mca coll_tuned_use_dynamic_rules 1"
+    # Per message size: recursive doubling halves the small allreduce and
+    # doubles the large one, ring the other way round, so neither is a move
+    # for every size; each wins its own size in a rules file, numbered as
+    # ompi_info numbers them.
+    cat >"$TMP/bench-coll" <<'SH'
+#!/bin/sh
+s=100 l=100
+[ "$OMPI_MCA_coll_tuned_allreduce_algorithm" = recursive_doubling ] && s=50 l=200
+[ "$OMPI_MCA_coll_tuned_allreduce_algorithm" = ring ] && s=200 l=50
+echo "allreduce size=8 time_us=$s"
+echo "allreduce size=65536 time_us=$l"
+SH
+    chmod +x "$TMP/bench-coll"
+    run "$RDMARUN" tune -p shm --verify off --space "$TMP/coll.ini" --no-validate \
+        --metric '^(allreduce size=[0-9]+) time_us=([0-9]+)' -o "$TMP/rules" $MPIRUN_ROOT -np 1 \
+        -- "$TMP/bench-coll"
+    check "a tune whose algorithm differs by message size" 0 "allreduce algorithm by message size"
+    code() { ompi_info --param coll tuned --level 9 --parsable |
+        sed -n "s/^mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:\([0-9]*\):$1\$/\1/p"; }
+    rd=$(code recursive_doubling) ring=$(code ring)
+    [ "$(grep -v '^#' "$TMP/rules/coll-rules.txt" | sed 's/ *#.*//' | tr '\n' ' ')" = "1 2 1 1 2 0 $rd 0 0 65536 $ring 0 0 " ]
+    ok $? "coll-rules.txt: allreduce, from 0 bytes algorithm $rd (recursive_doubling), from 65536 $ring (ring)"
+    grep -qx 'coll_tuned_use_dynamic_rules = 1' "$TMP/rules/tuned.ini" &&
+        grep -qx "coll_tuned_dynamic_rules_filename = $(cd "$TMP/rules" && pwd -P)/coll-rules.txt" "$TMP/rules/tuned.ini" &&
+        ! grep -q '^coll_tuned_allreduce_algorithm' "$TMP/tuned.ini" "$TMP/rules/tuned.ini" 2>/dev/null
+    ok $? "tuned.ini points Open MPI at the rules, and forces no algorithm (that would win over them)"
+    # Open MPI reads the file: a real job with it runs; the same file with an
+    # algorithm Open MPI lacks fails at its first large allreduce (MPI_ERR_ARG).
+    run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 65536
+    check "a real job with the rules" 0 "allreduce size=65536"
+    sed -i "s/^65536 $ring /65536 99 /" "$TMP/rules/coll-rules.txt"
+    run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 65536
+    [ "$rc" != 0 ] && ! has "$out" "allreduce size=65536"
+    ok $? "and with algorithm 99 at 65536 bytes the job fails there (status $rc): Open MPI read the file"
 else
     skip "Open MPI's parameters in the search" "mpirun or ompi_info missing"
 fi

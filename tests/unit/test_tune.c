@@ -2,6 +2,7 @@
  * figure is a function of the configuration times 3% Gaussian noise from a
  * seeded generator, so every run of the test is the same. The expectations
  * come from enumerating the landscape itself, not from the search. */
+#include "tune/coll_rules.h"
 #include "tune/search.h"
 #include "tap.h"
 #include <math.h>
@@ -165,5 +166,34 @@ int main(void)
     ok(s.stopped && s.samples + s.discarded <= 60 + 4 * 5 * 2, "a budget of 60 runs stops the "
        "search (%zu samples, then the result's own pairs)", s.samples);
     ok(t[0] <= base[0] && t[1] <= base[1], "the budget's result is no slower than the base");
+
+    /* Open MPI's rules file: what is written checks, and each way Open MPI
+     * would drop a file (coll_tuned_dynamic_file.c) is refused, with why. */
+    struct coll_rule rules[2] = {{0, 3, "recursive_doubling"}, {65536, 4, "ring"}};
+    char *text = coll_rules_text("test", COLL_ALLREDUCE, rules, 2), *why = NULL;
+    ok(coll_rules_check(text, 6, &why) && !why, "a written rules file checks");
+    ok(strncmp(text, "1 #", 3) == 0, "it starts with a number: no version header can be misread");
+    free(text);
+    static const struct { const char *text, *why; } bad[] = {
+        {"1\n2\n1\n1\n2\n8 3 0 0\n65536 4 0 0\n", "not 0"},
+        {"1\n2\n1\n1\n2\n0 3 0 0\n0 4 0 0\n", "not above"},
+        {"1\n2\n1\n1\n1\n0 9 0 0\n", "algorithm 9"},
+        {"1\n2\n1\n1\n2\n0 3 0 0\n", "ends before"},
+        {"1\n2\n1\n1\n1\n0 3 0 0\n7\n", "after the last rule"},
+        {"1\n10\n1\n1\n1\n0 3 0 0\n", "collective id 10"},
+        {"1\n2\n1\n1\n1\n0 010 0 0\n", "plain decimal"},
+        {"rule-file-version-2\n1\n2\n1\n1\n1\n0 3 0 0 0\n", "plain decimal"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        why = NULL;
+        bool good = coll_rules_check(bad[i].text, 6, &why);
+        ok(!good && why && strstr(why, bad[i].why), "rules refused: %s (%s)", bad[i].why,
+           why ? why : "no reason");
+        free(why);
+    }
+    why = NULL;
+    ok(coll_rules_check("# a comment\n1 # one\n2\n1\n1\n1\n0 3 0 0 # all sizes\n", 6, &why),
+       "comments anywhere, as Open MPI skips them");
+    free(why);
     return done_testing();
 }

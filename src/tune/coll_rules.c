@@ -1,0 +1,136 @@
+/* Open MPI coll/tuned rules files (coll_rules.h). */
+#include "tune/coll_rules.h"
+#include "util/xalloc.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define COLLCOUNT 22
+
+char *coll_rules_text(const char *header, int colid, const struct coll_rule *rules, size_t n)
+{
+    char *text;
+    size_t len;
+    FILE *m = xmemstream_open(&text, &len);
+    /* No comment before the first number could be a version header: the
+     * version-1 format has none, and 4.1.8 and 5.0.7+ look for one at byte 0. */
+    fprintf(m, "1 # collectives\n# %s\n%d # collective (2: allreduce)\n"
+               "1 # communicator sizes (one block serves every size)\n1\n%zu # message sizes\n",
+            header, colid, n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(m, "%llu %ld 0 0 # %s\n", rules[i].from, rules[i].alg,
+                rules[i].why ? rules[i].why : "");
+    xmemstream_close(m);
+    return text;
+}
+
+/* The next number of the text as Open MPI reads them (fscanf %li over
+ * anything else, '#' to the end of the line); false at the end. Only
+ * plain decimal numbers are ours: anything else is an error here. */
+static bool next_number(const char **p, long long *out, char **why)
+{
+    const char *s = *p;
+    for (;;) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s == '#') {
+            while (*s && *s != '\n')
+                s++;
+            continue;
+        }
+        break;
+    }
+    if (!*s) {
+        *p = s;
+        return false;
+    }
+    if (!isdigit((unsigned char)*s) || (*s == '0' && isdigit((unsigned char)s[1]))) {
+        *why = xasprintf("'%.20s' is not a plain decimal number", s);
+        *p = s;
+        return false;
+    }
+    errno = 0;
+    char *end;
+    *out = strtoll(s, &end, 10);
+    if (errno || (*end && !isspace((unsigned char)*end) && *end != '#')) {
+        *why = xasprintf("'%.20s' is not a plain decimal number", s);
+        *p = s;
+        return false;
+    }
+    *p = end;
+    return true;
+}
+
+bool coll_rules_check(const char *text, long max_alg, char **why)
+{
+    const char *p = text;
+    long long v[4];
+    *why = NULL;
+#define NEXT(x, what)                                                                \
+    do {                                                                             \
+        if (!next_number(&p, &(x), why)) {                                           \
+            if (!*why)                                                               \
+                *why = xasprintf("the file ends before %s", what);                   \
+            return false;                                                            \
+        }                                                                            \
+    } while (0)
+    long long ncoll, colid, ncom, comsize, nmsg;
+    NEXT(ncoll, "the number of collectives");
+    if (ncoll < 1 || ncoll > COLLCOUNT) {
+        *why = xasprintf("%lld collectives: Open MPI takes 1 to %d", ncoll, COLLCOUNT);
+        return false;
+    }
+    for (long long c = 0; c < ncoll; c++) {
+        NEXT(colid, "a collective's id");
+        if (colid >= COLLCOUNT || colid == 5 || colid == 10 || colid == 16) {
+            *why = xasprintf("collective id %lld: coll/tuned takes ids below %d but 5, 10, 16",
+                             colid, COLLCOUNT);
+            return false;
+        }
+        NEXT(ncom, "the number of communicator sizes");
+        if (ncom < 1) {
+            *why = xasprintf("collective %lld has %lld communicator sizes", colid, ncom);
+            return false;
+        }
+        long long last_com = -1;
+        for (long long k = 0; k < ncom; k++) {
+            NEXT(comsize, "a communicator size");
+            if (comsize <= last_com) {
+                *why = xasprintf("communicator size %lld after %lld: not ascending", comsize,
+                                 last_com);
+                return false;
+            }
+            last_com = comsize;
+            NEXT(nmsg, "the number of message sizes");
+            if (nmsg < 1) {
+                *why = xasprintf("communicator size %lld has %lld message sizes", comsize, nmsg);
+                return false;
+            }
+            long long last = -1;
+            for (long long r = 0; r < nmsg; r++) {
+                for (int i = 0; i < 4; i++)
+                    NEXT(v[i], "a rule's four numbers");
+                if ((r == 0 && v[0] != 0) || (r > 0 && v[0] <= last)) {
+                    *why = xasprintf(r == 0 ? "the first rule starts at %lld bytes, not 0"
+                                            : "message size %lld is not above the one before",
+                                     v[0]);
+                    return false;
+                }
+                if (v[1] > max_alg) {
+                    *why = xasprintf("algorithm %lld: this Open MPI's are 0 to %ld", v[1], max_alg);
+                    return false;
+                }
+                last = v[0];
+            }
+        }
+    }
+    long long extra;
+    if (next_number(&p, &extra, why) || *why) {
+        if (!*why)
+            *why = xasprintf("a number after the last rule: %lld", extra);
+        return false;
+    }
+#undef NEXT
+    return true;
+}

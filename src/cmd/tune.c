@@ -29,7 +29,8 @@ static bool budget_of(const char *s, struct tune *t)
         return true;
     }
     size_t n = strlen(s);
-    double unit = n && s[n - 1] == 's' ? 1 : n && s[n - 1] == 'm' ? 60 : n && s[n - 1] == 'h' ? 3600 : 0;
+    char last = n ? s[n - 1] : '\0';
+    double unit = last == 's' ? 1 : last == 'm' ? 60 : last == 'h' ? 3600 : 0;
     char *num = n ? xstrndup(s, n - 1) : NULL;
     double v;
     bool ok = unit && parse_seconds(num, MAX_BUDGET_S / unit, &v);

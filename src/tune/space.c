@@ -287,7 +287,8 @@ void tune_space_default(struct tune_space *sp, const struct profile *base, const
     sv_split(&policies, BIND_POLICIES, "|");
     for (size_t i = 0; k && i < policies.n; i++) {
         const char *p = policies.v[i];
-        if ((strcmp(p, "nic-local") == 0 && !f->ndevs) || (strcmp(p, "gpu-local") == 0 && !f->ngpus))
+        if ((strcmp(p, "nic-local") == 0 && !f->ndevs) ||
+            (strcmp(p, "gpu-local") == 0 && !f->ngpus))
             continue;
         key_add(k, p, "none");
     }
@@ -334,7 +335,8 @@ static int on_space_value(void *user, const char *section, const char *name, con
     if (!name)
         return 1;
     if (strcmp(section, "tune") == 0) {
-        if (strcmp(name, "defaults") == 0 && (strcmp(value, "no") == 0 || strcmp(value, "yes") == 0)) {
+        if (strcmp(name, "defaults") == 0 &&
+            (strcmp(value, "no") == 0 || strcmp(value, "yes") == 0)) {
             r->only = strcmp(value, "no") == 0;
             return 1;
         }

@@ -18,7 +18,8 @@ struct tune {
     char *metric;            /* --metric REGEX (NULL: the built-in benchmark's, else wall time) */
     bool higher;             /* --higher-is-better */
     struct strvec args;      /* rdmarun's job options and the launcher's, as given */
-    struct strvec program;   /* the benchmark and its arguments (the built-in one's when not given) */
+    struct strvec program;   /* the benchmark and its arguments (the built-in one's when
+                              * not given) */
     struct tune_space space; /* what is searched (saved with the settings: a resume searches
                               * the same values whatever is installed then) */
     bool tuned;              /* tune_run's result: tuned.ini sets values that beat the base */

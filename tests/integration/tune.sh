@@ -108,6 +108,19 @@ cut -f2 "$TMP/k9/samples.tsv" >"$TMP/k9.configs"
 cmp -s "$TMP/t1.configs" "$TMP/k9.configs"
 ok $? "the resumed tune ran the same configurations in the same order as the unbroken one"
 
+# On a terminal, a progress line: the run, its values, the time and what is
+# left (script(1) gives the tune a pseudo-terminal); moves are lines of their own.
+if command -v script >/dev/null; then
+    script -qec "'$RDMARUN' tune -p shm --launcher exec --verify off --space '$TMP/space.ini' \
+        --metric 'time_us=([0-9]+)' --budget 60 -o '$TMP/tty' -- '$TMP/bench'" /dev/null \
+        >"$TMP/tty.out" 2>&1
+    grep -q "tune: run 3/60: ucx\.[A-Z_]*=[^;]*; [0-9]* s, about [0-9]* s left at most" "$TMP/tty.out" &&
+        grep -q "rdmarun: tune: ucx\.[A-Z_]* [^ ]* -> [^ ]*.*: +[0-9.]*% (95% CI" "$TMP/tty.out"
+    ok $? "a terminal shows the run, its values, the time and an estimate; each move a line"
+else
+    skip "the progress line on a terminal" "script(1) not installed"
+fi
+
 # The budget ends the search; what was accepted stays, measured.
 run "$RDMARUN" "${TUNE[@]}" --budget 12 -o "$TMP/budget" -- "$TMP/bench"
 check "--budget 12" 0 "the budget ended the search after"

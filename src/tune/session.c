@@ -51,6 +51,7 @@ struct session {
     int error;                    /* why the search was stopped, when it was not the budget */
     unsigned current[TUNE_MAX_KEYS];
     char *note[TUNE_MAX_KEYS];    /* per key: the move that set its value */
+    int first;                    /* the status a failed first run of the base gives the tune */
     char *rules;                  /* DIR/coll-rules.txt's absolute path, when one was written */
     size_t rules_key;             /* the key the rules stand for (forced, it would win over them) */
     struct strvec rules_notes;    /* a line per rule: its bin and gain */
@@ -401,6 +402,9 @@ static enum tune_sample_status sample(const struct tune_search *s, const unsigne
             say_discarded(x, r, settings);
         }
     }
+    if (!x->next)   /* the base's first run: its failure is the tune's, as compare's */
+        x->first = r->status > 0 ? r->status : !r->nbins ? RR_EX_DATAERR
+                 : strcmp(r->verdict, "fallback") == 0 ? RR_EX_FALLBACK : RR_EX_NO_EVIDENCE;
     x->next++;
     x->spent += r->wall;
     if (!x->bins.n && r->included)   /* the base's first run: the bins */
@@ -865,7 +869,7 @@ int tune_run(struct tune *t, const char *output)
             if (!x.error && !measure_interrupted())
                 rr_error("tune: the base profile's run is not one to measure against (the "
                          "warning above says why): nothing to tune");
-            rc = x.error ? x.error : measure_interrupted() ? 130 : RR_EX_SOFTWARE;
+            rc = x.error ? x.error : measure_interrupted() ? 130 : x.first;
         }
         if (!rc) {
             s.nbins = x.bins.n;

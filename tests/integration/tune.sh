@@ -232,6 +232,16 @@ check "a tune in a folder with planted symlinks" 0 "tuned"
 [ "$(cat "$TMP/victim")" = keep ] && [ ! -L "$TMP/planted/tuned.ini" ] && [ ! -L "$TMP/planted/summary.csv" ]
 ok $? "the symlinks' target is untouched; the results are files of their own"
 
+# A base whose own run cannot be measured: the tune says so, with the status
+# of why (a figure the metric does not find: 65; the run's own failure: its status).
+run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini" \
+    --metric 'nothing=([0-9]+)' -o "$TMP/nofig" -- "$TMP/bench"
+check "a base run with no figure" 65 "printed no figure the metric matches" \
+    "the base profile's run is not one to measure against"
+run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini" -o "$TMP/fails" \
+    -- sh -c 'exit 3'
+check "a base run that fails" 3 "failed with status 3"
+
 # Bad input: said, with the status, before anything runs.
 run "$RDMARUN" tune --launcher exec -- true
 check "tune without -p" 64 "tune needs -p BASE"

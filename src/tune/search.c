@@ -71,21 +71,28 @@ static bool sample_round(struct race *r, size_t k)
     return true;
 }
 
+/* a's log gain over the reference in round k, bin b: false when either has
+ * no usable figure there. */
+static bool log_gain(const struct race *r, const struct arm *a, size_t k, size_t b, double *out)
+{
+    const struct tune_search *s = r->s;
+    const struct arm *ref = &r->arms[0];
+    if (!a->have[k] || !ref->have[k])
+        return false;
+    double x = a->vals[k * s->nbins + b], y = ref->vals[k * s->nbins + b];
+    if (!(x > 0) || !(y > 0) || !isfinite(x) || !isfinite(y))
+        return false;
+    *out = s->higher ? log(x / y) : log(y / x);
+    return true;
+}
+
 /* The paired log gains of arm a over the reference in bin b; returns how many. */
 static size_t pairs_of(const struct race *r, const struct arm *a, size_t from, size_t b,
                        double *d)
 {
-    const struct tune_search *s = r->s;
-    const struct arm *ref = &r->arms[0];
     size_t n = 0;
-    for (size_t k = from; k < r->rounds; k++) {
-        if (!a->have[k] || !ref->have[k])
-            continue;
-        double x = a->vals[k * s->nbins + b], y = ref->vals[k * s->nbins + b];
-        if (!(x > 0) || !(y > 0) || !isfinite(x) || !isfinite(y))
-            continue;
-        d[n++] = s->higher ? log(x / y) : log(y / x);
-    }
+    for (size_t k = from; k < r->rounds; k++)
+        n += log_gain(r, a, k, b, &d[n]);
     return n;
 }
 
@@ -103,21 +110,15 @@ static void gains_of(const struct race *r, const struct arm *a, size_t from,
  * series the race ranks and drops by. Returns how many rounds. */
 static size_t series_of(const struct race *r, const struct arm *a, size_t from, double *d)
 {
-    const struct tune_search *s = r->s;
-    const struct arm *ref = &r->arms[0];
     size_t n = 0;
     for (size_t k = from; k < r->rounds; k++) {
-        if (!a->have[k] || !ref->have[k])
-            continue;
-        double sum = 0;
+        double sum = 0, g;
         size_t m = 0;
-        for (size_t b = 0; b < s->nbins; b++) {
-            double x = a->vals[k * s->nbins + b], y = ref->vals[k * s->nbins + b];
-            if (x > 0 && y > 0 && isfinite(x) && isfinite(y)) {
-                sum += s->higher ? log(x / y) : log(y / x);
+        for (size_t b = 0; b < r->s->nbins; b++)
+            if (log_gain(r, a, k, b, &g)) {
+                sum += g;
                 m++;
             }
-        }
         if (m)
             d[n++] = sum / (double)m;
     }

@@ -277,6 +277,7 @@ int cmd_run(const struct cmdline *cl)
                 evdir = made;
                 rq.evidence_dir = evdir;
                 rq.evidence_made = true;
+                rq.evidence_prune = !exact;
                 plan_free(&plan);
                 plan_build(&rq, &plan);
             } else {

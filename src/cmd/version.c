@@ -6,6 +6,7 @@
 #include "facts/facts.h"
 #include "launch/launch.h"
 #include "profile/ucx_config.h"
+#include "util/fs.h"
 #include "util/proc.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -13,7 +14,6 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <json-c/json_c_version.h>
-#include <pmix.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +131,23 @@ static void slurm(void)
     free(srun);
 }
 
+/* PMIx is linked by the path test's program alone (path_peer_main.c): the
+ * one it loads is the one rdmarun uses. */
+static void pmix(void)
+{
+    char *helper = helper_path("libexec/path-peer");
+    bool answered;
+    char *line = ask_version(helper, &answered);
+    /* "OpenPMIx 4.2.2rc2, repo rev: ..." */
+    const char *sp = answered ? strchr(line, ' ') : NULL;
+    char *found = answered ? trim_dup(sp ? sp + 1 : line, strcspn(sp ? sp + 1 : line, " ,"))
+                           : xasprintf("%s (%s)", line, helper);
+    compared("PMIx", RDMARUN_BUILT_PMIX, found);
+    free(found);
+    free(line);
+    free(helper);
+}
+
 int cmd_version(const struct cmdline *cl)
 {
     (void)cl;
@@ -152,15 +169,7 @@ int cmd_version(const struct cmdline *cl)
     free(rc_found);
     compared("json-c", RDMARUN_BUILT_JSONC, json_c_version());
     row("inih", RDMARUN_BUILT_INIH, "(no version call)");
-    /* "OpenPMIx 4.2.2rc2, repo rev: ..." */
-    const char *pmix = PMIx_Get_version();
-    char *pmix_found = NULL;
-    if (pmix) {
-        const char *sp = strchr(pmix, ' ');
-        pmix_found = trim_dup(sp ? sp + 1 : pmix, strcspn(sp ? sp + 1 : pmix, " ,"));
-    }
-    compared("PMIx", RDMARUN_BUILT_PMIX, pmix_found);
-    free(pmix_found);
+    pmix();
     open_mpi();
     slurm();
     for (size_t i = 0; i < differ.n; i++)

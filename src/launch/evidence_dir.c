@@ -316,14 +316,20 @@ char *evidence_dir_make(const char *dir, bool exact)
             chmod(root, SHARED_ROOT_MODE);   /* (mkdir's mode passes the umask) */
         free(up);
     }
-    if (safe_parent(root) == 0 && (made = fresh(dir))) {
-        const char *slash = strrchr(made, '/');
-        prune(root, slash ? slash + 1 : made, keep_runs());
-    }
+    if (safe_parent(root) == 0)
+        made = fresh(dir);
     int e = errno;
     free(root);
     errno = e;
     return made;
+}
+
+void evidence_dir_prune(const char *made)
+{
+    char *root = parent_of(made);
+    const char *slash = strrchr(made, '/');
+    prune(root, slash ? slash + 1 : made, keep_runs());
+    free(root);
 }
 
 int evidence_dir_check(const char *dir, bool exact)

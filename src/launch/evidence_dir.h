@@ -18,11 +18,15 @@ char *evidence_dir_template(const char *root);
  * Otherwise `dir` is a template (evidence_dir_template): its root is made
  * when missing (group-writable and sticky: a teammate's job in the same
  * working directory makes its own directory beside ours and neither can
- * remove the other's), the run directory is made with mkdtemp, and this
- * user's oldest run directories beyond RDMARUN_EVIDENCE_KEEP (default 20,
- * 0: keep all) are removed. A directory others may write without the
- * sticky bit, or another user's, is refused (EPERM). */
+ * remove the other's), and the run directory is made with mkdtemp. A
+ * directory others may write without the sticky bit, or another user's, is
+ * refused (EPERM). */
 char *evidence_dir_make(const char *dir, bool exact);
+/* After a template's run directory `made` is made: this user's oldest run
+ * directories beside it beyond RDMARUN_EVIDENCE_KEEP (default 20, 0: keep
+ * all) are removed. The supervisor does it once the job has started, so
+ * that it is not in the job's start time. */
+void evidence_dir_prune(const char *made);
 /* Whether it could be made (the dry run's prediction). 0, or -1 with errno. */
 int evidence_dir_check(const char *dir, bool exact);
 /* The warning when it cannot be made (the job runs; the verdict is kept in

@@ -328,6 +328,8 @@ int supervise(const struct plan *p, const struct facts *f)
     if (proc_start(&spec, &w.job) != 0)
         return launch_failed(p->argv.v[0], errno);
     child_pid = w.job.pid;
+    if (p->evidence_prune)
+        evidence_dir_prune(p->evidence_dir);   /* while the job starts */
     struct sigaction sa = {.sa_handler = forward};
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)

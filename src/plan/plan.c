@@ -1197,6 +1197,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     if (plan_verifies(out) && rq->evidence_dir) {
         out->evidence_dir = xstrdup(rq->evidence_dir);
         out->evidence_made = rq->evidence_made;
+        out->evidence_prune = rq->evidence_prune;
         plan_evidence(out, rq->evidence_dir, rq->job);
     }
     mark_overrides(out, rq->job);

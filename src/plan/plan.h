@@ -73,6 +73,7 @@ struct plan_request {
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
     bool evidence_made;                 /* it exists, made for this job (evidence_dir.c) */
+    bool evidence_prune;                /* made from a template: older runs beside it pruned */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
     const char *app_path;               /* --app: where the completed appfile goes */
     const struct strvec *hosts;         /* the nodes the job names (-H, hostfiles), or NULL */
@@ -103,6 +104,7 @@ struct plan {
     bool smt;                 /* [bind] smt: threads = auto counts hardware threads */
     char *evidence_dir;  /* where the ranks' logs go; NULL when verify is off */
     bool evidence_made;  /* it exists, made for this job: the supervisor writes it */
+    bool evidence_prune; /* and prunes the older run directories beside it (evidence_dir_prune) */
     /* The nodes the job's processes run on when the command line or the
      * allocation says (-H, a hostfile, a Slurm allocation: distinct names);
      * -1 when nothing does (mpirun may still read a default hostfile). */

@@ -707,7 +707,14 @@ static int apply_vars(struct profile *p, char *const *envp, enum origin_kind kin
 
 int profile_apply_env(struct profile *p, char *const *envp)
 {
-    return apply_vars(p, envp, ORIGIN_ENV);
+    /* A copy: asking UCX (ucx_config.c) hides and restores the UCX_*
+     * variables, which moves the entries of environ under the loop. */
+    struct strvec vars = {0};
+    for (; *envp; envp++)
+        sv_push(&vars, *envp);
+    int rc = vars.n ? apply_vars(p, vars.v, ORIGIN_ENV) : 0;
+    sv_free(&vars);
+    return rc;
 }
 
 int profile_check_x(struct profile *p, const struct strvec *assignments)

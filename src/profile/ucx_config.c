@@ -42,7 +42,7 @@ struct owner {
 };
 
 static struct {
-    bool loaded;
+    int loaded;                /* 1: the first tables, 2: with the modules' (load) */
     ucp_config_t *config;
     struct strvec vars;        /* variable names without UCX_ */
     struct owner *owners;      /* one per name in vars */
@@ -128,33 +128,10 @@ static void add_names(const ucs_config_global_list_entry_t *entry,
     }
 }
 
-static void load(void)
+/* The names and transports of every configuration table UCX has
+ * registered so far (var_add keeps a name's first table, as before). */
+static void add_tables(void)
 {
-    if (ucx.loaded)
-        return;
-    ucx.loaded = true;
-    ucs_log_push_handler(capture_log);
-    /* Reading the UCP configuration and querying the components loads every
-     * installed transport module, which registers its configuration table. */
-    /* UCX parses UCX_* from the environment here and fails on a bad one;
-     * hide them so that this is UCX's default configuration. rdmarun checks
-     * the environment's values one by one, like a profile's. */
-    struct strvec hidden = {0};
-    for (char **e = environ; *e; e++)
-        if (starts_with(*e, "UCX_"))
-            sv_push(&hidden, *e);
-    for (size_t i = 0; i < hidden.n; i++) {
-        char *name = xstrndup(hidden.v[i], strcspn(hidden.v[i], "="));
-        unsetenv(name);
-        free(name);
-    }
-    if (ucp_config_read(NULL, NULL, &ucx.config) != UCS_OK)
-        ucx.config = NULL;
-    uct_component_h *components;
-    unsigned ncomponents;
-    if (uct_query_components(&components, &ncomponents) == UCS_OK)
-        uct_release_component_list(components);
-
     ucs_config_global_list_entry_t *entry;
     FOR_EACH_CONFIG_TABLE(entry) {
         if (entry->table) {
@@ -173,6 +150,44 @@ static void load(void)
             free(tl);
         }
     }
+}
+
+/* UCX's tables in two steps. Reading the UCP configuration registers the
+ * tables of libucs, libuct and libucp (UCX_TLS, UCX_RNDV_THRESH, the sm and
+ * self transports); querying the components then loads every installed
+ * transport module (ib with libmlx5, rdmacm, cma, ...), each registering its
+ * own, which costs a job's start about a millisecond. So the modules are
+ * loaded only when a name is not among the first tables: tables are only
+ * ever added, after the ones before them, so a name found early is found
+ * in the same table as after a full load, and every miss is asked again
+ * after it. */
+static void load(bool modules)
+{
+    if (ucx.loaded == 2 || (ucx.loaded == 1 && !modules))
+        return;
+    ucs_log_push_handler(capture_log);
+    /* UCX parses UCX_* from the environment here and fails on a bad one;
+     * hide them so that this is UCX's default configuration. rdmarun checks
+     * the environment's values one by one, like a profile's. */
+    struct strvec hidden = {0};
+    for (char **e = environ; *e; e++)
+        if (starts_with(*e, "UCX_"))
+            sv_push(&hidden, *e);
+    for (size_t i = 0; i < hidden.n; i++) {
+        char *name = xstrndup(hidden.v[i], strcspn(hidden.v[i], "="));
+        unsetenv(name);
+        free(name);
+    }
+    if (!ucx.loaded && ucp_config_read(NULL, NULL, &ucx.config) != UCS_OK)
+        ucx.config = NULL;
+    if (modules) {
+        uct_component_h *components;
+        unsigned ncomponents;
+        if (uct_query_components(&components, &ncomponents) == UCS_OK)
+            uct_release_component_list(components);
+    }
+    ucx.loaded = modules ? 2 : 1;
+    add_tables();
     ucs_log_pop_handler();
     for (size_t i = 0; i < hidden.n; i++) {
         char *eq = strchr(hidden.v[i], '=');
@@ -182,19 +197,30 @@ static void load(void)
     sv_free(&hidden);
 }
 
+/* UCX_<name>'s index in ucx.vars, the modules loaded first when needed. */
+static ssize_t var_lookup(const char *name)
+{
+    load(false);
+    ssize_t i = var_find(name);
+    if (i < 0 && ucx.loaded < 2) {
+        load(true);
+        i = var_find(name);
+    }
+    return i;
+}
+
 const char *ucx_config_version(void) { return ucp_get_version_string(); }
 
 const struct strvec *ucx_config_names(void)
 {
-    load();
+    load(true);
     return &ucx.vars;
 }
 
 bool ucx_config_known(const char *name, char **suggestion)
 {
-    load();
     *suggestion = NULL;
-    if (var_find(name) >= 0)
+    if (var_lookup(name) >= 0)
         return true;
     const char *s = suggest(name, (const char *const *)ucx.vars.v, ucx.vars.n);
     if (!s) {
@@ -241,8 +267,7 @@ static const ucs_config_field_t *field_named(const ucs_config_field_t *fields,
 
 static const ucs_config_field_t *field_of(const char *name)
 {
-    load();
-    ssize_t i = var_find(name);
+    ssize_t i = var_lookup(name);
     return i < 0 ? NULL : field_named(ucx.owners[i].entry->table, "", ucx.owners[i].field, 1);
 }
 
@@ -270,14 +295,16 @@ bool ucx_config_choices(const char *name, struct strvec *out)
 
 bool ucx_transport_known(const char *tl, char **suggestion)
 {
-    load();
     size_t naliases = sizeof(tl_aliases) / sizeof(*tl_aliases);
     *suggestion = NULL;
-    if (sv_find(&ucx.transports, tl) >= 0)
-        return true;
     for (size_t i = 0; i < naliases; i++)
         if (strcmp(tl_aliases[i], tl) == 0)
             return true;
+    load(false);
+    if (sv_find(&ucx.transports, tl) < 0)
+        load(true);
+    if (sv_find(&ucx.transports, tl) >= 0)
+        return true;
     struct strvec all = {0};
     sv_append(&all, &ucx.transports);
     for (size_t i = 0; i < naliases; i++)
@@ -354,7 +381,7 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
  * transport variable unchecked). */
 static ucs_status_t set_in_owner(const char *name, const char *value, char **readback)
 {
-    ssize_t i = var_find(name);
+    ssize_t i = var_lookup(name);
     if (i < 0 || !ucx.owners[i].entry->size)
         return UCS_ERR_NO_ELEM;
     return set_in_table(ucx.owners[i].entry, ucx.owners[i].field, value, readback);
@@ -394,7 +421,7 @@ static bool try_value(const char *name, const char *value, char **why)
 
 bool ucx_config_check(const char *name, const char *value, char **why, char **fixed)
 {
-    load();
+    load(false);
     *why = NULL;
     *fixed = NULL;
     if (!ucx.config) {

@@ -61,22 +61,7 @@ struct session {
 
 char *tune_builtin_benchmark(void)
 {
-    /* An uninstalled rdmarun runs its build tree's example; an installed
-     * one the copy in LIBEXECDIR/rdmarun, wherever the tree was moved. */
-    char *tree = source_tree_of_self();
-    char *path = NULL;
-    if (tree) {
-        char *self = realpath("/proc/self/exe", NULL);
-        char *slash = self ? strrchr(self, '/') : NULL;
-        if (slash)
-            path = xasprintf("%.*s/examples/mpi_pingpong", (int)(slash - self), self);
-        free(self);
-    } else {
-        char *dir = installed_path_of_self(RDMARUN_BINDIR, RDMARUN_LIBEXECDIR "/rdmarun");
-        path = xasprintf("%s/mpi_pingpong", dir ? dir : RDMARUN_LIBEXECDIR "/rdmarun");
-        free(dir);
-    }
-    free(tree);
+    char *path = helper_path("examples/mpi_pingpong");
     if (path && access(path, X_OK) != 0) {
         rr_error("tune: the built-in benchmark %s is not there (%s) (hint: build it with 'make "
                  "examples', which needs Open MPI's mpicc; or give your own: rdmarun tune -p "

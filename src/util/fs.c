@@ -105,6 +105,25 @@ char *source_tree_of_self(void)
     return tree;
 }
 
+char *helper_path(const char *tree_path)
+{
+    char *tree = source_tree_of_self();
+    char *path = NULL;
+    if (tree) {
+        char *dir = dir_of_self();
+        path = dir ? xasprintf("%s/%s", dir, tree_path) : NULL;
+        free(dir);
+    } else {
+        const char *slash = strrchr(tree_path, '/');
+        char *dir = installed_path_of_self(RDMARUN_BINDIR, RDMARUN_LIBEXECDIR "/rdmarun");
+        path = xasprintf("%s/%s", dir ? dir : RDMARUN_LIBEXECDIR "/rdmarun",
+                         slash ? slash + 1 : tree_path);
+        free(dir);
+    }
+    free(tree);
+    return path;
+}
+
 char *installed_path_of_self(const char *bindir, const char *path)
 {
     if (bindir[0] != '/' || path[0] != '/')

@@ -20,6 +20,11 @@ char *source_tree_of_self(void);
  * BINDIR: /usr/local/bin -> ../share/rdmarun/profiles), resolved. NULL
  * when that folder does not exist (the caller falls back to `path`). */
 char *installed_path_of_self(const char *bindir, const char *path);
+/* A program rdmarun runs from its own installation: an uninstalled
+ * rdmarun's `tree_path` beside it in its build tree (examples/mpi_pingpong,
+ * libexec/path-peer); an installed one's LIBEXECDIR/rdmarun/BASENAME,
+ * wherever the installation was moved. */
+char *helper_path(const char *tree_path);
 /* A private folder of this user's: created 0700 if missing, opened without
  * following a symlink, refused (-1, errno EPERM) when another user owns it
  * or anyone else may write or read it. A directory fd (O_CLOEXEC), or -1

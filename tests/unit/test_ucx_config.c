@@ -1,8 +1,23 @@
 /* UCX's own validation, asked of the installed UCX. */
 #include "tap.h"
 #include "profile/ucx_config.h"
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether a library whose path contains `part` is mapped in this process. */
+static bool mapped(const char *part)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4096];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof(line), f))
+        found = strstr(line, part) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
 
 int main(void)
 {
@@ -10,7 +25,15 @@ int main(void)
 
     ok(ucx_config_known("TLS", &s), "UCX_TLS exists");
     ok(ucx_config_known("RNDV_THRESH", &s), "UCX_RNDV_THRESH exists");
+    ok(ucx_transport_known("sm", &s) && ucx_transport_known("self", &s),
+       "sm (an alias) and self (libuct's own) are transports UCX_TLS takes");
+    /* UCX's transport modules (libuct_ib.so with libmlx5, ...) cost a job's
+     * start a millisecond: names of libucp's and libuct's own tables are
+     * found without them (ucx_config.c, load). */
+    ok(!mapped("/libuct_"), "no UCX transport module is loaded for UCX_TLS, UCX_RNDV_THRESH");
     ok(ucx_config_known("IB_GID_INDEX", &s), "UCX_IB_GID_INDEX exists (from the ib module)");
+    ok(mapped("/libuct_"), "a module's name loads the modules (%s)",
+       mapped("/libuct_ib") ? "libuct_ib mapped" : "libuct_ib is not installed");
     ok(ucx_config_known("UD_VERBS_ETH_DGID_CHECK", &s), "a hidden-by-default module variable exists");
     ok(!ucx_config_known("SOCKADDR_CM_ENABLE", &s) && s,
        "UCX_SOCKADDR_CM_ENABLE is gone in this UCX, with a suggestion (%s)", s ? s : "none");

@@ -14,7 +14,8 @@ case $mode in run | check) ;; *) echo "usage: $0 run|check" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/.."
 
 # Build tools, the libraries rdmarun links (hwloc, libibverbs, numa, inih,
-# ucx, json-c), Open MPI to launch with, and what the tests use: python3, and
+# ucx, json-c, pmix, libelf), Open MPI to launch with, MPICH beside it (its
+# mpirun alternative ranks below Open MPI's, which stays mpirun), and what the tests use: python3, and
 # for the Soft-RoCE VM suite qemu, Debian's kernel (it has rdma_rxe),
 # busybox-static for the guest's initramfs and the RDMA tools; gnuplot for
 # compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin;
@@ -22,7 +23,8 @@ cd "$(dirname "$0")/.."
 # for a real torchrun under --launcher exec, strace to see its workers' writes.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
-  libucx-dev ucx-utils libjson-c-dev libpmix-dev openmpi-bin libopenmpi-dev python3
+  libucx-dev ucx-utils libjson-c-dev libpmix-dev libelf-dev openmpi-bin libopenmpi-dev python3
+  mpich libmpich-dev
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh

@@ -13,7 +13,7 @@ check "no program is a usage error" 64 "no program to run"
 run "$RDMARUN" -p
 check "an option without its value" 64 "option -p needs a value"
 run "$RDMARUN" --dry-run --mca pml
-check "an mpirun option without its arguments" 64 "mpirun option --mca needs 2 arguments"
+check "an mpirun option without its arguments" 64 "error: mpirun" "option --mca needs 2 arguments"
 
 # The launcher's options are the launcher's own list (mpirun --help all),
 # kept per launcher binary in the user's runtime folder: this script's own.

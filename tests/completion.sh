@@ -40,7 +40,8 @@ R=$RDMARUN
 offers "an option's name" "$R --bind-" --bind-policy
 offers "bind-policy's values" "$R --bind-policy " none numa nic-local gpu-local
 offers "verify's values" "$R --verify s" strict
-offers "launcher's values" "$R --launcher " mpirun srun exec
+offers "launcher's values" "$R --launcher " mpirun srun exec hydra
+offers "mpi's values" "$R --mpi " openmpi mpich
 offers "expect's values" "$R verify --expect " rdma tcp local any
 offers "threads: auto" "$R --threads a" auto
 offers "a profile by name" "$R -p r" roce

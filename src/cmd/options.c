@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "launch/launch.h"
 #include "launch/launcher_options.h"
+#include "launch/program_mpi.h"
 #include "profile/profile.h"
 #include "profile/settings.h"
 #include "util/msg.h"
@@ -35,9 +36,13 @@ static const struct opt options[] = {
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
-     "how ranks start (default: the profile's launcher);\nwith srun, -np/-N/--bind-to/--map-by/-x/"
-     "--mca are\ntranslated and other options go to srun (--opt=value);\nexec: COMMAND (torchrun, "
+     "how ranks start (default: the profile's launcher, else\nhydra for an MPICH program, mpirun "
+     "otherwise);\nwith srun and hydra, -np/-N/--bind-to/--map-by/-x are\ntranslated and other "
+     "options go to srun (--opt=value)\nor Hydra's mpiexec;\nexec: COMMAND (torchrun, "
      "a UCX program) starts the\nprocesses, with the plan's variables in its environment"},
+    {"mpi", NULL, JOB, OPT_VALUE, C(mpi), MPI_FAMILIES, NULL,
+     "the MPI the program is linked with (default: the\nprofile's, else read from the program's "
+     "libraries,\nelse openmpi); mpich runs Hydra's mpiexec"},
     {"verify", NULL, JOB, OPT_VALUE, C(verify), VERIFY_POLICIES, NULL,
      "check the transports the job used (default: the\nprofile's, else warn); strict stops a job "
      "on TCP"},
@@ -240,7 +245,10 @@ bool cli_gid_index(const char *value, long *out)
  * itself (launch/launcher_options.c), asked the first time a word is not
  * rdmarun's own. */
 static struct {
-    bool srun, named;   /* --launcher (or --set profile.launcher=) said */
+    enum launcher kind;
+    bool named;         /* --launcher, --mpi (or --set profile.launcher=, profile.mpi=) said */
+    int argc;           /* the words, for the program's MPI (mpi_of_words) */
+    char **argv;
     const char *path;   /* --mpirun */
     const char *profile;   /* -p, --profile */
     bool have;
@@ -259,25 +267,56 @@ static const char *value_of(const char *name, const char *alias, int argc, char 
     return word && *i + 1 < argc ? argv[++*i] : NULL;
 }
 
+/* The launcher a --launcher or --mpi word names. */
+static void name_launcher(const char *launcher_word, const char *mpi_word)
+{
+    int l = launcher_word ? name_index(launcher_names, launcher_word) : -1;
+    if (l >= 0 || (mpi_word && name_index(mpi_family_names, mpi_word) >= 0)) {
+        launcher.kind = l >= 0 ? (enum launcher)l
+                      : strcmp(mpi_word, "mpich") == 0 ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN;
+        launcher.named = true;
+    }
+}
+
 static void launcher_named(int argc, char **argv)
 {
     memset(&launcher, 0, sizeof(launcher));
+    launcher.argc = argc;
+    launcher.argv = argv;
+    const char *named = NULL, *mpi = NULL;
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *v;
         if ((v = value_of("launcher", NULL, argc, argv, &i))) {
-            launcher.srun = strcmp(v, "srun") == 0;
-            launcher.named = true;
+            named = v;
+        } else if ((v = value_of("mpi", NULL, argc, argv, &i))) {
+            mpi = v;
         } else if ((v = value_of("set", NULL, argc, argv, &i))) {
-            if (starts_with(v, "profile.launcher=")) {
-                launcher.srun = strcmp(v + strlen("profile.launcher="), "srun") == 0;
-                launcher.named = true;
-            }
+            if (starts_with(v, "profile.launcher="))
+                named = v + strlen("profile.launcher=");
+            else if (starts_with(v, "profile.mpi="))
+                mpi = v + strlen("profile.mpi=");
         } else if ((v = value_of("mpirun", NULL, argc, argv, &i))) {
             launcher.path = v;
         } else if ((v = value_of("profile", "-p", argc, argv, &i))) {
             launcher.profile = v;
         }
     }
+    name_launcher(named, mpi);
+}
+
+/* The MPI of the job's program, read ahead of the parse that finds it: the
+ * first word that names an MPI program (a launcher option's value, "4",
+ * "ppr:1:node", a hostfile, is none). -1: none. */
+static int mpi_of_words(void)
+{
+    for (int i = 1; i < launcher.argc && strcmp(launcher.argv[i], "--") != 0; i++) {
+        if (launcher.argv[i][0] == '-')
+            continue;
+        int mpi = program_mpi(launcher.argv[i], NULL);
+        if (mpi >= 0)
+            return mpi;
+    }
+    return -1;
 }
 
 /* The launcher the profile names ([profile] launcher), when the command line
@@ -295,10 +334,8 @@ static void profile_launcher(void)
     struct profile p;
     char *muted;   /* its errors are said when the run reads it */
     msg_capture(&muted);
-    if (profile_load(name, &dirs, &p) == 0) {
-        const char *l = profile_value(&p, "profile", "launcher");
-        launcher.srun = l && strcmp(l, "srun") == 0;
-    }
+    if (profile_load(name, &dirs, &p) == 0)
+        name_launcher(profile_value(&p, "profile", "launcher"), profile_value(&p, "profile", "mpi"));
     msg_capture(NULL);
     free(muted);
     profile_free(&p);
@@ -310,14 +347,23 @@ static struct launcher_opts *launcher_opts(void)
     if (!launcher.have) {
         if (!launcher.named)
             profile_launcher();
+        if (!launcher.named && mpi_of_words() == MPI_MPICH)
+            launcher.kind = LAUNCHER_HYDRA;
         bool on_path;
-        char *path = launcher.srun ? launch_find_srun(launcher.path)
-                                   : launch_find_mpirun(launcher.path, &on_path);
-        launcher_options_of(path, launcher.srun, &launcher.opts);
+        char *path = launcher.kind == LAUNCHER_SRUN ? launch_find_srun(launcher.path)
+                   : launcher.kind == LAUNCHER_HYDRA ? launch_find_mpiexec(launcher.path)
+                   : launch_find_mpirun(launcher.path, &on_path);
+        launcher_options_of(path, launcher.kind, &launcher.opts);
         free(path);
         launcher.have = true;
     }
     return &launcher.opts;
+}
+
+/* The launcher as messages name it ("mpirun 4.1.4", "srun"). */
+static const char *launcher_word(void)
+{
+    return launcher.opts.label ? launcher.opts.label : launcher_names[launcher.kind];
 }
 
 /* An option's name as the launchers list it: without dashes, before '='. */
@@ -491,7 +537,7 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
         if (nargs < 0)
             return -1;
         if (i + nargs >= n) {
-            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun",
+            rr_error("%s option %s needs %d argument%s", launcher_word(),
                      words[i], nargs, nargs > 1 ? "s" : "");
             return -1;
         }
@@ -651,7 +697,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             return RR_EX_USAGE;
         const char *name = a + (a[1] == '-' ? 2 : 1);
         if (i + nargs >= argc) {
-            rr_error("%s option %s needs %d argument%s", launcher.srun ? "srun" : "mpirun", a,
+            rr_error("%s option %s needs %d argument%s", launcher_word(), a,
                      nargs, nargs > 1 ? "s" : "");
             return RR_EX_USAGE;
         }

@@ -98,8 +98,8 @@ int cmd_rank(const struct cmdline *cl)
         free(name);
     }
     char *line = placement_rank_line(&pl, (int)local, host, rank);
-    if (!rc && a->report)
-        fprintf(stderr, "rdmarun: %s\n", line);
+    if (!rc && a->report)   /* with the launcher's variable it read its local rank from */
+        fprintf(stderr, "rdmarun: %s [%s]\n", line, from);
     /* On stderr, which the launcher brings to the supervisor from every
      * node: no file system is shared for it. */
     if (!rc && a->record) {

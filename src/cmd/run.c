@@ -7,6 +7,7 @@
 #include "evidence/evidence.h"
 #include "facts/facts.h"
 #include "launch/launch.h"
+#include "launch/program_mpi.h"
 #include "plan/plan.h"
 #include "profile/profile.h"
 #include "profile/schema.h"
@@ -153,6 +154,13 @@ static int check_x(struct profile *prof, const struct job_args *job)
     return rc;
 }
 
+/* The MPI the job's program is linked with (-1: none, or no program). */
+static int program_mpi_of(const struct job_args *job, char **lib)
+{
+    *lib = NULL;
+    return job->program.n ? program_mpi(job->program.v[0], lib) : -1;
+}
+
 int cmd_run(const struct cmdline *cl)
 {
     if (cl->json && !cl->dry_run) {
@@ -206,9 +214,13 @@ int cmd_run(const struct cmdline *cl)
         goto out_facts;
     bool on_path;
     char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
+    char *mpiexec = launch_find_mpiexec(cl->mpirun);
+    char *mpi_lib = NULL;
+    int program_mpi = program_mpi_of(&job, &mpi_lib);
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
-    char *mpi_library = cl->dry_run ? facts_mpi_library() : NULL;
+    char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_lib ? mpi_lib : "libmpi.so.40")
+                                    : NULL;
     bool exact;
     char *evdir = evidence_dir(cl, &exact);
     char *self = realpath("/proc/self/exe", NULL);
@@ -217,7 +229,8 @@ int cmd_run(const struct cmdline *cl)
     struct plan_request rq = {
         .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .job = &job, .verify = cl->verify, .launcher = cl->launcher,
+        .job = &job, .verify = cl->verify, .launcher = cl->launcher, .mpi = cl->mpi,
+        .program_mpi = program_mpi, .program_mpi_lib = mpi_lib, .mpiexec = mpiexec,
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
         .threads = cl->threads,
         .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun,
@@ -233,11 +246,13 @@ int cmd_run(const struct cmdline *cl)
      * run gives each with the status the real run would have (it still
      * prints the plan). */
     int refused = 0;
-    if (!use_exec && !(use_srun ? srun : mpirun)) {
+    bool use_hydra = plan.launcher.value == LAUNCHER_HYDRA;
+    if (!use_exec && !(use_srun ? srun : use_hydra ? mpiexec : mpirun)) {
         rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
-                 "--mpirun or %s)", launcher_names[plan.launcher.value],
-                 use_srun ? "slurm-client" : "openmpi-bin",
-                 use_srun ? "RDMARUN_SRUN" : "RDMARUN_MPIRUN");
+                 "--mpirun or %s)", use_hydra ? "Hydra's mpiexec (mpiexec.hydra, "
+                 "mpiexec.mpich)" : launcher_names[plan.launcher.value],
+                 use_srun ? "slurm-client" : use_hydra ? "mpich" : "openmpi-bin",
+                 use_srun ? "RDMARUN_SRUN" : use_hydra ? "RDMARUN_MPIEXEC" : "RDMARUN_MPIRUN");
         refused = RR_EX_NOTFOUND;
     } else if (cl->dry_run && !use_exec && plan.argv.n) {
         /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
@@ -299,6 +314,8 @@ int cmd_run(const struct cmdline *cl)
     free(evdir);
     free(mpirun);
     free(srun);
+    free(mpiexec);
+    free(mpi_lib);
     free(mpi_library);
 out_facts:
     facts_free(&facts);

@@ -92,7 +92,7 @@ static void open_mpi(void)
 {
     bool on_path, answered;
     char *mpirun = launch_find_mpirun(NULL, &on_path);
-    char *lib = facts_mpi_library();   /* "Open MPI 4.1.4", from libmpi.so.40 */
+    char *lib = facts_mpi_library("libmpi.so.40");   /* "Open MPI 4.1.4" */
     char *found = NULL;
     if (mpirun) {
         char *line = ask_version(mpirun, &answered);

@@ -191,8 +191,9 @@ int facts_load_json(struct facts *f, const char *path);
 void facts_print_json(const struct facts *f, FILE *out);
 void facts_print_text(const struct facts *f, FILE *out);
 
-/* "Open MPI 4.1.4" from the libmpi the ranks load (libmpi.so.40), or NULL. */
-char *facts_mpi_library(void);
+/* "Open MPI 4.1.4", "MPICH 4.0.2": what the MPI library the ranks load
+ * (libmpi.so.40, libmpich.so.12) calls itself, or NULL. */
+char *facts_mpi_library(const char *soname);
 /* rdma-core's release ("44") from libibverbs' file name, or NULL. */
 char *facts_rdma_core(void);
 

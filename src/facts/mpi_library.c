@@ -11,10 +11,11 @@
 #include <string.h>
 
 /* MPI_Get_library_version may be called before MPI_Init (MPI-3): ask the
- * libmpi the job's ranks load (libmpi.so.40: Open MPI 3 to 5). */
-char *facts_mpi_library(void)
+ * MPI library the job's ranks load (libmpi.so.40: Open MPI 3 to 5;
+ * libmpich.so.12: MPICH). */
+char *facts_mpi_library(const char *soname)
 {
-    void *h = dlopen("libmpi.so.40", RTLD_LAZY | RTLD_LOCAL);
+    void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (!h)
         return NULL;
     int (*get)(char *, int *) = (int (*)(char *, int *))dlsym(h, "MPI_Get_library_version");
@@ -22,8 +23,15 @@ char *facts_mpi_library(void)
     int len = 0;
     char *out = NULL;
     if (get && get(buf, &len) == 0) {
-        /* "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4" */
+        /* "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4";
+         * "MPICH Version:\t4.0.2\nMPICH Release date: ..." -> "MPICH 4.0.2" */
         buf[strcspn(buf, ",\n")] = '\0';
+        char *tag = strstr(buf, " Version:");
+        if (tag) {
+            char *v = tag + strlen(" Version:");
+            v += strspn(v, " \t");
+            memmove(tag + 1, v, strlen(v) + 1);
+        }
         char *v = strstr(buf, " v");
         if (v && v[2] >= '0' && v[2] <= '9')
             memmove(v + 1, v + 2, strlen(v + 2) + 1);

@@ -78,6 +78,13 @@ char *launch_find_srun(const char *option)
     return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
 }
 
+char *launch_find_mpiexec(const char *option)
+{
+    bool on_path;
+    char *found = find_launcher("mpiexec.hydra", option, "RDMARUN_MPIEXEC", &on_path);
+    return found ? found : find_launcher("mpiexec.mpich", NULL, "RDMARUN_MPIEXEC", &on_path);
+}
+
 int launch_failed(const char *path, int err)
 {
     rr_error("cannot run %s: %s (hint: install Open MPI's mpirun, or give its path with "

@@ -63,8 +63,9 @@ static bool add_spelled(struct launcher_opts *o, const char *s, size_t len, int 
     return true;
 }
 
-/* Open MPI 4's and srun's lines: the names (separated by '|' or ", "),
- * then Open MPI's <argN> words; srun's value is after '=' in its name. */
+/* Open MPI 4's, srun's and Hydra's lines: the names (separated by '|',
+ * ", " or Hydra's '/'), then Open MPI's <argN> or Hydra's {value} words;
+ * srun's value is after '=' in its name. */
 static size_t parse_line(const char *line, size_t len, struct launcher_opts *o)
 {
     char *l = xstrndup(line, len);
@@ -80,12 +81,12 @@ static size_t parse_line(const char *line, size_t len, struct launcher_opts *o)
         if (t[strlen(t) - 1] != ',')
             break;
     }
-    for (size_t i = names; i < tok.n && tok.v[i][0] == '<'; i++)
+    for (size_t i = names; i < tok.n && (tok.v[i][0] == '<' || tok.v[i][0] == '{'); i++)
         nargs++;
     size_t added = 0;
     for (size_t i = 0; i < names; i++)
         for (const char *p = tok.v[i]; *p; ) {
-            size_t n = strcspn(p, "|,");
+            size_t n = strcspn(p, "|,/");
             added += add_spelled(o, p, n, (int)nargs + eq);
             p += n + (p[n] != '\0');
         }
@@ -145,6 +146,26 @@ size_t launcher_options_parse(const char *help, struct launcher_opts *o)
     return added;
 }
 
+/* Hydra's options that its mpiexec -h prints without their {value}, and
+ * the words each takes, as Hydra's own option table reads them
+ * (src/pm/hydra/ui/mpich/utils.c, MPICH 4.0-4.2). */
+static const struct { const char *name; int nargs; } hydra_unbraced[] = {
+    {"launcher", 1}, {"launcher-exec", 1}, {"rmk", 1}, {"topolib", 1}, {"bind-to", 1},
+    {"map-by", 1}, {"membind", 1}, {"demux", 1}, {"iface", 1}, {"ppn", 1},
+    {"prepend-pattern", 1}, {"outfile-pattern", 1}, {"errfile-pattern", 1},
+    {"nameserver", 1}, {"ckpointlib", 1}, {"ckpoint-prefix", 1}, {"ckpoint-num", 1},
+    {"ckpoint-interval", 1},
+};
+
+static void hydra_values(struct launcher_opts *o)
+{
+    for (size_t i = 0; i < sizeof(hydra_unbraced) / sizeof(*hydra_unbraced); i++) {
+        int k = sv_find(&o->names, hydra_unbraced[i].name);
+        if (k >= 0)
+            o->nargs[k] = hydra_unbraced[i].nargs;
+    }
+}
+
 static void add_fallback(struct launcher_opts *o)
 {
     for (size_t i = 0; i < sizeof(fallback) / sizeof(*fallback); i++)
@@ -171,16 +192,17 @@ static char *ask(const char *path, const char *a1, const char *a2, const char *a
 /* Asks the launcher (by the name it was found as: Open MPI's orterun, which
  * /usr/bin/mpirun links to, names itself by it). Open MPI refuses --help as
  * root unless allowed. */
-static void ask_launcher(const char *path, const char *real, const char *name, bool srun,
-                         struct launcher_opts *o)
+static void ask_launcher(const char *path, const char *real, const char *name,
+                         enum launcher kind, struct launcher_opts *o)
 {
-    bool root = geteuid() == 0;
-    char *help = srun ? ask(path, "--help", NULL, NULL)
+    bool root = geteuid() == 0, ompi = kind == LAUNCHER_MPIRUN;
+    char *help = kind == LAUNCHER_HYDRA ? ask(path, "-h", NULL, NULL)
+               : !ompi ? ask(path, "--help", NULL, NULL)
                : root ? ask(path, "--allow-run-as-root", "--help", "all")
                : ask(path, "--help", "all", NULL);
     o->label = label_of(name, help);
     size_t n = help ? launcher_options_parse(help, o) : 0;
-    if (!srun && help && n < 10) {
+    if (ompi && help && n < 10) {
         /* Open MPI 5: its mpirun names no option; PRRTE's prterun beside it
          * does, in a table. Only for a launcher whose short help says it is
          * Open MPI's ("mpirun (Open MPI) 5.0.7", its version too): any other
@@ -203,6 +225,8 @@ static void ask_launcher(const char *path, const char *real, const char *name, b
         free(dir);
     }
     free(help);
+    if (kind == LAUNCHER_HYDRA && n >= 10)
+        hydra_values(o);
     o->asked = n >= 10;
     if (!o->asked) {   /* no list worth the name: not what rdmarun knows to ask */
         sv_free(&o->names);
@@ -255,13 +279,14 @@ static void to_cache(int dirfd, const char *file, const char *key, const struct 
     sv_free(&lines);
 }
 
-void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
+void launcher_options_of(const char *path, enum launcher kind, struct launcher_opts *o)
 {
     memset(o, 0, sizeof(*o));
     char *found = path ? launch_on_path(path) : NULL;   /* --mpirun mpirun: PATH's */
     char *real = found ? realpath(found, NULL) : NULL;
     struct stat st;
-    const char *name = srun ? "srun" : "mpirun";
+    const char *name = kind == LAUNCHER_SRUN ? "srun" : kind == LAUNCHER_HYDRA ? "mpiexec"
+                     : "mpirun";
     if (!real || stat(real, &st) != 0) {
         o->label = xstrdup(name);
         add_fallback(o);
@@ -270,7 +295,7 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
         return;
     }
     char *key = xasprintf("rdmarun-launcher-options 1 %s %s size %lld mtime %lld.%09ld inode "
-                          "%llu:%llu", srun ? "srun" : "mpirun", real, (long long)st.st_size,
+                          "%llu:%llu", name, real, (long long)st.st_size,
                           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
     /* One file per launcher binary's path: a new build replaces it. */
@@ -280,7 +305,7 @@ void launcher_options_of(const char *path, bool srun, struct launcher_opts *o)
     char *dir = user_runtime_dir();
     int dirfd = private_dir_open(dir);
     if (dirfd < 0 || !from_cache(dirfd, file, key, o)) {
-        ask_launcher(found, real, name, srun, o);
+        ask_launcher(found, real, name, kind, o);
         if (dirfd >= 0 && o->asked)
             to_cache(dirfd, file, key, o);
     }

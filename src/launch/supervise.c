@@ -23,6 +23,8 @@
 #define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
 static volatile sig_atomic_t child_pid, pending_sig, to_tree;
+/* The last signal that ends a job (SIGINT, SIGTERM, SIGHUP) passed on. */
+static volatile sig_atomic_t ending_sig;
 
 /* mpirun and srun pass a signal on to the ranks; a COMMAND of launcher exec
  * may not (a shell script's workers), so there the watch loop sends it to
@@ -33,6 +35,8 @@ static void forward(int sig)
     if (child_pid > 0 && !to_tree)
         kill((pid_t)child_pid, sig);
     pending_sig = sig;
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+        ending_sig = sig;
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
@@ -346,6 +350,14 @@ int supervise(const struct plan *p, const struct facts *f)
         evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
     enum verdict v = evidence_verdict(&ev);
     int rc = proc_exit_code(status);
+    if (rc == 0 && ending_sig && !stopped) {
+        /* Hydra's mpiexec ends its ranks on SIGTERM and exits 0: a job cut
+         * short (a time limit, Ctrl-C) never reports success. As a shell
+         * reports a command a signal ended. */
+        rr_warn("the launcher exited 0 after rdmarun passed it %s: the job was cut short, "
+                "status %d", strsignal(ending_sig), 128 + ending_sig);
+        rc = 128 + ending_sig;
+    }
     char *summary = verdict_summary(&ev, v);
     const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
     char *chosen = NULL;

@@ -4,7 +4,8 @@
  * `env VAR=VALUE... COMMAND ARGS`, still an argv array. Nothing of mpirun's
  * applies: MCA parameters reach only Open MPI's own processes, mpirun
  * options only mpirun. */
-#include "plan/argv_exec.h"
+#include "plan/launchers.h"
+#include "util/text.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
@@ -77,8 +78,54 @@ static void line_buffered(struct plan *p, bool stdbuf)
     sv_push(&p->argv, "-oL");
 }
 
-void exec_argv(struct plan *p, const struct job_args *job, bool stdbuf)
+/* Whether COMMAND starts its workers through the helper (`... rdmarun rank`). */
+static bool starts_helper(const struct strvec *program)
 {
+    for (size_t i = 0; i + 1 < program->n; i++) {
+        const char *base = strrchr(program->v[i], '/');
+        base = base ? base + 1 : program->v[i];
+        if (strcmp(base, "rdmarun") == 0 && strcmp(program->v[i + 1], "rank") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* launcher = exec with a bind policy: COMMAND starts the workers, so the
+ * plan cannot put the helper in front of each; a worker started as
+ * `rdmarun rank -- PROGRAM` (torchrun --no_python rdmarun rank -- python
+ * train.py) finds the plan's options in RDMARUN_RANK_OPTIONS and its local
+ * rank in its launcher's variables (LOCAL_RANK, SLURM_LOCALID, ...). */
+static void exec_helper_env(struct plan *p, const struct plan_request *rq)
+{
+    if (p->bind.value == BIND_NONE)
+        return;
+    struct strvec opts = {0};
+    plan_helper_options(p, rq, &opts);
+    for (size_t i = 0; i < opts.n; i++)
+        if (opts.v[i][strcspn(opts.v[i], " \t\n")]) {
+            plan_fail(p, RR_EX_USAGE, xasprintf("--launcher exec: the helper's option '%s' has "
+                      "white space, which RDMARUN_RANK_OPTIONS cannot carry", opts.v[i]));
+            sv_free(&opts);
+            return;
+        }
+    char *words = sv_join(&opts, " ");
+    plan_add_item(p, ITEM_ENV, SOURCE_PLAN, "RDMARUN_RANK_OPTIONS", words, xstrdup(p->bind.origin),
+             xasprintf("bind policy %s: a worker started as 'rdmarun rank -- PROGRAM' is placed "
+                       "with these, by its local rank (LOCAL_RANK, SLURM_LOCALID, "
+                       "OMPI_COMM_WORLD_LOCAL_RANK)", bind_policy_names[p->bind.value]));
+    if (!starts_helper(&rq->job->program))
+        sv_pushf(&p->notes, "bind policy %s: COMMAND's workers are placed only when each starts "
+                 "through the helper, e.g. torchrun --no_python rdmarun rank -- python train.py",
+                 bind_policy_names[p->bind.value]);
+    free(words);
+    sv_free(&opts);
+}
+void exec_argv(struct plan *p, const struct plan_request *rq)
+{
+    const struct job_args *job = rq->job;
+    bool stdbuf = rq->stdbuf;
+    exec_helper_env(p, rq);
+
     struct strvec env = {0};
     if (job->appfile)
         plan_fail(p, RR_EX_USAGE, xstrdup("--launcher exec: --app is an mpirun appfile "

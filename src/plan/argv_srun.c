@@ -5,7 +5,8 @@
  * Open MPI's options are translated: -np to -n, -N to --ntasks-per-node,
  * --bind-to to --cpu-bind, --map-by to --distribution; Open MPI under srun
  * needs PMIx (--mpi=pmix). Other options are srun's own and pass unchanged. */
-#include "plan/argv_srun.h"
+#include "plan/launchers.h"
+#include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <string.h>
@@ -99,7 +100,7 @@ static void user_args(struct plan *p, struct srun_opts *o, const struct strvec *
     }
 }
 
-void srun_argv(struct plan *p, const char *srun, const struct strvec *given)
+static void srun_command(struct plan *p, const char *srun, const struct strvec *given)
 {
     struct srun_opts o;
     memset(&o, 0, sizeof(o));
@@ -127,4 +128,14 @@ void srun_argv(struct plan *p, const char *srun, const struct strvec *given)
     sv_append(&p->argv, &o.args);
     sv_free(&o.env);
     sv_free(&o.args);
+}
+
+void srun_argv(struct plan *p, const struct plan_request *rq)
+{
+    if (rq->job->ncontexts || rq->job->appfile)
+        plan_fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
+                                          "srun (hint: --launcher mpirun, or srun --multi-prog)"));
+    srun_command(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
+    plan_helper_argv(p, rq, &p->argv);
+    sv_append(&p->argv, &rq->job->program);
 }

@@ -1,8 +1,7 @@
 #include "plan/plan.h"
 #include "facts/check_keys.h"
 #include "facts/findings.h"
-#include "plan/argv_exec.h"
-#include "plan/argv_srun.h"
+#include "plan/launchers.h"
 #include "plan/rank_args.h"
 #include "plan/rules.h"
 #include "profile/schema.h"
@@ -13,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_item(struct plan *p, enum item_kind kind, enum item_source source,
-                     const char *name, const char *value, char *origin, char *reason)
+void plan_add_item(struct plan *p, enum item_kind kind, enum item_source source,
+                   const char *name, const char *value, char *origin, char *reason)
 {
     GROW(p->items, p->cap, p->n + 1);
     struct plan_item *it = &p->items[p->n++];
@@ -294,15 +293,15 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
         const char *s = e->section;
         if (strcmp(s, "ucx") == 0 || strcmp(s, "nccl") == 0) {
             char *name = xasprintf("%s_%s", strcmp(s, "ucx") == 0 ? "UCX" : "NCCL", e->key);
-            add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
+            plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         } else if (strcmp(s, "env") == 0) {
-            add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
+            plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "mpi") == 0) {
-            add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
+            plan_add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
             char *name = xasprintf("--%s", e->key);
-            add_item(p, ITEM_OPTION, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
+            plan_add_item(p, ITEM_OPTION, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         }
     }
@@ -328,7 +327,7 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
                                                   "UCX" : "NCCL", rule->key);
         const struct plan_item *have = plan_find(p, kind, name);
         if (!have) {
-            add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
+            plan_add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
                      xasprintf("%s (%s; applies to %s)", rule->reason, rule->upstream,
                                rule->applies_to));
         } else if (!have->value || strcmp(have->value, rule->value) != 0) {
@@ -442,7 +441,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         else if (srun && i == 1)
             value = "stderr";
         if (!have && value) {
-            add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
+            plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
                      xstrdup("evidence"),
                      p->evidence_files
                          ? xasprintf("rdmarun reads the ranks' transport reports from %s", dir)
@@ -543,7 +542,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
     if (p->bind.value == BIND_NONE) {
         if (rq->report && sv_find(&rq->job->user_opts, "report-bindings") < 0 &&
             !plan_find(p, ITEM_OPTION, "--report-bindings"))
-            add_item(p, ITEM_OPTION, SOURCE_PLAN, "--report-bindings", "true",
+            plan_add_item(p, ITEM_OPTION, SOURCE_PLAN, "--report-bindings", "true",
                      xstrdup("--report"),
                      xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
         return;
@@ -563,7 +562,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         bind_to->reason = xasprintf("rdmarun rank binds each rank (policy %s)", policy);
         bind_to->source = SOURCE_PLAN;
     } else {
-        add_item(p, ITEM_OPTION, SOURCE_PLAN, "--bind-to", "none", xstrdup(p->bind.origin),
+        plan_add_item(p, ITEM_OPTION, SOURCE_PLAN, "--bind-to", "none", xstrdup(p->bind.origin),
                  xasprintf("rdmarun rank binds each rank (policy %s)", policy));
     }
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
@@ -583,8 +582,8 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
 }
 
 /* The helper's options: what the plan decided for each rank. */
-static void helper_options(const struct plan *p, const struct plan_request *rq,
-                           struct strvec *argv)
+void plan_helper_options(const struct plan *p, const struct plan_request *rq,
+                         struct strvec *argv)
 {
     struct rank_args a = {
         .bind_policy = (char *)bind_policy_names[p->bind.value],
@@ -601,179 +600,82 @@ static void helper_options(const struct plan *p, const struct plan_request *rq,
 
 /* `rdmarun rank OPTIONS --` before the program: the helper in front of
  * each rank, told what the plan decided. */
-static void helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
+void plan_helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
 {
     if (p->bind.value == BIND_NONE)
         return;
     sv_push(argv, rq->self ? rq->self : "rdmarun");
     sv_push(argv, "rank");
-    helper_options(p, rq, argv);
+    plan_helper_options(p, rq, argv);
     sv_push(argv, "--");
 }
 
-/* Whether COMMAND starts its workers through the helper (`... rdmarun rank`). */
-static bool starts_helper(const struct strvec *program)
+/* The program's MPI (--mpi, else [profile] mpi, else the library the
+ * program is linked with, else Open MPI), then the launcher that starts
+ * it: Hydra's mpiexec for MPICH, Open MPI's mpirun otherwise, unless
+ * --launcher or the profile names one. A launcher of the other MPI cannot
+ * start the program: refused, with the one that can. */
+static void plan_mpi(struct plan *p, const struct profile *prof, const struct plan_request *rq)
 {
-    for (size_t i = 0; i + 1 < program->n; i++) {
-        const char *base = strrchr(program->v[i], '/');
-        base = base ? base + 1 : program->v[i];
-        if (strcmp(base, "rdmarun") == 0 && strcmp(program->v[i + 1], "rank") == 0)
-            return true;
+    int found = rq->program_mpi;
+    setting_resolve(&p->mpi, mpi_family_names, rq->mpi, "--mpi", prof, "profile", "mpi",
+                    found >= 0 ? found : MPI_OPENMPI);
+    if (strcmp(p->mpi.origin, "default") == 0 && found >= 0) {
+        free(p->mpi.origin);
+        p->mpi.origin = xasprintf("%s links %s", rq->job->program.n ? rq->job->program.v[0]
+                                  : "the program", rq->program_mpi_lib ? rq->program_mpi_lib : "it");
     }
-    return false;
+    bool mpich = p->mpi.value == MPI_MPICH;
+    if (found >= 0 && found != p->mpi.value)
+        plan_fail(p, RR_EX_USAGE, xasprintf("%s links %s, %s's library, but %s says %s: its "
+                  "ranks would start as singletons of %s (hint: leave --mpi to rdmarun for "
+                  "this program)", rq->job->program.v[0], rq->program_mpi_lib,
+                  found == MPI_MPICH ? "MPICH" : "Open MPI", p->mpi.origin,
+                  mpi_family_names[p->mpi.value], found == MPI_MPICH ? "MPICH" : "Open MPI"));
+    setting_resolve(&p->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
+                    "launcher", mpich ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN);
+    enum launcher l = p->launcher.value;
+    if ((mpich && l == LAUNCHER_MPIRUN) || (!mpich && l == LAUNCHER_HYDRA))
+        plan_fail(p, RR_EX_USAGE, xasprintf("the program's MPI is %s (%s), which %s (%s) cannot "
+                  "start (hint: %s)", mpich ? "MPICH" : "Open MPI", p->mpi.origin,
+                  mpich ? "Open MPI's mpirun" : "Hydra's mpiexec", p->launcher.origin,
+                  mpich ? "--launcher hydra, or leave the launcher to rdmarun"
+                        : "--launcher mpirun, or --mpi mpich for an MPICH program"));
 }
 
-/* launcher = exec with a bind policy: COMMAND starts the workers, so the
- * plan cannot put the helper in front of each; a worker started as
- * `rdmarun rank -- PROGRAM` (torchrun --no_python rdmarun rank -- python
- * train.py) finds the plan's options in RDMARUN_RANK_OPTIONS and its local
- * rank in its launcher's variables (LOCAL_RANK, SLURM_LOCALID, ...). */
-static void exec_helper_env(struct plan *p, const struct plan_request *rq)
+/* MPICH has no MCA parameters: the profile's [mpi] values and the rules'
+ * MCA parameters (Open MPI's pml ucx and its devices) are left out, said
+ * once. */
+static void drop_mca(struct plan *p)
 {
-    if (p->bind.value == BIND_NONE)
-        return;
-    struct strvec opts = {0};
-    helper_options(p, rq, &opts);
-    for (size_t i = 0; i < opts.n; i++)
-        if (opts.v[i][strcspn(opts.v[i], " \t\n")]) {
-            plan_fail(p, RR_EX_USAGE, xasprintf("--launcher exec: the helper's option '%s' has "
-                      "white space, which RDMARUN_RANK_OPTIONS cannot carry", opts.v[i]));
-            sv_free(&opts);
-            return;
-        }
-    char *words = sv_join(&opts, " ");
-    add_item(p, ITEM_ENV, SOURCE_PLAN, "RDMARUN_RANK_OPTIONS", words, xstrdup(p->bind.origin),
-             xasprintf("bind policy %s: a worker started as 'rdmarun rank -- PROGRAM' is placed "
-                       "with these, by its local rank (LOCAL_RANK, SLURM_LOCALID, "
-                       "OMPI_COMM_WORLD_LOCAL_RANK)", bind_policy_names[p->bind.value]));
-    if (!starts_helper(&rq->job->program))
-        sv_pushf(&p->notes, "bind policy %s: COMMAND's workers are placed only when each starts "
-                 "through the helper, e.g. torchrun --no_python rdmarun rank -- python train.py",
-                 bind_policy_names[p->bind.value]);
-    free(words);
-    sv_free(&opts);
-}
-
-enum { ALL_ITEMS, ONLY_ENV, NOT_ENV };
-
-/* The plan's variables, MCA parameters and options, as mpirun takes them:
- * in every app context, since -x reaches only its own context's ranks.
- * ONLY_ENV: the variables alone (an appfile line: Open MPI 4.1 ignores
- * --mca there, so MCA parameters and options go before --app: NOT_ENV). */
-static void items_argv(const struct plan *p, struct strvec *argv, int only)
-{
+    struct strvec names = {0};
+    size_t kept = 0;
     for (size_t i = 0; i < p->n; i++) {
-        const struct plan_item *it = &p->items[i];
-        if (it->overridden || !it->value || (only == ONLY_ENV && it->kind != ITEM_ENV) ||
-            (only == NOT_ENV && it->kind == ITEM_ENV))
-            continue;
-        bool on = false;
-        switch (it->kind) {
-        case ITEM_MCA:
-            sv_push(argv, "--mca");
-            sv_push(argv, it->name);
-            sv_push(argv, it->value);
-            break;
-        case ITEM_ENV:
-            sv_push(argv, "-x");
-            sv_pushf(argv, "%s=%s", it->name, it->value);
-            break;
-        case ITEM_OPTION:
-            if (strcmp(it->name, "--report-bindings") == 0) {
-                if (parse_bool(it->value, &on) && on)
-                    sv_push(argv, it->name);
-            } else {
-                sv_push(argv, it->name);
-                sv_push(argv, it->value);
-            }
-            break;
+        if (p->items[i].kind == ITEM_MCA) {
+            sv_pushf(&names, "%s=%s (%s)", p->items[i].name, p->items[i].value ? p->items[i].value
+                     : "", p->items[i].origin);
+            plan_item_free(&p->items[i]);
+        } else {
+            p->items[kept++] = p->items[i];
         }
     }
+    p->n = kept;
+    if (names.n) {
+        char *list = sv_join(&names, ", ");
+        sv_pushf(&p->notes, "MPICH: Open MPI's MCA parameters %s do not apply: left out", list);
+        free(list);
+    }
+    sv_free(&names);
 }
 
-/* One app context: its options, the plan's, the helper, its program. */
-static void context_argv(struct plan *p, const struct plan_request *rq,
-                         const struct app_context *c, int only, struct strvec *argv)
-{
-    sv_append(argv, &c->args);
-    items_argv(p, argv, only);
-    helper_argv(p, rq, argv);
-    sv_append(argv, &c->program);
-}
-
-/* --app FILE: Open MPI 4.1 ignores -x given before --app, so each of the
- * file's lines gets the plan's settings and the helper, written to
- * p->app_path for mpirun to read (an appfile line is split at white space:
- * a word holding any cannot be written). */
-static void appfile_lines(struct plan *p, const struct plan_request *rq)
-{
-    for (size_t i = 0; i < rq->job->ncontexts; i++) {
-        struct strvec words = {0};
-        context_argv(p, rq, &rq->job->contexts[i], ONLY_ENV, &words);
-        for (size_t k = 0; k < words.n; k++)
-            if (strpbrk(words.v[k], " \t\n")) {
-                plan_fail(p, RR_EX_USAGE, xasprintf("cannot write '%s' into an appfile line (Open "
-                                               "MPI splits them at white space)", words.v[k]));
-                break;
-            }
-        char *line = sv_join(&words, " ");
-        sv_push(&p->app_lines, line);
-        free(line);
-        sv_free(&words);
-    }
-}
-
-static void mpirun_argv(struct plan *p, const char *mpirun, const struct plan_request *rq)
-{
-    const struct job_args *job = rq->job;
-    sv_push(&p->argv, mpirun);
-    for (size_t i = 0; i < job->mpirun_args.n; i++) {
-        const char *a = job->mpirun_args.v[i];
-        if (job->appfile && (strcmp(a, "--app") == 0 || strcmp(a, "-app") == 0) &&
-            i + 1 < job->mpirun_args.n) {
-            i++;   /* replaced by the completed appfile, last */
-            continue;
-        }
-        sv_push(&p->argv, a);
-    }
-    if (job->appfile) {
-        items_argv(p, &p->argv, NOT_ENV);
-        appfile_lines(p, rq);
-        p->app_path = xstrdup(rq->app_path ? rq->app_path : "app");
-        sv_push(&p->argv, "--app");
-        sv_push(&p->argv, p->app_path);
-        return;
-    }
-    /* The first context's options are mpirun's own, pushed above. */
-    struct app_context first = {.program = job->program};
-    context_argv(p, rq, &first, ALL_ITEMS, &p->argv);
-    for (size_t i = 0; i < job->ncontexts; i++) {
-        sv_push(&p->argv, ":");
-        context_argv(p, rq, &job->contexts[i], ALL_ITEMS, &p->argv);
-    }
-}
-
+/* Each launcher's file turns the plan into its command (plan/launchers.h). */
 static void build_argv(struct plan *p, const struct plan_request *rq)
 {
-    if (p->launcher.value == LAUNCHER_EXEC) {
-        exec_helper_env(p, rq);
-        exec_argv(p, rq->job, rq->stdbuf);
-        return;
-    }
-    if (p->launcher.value == LAUNCHER_SRUN) {
-        if (rq->job->ncontexts || rq->job->appfile)
-            plan_fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
-                                         "srun (hint: --launcher mpirun, or srun --multi-prog)"));
-        srun_argv(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
-        helper_argv(p, rq, &p->argv);
-        sv_append(&p->argv, &rq->job->program);
-        return;
-    }
-    /* As PATH names it: Open MPI takes an absolute argv[0] for --prefix
-     * (/bin/mpirun gives the prefix "/" and fails). */
-    mpirun_argv(p, rq->mpirun && !rq->mpirun_on_path ? rq->mpirun : "mpirun", rq);
-    if (rq->mpirun && rq->mpirun_on_path)
-        p->exec_path = xstrdup(rq->mpirun);
+    static void (*const argv_of[])(struct plan *, const struct plan_request *) = {
+        [LAUNCHER_MPIRUN] = mpirun_argv, [LAUNCHER_SRUN] = srun_argv,
+        [LAUNCHER_EXEC] = exec_argv, [LAUNCHER_HYDRA] = hydra_argv,
+    };
+    argv_of[p->launcher.value](p, rq);
 }
 
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
@@ -1104,8 +1006,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     out->fabric = xstrdup(fabric);
     out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
     /* rdmarun's own settings: option, else profile, else default. */
-    setting_resolve(&out->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
-                    "launcher", LAUNCHER_MPIRUN);
+    plan_mpi(out, prof, rq);
     /* The MPI library mpirun's ranks load; COMMAND's are its own. */
     out->job_nodes = job_nodes(rq);
     out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
@@ -1207,6 +1108,8 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     plan_ports(out, rq->facts);
     plan_checks(out, prof, rq->facts, ports, nports);
     plan_path(out, prof, rq);
+    if (out->mpi.value == MPI_MPICH)
+        drop_mca(out);
     build_argv(out, rq);
 }
 
@@ -1243,6 +1146,7 @@ void plan_free(struct plan *p)
     setting_free(&p->verify);
     setting_free(&p->expect);
     setting_free(&p->launcher);
+    setting_free(&p->mpi);
     setting_free(&p->bind);
     setting_free(&p->memory);
     setting_free(&p->nics);

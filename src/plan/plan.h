@@ -63,11 +63,15 @@ struct plan_request {
     const struct facts *facts;
     const struct job_args *job;
     /* rdmarun's own options as given, or NULL: the profile's, else the default */
-    const char *verify, *launcher, *bind_policy;
+    const char *verify, *launcher, *bind_policy, *mpi;
+    /* The MPI the job's program is linked with (launch/program_mpi.c): enum
+     * mpi_family, or -1 when it names none; and that library's name. */
+    int program_mpi;
+    const char *program_mpi_lib;
     bool report;                        /* --report: each rank's placement */
     const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
-    const char *mpirun, *srun;          /* the launchers found, or NULL (the bare name) */
+    const char *mpirun, *srun, *mpiexec; /* the launchers found, or NULL (the bare name) */
     bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
     bool stdbuf;                        /* PLAN_STDBUF_PATH is there (launcher exec) */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
@@ -96,6 +100,7 @@ struct plan {
     struct setting verify;    /* enum verify_policy */
     struct setting expect;    /* enum expectation */
     struct setting launcher;  /* enum launcher */
+    struct setting mpi;       /* enum mpi_family: the program's MPI, its vocabulary */
     struct setting bind;      /* enum bind_policy */
     struct setting memory;    /* enum memory_policy: [bind] memory of placed ranks */
     struct setting nics;      /* enum nic_choice: [bind] nics of placed ranks */

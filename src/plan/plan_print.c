@@ -174,7 +174,8 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
         line = xasprintf("UCX %s (COMMAND's MPI, if any, is its own)",
                          p->ucx_version ? p->ucx_version : "unknown");
     else
-        line = xasprintf("%s, UCX %s", p->mpi_library ? p->mpi_library : "MPI unknown",
+        line = xasprintf("%s (%s: %s), UCX %s", p->mpi_library ? p->mpi_library : "MPI unknown",
+                         mpi_family_names[p->mpi.value], p->mpi.origin,
                          p->ucx_version ? p->ucx_version : "unknown");
     print_wrapped(out, width, "stack: ", 2, line);
     free(line);
@@ -258,6 +259,7 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "fabric", p->fabric);
     json_begin_object(&j, "stack");
     json_string(&j, "mpi", p->mpi_library);
+    json_string(&j, "mpi_family", mpi_family_names[p->mpi.value]);
     json_string(&j, "ucx", p->ucx_version);
     json_end_object(&j);
     json_string(&j, "verify", verify_policy_names[p->verify.value]);
@@ -267,6 +269,7 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "verify", p->verify.origin);
     json_string(&j, "expect", p->expect.origin);
     json_string(&j, "launcher", p->launcher.origin);
+    json_string(&j, "mpi_family", p->mpi.origin);
     json_string(&j, "bind_policy", p->bind.origin);
     json_end_object(&j);
     json_string(&j, "evidence_dir", p->evidence_dir);

@@ -200,7 +200,8 @@ static void say_node(const struct peer *p, const struct facts *f)
     uname(&u);
     char *ll = word(pt->link_layer), *fw = word(d->fw_ver), *board = word(d->board_id);
     char *driver = word(d->driver), *host = word(f->hostname), *ucx = word(f->ucx_version);
-    char *mpi_name = facts_mpi_library(), *mpi = word(mpi_name), *rc = facts_rdma_core();
+    char *mpi_name = facts_mpi_library("libmpi.so.40"), *mpi = word(mpi_name);
+    char *rc = facts_rdma_core();
     char *memlock = f->limits.memlock_soft == -1 ? xstrdup("unlimited")
                     : f->limits.memlock_soft < 0 ? xstrdup("?")
                     : xasprintf("%lld", f->limits.memlock_soft / 1024);

@@ -14,7 +14,9 @@ static const struct keydef profile_keys[] = {
     {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
      "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
      "'auto' picks a profile from the node"},
-    {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started"},
+    {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started (default: from mpi)"},
+    {"mpi", VT_ENUM, MPI_FAMILIES,
+     "the MPI the job's programs are linked with (default: the program's own libraries)"},
     {"verify", VT_ENUM, VERIFY_POLICIES, "what a transport fallback does to the run"},
     {"expect", VT_ENUM, EXPECTATIONS,
      "what the job should run on (default: from fabric); a different verdict is a fallback"},

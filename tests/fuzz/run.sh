@@ -15,7 +15,7 @@ seconds=${FUZZ_SECONDS:-60}
 mkdir -p "$build"
 cc=${FUZZ_CC:-clang}
 flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-deps="hwloc libibverbs numa inih ucx json-c pmix"
+deps="hwloc libibverbs numa inih ucx json-c pmix libelf"
 # shellcheck disable=SC2046
 cflags="-I$src/src -I$(cd "$src/.." && pwd) $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -luct -lucs"

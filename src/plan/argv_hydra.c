@@ -1,0 +1,136 @@
+/* The plan as MPICH's Hydra mpiexec command (launcher = hydra): the plan's
+ * variables as -genv NAME VALUE (Hydra passes the rest of the environment
+ * by default, -genvall), the helper and the program. A job script's Open
+ * MPI options are translated to Hydra's: -np/-n/-c to -n, -N/--npernode to
+ * -ppn, -H/--host to -hosts, --hostfile/--machinefile to -f, --bind-to and
+ * --map-by to -bind-to and -map-by, -x VAR=VALUE to -genv; options that
+ * only Open MPI's mpirun has are noted and left out; any other option is
+ * Hydra's own and passes unchanged (Hydra's utils.c, MPICH 4.0-4.2). */
+#include "plan/launchers.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Open MPI's option (without dashes) and Hydra's, taking the same word. */
+static const struct { const char *ompi, *hydra; } renamed[] = {
+    {"np", "-n"}, {"n", "-n"}, {"c", "-n"}, {"N", "-ppn"}, {"npernode", "-ppn"},
+    {"H", "-hosts"}, {"host", "-hosts"}, {"hostfile", "-f"}, {"machinefile", "-f"},
+    {"bind-to", "-bind-to"}, {"map-by", "-map-by"}, {"wdir", "-wdir"}, {"wd", "-wdir"},
+};
+
+/* Open MPI's permissions and output options that Hydra has no need or no
+ * word for: left out, quietly for the first two (Hydra runs as root and
+ * places more ranks than cores as asked). */
+static const char *const quiet[] = {"allow-run-as-root", "oversubscribe"};
+
+/* Open MPI's --bind-to and --map-by kinds in Hydra's words (Hydra's
+ * -bind-to help: hwthread, core, socket, numa, l3cache, machine, none). */
+static char *hydra_kind(const char *ompi)
+{
+    size_t len = strcspn(ompi, ":");   /* ":overload-allowed" and other qualifiers */
+    if (len == strlen("package") && strncmp(ompi, "package", len) == 0)
+        return xstrdup("socket");
+    if ((len == strlen("slot") && strncmp(ompi, "slot", len) == 0) ||
+        (len == strlen("node") && strncmp(ompi, "node", len) == 0))
+        return NULL;
+    return xstrndup(ompi, len);
+}
+
+static void env_pair(struct strvec *argv, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    sv_push(argv, "-genv");
+    char *name = xstrndup(assignment, (size_t)(eq - assignment));
+    sv_push(argv, name);
+    sv_push(argv, eq + 1);
+    free(name);
+}
+
+/* The job's options (Open MPI's or Hydra's), onto argv. */
+static void user_args(struct plan *p, const struct strvec *given, struct strvec *argv)
+{
+    for (size_t i = 0; i < given->n; i++) {
+        const char *arg = given->v[i], *name = arg + strspn(arg, "-");
+        const char *next = i + 1 < given->n ? given->v[i + 1] : NULL;
+        bool done = false;
+        for (size_t k = 0; !done && next && k < sizeof(renamed) / sizeof(*renamed); k++) {
+            if (strcmp(name, renamed[k].ompi) != 0)
+                continue;
+            done = true;
+            i++;
+            char *kind = !strcmp(renamed[k].hydra, "-bind-to") || !strcmp(renamed[k].hydra,
+                         "-map-by") ? hydra_kind(next) : xstrdup(next);
+            if (kind) {
+                sv_push(argv, renamed[k].hydra);
+                sv_push(argv, kind);
+            } else {
+                sv_pushf(&p->notes, "hydra: %s %s has no Hydra equivalent: left out (Hydra "
+                         "places ranks by its default)", arg, next);
+            }
+            free(kind);
+        }
+        if (done)
+            continue;
+        if (!strcmp(name, "x") && next) {
+            i++;
+            if (strchr(next, '='))
+                env_pair(argv, next);   /* -x VAR alone: Hydra passes VAR anyway */
+        } else if ((!strcmp(name, "mca") || !strcmp(name, "gmca")) && i + 2 < given->n) {
+            sv_pushf(&p->notes, "hydra: %s %s %s is an Open MPI MCA parameter: MPICH has none, "
+                     "left out", arg, given->v[i + 1], given->v[i + 2]);
+            i += 2;
+        } else if (!strcmp(name, quiet[0]) || !strcmp(name, quiet[1])) {
+            continue;
+        } else if (!strcmp(name, "report-bindings") || !strcmp(name, "tag-output")) {
+            sv_pushf(&p->notes, "hydra: %s is Open MPI's: left out (Hydra's -prepend-rank "
+                     "prefixes each line with its rank)", arg);
+        } else {
+            sv_push(argv, arg);   /* Hydra's own option, or a value of one */
+        }
+    }
+}
+
+/* The plan's own options (placement: --bind-to none while the helper binds). */
+static void plan_option(struct plan *p, const struct plan_item *it, struct strvec *argv)
+{
+    if (strcmp(it->name, "--bind-to") == 0 || strcmp(it->name, "--map-by") == 0) {
+        char *kind = hydra_kind(it->value);
+        if (kind) {
+            sv_push(argv, it->name + 1);   /* -bind-to */
+            sv_push(argv, kind);
+            free(kind);
+            return;
+        }
+    }
+    bool on = false;
+    if (strcmp(it->name, "--report-bindings") == 0 && (!parse_bool(it->value, &on) || !on))
+        return;
+    sv_pushf(&p->notes, "hydra: %s %s (%s) is an option of Open MPI's mpirun: left out",
+             it->name, it->value, it->origin);
+}
+
+void hydra_argv(struct plan *p, const struct plan_request *rq)
+{
+    const struct job_args *job = rq->job;
+    if (job->ncontexts || job->appfile)
+        plan_fail(p, RR_EX_USAGE, xstrdup("hydra: an MPMD job (':' or --app) is not planned for "
+                                          "Hydra yet (hint: run its parts as one program)"));
+    sv_push(&p->argv, rq->mpiexec ? rq->mpiexec : "mpiexec");
+    user_args(p, &job->mpirun_args, &p->argv);
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        if (it->overridden || !it->value)
+            continue;
+        if (it->kind == ITEM_ENV) {
+            sv_push(&p->argv, "-genv");
+            sv_push(&p->argv, it->name);
+            sv_push(&p->argv, it->value);
+        } else if (it->kind == ITEM_OPTION) {
+            plan_option(p, it, &p->argv);
+        }
+    }
+    plan_helper_argv(p, rq, &p->argv);
+    sv_append(&p->argv, &job->program);
+}

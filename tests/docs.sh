@@ -31,6 +31,7 @@ PATH=/usr/libexec/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 p
 PATH=/usr/libexec/rdmarun/wrappers:$PATH RDMARUN_PROFILE=roce ./job.sh	run 69 profile 'roce' is for RoCE but this node has no ACTIVE RoCE port
 PATH=@libexecdir@/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
 rdmarun -np 2 ./app	run 0 rdmarun: local only: 2 processes
+rdmarun -p shm -np 2 ./mpich_hello	run 0 rdmarun: local only: 2 processes
 rdmarun -p roce --hostfile hosts -np 64 ./app	recorded	needs an ACTIVE RoCE port and 64 slots; make check-vm runs roce jobs on Soft-RoCE
 rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded	the roce profile needs a RoCE port to plan
 rdmarun profiles	run 0 roce
@@ -112,6 +113,9 @@ S=$TMP/docs
 mkdir -p "$S/bin" "$S/examples"
 ln -s "$RDMARUN" "$S/bin/rdmarun"
 cp "$BUILD/examples/mpi_hello" "$S/app" && cp "$BUILD/examples/mpi_hello" "$S/mpi_hello"
+# The README's MPICH program: the example built with mpicc.mpich (when it is
+# not, the run says the launcher it would need: a failure all the same).
+cp "$BUILD/examples/mpich/mpi_hello" "$S/mpich_hello" 2>/dev/null
 cp "$BUILD/examples/mpi_stencil" "$S/examples/"
 ln -s "$SRC/tests" "$S/tests"
 printf 'localhost slots=64\n' >"$S/hosts"

@@ -627,11 +627,12 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
     }
     bool mpich = p->mpi.value == MPI_MPICH;
     if (found >= 0 && found != p->mpi.value)
-        plan_fail(p, RR_EX_USAGE, xasprintf("%s links %s, %s's library, but %s says %s: its "
-                  "ranks would start as singletons of %s (hint: leave --mpi to rdmarun for "
-                  "this program)", rq->job->program.v[0], rq->program_mpi_lib,
+        plan_fail(p, RR_EX_USAGE, xasprintf("%s links %s, %s's library, but %s says %s: started "
+                  "by the other MPI's launcher, its ranks would each run alone, as singletons "
+                  "(hint: leave the MPI to rdmarun, which reads it from the program)",
+                  rq->job->program.v[0], rq->program_mpi_lib,
                   found == MPI_MPICH ? "MPICH" : "Open MPI", p->mpi.origin,
-                  mpi_family_names[p->mpi.value], found == MPI_MPICH ? "MPICH" : "Open MPI"));
+                  mpi_family_names[p->mpi.value]));
     setting_resolve(&p->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
                     "launcher", mpich ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN);
     enum launcher l = p->launcher.value;

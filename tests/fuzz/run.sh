@@ -96,7 +96,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

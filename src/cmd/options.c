@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -448,6 +449,15 @@ static const char *near_option(enum command cmd, const char *word, const struct 
     return *best ? best : NULL;
 }
 
+/* Hydra's -genv and -env take NAME VALUE, or NAME=VALUE as one word (its
+ * utils.c genv_fn): the words `word` takes when `next` follows it. */
+static int hydra_pair(const char *word, const char *next, int nargs)
+{
+    const char *name = word + strspn(word, "-");
+    return launcher.kind == LAUNCHER_HYDRA && nargs == 2 && next && strchr(next, '=') &&
+           (strcasecmp(name, "genv") == 0 || strcasecmp(name, "env") == 0) ? 1 : nargs;
+}
+
 /* A word of the command line that is not one of rdmarun's options for this
  * command: the launcher's (its words after it, >= 0), or a usage error
  * (-1, said). When the launcher could not be asked, a word near none of
@@ -536,6 +546,7 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
         int nargs = foreign_option(CMD_RUN, words[i]);
         if (nargs < 0)
             return -1;
+        nargs = hydra_pair(words[i], i + 1 < n ? words[i + 1] : NULL, nargs);
         if (i + nargs >= n) {
             rr_error("%s option %s needs %d argument%s", launcher_word(),
                      words[i], nargs, nargs > 1 ? "s" : "");
@@ -695,6 +706,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         int nargs = foreign_option(cl->command, a);
         if (nargs < 0)
             return RR_EX_USAGE;
+        nargs = hydra_pair(a, i + 1 < argc ? argv[i + 1] : NULL, nargs);
         const char *name = a + (a[1] == '-' ? 2 : 1);
         if (i + nargs >= argc) {
             rr_error("%s option %s needs %d argument%s", launcher_word(), a,

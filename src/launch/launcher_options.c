@@ -147,22 +147,32 @@ size_t launcher_options_parse(const char *help, struct launcher_opts *o)
 }
 
 /* Hydra's options that its mpiexec -h prints without their {value}, and
- * the words each takes, as Hydra's own option table reads them
- * (src/pm/hydra/ui/mpich/utils.c, MPICH 4.0-4.2). */
-static const struct { const char *name; int nargs; } hydra_unbraced[] = {
+ * the aliases it does not print, with the words each takes, as Hydra's own
+ * option table reads them (MPICH 4.0.2 src/pm/hydra/ui/mpich/utils.c
+ * 1795-1885; 4.2.3 src/pm/hydra/mpiexec/options.c 1629-1727). An unbraced
+ * name the help lists and this table does not is a flag (0). */
+static const struct { const char *name; int nargs; } hydra_table[] = {
     {"launcher", 1}, {"launcher-exec", 1}, {"rmk", 1}, {"topolib", 1}, {"bind-to", 1},
     {"map-by", 1}, {"membind", 1}, {"demux", 1}, {"iface", 1}, {"ppn", 1},
     {"prepend-pattern", 1}, {"outfile-pattern", 1}, {"errfile-pattern", 1},
-    {"nameserver", 1}, {"ckpointlib", 1}, {"ckpoint-prefix", 1}, {"ckpoint-num", 1},
-    {"ckpoint-interval", 1},
+    {"nameserver", 1}, {"order-nodes", 1}, {"localhost", 1}, {"usize", 1},
+    {"gpus-per-proc", 1}, {"memory-alloc-kinds", 1},
+    /* not in the help */
+    {"hostfile", 1}, {"machinefile", 1}, {"machine", 1}, {"machines", 1},
+    {"machinelist", 1}, {"host", 1}, {"hostlist", 1}, {"output-from", 1}, {"outfile", 1},
+    {"errfile", 1}, {"bootstrap", 1}, {"bootstrap-exec", 1}, {"binding", 1}, {"g", 1},
+    {"rankmap", 1}, {"gpu-subdevs-per-proc", 1}, {"l", 0}, {"v", 0}, {"debug", 0},
+    {"version", 0}, {"enable-auto-cleanup", 0}, {"enable-hostname-propagation", 0},
 };
 
 static void hydra_values(struct launcher_opts *o)
 {
-    for (size_t i = 0; i < sizeof(hydra_unbraced) / sizeof(*hydra_unbraced); i++) {
-        int k = sv_find(&o->names, hydra_unbraced[i].name);
+    for (size_t i = 0; i < sizeof(hydra_table) / sizeof(*hydra_table); i++) {
+        int k = sv_find(&o->names, hydra_table[i].name);
         if (k >= 0)
-            o->nargs[k] = hydra_unbraced[i].nargs;
+            o->nargs[k] = hydra_table[i].nargs;
+        else
+            add(o, hydra_table[i].name, strlen(hydra_table[i].name), hydra_table[i].nargs);
     }
 }
 
@@ -294,7 +304,7 @@ void launcher_options_of(const char *path, enum launcher kind, struct launcher_o
         free(found);
         return;
     }
-    char *key = xasprintf("rdmarun-launcher-options 1 %s %s size %lld mtime %lld.%09ld inode "
+    char *key = xasprintf("rdmarun-launcher-options 2 %s %s size %lld mtime %lld.%09ld inode "
                           "%llu:%llu", name, real, (long long)st.st_size,
                           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);

@@ -56,6 +56,9 @@ has "$out" "allow-run-as-root"; [ $? -ne 0 ]; ok $? "--allow-run-as-root left ou
 run "$RDMARUN" -p shm --dry-run -np 2 -genv FOO bar -ppn 2 -prepend-rank "$HELLO" x y
 check "Hydra's own options pass unchanged, the program and its words after them" 0 \
     "-n 2 -genv FOO bar -ppn 2 -prepend-rank" "$HELLO x y"
+run "$RDMARUN" -p shm --dry-run -np 2 -genv FOO=bar -l "$HELLO"
+check "-genv NAME=VALUE is one word, as Hydra reads it; -l takes none" 0 \
+    "-n 2 -genv FOO=bar -l -genv UCX_TLS" "$HELLO"
 
 # tcp_run ARGS...: an MPICH job over UCX's TCP. UCX 1.13's TCP transport
 # can hang a process in MPI_Finalize, flushing an endpoint it no longer

@@ -141,6 +141,32 @@ ok $? "placed: both ranks got rxe0:1 from the helper (placement.txt)"
 has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
 ok $? "placed: rdmarun's verdict is RDMA"
 
+# 2b, built with MPICH (issue 37): the same ping-pong; rdmarun reads MPICH
+# from the program, starts it with Hydra's mpiexec, and verifies it from the
+# ranks' UCX reports (Debian's MPICH is built on UCX) and the kernel's QPs.
+MPICH_PINGPONG=$RDMARUN_BUILDDIR/examples/mpich/mpi_pingpong
+if [ -x "$MPICH_PINGPONG" ] && command -v mpiexec.mpich >/dev/null; then
+    rxe_counters >"$TMP/mpich.before"
+    qp_sampler "$TMP/mpich.qps" &
+    sampler=$!
+    run "$RDMARUN" -p roce -x UCX_TLS=rc,self --evidence-dir "$TMP/ev-mpich" -np 2 \
+        "$MPICH_PINGPONG" 200 8 1048576
+    kill $sampler
+    wait $sampler 2>/dev/null
+    rxe_counters >"$TMP/mpich.after"
+    check "MPICH: 2-rank ping-pong through Hydra over rxe" 0 "pingpong size=1048576"
+    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+    ok $? "MPICH: rdmarun's verdict is RDMA over rc_verbs/rxe0:1"
+    rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
+    [ "${rts:-0}" -gt 0 ]; ok $? "MPICH: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
+    grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/mpich.qps"
+    ok $? "MPICH: the ranks' RC QPs are in RTS in rdma res"
+    sent=$(counter_delta "$TMP/mpich.before" "$TMP/mpich.after" sent_pkts)
+    [ "$sent" -gt 1000 ]; ok $? "MPICH: rxe0 sent $sent packets during the job"
+else
+    skip "MPICH over rxe" "MPICH is not installed (mpich, libmpich-dev) or its examples not built"
+fi
+
 # 2c. Placement over two NUMA nodes (the guest has a CPU and half the
 # memory on each, issue 18), as the kernel sees it from inside each rank
 # (sched_getaffinity, get_mempolicy): one rank takes the whole node with its

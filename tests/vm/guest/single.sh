@@ -101,25 +101,29 @@ rdma_job() {  # LABEL, rdmarun options...
     rxe_counters >"$TMP/$label.before"
     qp_sampler "$TMP/$label.qps" &
     sampler=$!
-    run "$RDMARUN" "$@" --evidence-dir "$TMP/ev-$label" $MPI "$PINGPONG" 200 8 1048576
+    run "$RDMARUN" "$@" --evidence-dir "$TMP/ev-$label" $MPI "${PROGRAM:-$PINGPONG}" 200 8 1048576
     ucx_lines=$(cat "$TMP/ev-$label/ucx.log" 2>/dev/null)
     kill $sampler
     wait $sampler 2>/dev/null
     rxe_counters >"$TMP/$label.after"
 }
+# rdma_verified LABEL: what an rdma_job over rc_verbs shows, each seen its own way.
+rdma_verified() {
+    ucx_peer_eps "$ucx_lines" | grep -q 'tag(rc_verbs/rxe0:1'
+    ok $? "$1: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
+    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
+    ok $? "$1: rdmarun's verdict is RDMA, with rxe0's packet count"
+    rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
+    [ "${rts:-0}" -gt 0 ]; ok $? "$1: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
+    grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/$1.qps"
+    ok $? "$1: the ranks' RC QPs are in RTS in rdma res"
+    sent=$(counter_delta "$TMP/$1.before" "$TMP/$1.after" sent_pkts)
+    [ "$sent" -gt 1000 ]; ok $? "$1: rxe0 sent $sent packets during the job"
+}
 for profile in roce auto; do
     rdma_job "$profile" -p "$profile" -x UCX_TLS=rc,self
     check "$profile: 2-rank ping-pong through rdmarun" 0 "pingpong size=1048576"
-    ucx_peer_eps "$ucx_lines" | grep -q 'tag(rc_verbs/rxe0:1'
-    ok $? "$profile: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
-    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
-    ok $? "$profile: rdmarun's verdict is RDMA, with rxe0's packet count"
-    rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
-    [ "${rts:-0}" -gt 0 ]; ok $? "$profile: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
-    grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/$profile.qps"
-    ok $? "$profile: the ranks' RC QPs are in RTS in rdma res"
-    sent=$(counter_delta "$TMP/$profile.before" "$TMP/$profile.after" sent_pkts)
-    [ "$sent" -gt 1000 ]; ok $? "$profile: rxe0 sent $sent packets during the job"
+    rdma_verified "$profile"
 done
 has "$err" "rdmarun: profile roce (chosen by auto)"; ok $? "auto chose the roce profile for rxe0"
 has "$err" "no loss, error or congestion counter grew"
@@ -144,28 +148,15 @@ ok $? "placed: rdmarun's verdict is RDMA"
 # 2b, built with MPICH (issue 37): the same ping-pong; rdmarun reads MPICH
 # from the program, starts it with Hydra's mpiexec, and verifies it from the
 # ranks' UCX reports (Debian's MPICH is built on UCX) and the kernel's QPs.
-MPICH_PINGPONG=$RDMARUN_BUILDDIR/examples/mpich/mpi_pingpong
-if [ -x "$MPICH_PINGPONG" ] && command -v mpiexec.mpich >/dev/null; then
-    rxe_counters >"$TMP/mpich.before"
-    qp_sampler "$TMP/mpich.qps" &
-    sampler=$!
-    run "$RDMARUN" -p roce -x UCX_TLS=rc,self --evidence-dir "$TMP/ev-mpich" -np 2 \
-        "$MPICH_PINGPONG" 200 8 1048576
-    kill $sampler
-    wait $sampler 2>/dev/null
-    rxe_counters >"$TMP/mpich.after"
-    check "MPICH: 2-rank ping-pong through Hydra over rxe" 0 "pingpong size=1048576"
-    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
-    ok $? "MPICH: rdmarun's verdict is RDMA over rc_verbs/rxe0:1"
-    rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
-    [ "${rts:-0}" -gt 0 ]; ok $? "MPICH: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
-    grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/mpich.qps"
-    ok $? "MPICH: the ranks' RC QPs are in RTS in rdma res"
-    sent=$(counter_delta "$TMP/mpich.before" "$TMP/mpich.after" sent_pkts)
-    [ "$sent" -gt 1000 ]; ok $? "MPICH: rxe0 sent $sent packets during the job"
+PROGRAM=$RDMARUN_BUILDDIR/examples/mpich/mpi_pingpong
+if [ -x "$PROGRAM" ] && command -v mpiexec.mpich >/dev/null; then
+    rdma_job mpich -p roce -x UCX_TLS=rc,self
+    check "mpich: 2-rank ping-pong through Hydra over rxe" 0 "pingpong size=1048576"
+    rdma_verified mpich
 else
     skip "MPICH over rxe" "MPICH is not installed (mpich, libmpich-dev) or its examples not built"
 fi
+PROGRAM=   # the Open MPI ping-pong again
 
 # 2c. Placement over two NUMA nodes (the guest has a CPU and half the
 # memory on each, issue 18), as the kernel sees it from inside each rank

@@ -350,6 +350,9 @@ static struct launcher_opts *launcher_opts(void)
             profile_launcher();
         if (!launcher.named && mpi_of_words() == MPI_MPICH)
             launcher.kind = LAUNCHER_HYDRA;
+        /* exec's COMMAND takes mpirun's words for what it is told (-np, -x). */
+        if (launcher.kind == LAUNCHER_EXEC)
+            launcher.kind = LAUNCHER_MPIRUN;
         bool on_path;
         char *path = launcher.kind == LAUNCHER_SRUN ? launch_find_srun(launcher.path)
                    : launcher.kind == LAUNCHER_HYDRA ? launch_find_mpiexec(launcher.path)

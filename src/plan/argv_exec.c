@@ -109,10 +109,12 @@ static void exec_helper_env(struct plan *p, const struct plan_request *rq)
             return;
         }
     char *words = sv_join(&opts, " ");
-    plan_add_item(p, ITEM_ENV, SOURCE_PLAN, "RDMARUN_RANK_OPTIONS", words, xstrdup(p->bind.origin),
-             xasprintf("bind policy %s: a worker started as 'rdmarun rank -- PROGRAM' is placed "
-                       "with these, by its local rank (LOCAL_RANK, SLURM_LOCALID, "
-                       "OMPI_COMM_WORLD_LOCAL_RANK)", bind_policy_names[p->bind.value]));
+    plan_add_item(p, ITEM_ENV, SOURCE_PLAN, "RDMARUN_RANK_OPTIONS", words,
+                  xstrdup(p->bind.origin),
+                  xasprintf("bind policy %s: a worker started as 'rdmarun rank -- PROGRAM' is "
+                            "placed with these, by its local rank (LOCAL_RANK, SLURM_LOCALID, "
+                            "OMPI_COMM_WORLD_LOCAL_RANK)",
+                            bind_policy_names[p->bind.value]));
     if (!starts_helper(&rq->job->program))
         sv_pushf(&p->notes, "bind policy %s: COMMAND's workers are placed only when each starts "
                  "through the helper, e.g. torchrun --no_python rdmarun rank -- python train.py",
@@ -120,12 +122,12 @@ static void exec_helper_env(struct plan *p, const struct plan_request *rq)
     free(words);
     sv_free(&opts);
 }
+
 void exec_argv(struct plan *p, const struct plan_request *rq)
 {
     const struct job_args *job = rq->job;
     bool stdbuf = rq->stdbuf;
     exec_helper_env(p, rq);
-
     struct strvec env = {0};
     if (job->appfile)
         plan_fail(p, RR_EX_USAGE, xstrdup("--launcher exec: --app is an mpirun appfile "

@@ -26,16 +26,24 @@ static const struct { const char *ompi, *hydra; } renamed[] = {
 static const char *const quiet[] = {"allow-run-as-root", "oversubscribe"};
 
 /* Open MPI's --bind-to and --map-by kinds in Hydra's words (Hydra's
- * -bind-to help: hwthread, core, socket, numa, l3cache, machine, none). */
+ * `mpiexec -bind-to -h`: none, machine, numa, socket, core, hwthread, the
+ * l1-l4 caches); NULL for one Hydra has not (slot, node, ppr:N:node). */
 static char *hydra_kind(const char *ompi)
 {
+    static const char *const same[] = {"none", "machine", "numa", "socket", "core", "hwthread"};
     size_t len = strcspn(ompi, ":");   /* ":overload-allowed" and other qualifiers */
-    if (len == strlen("package") && strncmp(ompi, "package", len) == 0)
+    char *kind = xstrndup(ompi, len);
+    if (strcmp(kind, "package") == 0) {
+        free(kind);
         return xstrdup("socket");
-    if ((len == strlen("slot") && strncmp(ompi, "slot", len) == 0) ||
-        (len == strlen("node") && strncmp(ompi, "node", len) == 0))
-        return NULL;
-    return xstrndup(ompi, len);
+    }
+    for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++)
+        if (strcmp(kind, same[i]) == 0)
+            return kind;
+    if (kind[0] == 'l' && kind[1] >= '1' && kind[1] <= '4' && strcmp(kind + 2, "cache") == 0)
+        return kind;
+    free(kind);
+    return NULL;
 }
 
 static void env_pair(struct strvec *argv, const char *assignment)

@@ -328,8 +328,8 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
         const struct plan_item *have = plan_find(p, kind, name);
         if (!have) {
             plan_add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
-                     xasprintf("%s (%s; applies to %s)", rule->reason, rule->upstream,
-                               rule->applies_to));
+                          xasprintf("%s (%s; applies to %s)", rule->reason, rule->upstream,
+                                    rule->applies_to));
         } else if (!have->value || strcmp(have->value, rule->value) != 0) {
             sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
                      rule->value, rule->reason, have->value ? have->value : "(unset)",
@@ -442,11 +442,13 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
             value = "stderr";
         if (!have && value) {
             plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
-                     xstrdup("evidence"),
-                     p->evidence_files
-                         ? xasprintf("rdmarun reads the ranks' transport reports from %s", dir)
-                         : xasprintf("rdmarun reads the ranks' transport reports from the "
-                                     "launcher's output as they come, and keeps them in %s", dir));
+                          xstrdup("evidence"),
+                          p->evidence_files
+                              ? xasprintf("rdmarun reads the ranks' transport reports from %s",
+                                          dir)
+                              : xasprintf("rdmarun reads the ranks' transport reports from the "
+                                          "launcher's output as they come, and keeps them in %s",
+                                          dir));
             continue;
         }
         const char *v = have && have->value ? have->value : NULL;
@@ -543,8 +545,8 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         if (rq->report && sv_find(&rq->job->user_opts, "report-bindings") < 0 &&
             !plan_find(p, ITEM_OPTION, "--report-bindings"))
             plan_add_item(p, ITEM_OPTION, SOURCE_PLAN, "--report-bindings", "true",
-                     xstrdup("--report"),
-                     xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
+                          xstrdup("--report"),
+                          xstrdup("bind policy none: Open MPI binds the ranks and reports it"));
         return;
     }
     struct plan_item *bind_to = (struct plan_item *)plan_find(p, ITEM_OPTION, "--bind-to");
@@ -563,7 +565,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         bind_to->source = SOURCE_PLAN;
     } else {
         plan_add_item(p, ITEM_OPTION, SOURCE_PLAN, "--bind-to", "none", xstrdup(p->bind.origin),
-                 xasprintf("rdmarun rank binds each rank (policy %s)", policy));
+                      xasprintf("rdmarun rank binds each rank (policy %s)", policy));
     }
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
     if (ranks <= 0)
@@ -622,8 +624,9 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
                     found >= 0 ? found : MPI_OPENMPI);
     if (strcmp(p->mpi.origin, "default") == 0 && found >= 0) {
         free(p->mpi.origin);
-        p->mpi.origin = xasprintf("%s links %s", rq->job->program.n ? rq->job->program.v[0]
-                                  : "the program", rq->program_mpi_lib ? rq->program_mpi_lib : "it");
+        p->mpi.origin = xasprintf("%s links %s",
+                                  rq->job->program.n ? rq->job->program.v[0] : "the program",
+                                  rq->program_mpi_lib ? rq->program_mpi_lib : "it");
     }
     bool mpich = p->mpi.value == MPI_MPICH;
     if (found >= 0 && found != p->mpi.value)

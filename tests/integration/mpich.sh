@@ -52,6 +52,9 @@ check "Open MPI's -np/-N/--bind-to/-x translated, --mca noted" 0 "-n 2 -ppn 2 -b
     "-genv A 1" "--mca btl self is an Open MPI MCA parameter"
 check_without "-x VAR alone and --allow-run-as-root are not passed" 0 "-genv PATH" \
     "-genv A 1"
+run "$RDMARUN" -p shm --dry-run -np 2 --map-by ppr:1:node "$HELLO"
+check_without "--map-by ppr:1:node, which Hydra has no word for: noted, left out" 0 " -map-by " \
+    "hydra: --map-by ppr:1:node has no Hydra equivalent"
 has "$out" "allow-run-as-root"; [ $? -ne 0 ]; ok $? "--allow-run-as-root left out (Hydra has none)"
 run "$RDMARUN" -p shm --dry-run -np 2 -genv FOO bar -ppn 2 -prepend-rank "$HELLO" x y
 check "Hydra's own options pass unchanged, the program and its words after them" 0 \

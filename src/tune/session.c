@@ -29,12 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef RDMARUN_LIBEXECDIR
-#define RDMARUN_LIBEXECDIR "/usr/libexec"
-#endif
-#ifndef RDMARUN_BINDIR
-#define RDMARUN_BINDIR "/usr/bin"
-#endif
 #define TUNE_MIN_GAIN 0.02
 #define TUNE_ACCEPT_ROUNDS 5
 

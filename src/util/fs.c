@@ -105,6 +105,14 @@ char *source_tree_of_self(void)
     return tree;
 }
 
+/* The build's folders (Makefile.am); the fuzz build compiles without them. */
+#ifndef RDMARUN_LIBEXECDIR
+#define RDMARUN_LIBEXECDIR "/usr/libexec"
+#endif
+#ifndef RDMARUN_BINDIR
+#define RDMARUN_BINDIR "/usr/bin"
+#endif
+
 char *helper_path(const char *tree_path)
 {
     char *tree = source_tree_of_self();

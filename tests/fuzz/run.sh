@@ -65,6 +65,11 @@ fuzz() {
           printf '\002mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:4:ring\n' >"$corpus/seed3"
           printf '\000sample\tconfig\n0\t0,1\t0\tlocal\t1\t0.25\truns/0000.out\tpingpong size=8\t1.5\n' >"$corpus/seed1"
           printf '\001[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\nRNDV_THRESH = 8K | 1M\n[bind]\npolicy = numa\n' >"$corpus/seed2" ;;
+    launch) cp "$src"/tests/data/launcher-help/*.txt "$corpus/"
+            # Real programs of each MPI, as the build made them (ELF, DT_NEEDED).
+            for p in examples/mpi_hello examples/mpich/mpi_hello; do
+                [ -f "$build/../$p" ] && cp "$build/../$p" "$corpus/$(echo "$p" | tr / _)"
+            done ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac

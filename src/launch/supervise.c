@@ -355,7 +355,8 @@ int supervise(const struct plan *p, const struct facts *f)
          * short (a time limit, Ctrl-C) never reports success. As a shell
          * reports a command a signal ended. */
         rr_warn("the launcher exited 0 after rdmarun passed it %s: the job was cut short, "
-                "status %d", strsignal(ending_sig), 128 + ending_sig);
+                "status %d", ending_sig == SIGINT ? "SIGINT" : ending_sig == SIGHUP ? "SIGHUP"
+                : "SIGTERM", 128 + ending_sig);
         rc = 128 + ending_sig;
     }
     char *summary = verdict_summary(&ev, v);

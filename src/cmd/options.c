@@ -35,7 +35,8 @@ static const struct opt options[] = {
      NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
      "check --path-test"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
-     "the mpirun (or srun) to use (default: $RDMARUN_MPIRUN,\n$RDMARUN_SRUN, then PATH)"},
+     "the mpirun (or srun, or Hydra's mpiexec) to use\n(default: $RDMARUN_MPIRUN, $RDMARUN_SRUN,\n"
+     "$RDMARUN_MPIEXEC, then PATH)"},
     {"launcher", NULL, JOB | CMD_CHECK, OPT_VALUE, C(launcher), LAUNCHERS, NULL,
      "how ranks start (default: the profile's launcher, else\nhydra for an MPICH program, mpirun "
      "otherwise);\nwith srun and hydra, -np/-N/--bind-to/--map-by/-x are\ntranslated and other "

@@ -15,6 +15,7 @@
 #include "launch/supervise.h"
 #include "util/json.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -226,8 +227,10 @@ int cmd_run(const struct cmdline *cl)
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};
     rc = job_hosts(&job.mpirun_args, &hosts);
+    char word[17];
+    random_word(word);
     struct plan_request rq = {
-        .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
+        .output_word = word, .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &job, .verify = cl->verify, .launcher = cl->launcher, .mpi = cl->mpi,
         .program_mpi = program_mpi, .program_mpi_lib = mpi_lib, .mpiexec = mpiexec,

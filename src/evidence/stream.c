@@ -112,6 +112,11 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
 
 size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
 {
+    return s->label ? stream_demux_feed(s, data, n) : stream_feed_lines(s, data, n);
+}
+
+size_t stream_feed_lines(struct evidence_stream *s, const char *data, size_t n)
+{
     size_t found = 0;
     while (n > 0) {
         if (s->passing) {
@@ -156,16 +161,25 @@ size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
 
 bool stream_holding(const struct evidence_stream *s)
 {
-    return s->len > 0;
+    return s->len > 0 || (s->label && stream_demux_holding(s));
 }
 
 void stream_flush(struct evidence_stream *s)
 {
+    if (s->label)
+        stream_demux_flush(s, false);
     if (!s->len)
         return;
     write_all(s->out, s->buf, s->len);
     s->len = 0;
     s->passing = true;
+}
+
+void stream_end(struct evidence_stream *s)
+{
+    if (s->label)
+        stream_demux_flush(s, true);
+    stream_flush(s);
 }
 
 void evidence_logs_close(struct evidence_logs *l)

@@ -21,6 +21,14 @@ struct evidence_logs {
     bool failed;               /* a write failed (warned once) */
 };
 
+/* One rank's unfinished line in Hydra's labelled output (demux.c). */
+struct stream_part {
+    long rank;
+    char *data;
+    size_t len;
+    bool passing;              /* its start passed unjudged: the rest follows as it comes */
+};
+
 struct evidence_stream {
     struct evidence *ev;
     struct evidence_logs *logs;
@@ -29,6 +37,15 @@ struct evidence_stream {
     char buf[STREAM_BUF];
     size_t len;
     bool passing;              /* the line in buf is the job's: its rest passes at once */
+    /* Hydra's output with every piece labelled "LABEL<rank>]" (mpiexec
+     * -prepend-pattern): put back together a rank at a time (demux.c). */
+    const char *label;         /* NULL: the output is not labelled */
+    bool rank_prefix;          /* the job asked for -l: "[RANK] " before each line */
+    char *raw;                 /* the end of a read that may begin a label */
+    size_t rawlen;
+    long rank;                 /* whose bytes come now; -1: mpiexec's own */
+    struct stream_part *parts; /* ranks with an unfinished line */
+    size_t nparts, partcap;
 };
 
 /* Take in what a read returned; complete lines are judged at once. Returns
@@ -38,6 +55,14 @@ size_t stream_feed(struct evidence_stream *s, const char *data, size_t n);
 bool stream_holding(const struct evidence_stream *s);
 /* Pass on what is held (a line that ended without a newline, or a prompt). */
 void stream_flush(struct evidence_stream *s);
+/* The launcher's output has ended: pass on all that is held, free the rest. */
+void stream_end(struct evidence_stream *s);
+
+/* For demux.c: whole lines to the line filter; Hydra's labelled output. */
+size_t stream_feed_lines(struct evidence_stream *s, const char *data, size_t n);
+size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n);
+bool stream_demux_holding(const struct evidence_stream *s);
+void stream_demux_flush(struct evidence_stream *s, bool end);
 
 /* The helper's placement line, as it prints it on stderr for the supervisor. */
 #define PLACEMENT_TAG "rdmarun-placement: "

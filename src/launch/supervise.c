@@ -145,7 +145,7 @@ static void drain(struct watch *w, int *fd, struct evidence_stream *s)
     if (r < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (r <= 0) {
-        stream_flush(s);
+        stream_end(s);
         close(*fd);
         *fd = -1;
         return;
@@ -243,8 +243,8 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
         if (w->stopped && !ended && now - w->stop_time > KILL_GRACE_S)
             proc_kill(&w->job, SIGKILL);
     }
-    stream_flush(&w->out);
-    stream_flush(&w->err);
+    stream_end(&w->out);
+    stream_end(&w->err);
     if (w->job.out >= 0)
         close(w->job.out);
     if (w->job.err >= 0)
@@ -319,6 +319,8 @@ int supervise(const struct plan *p, const struct facts *f)
     w.ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
     w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
                                      .take_ucx = w.take_ucx, .take_nccl = w.take_nccl};
+    w.out.label = p->output_label;
+    w.out.rank_prefix = p->output_rank_prefix;
     w.err = w.out;
     w.err.out = STDERR_FILENO;
 

@@ -1,4 +1,5 @@
-/* The plan as MPICH's Hydra mpiexec command (launcher = hydra): the plan's
+/* The plan as MPICH's Hydra mpiexec command (launcher = hydra): output
+ * labelled by rank (-prepend-pattern, label_output), the plan's
  * variables as -genv NAME VALUE (Hydra passes the rest of the environment
  * by default, -genvall), the helper and the program. A job script's Open
  * MPI options are translated to Hydra's: -np/-n/-c to -n, -N/--npernode to
@@ -56,6 +57,44 @@ static void env_pair(struct strvec *argv, const char *assignment)
     free(name);
 }
 
+/* Hydra's options that send the ranks' output elsewhere or label it
+ * themselves: with one of them rdmarun adds no label of its own. */
+static const char *const own_output[] = {"prepend-pattern", "outfile-pattern",
+                                         "errfile-pattern"};
+
+static bool is_prepend_rank(const char *name)
+{
+    return !strcmp(name, "l") || !strcmp(name, "prepend-rank");
+}
+
+/* MPICH's ranks write their stdout unbuffered (PMI_Init), which glibc 2.37+
+ * does in 128-byte pieces, and mpiexec forwards each piece as it comes, so
+ * the ranks' lines interleave mid-line: with -prepend-pattern every piece is
+ * labelled with its rank, and the supervisor joins them (evidence/demux.c).
+ * The job's -l is then the supervisor's to give back. */
+static void label_output(struct plan *p, const struct plan_request *rq, struct strvec *argv)
+{
+    const struct strvec *given = &rq->job->mpirun_args;
+    if (!plan_verifies(p))
+        return;   /* no evidence to read: the output is left as it is */
+    for (size_t i = 0; i < given->n; i++) {
+        const char *name = given->v[i] + strspn(given->v[i], "-");
+        for (size_t k = 0; given->v[i][0] == '-' && k < sizeof(own_output) / sizeof(*own_output);
+             k++)
+            if (!strcmp(name, own_output[k])) {
+                sv_pushf(&p->notes, "hydra: with %s the ranks' output is not labelled by "
+                         "rdmarun: a rank's report that MPICH writes in pieces may be cut by "
+                         "another's and lost from the verdict", given->v[i]);
+                return;
+            }
+        if (given->v[i][0] == '-' && is_prepend_rank(name))
+            p->output_rank_prefix = true;
+    }
+    p->output_label = xasprintf("[rdmarun:%s ", rq->output_word ? rq->output_word : "0");
+    sv_push(argv, "-prepend-pattern");
+    sv_pushf(argv, "%s%%r]", p->output_label);
+}
+
 /* The job's options (Open MPI's or Hydra's), onto argv. */
 static void user_args(struct plan *p, const struct strvec *given, struct strvec *argv)
 {
@@ -63,6 +102,8 @@ static void user_args(struct plan *p, const struct strvec *given, struct strvec 
         const char *arg = given->v[i], *name = arg + strspn(arg, "-");
         const char *next = i + 1 < given->n ? given->v[i + 1] : NULL;
         bool done = false;
+        if (p->output_label && arg[0] == '-' && is_prepend_rank(name))
+            continue;   /* the supervisor gives each line its "[RANK] " */
         for (size_t k = 0; !done && next && k < sizeof(renamed) / sizeof(*renamed); k++) {
             if (strcmp(name, renamed[k].ompi) != 0)
                 continue;
@@ -126,6 +167,7 @@ void hydra_argv(struct plan *p, const struct plan_request *rq)
         plan_fail(p, RR_EX_USAGE, xstrdup("hydra: an MPMD job (':' or --app) is not planned for "
                                           "Hydra yet (hint: run its parts as one program)"));
     sv_push(&p->argv, rq->mpiexec ? rq->mpiexec : "mpiexec");
+    label_output(p, rq, &p->argv);
     user_args(p, &job->mpirun_args, &p->argv);
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];

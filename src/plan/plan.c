@@ -1157,6 +1157,7 @@ void plan_free(struct plan *p)
     free(p->threads);
     free(p->threads_origin);
     free(p->evidence_dir);
+    free(p->output_label);
     sv_free(&p->files);
     sv_free(&p->notes);
     sv_free(&p->errors);

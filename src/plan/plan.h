@@ -76,6 +76,7 @@ struct plan_request {
     bool stdbuf;                        /* PLAN_STDBUF_PATH is there (launcher exec) */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
+    const char *output_word;            /* a random word for Hydra's output labels, or NULL */
     bool evidence_made;                 /* it exists, made for this job (evidence_dir.c) */
     bool evidence_prune;                /* made from a template: older runs beside it pruned */
     const char *self;                   /* rdmarun's path, for the per-rank helper */
@@ -116,6 +117,11 @@ struct plan {
     long job_nodes;
     bool evidence_files; /* the ranks write their reports there (their output goes to
                             files): read when the job ends, not live */
+    /* Hydra's mpiexec labels every piece of output it forwards with this and
+     * the rank (-prepend-pattern LABEL%r]): the supervisor joins each rank's
+     * pieces into lines (evidence/demux.c). NULL: not labelled. */
+    char *output_label;
+    bool output_rank_prefix; /* the job asked for -l: its lines get "[RANK] " back */
     struct strvec files;     /* profile files the values come from */
     struct plan_item *items;
     size_t n, cap;

@@ -2,9 +2,13 @@
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 char *trim_dup(const char *s, size_t len)
 {
@@ -222,4 +226,19 @@ uint64_t fnv1a(uint64_t h, const void *data, size_t n)
     for (size_t i = 0; i < n; i++)
         h = (h ^ s[i]) * 0x100000001b3ULL;
     return h;
+}
+
+void random_word(char out[17])
+{
+    unsigned char b[8];
+    if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+        /* no entropy yet (early boot): still unique to this process and moment */
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        uint64_t v = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 48);
+        for (size_t i = 0; i < sizeof(b); i++)
+            b[i] = (unsigned char)(v >> (8 * i));
+    }
+    for (size_t i = 0; i < sizeof(b); i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }

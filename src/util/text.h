@@ -9,6 +9,8 @@
 char *trim_dup(const char *s, size_t len);
 /* Quote for a POSIX shell only where needed, so the output is copy-pasteable. */
 char *shell_quote(const char *s);
+/* 16 random hex digits and a NUL: a word no other process can guess. */
+void random_word(char out[17]);
 /* Case-insensitive edit distance. */
 size_t edit_distance(const char *a, const char *b);
 /* The candidate closest to `word`, or NULL when none is close enough to be a

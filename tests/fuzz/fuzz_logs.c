@@ -54,12 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct evidence_stream st;
     struct evidence_logs logs = {0};
     int sink = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    /* An odd first byte: Hydra's labelled output (evidence/demux.c), with -l
+     * when it is also 3 mod 4; then a prompt's flush midway. */
+    bool labelled = size && data[0] % 2;
     st = (struct evidence_stream){.ev = &ev, .logs = &logs, .out = sink, .take_ucx = true,
-                                  .take_nccl = true};
+                                  .take_nccl = true, .label = labelled ? "[rdmarun:0 " : NULL,
+                                  .rank_prefix = size && data[0] % 4 == 3};
     size_t step = size ? 1 + data[0] % 97 : 1;
-    for (size_t at = 0; at < size; at += step)
+    for (size_t at = 0; at < size; at += step) {
         stream_feed(&st, (const char *)data + at, size - at < step ? size - at : step);
-    stream_flush(&st);
+        if (at / step == 7)
+            stream_flush(&st);
+    }
+    stream_end(&st);
     evidence_logs_close(&logs);
     evidence_free(&ev);
     if (sink >= 0)

@@ -54,7 +54,15 @@ fuzz() {
     mkdir -p "$corpus"
     case $target in
     size) printf '8M' >"$corpus/seed1"; printf '16777215T' >"$corpus/seed2"; printf '8MiB' >"$corpus/seed3" ;;
-    logs) cp "$src"/tests/data/logs/*.log "$corpus/" ;;
+    logs) cp "$src"/tests/data/logs/*.log "$corpus/"
+          # Hydra's labelled output (its first byte '[' is odd: the stream
+          # reads it labelled): each line in two pieces, another rank's between.
+          for f in "$src"/tests/data/logs/ucx-1.1*.log; do
+              awk '{ r = NR % 3; printf "[rdmarun:0 %d]%s", r, substr($0, 1, 40)
+                     printf "[rdmarun:0 %d]x\n", (r + 1) % 3
+                     printf "[rdmarun:0 %d]%s\n", r, substr($0, 41) }' "$f" \
+                  >"$corpus/labelled-$(basename "$f")"
+          done ;;
     profile) cp "$src"/profiles/*.ini "$src"/tests/data/profiles/*.ini "$corpus/" ;;
     facts) cp "$src"/tests/data/facts/*.json "$corpus/" ;;
     runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;

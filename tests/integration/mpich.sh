@@ -23,8 +23,9 @@ run "$RDMARUN" -p shm --dry-run -np 2 "$HELLO"
 check "an MPICH program is planned for Hydra's mpiexec, read from its libraries" 0 \
     "launcher: hydra (default)" "mpich: $HELLO links libmpich.so.12" "-genv UCX_TLS sm,self" \
     "MPICH: Open MPI's MCA parameters pml=ucx"
-printf '%s\n' "$out" | head -1 | grep -Eq '^[^ ]*mpiexec\.(hydra|mpich) -n 2 '
-ok $? "the command is Hydra's mpiexec -n 2 ($(printf '%s\n' "$out" | head -1))"
+printf '%s\n' "$out" | head -1 |
+    grep -Eq "^[^ ]*mpiexec\.(hydra|mpich) -prepend-pattern '\[rdmarun:[0-9a-f]{16} %r\]' -n 2 "
+ok $? "the command is Hydra's mpiexec, its output labelled by rank, -n 2 ($(printf '%s\n' "$out" | head -1))"
 check_without "no Open MPI option reaches Hydra" 0 "--mca" "-genv"
 run "$RDMARUN" -p shm --dry-run --json -np 2 "$HELLO"
 has "$out" '"mpi_family": "mpich"'; ok $? "--json: stack.mpi_family mpich"
@@ -56,12 +57,16 @@ run "$RDMARUN" -p shm --dry-run -np 2 --map-by ppr:1:node "$HELLO"
 check_without "--map-by ppr:1:node, which Hydra has no word for: noted, left out" 0 " -map-by " \
     "hydra: --map-by ppr:1:node has no Hydra equivalent"
 has "$out" "allow-run-as-root"; [ $? -ne 0 ]; ok $? "--allow-run-as-root left out (Hydra has none)"
-run "$RDMARUN" -p shm --dry-run -np 2 -genv FOO bar -ppn 2 -prepend-rank "$HELLO" x y
+run "$RDMARUN" -p shm --verify off --dry-run -np 2 -genv FOO bar -ppn 2 -prepend-rank "$HELLO" x y
 check "Hydra's own options pass unchanged, the program and its words after them" 0 \
     "-n 2 -genv FOO bar -ppn 2 -prepend-rank" "$HELLO x y"
-run "$RDMARUN" -p shm --dry-run -np 2 -genv FOO=bar -l "$HELLO"
+run "$RDMARUN" -p shm --verify off --dry-run -np 2 -genv FOO=bar -l "$HELLO"
 check "-genv NAME=VALUE is one word, as Hydra reads it; -l takes none" 0 \
     "-n 2 -genv FOO=bar -l -genv UCX_TLS" "$HELLO"
+run "$RDMARUN" -p shm --dry-run -np 2 -l -outfile-pattern 'out.%r' "$HELLO"
+check_without "the job's own -outfile-pattern: no label of rdmarun's, said why" 0 "-prepend-pattern" \
+    "note: hydra: with -outfile-pattern the ranks' output is not labelled by rdmarun" \
+    " -l -outfile-pattern out.%r "
 
 # tcp_run ARGS...: an MPICH job over UCX's TCP. UCX 1.13's TCP transport
 # can hang a process in MPI_Finalize, flushing an endpoint it no longer
@@ -83,6 +88,47 @@ run "$RDMARUN" -p shm -np 2 "$HELLO"
 check "a 2-rank MPICH job on shared memory: verdict local" 0 "rank 0 of 2" "rank 1 of 2" \
     "local only: 2 processes on shared memory"
 [ "$(printf '%s\n' "$out" | grep -c 'token 42')" = 2 ]; ok $? "both MPICH ranks passed the token"
+# MPICH's PMI_Init makes a rank's stdout unbuffered, and glibc 2.37+
+# (Debian 13) writes a UCX line there in 128-byte pieces, which mpiexec
+# forwards as they come, between other ranks' (1 run in 60 counted one
+# process of two). rdmarun labels Hydra's output by rank and joins each
+# rank's pieces. Deterministic here: rank 0 writes the start of its UCX
+# line, rank 1 then its whole line, rank 0 the rest (each waits for the
+# other's file). The line's words are UCX 1.18's (ucp_worker.c:1903).
+cat >"$TMP/pieces.sh" <<'SH'
+#!/bin/sh
+dir=$1 me=$PMI_RANK
+line="[1796397941.866049] [$(hostname):$$:0]      ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#1 tag(sysv/memory cma/memory)  rma(sysv/memory posix/memory)  am(sysv/memory cma/memory)"
+wait_for() { n=0; while [ ! -e "$dir/$1" ] && [ $n -lt 60000 ]; do sleep 0.01; n=$((n + 1)); done; }
+if [ "$me" = 0 ]; then
+    printf '%s' "${line%% rma(*}"; touch "$dir/a"; wait_for b
+    printf ' rma(%s\n' "${line#* rma(}"
+else
+    wait_for a; printf '%s\n' "$line"; touch "$dir/b"
+fi
+echo "rank $me done"
+SH
+chmod +x "$TMP/pieces.sh"
+mkdir "$TMP/sync"
+run "$RDMARUN" -p shm --mpi mpich -np 2 "$TMP/pieces.sh" "$TMP/sync"
+check "rank 0's UCX line cut by rank 1's through Hydra: both joined, both processes counted" 0 \
+    "rank 0 done" "rank 1 done" "local only: 2 processes on shared memory"
+dir=$(ls -td "$TMP"/rdmarun-evidence/*/ | head -1)
+bad=$(broken_ucx_lines "$dir/ucx.log" | wc -l)
+[ "$bad" = 0 ] && [ "$(grep -c 'intra-node cfg#1 tag(sysv' "$dir/ucx.log")" = 2 ]
+ok $? "ucx.log keeps both ranks' lines whole ($bad broken)"
+! has "$out$err" "[rdmarun:"
+ok $? "no label reaches the job's output"
+rm -f "$TMP/sync"/*
+run "$RDMARUN" -p shm --mpi mpich -np 2 -l "$TMP/pieces.sh" "$TMP/sync"
+check "the job's -l: each rank's lines start with Hydra's [RANK], once" 0 \
+    "[0] rank 0 done" "[1] rank 1 done" "local only: 2 processes on shared memory"
+# Real ranks: four MPICH processes, every one counted, no UCX line broken.
+run "$RDMARUN" -p shm -np 4 "$HELLO"
+dir=$(ls -td "$TMP"/rdmarun-evidence/*/ | head -1)
+bad=$(broken_ucx_lines "$dir/ucx.log" | wc -l)
+check "four MPICH ranks: all four counted" 0 "local only: 4 processes on shared memory"
+ok "$bad" "four MPICH ranks: every UCX line in ucx.log whole ($bad broken)"
 # (TCP between ranks of one node: UCX 1.14+ says so, the verdict is local;
 # 1.13 cannot tell, and it is TCP as the tcp profile intends: tests/lib.sh.)
 tcp_run "$RDMARUN" -p tcp -np 2 "$HELLO"

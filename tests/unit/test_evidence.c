@@ -633,6 +633,77 @@ static void test_stream(void)
     evidence_free(&ev);
 }
 
+/* Hydra's output with every piece labelled (mpiexec -prepend-pattern, as
+ * uiu.c's stdoe_cb writes it: the label before each segment up to a
+ * newline or the end of a piece): rank 0's UCX line is cut by rank 1's
+ * whole one (MPICH's ranks write unbuffered, glibc 2.37+ in 128-byte
+ * pieces), mpiexec writes a line of its own, rank 0 ends on a prompt. */
+#define LBL "[rdmarun:0a1b "
+static const char *const labelled[] = {
+    LBL "0][1.1] [h:10:0]      ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#1 "
+        "tag(sysv/memory cma/memory) ",
+    LBL "1][1.2] [h:11:0]      ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#1 "
+        "tag(sysv/memory cma/memory)  rma(sysv/memory)\n" LBL "1]rank 1 says hi\n",
+    LBL "0] rma(sysv/memory posix/memory)  am(sysv/memory cma/memory)\n",
+    "[mpiexec@h] a line of mpiexec's own\n",
+    LBL "0]a prompt> ",
+};
+
+static void test_stream_labelled(void)
+{
+    static struct evidence_stream st;
+    struct evidence ev = {0};
+    struct evidence_logs logs = {0};
+    size_t found;
+    const char *want = "rank 1 says hi\n[mpiexec@h] a line of mpiexec's own\na prompt> ";
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true,
+                                  .label = LBL};
+    const char *out = passed_through(&st, labelled, sizeof(labelled) / sizeof(*labelled),
+                                     &found);
+    is_str(out, want, "labelled pieces: each rank's line joined whole, the labels gone, "
+           "mpiexec's own line and a rank's prompt passed as they are");
+    ok(found == 2 && ev.nprocs == 2 && evidence_verdict(&ev) == VERDICT_LOCAL,
+       "both ranks' UCX lines are evidence: 2 processes, local (found %zu, %llu, %s)", found,
+       ev.nprocs, verdict_name(evidence_verdict(&ev)));
+    evidence_free(&ev);
+
+    /* The same bytes a byte a read: labels, digits and lines cut anywhere. */
+    static char all[2048], bytes[2048][2];
+    all[0] = '\0';
+    for (size_t i = 0; i < sizeof(labelled) / sizeof(*labelled); i++)
+        strcat(all, labelled[i]);
+    const char *one[2048];
+    size_t n = strlen(all);
+    for (size_t i = 0; i < n; i++) {
+        bytes[i][0] = all[i];
+        bytes[i][1] = '\0';
+        one[i] = bytes[i];
+    }
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true, .label = LBL};
+    out = passed_through(&st, one, n, &found);
+    is_str(out, want, "fed a byte a read, the same output");
+    ok(found == 2 && ev.nprocs == 2, "and the same 2 processes (%llu)", ev.nprocs);
+    evidence_free(&ev);
+
+    /* The job asked for -l: rdmarun gives each line Hydra's "[RANK] ". */
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true, .label = LBL,
+                                  .rank_prefix = true};
+    out = passed_through(&st, labelled, sizeof(labelled) / sizeof(*labelled), &found);
+    is_str(out, "[1] rank 1 says hi\n[mpiexec@h] a line of mpiexec's own\n[0] a prompt> ",
+           "with -l each rank's line starts with [RANK], once, and mpiexec's has none");
+    ok(found == 2, "and the prefixed UCX lines are still evidence (%zu)", found);
+    evidence_free(&ev);
+
+    /* A label with another word is a rank's output, not mpiexec's. */
+    const char *forged[] = {LBL "3]x [rdmarun:ffff 5]y\n" LBL "4]" "[rdmarun:0a1b 9z\n"};
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .label = LBL};
+    out = passed_through(&st, forged, 1, &found);
+    is_str(out, "x [rdmarun:ffff 5]y\n[rdmarun:0a1b 9z\n",
+           "a rank's text that looks like a label passes as it is");
+    evidence_free(&ev);
+}
+#undef LBL
+
 /* Many ranks: repeats are counted in place, processes counted once. */
 static void test_many_ranks(void)
 {
@@ -819,6 +890,7 @@ int main(void)
     test_fixtures();
     test_read_files();
     test_stream();
+    test_stream_labelled();
     test_many_ranks();
     test_pidset();
     test_class_cap();

@@ -1,0 +1,195 @@
+/* Hydra's output, put back together a rank at a time.
+ *
+ * MPICH's PMI_Init makes each rank's stdout unbuffered (setbuf(stdout,
+ * NULL), src/pmi/src/pmi_v1.c and pmi_v2.c), and glibc 2.37+ writes an
+ * fprintf to an unbuffered stream in 128-byte pieces: a UCX line leaves a
+ * rank in pieces, and Hydra's mpiexec writes each piece as its proxy read
+ * it, between other ranks' (seen on Debian 13: one process of two counted,
+ * about 1 run in 60). mpiexec's -prepend-pattern writes the pattern before
+ * every piece it forwards (ui/utils/uiu.c stdoe_cb: before each segment up
+ * to a newline or the end of the piece), so with the pattern
+ * "LABEL%r]" every piece names its rank: the pieces of each rank are
+ * joined here into whole lines, which the line filter (stream.c) judges and
+ * passes on without the label ("[RANK] " in front when the job asked for
+ * -l). LABEL holds a random word, so no rank's output can forge one. Bytes
+ * after a newline that no label precedes are mpiexec's own. */
+#include "evidence/stream.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_RANK (-1L)    /* mpiexec's own output */
+#define MAX_PARTS 4096   /* ranks with an unfinished line kept apart; more pass as they are */
+
+static struct stream_part *part_of(struct evidence_stream *s, long rank)
+{
+    for (size_t i = 0; i < s->nparts; i++)
+        if (s->parts[i].rank == rank)
+            return &s->parts[i];
+    if (s->nparts == MAX_PARTS)
+        return NULL;
+    if (s->nparts == s->partcap) {
+        s->partcap = s->partcap ? 2 * s->partcap : 8;
+        s->parts = xrealloc(s->parts, s->partcap * sizeof(*s->parts));
+    }
+    s->parts[s->nparts] = (struct stream_part){.rank = rank};
+    return &s->parts[s->nparts++];
+}
+
+static void part_drop(struct evidence_stream *s, struct stream_part *p)
+{
+    free(p->data);
+    *p = s->parts[--s->nparts];
+}
+
+/* "[RANK] " when the job asked for Hydra's -l, else "". */
+static void rank_head(const struct evidence_stream *s, long rank, char head[32])
+{
+    head[0] = '\0';
+    if (s->rank_prefix && rank != NO_RANK)
+        snprintf(head, 32, "[%ld] ", rank);
+}
+
+/* The start of RANK's line passed as it is, not judged. */
+static void pass_start(struct evidence_stream *s, long rank, const char *data, size_t n)
+{
+    char head[32];
+    rank_head(s, rank, head);
+    write_all(s->out, head, strlen(head));
+    write_all(s->out, data, n);
+}
+
+/* A whole line of RANK (with its newline) to the line filter. */
+static size_t whole_line(struct evidence_stream *s, long rank, const char *a, size_t alen,
+                         const char *b, size_t blen)
+{
+    char head[32];
+    rank_head(s, rank, head);
+    size_t hlen = strlen(head), len = hlen + alen + blen;
+    char *line = xmalloc(len);
+    memcpy(line, head, hlen);
+    memcpy(line + hlen, a, alen);
+    memcpy(line + hlen + alen, b, blen);
+    size_t found = stream_feed_lines(s, line, len);
+    free(line);
+    return found;
+}
+
+/* DATA, the next bytes of the current rank's output. */
+static size_t deliver(struct evidence_stream *s, const char *data, size_t n)
+{
+    size_t found = 0;
+    while (n > 0) {
+        const char *nl = memchr(data, '\n', n);
+        size_t k = nl ? (size_t)(nl - data) + 1 : n;
+        struct stream_part *p = part_of(s, s->rank);
+        if (!p || p->passing) {
+            if (p)
+                write_all(s->out, data, k);   /* the rest of a line already passed */
+            else
+                pass_start(s, s->rank, data, k);
+            if (p && nl)
+                part_drop(s, p);
+        } else if (nl) {
+            found += whole_line(s, s->rank, p->data, p->len, data, k);
+            part_drop(s, p);
+        } else if (p->len + k > STREAM_BUF) {
+            pass_start(s, s->rank, p->data, p->len);   /* longer than any report: the job's */
+            write_all(s->out, data, k);
+            p->len = 0;
+            p->passing = true;
+        } else {
+            p->data = xrealloc(p->data, p->len + k);
+            memcpy(p->data + p->len, data, k);
+            p->len += k;
+        }
+        data += k;
+        n -= k;
+        if (nl)
+            s->rank = NO_RANK;   /* Hydra labels every piece: unlabelled bytes are its own */
+    }
+    return found;
+}
+
+/* The longest end of RAW that may begin a label: held for the next read. */
+static size_t label_start_at_end(const char *raw, size_t n, const char *label, size_t llen)
+{
+    for (size_t k = llen - 1 < n ? llen - 1 : n; k > 0; k--)
+        if (memcmp(raw + n - k, label, k) == 0)
+            return k;
+    return 0;
+}
+
+size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
+{
+    size_t found = 0, llen = strlen(s->label);
+    s->raw = xrealloc(s->raw, s->rawlen + n + 1);
+    memcpy(s->raw + s->rawlen, data, n);
+    s->rawlen += n;
+    size_t at = 0;
+    while (at < s->rawlen) {
+        char *from = s->raw + at, *end = s->raw + s->rawlen;
+        char *lab = memmem(from, (size_t)(end - from), s->label, llen);
+        if (!lab) {
+            size_t keep = label_start_at_end(from, (size_t)(end - from), s->label, llen);
+            found += deliver(s, from, (size_t)(end - from) - keep);
+            at = s->rawlen - keep;
+            break;
+        }
+        found += deliver(s, from, (size_t)(lab - from));
+        /* LABEL, the rank's digits, "]" */
+        char *d = lab + llen, *q = d;
+        long rank = 0;
+        while (q < end && *q >= '0' && *q <= '9' && q - d < 9)
+            rank = rank * 10 + (*q++ - '0');
+        if (q == end) {
+            at = (size_t)(lab - s->raw);   /* the label goes on in the next read */
+            break;
+        }
+        if (q > d && *q == ']') {
+            s->rank = rank;
+            at = (size_t)(q + 1 - s->raw);
+        } else {   /* not one of mpiexec's labels: the bytes are output */
+            found += deliver(s, lab, llen);
+            at = (size_t)(lab + llen - s->raw);
+        }
+    }
+    s->rawlen -= at;
+    memmove(s->raw, s->raw + at, s->rawlen);
+    return found;
+}
+
+bool stream_demux_holding(const struct evidence_stream *s)
+{
+    for (size_t i = 0; i < s->nparts; i++)
+        if (s->parts[i].len)
+            return true;
+    return false;
+}
+
+/* What each rank has of an unfinished line passes as it is (a prompt, or a
+ * line that ended without a newline); its rest follows unjudged. At the
+ * end, what is held of a label too. */
+void stream_demux_flush(struct evidence_stream *s, bool end)
+{
+    for (size_t i = 0; i < s->nparts; i++) {
+        struct stream_part *p = &s->parts[i];
+        if (p->len) {
+            pass_start(s, p->rank, p->data, p->len);
+            p->len = 0;
+            p->passing = true;
+        }
+    }
+    if (!end)
+        return;
+    write_all(s->out, s->raw, s->rawlen);
+    for (size_t i = 0; i < s->nparts; i++)
+        free(s->parts[i].data);
+    free(s->parts);
+    free(s->raw);
+    s->parts = NULL;
+    s->raw = NULL;
+    s->nparts = s->partcap = s->rawlen = 0;
+}

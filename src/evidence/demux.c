@@ -70,7 +70,8 @@ static size_t whole_line(struct evidence_stream *s, long rank, const char *a, si
     size_t hlen = strlen(head), len = hlen + alen + blen;
     char *line = xmalloc(len);
     memcpy(line, head, hlen);
-    memcpy(line + hlen, a, alen);
+    if (alen)   /* a is NULL when the rank had nothing held */
+        memcpy(line + hlen, a, alen);
     memcpy(line + hlen + alen, b, blen);
     size_t found = stream_feed_lines(s, line, len);
     free(line);

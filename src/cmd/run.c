@@ -7,6 +7,7 @@
 #include "evidence/evidence.h"
 #include "facts/facts.h"
 #include "launch/launch.h"
+#include "launch/mpich_cvars.h"
 #include "launch/program_mpi.h"
 #include "plan/plan.h"
 #include "profile/profile.h"
@@ -241,6 +242,8 @@ int cmd_run(const struct cmdline *cl)
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
+    if (plan.mpi.value == MPI_MPICH)
+        mpich_cvars_check(&plan, mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;

@@ -299,6 +299,10 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
             plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "mpi") == 0) {
             plan_add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
+        } else if (strcmp(s, "mpich") == 0) {
+            char *name = xasprintf("MPIR_CVAR_%s", e->key);
+            plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
+            free(name);
         } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
             char *name = xasprintf("--%s", e->key);
             plan_add_item(p, ITEM_OPTION, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
@@ -647,17 +651,26 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
                         : "--launcher mpirun, or --mpi mpich for an MPICH program"));
 }
 
-/* MPICH has no MCA parameters: the profile's [mpi] values and the rules'
- * MCA parameters (Open MPI's pml ucx and its devices) are left out, said
- * once. */
-static void drop_mca(struct plan *p)
+/* Each MPI's parameter vocabulary: Open MPI's MCA parameters (the
+ * profile's [mpi], the rules' pml ucx ...) and MPICH's control variables
+ * (the profile's [mpich], as MPIR_CVAR_* variables). The other MPI's are
+ * left out of the job, named in one note. */
+#define CVAR_PREFIX "MPIR_CVAR_"
+static bool is_cvar(const struct plan_item *it)
 {
+    return it->kind == ITEM_ENV && it->source == SOURCE_PROFILE &&
+           strncmp(it->name, CVAR_PREFIX, strlen(CVAR_PREFIX)) == 0;
+}
+
+static void drop_other_mpi(struct plan *p)
+{
+    bool mpich = p->mpi.value == MPI_MPICH;
     struct strvec names = {0};
     size_t kept = 0;
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].kind == ITEM_MCA) {
-            sv_pushf(&names, "%s=%s (%s)", p->items[i].name, p->items[i].value ? p->items[i].value
-                     : "", p->items[i].origin);
+        const struct plan_item *it = &p->items[i];
+        if (mpich ? it->kind == ITEM_MCA : is_cvar(it)) {
+            sv_pushf(&names, "%s=%s (%s)", it->name, it->value ? it->value : "", it->origin);
             plan_item_free(&p->items[i]);
         } else {
             p->items[kept++] = p->items[i];
@@ -666,7 +679,9 @@ static void drop_mca(struct plan *p)
     p->n = kept;
     if (names.n) {
         char *list = sv_join(&names, ", ");
-        sv_pushf(&p->notes, "MPICH: Open MPI's MCA parameters %s do not apply: left out", list);
+        sv_pushf(&p->notes, mpich ? "MPICH: Open MPI's MCA parameters %s do not apply: left out"
+                                  : "Open MPI: MPICH's control variables %s do not apply: left "
+                                    "out", list);
         free(list);
     }
     sv_free(&names);
@@ -1112,8 +1127,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     plan_ports(out, rq->facts);
     plan_checks(out, prof, rq->facts, ports, nports);
     plan_path(out, prof, rq);
-    if (out->mpi.value == MPI_MPICH)
-        drop_mca(out);
+    drop_other_mpi(out);
     build_argv(out, rq);
 }
 

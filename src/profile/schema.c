@@ -81,6 +81,9 @@ const struct sectiondef schema_sections[] = {
     {"ucx", KEYS_UCX, NULL, "UCX variables, written without the UCX_ prefix"},
     {"nccl", KEYS_NCCL, NULL, "NCCL variables, written without the NCCL_ prefix"},
     {"mpi", KEYS_MCA, NULL, "Open MPI MCA parameters"},
+    {"mpich", KEYS_CVAR, NULL,
+     "MPICH control variables, written without the MPIR_CVAR_ prefix (checked by the "
+     "program's MPICH when the job runs)"},
     {"bind", KEYS_FIXED, bind_keys, "process mapping and binding"},
     {"env", KEYS_ENV, NULL, "any other environment variable"},
     {"check", KEYS_FIXED, check_keys, "expectations checked before launch"},
@@ -142,8 +145,10 @@ char *schema_canonical_key(const struct sectiondef *sec, const char *key, char *
         return k;
     }
     case KEYS_UCX:
-    case KEYS_NCCL: {
-        const char *prefix = sec->keyset == KEYS_UCX ? "UCX_" : "NCCL_";
+    case KEYS_NCCL:
+    case KEYS_CVAR: {
+        const char *prefix = sec->keyset == KEYS_UCX ? "UCX_"
+                           : sec->keyset == KEYS_NCCL ? "NCCL_" : "MPIR_CVAR_";
         const char *k = key;
         if (strlen(k) > strlen(prefix) && strncasecmp(k, prefix, strlen(prefix)) == 0)
             k += strlen(prefix);

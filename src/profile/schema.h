@@ -22,6 +22,7 @@ enum keyset {
     KEYS_UCX,   /* UCX configuration variables without the UCX_ prefix */
     KEYS_NCCL,  /* NCCL environment variables without the NCCL_ prefix */
     KEYS_MCA,   /* Open MPI MCA parameter names */
+    KEYS_CVAR,  /* MPICH control variables without the MPIR_CVAR_ prefix */
     KEYS_ENV,   /* any environment variable name */
 };
 

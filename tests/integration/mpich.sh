@@ -88,6 +88,35 @@ run "$RDMARUN" -p shm -np 2 "$HELLO"
 check "a 2-rank MPICH job on shared memory: verdict local" 0 "rank 0 of 2" "rank 1 of 2" \
     "local only: 2 processes on shared memory"
 [ "$(printf '%s\n' "$out" | grep -c 'token 42')" = 2 ]; ok $? "both MPICH ranks passed the token"
+# The profile's [mpich] values become MPIR_CVAR_* for every rank, checked
+# by the program's own MPICH (its tool interface) before the job starts:
+# MPICH ignores a name it lacks and fails MPI_Init on a value it cannot
+# parse. The names expected here are checked against MPICH's own mpivars.
+mpivars | grep -q 'MPIR_CVAR_BCAST_MIN_PROCS *=' && ! mpivars | grep -q 'MPIR_CVAR_BCAST_MIN_PROC *='
+ok $? "mpivars: MPICH has MPIR_CVAR_BCAST_MIN_PROCS and no MPIR_CVAR_BCAST_MIN_PROC"
+printf '[profile]\ninherit = shm\n[mpich]\nBCAST_MIN_PROCS = 4\nMPIR_CVAR_ENABLE_GPU = 0\n' >"$TMP/cvars.ini"
+printf '[profile]\ninherit = shm\n[mpich]\nBCAST_MIN_PROC = 4\n' >"$TMP/cvar-typo.ini"
+printf '[profile]\ninherit = shm\n[mpich]\nENABLE_GPU = maybe\n' >"$TMP/cvar-value.ini"
+run "$RDMARUN" -p "$TMP/cvar-typo.ini" -np 2 "$HELLO"
+check "a control variable MPICH lacks: refused before the job, with the one it has" 78 \
+    "has no control variable MPIR_CVAR_BCAST_MIN_PROC (cvar-typo.ini:4): it would ignore it" \
+    "(did you mean MPIR_CVAR_BCAST_MIN_PROCS?)"
+has "$out" "rank 0 of 2"; [ $? -ne 0 ]; ok $? "the job with the unknown variable did not start"
+run "$RDMARUN" -p "$TMP/cvar-value.ini" -np 2 "$HELLO"
+check "a value MPICH cannot parse: refused with MPICH's own words and the profile line" 78 \
+    "refuses MPIR_CVAR_ENABLE_GPU=maybe (cvar-value.ini:4)" "(MPIR_CVAR_ENABLE_GPU)"
+MPIR_CVAR_BCAST_MIN_PROCS=x run "$RDMARUN" -p shm -np 2 "$HELLO"
+check "an MPIR_CVAR_ from the environment is checked too" 78 \
+    "refuses MPIR_CVAR_BCAST_MIN_PROCS=x (environment)"
+run "$RDMARUN" -p "$TMP/cvars.ini" --mpi mpich -np 2 sh -c 'echo "rank $PMI_RANK: $MPIR_CVAR_BCAST_MIN_PROCS $MPIR_CVAR_ENABLE_GPU"'
+check "[mpich] values reach every rank as MPIR_CVAR_* (-genv)" 0 "rank 0: 4 0" "rank 1: 4 0"
+run "$RDMARUN" -p "$TMP/cvars.ini" -np 2 "$HELLO"
+check "a real MPICH job with the checked values runs" 0 "rank 1 of 2" \
+    "local only: 2 processes on shared memory"
+run "$RDMARUN" -p "$TMP/cvars.ini" --dry-run -np 2 "$OMPI_HELLO"
+check_without "an Open MPI program: MPICH's control variables left out, said once" 0 \
+    "-x MPIR_CVAR" "Open MPI: MPICH's control variables"
+
 # MPICH's PMI_Init makes a rank's stdout unbuffered, and glibc 2.37+
 # (Debian 13) writes a UCX line there in 128-byte pieces, which mpiexec
 # forwards as they come, between other ranks' (1 run in 60 counted one

@@ -1,0 +1,169 @@
+/* MPICH's control variables, checked by the program's own MPICH through
+ * the mpi-cvars helper (mpi_cvars_main.c: MPICH's tool interface, MPI_T).
+ * MPICH reads MPIR_CVAR_* in MPI_Init and fails there on a value it cannot
+ * parse, but silently ignores a name it does not have: both are caught
+ * here, before the job starts, with the profile line they came from. */
+#include "launch/mpich_cvars.h"
+#include "util/fs.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/strvec.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CVAR_PREFIX "MPIR_CVAR_"
+#define HELPER_TIMEOUT_S 30.0
+#define HELPER_MAX (1 << 20)
+
+extern char **environ;
+
+/* What the helper said: its lines "WORD\tTEXT". */
+struct answer {
+    char *library;        /* the file the loader chose */
+    char *unusable;       /* why the library cannot be asked, or NULL */
+    char *error;          /* MPICH's refusal of the values, or NULL */
+    struct strvec cvars;  /* the names it has */
+};
+
+static void ask(const char *helper, const char *library, const struct strvec *values,
+                struct answer *a)
+{
+    memset(a, 0, sizeof(*a));
+    struct strvec argv = {0};
+    sv_push(&argv, helper);
+    sv_push(&argv, library);
+    for (size_t i = 0; values && i < values->n; i++)
+        sv_push(&argv, values->v[i]);
+    struct proc_spec spec = {.argv = argv.v, .err = PROC_NULL, .own_group = true};
+    char *out = NULL;
+    bool timed_out = false;
+    int status = proc_capture(&spec, HELPER_TIMEOUT_S, HELPER_MAX, &out, &timed_out);
+    sv_free(&argv);
+    if (status < 0 || timed_out) {
+        a->unusable = xstrdup(timed_out ? "it did not answer in 30 s" : "it cannot run");
+        free(out);
+        return;
+    }
+    struct strvec lines = {0};
+    sv_split(&lines, out ? out : "", "\n");
+    free(out);
+    for (size_t i = 0; i < lines.n; i++) {
+        char *tab = strchr(lines.v[i], '\t');
+        const char *text = tab ? tab + 1 : "";
+        if (tab)
+            *tab = '\0';
+        if (strcmp(lines.v[i], "library") == 0 && !a->library)
+            a->library = xstrdup(text);
+        else if (strcmp(lines.v[i], "unusable") == 0 && !a->unusable)
+            a->unusable = xstrdup(text);
+        else if (strcmp(lines.v[i], "error") == 0 && !a->error)
+            a->error = xstrdup(text);
+        else if (strcmp(lines.v[i], "cvar") == 0)
+            sv_push(&a->cvars, text);
+    }
+    sv_free(&lines);
+    if (!a->unusable && !a->library)
+        a->unusable = xstrdup("it gave no answer");
+}
+
+static void answer_free(struct answer *a)
+{
+    free(a->library);
+    free(a->unusable);
+    free(a->error);
+    sv_free(&a->cvars);
+}
+
+/* The job's MPIR_CVAR_* variables: the plan's, then the environment's
+ * (Hydra passes it to every rank), each with where it came from. */
+static void job_cvars(const struct plan *p, struct strvec *values, struct strvec *origins)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct plan_item *it = &p->items[i];
+        if (it->kind == ITEM_ENV && !it->overridden && it->value &&
+            starts_with(it->name, CVAR_PREFIX)) {
+            sv_pushf(values, "%s=%s", it->name, it->value);
+            sv_push(origins, it->origin);
+        }
+    }
+    for (char **e = environ; *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (!starts_with(*e, CVAR_PREFIX) || !eq)
+            continue;
+        bool planned = false;
+        for (size_t i = 0; i < values->n && !planned; i++)
+            planned = strncmp(values->v[i], *e, (size_t)(eq - *e) + 1) == 0;
+        if (!planned) {
+            sv_push(values, *e);
+            sv_push(origins, "environment");
+        }
+    }
+}
+
+void mpich_cvars_check(struct plan *p, const char *library)
+{
+    struct strvec values = {0}, origins = {0};
+    job_cvars(p, &values, &origins);
+    if (!values.n) {
+        sv_free(&values);
+        sv_free(&origins);
+        return;
+    }
+    const char *lib = library ? library : "libmpich.so.12";
+    char *helper = helper_path("libexec/mpi-cvars");
+    struct answer a = {0};
+    if (access(helper, X_OK) != 0) {
+        sv_pushf(&p->notes, "MPICH's control variables (%s ...) are not checked: this rdmarun "
+                 "was built without MPICH's headers (libmpich-dev), so it has no %s",
+                 values.v[0], helper);
+        goto out;
+    }
+    ask(helper, lib, NULL, &a);
+    if (a.unusable) {
+        sv_pushf(&p->notes, "MPICH's control variables (%s ...) are not checked: %s cannot "
+                 "be asked: %s", values.v[0], lib, a.unusable);
+        goto out;
+    }
+    bool bad = false;
+    for (size_t i = 0; i < values.n; i++) {
+        char *name = xstrndup(values.v[i], strcspn(values.v[i], "="));
+        if (sv_find(&a.cvars, name) < 0) {
+            const char *s = suggest(name, (const char *const *)a.cvars.v, a.cvars.n);
+            plan_fail(p, RR_EX_CONFIG, xasprintf("MPICH (%s) has no control variable %s (%s): "
+                      "it would ignore it%s%s%s (hint: mpivars lists them)", a.library, name,
+                      origins.v[i], s ? " (did you mean " : "", s ? s : "", s ? "?)" : ""));
+            bad = true;
+        }
+        free(name);
+    }
+    if (bad)
+        goto out;
+    answer_free(&a);
+    ask(helper, lib, &values, &a);
+    if (a.error) {
+        /* MPICH's message names the variable it refused. */
+        size_t which = values.n;
+        for (size_t i = 0; i < values.n && which == values.n; i++) {
+            char *name = xstrndup(values.v[i], strcspn(values.v[i], "="));
+            if (strstr(a.error, name))
+                which = i;
+            free(name);
+        }
+        plan_fail(p, RR_EX_CONFIG,
+                  which < values.n
+                      ? xasprintf("MPICH (%s) refuses %s (%s): %s", a.library, values.v[which],
+                                  origins.v[which], a.error)
+                      : xasprintf("MPICH (%s) refuses the job's control variables: %s",
+                                  a.library, a.error));
+    } else if (a.unusable) {
+        sv_pushf(&p->notes, "MPICH's control variables are not checked: %s", a.unusable);
+    }
+out:
+    answer_free(&a);
+    free(helper);
+    sv_free(&values);
+    sv_free(&origins);
+}

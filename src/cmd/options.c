@@ -309,12 +309,13 @@ static void launcher_named(int argc, char **argv)
 /* The MPI of the job's program, read ahead of the parse that finds it: the
  * first word that names an MPI program (a launcher option's value, "4",
  * "ppr:1:node", a hostfile, is none). -1: none. */
-static int mpi_of_words(void)
+static int mpi_of_words(char **libpath)
 {
+    *libpath = NULL;
     for (int i = 1; i < launcher.argc && strcmp(launcher.argv[i], "--") != 0; i++) {
         if (launcher.argv[i][0] == '-')
             continue;
-        int mpi = program_mpi(launcher.argv[i], NULL);
+        int mpi = program_mpi(launcher.argv[i], NULL, libpath);
         if (mpi >= 0)
             return mpi;
     }
@@ -349,17 +350,20 @@ static struct launcher_opts *launcher_opts(void)
     if (!launcher.have) {
         if (!launcher.named)
             profile_launcher();
-        if (!launcher.named && mpi_of_words() == MPI_MPICH)
+        char *libpath = NULL;
+        int mpi = launcher.named ? -1 : mpi_of_words(&libpath);
+        if (MPI_MPICH_ABI(mpi))
             launcher.kind = LAUNCHER_HYDRA;
         /* exec's COMMAND takes mpirun's words for what it is told (-np, -x). */
         if (launcher.kind == LAUNCHER_EXEC)
             launcher.kind = LAUNCHER_MPIRUN;
         bool on_path;
         char *path = launcher.kind == LAUNCHER_SRUN ? launch_find_srun(launcher.path)
-                   : launcher.kind == LAUNCHER_HYDRA ? launch_find_mpiexec(launcher.path)
+                   : launcher.kind == LAUNCHER_HYDRA ? launch_find_mpiexec(launcher.path, libpath)
                    : launch_find_mpirun(launcher.path, &on_path);
         launcher_options_of(path, launcher.kind, &launcher.opts);
         free(path);
+        free(libpath);
         launcher.have = true;
     }
     return &launcher.opts;

@@ -157,10 +157,10 @@ static int check_x(struct profile *prof, const struct job_args *job)
 }
 
 /* The MPI the job's program is linked with (-1: none, or no program). */
-static int program_mpi_of(const struct job_args *job, char **lib)
+static int program_mpi_of(const struct job_args *job, char **lib, char **path)
 {
-    *lib = NULL;
-    return job->program.n ? program_mpi(job->program.v[0], lib) : -1;
+    *lib = *path = NULL;
+    return job->program.n ? program_mpi(job->program.v[0], lib, path) : -1;
 }
 
 int cmd_run(const struct cmdline *cl)
@@ -216,12 +216,12 @@ int cmd_run(const struct cmdline *cl)
         goto out_facts;
     bool on_path;
     char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
-    char *mpiexec = launch_find_mpiexec(cl->mpirun);
-    char *mpi_lib = NULL;
-    int program_mpi = program_mpi_of(&job, &mpi_lib);
+    char *mpi_lib = NULL, *mpi_path = NULL;
+    int program_mpi = program_mpi_of(&job, &mpi_lib, &mpi_path);
+    char *mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
-    char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_lib ? mpi_lib : "libmpi.so.40")
+    char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_path ? mpi_path : mpi_lib ? mpi_lib : "libmpi.so.40")
                                     : NULL;
     bool exact;
     char *evdir = evidence_dir(cl, &exact);
@@ -242,8 +242,8 @@ int cmd_run(const struct cmdline *cl)
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
-    if (plan.mpi.value == MPI_MPICH)
-        mpich_cvars_check(&plan, mpi_lib);
+    if (MPI_MPICH_ABI(plan.mpi.value))
+        mpich_cvars_check(&plan, mpi_path ? mpi_path : mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
@@ -322,6 +322,7 @@ int cmd_run(const struct cmdline *cl)
     free(srun);
     free(mpiexec);
     free(mpi_lib);
+    free(mpi_path);
     free(mpi_library);
 out_facts:
     facts_free(&facts);

@@ -220,6 +220,7 @@ static int log_entry(const struct dirent *d)
 bool evidence_log_name(const char *name)
 {
     return strcmp(name, "ucx.log") == 0 || strcmp(name, "nccl.log") == 0 ||
+           strcmp(name, "mpi.log") == 0 ||
            ((starts_with(name, "ucx.") || starts_with(name, "nccl.")) && ends_with(name, ".log"));
 }
 

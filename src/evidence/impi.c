@@ -3,7 +3,10 @@
  *   [0] MPI startup(): libfabric provider: tcp;ofi_rxm
  *   [0#3520@clusternode1] MPI startup(): libfabric provider: mlx
  *   [0] MPI startup(): Intel(R) MPI Library, Version 2021.12  Build 20240213
- * With the mlx (UCX) provider, UCX's own lines tell the lanes. */
+ *   [0] MPI startup(): single node launch is detected with spawn support disabled.
+ *       Defaulting to shm fabric.                      (I_MPI_DEBUG >= 6, 2021.x)
+ * With the mlx (UCX) provider, UCX's own lines tell the lanes; on one node
+ * Intel MPI opens no provider at all, and the line above says so. */
 #include "evidence/internal.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
@@ -22,6 +25,14 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
         p += strlen("Intel(R) MPI Library, Version ");
         evidence_version(ev, "Intel MPI", p, strcspn(p, " \r\n"));
         return false;
+    }
+    if (strstr(line, "Defaulting to shm fabric")) {
+        struct line_origin o;
+        line_origin(line, host, pid, &o);
+        evidence_selected(ev, "impi", o.host, o.pid, PATH_LOCAL,
+                          "shm fabric (a single node launch)", line, where);
+        free(o.host);
+        return true;
     }
     if (!(p = strstr(line, "libfabric provider: ")))
         return false;

@@ -7,6 +7,7 @@
  *   [cn21:08812] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/./.]   (Open MPI 4.1)
  *   [cn21:08812] MCW rank 1 is not bound (or bound to all available processors)
  *   [0] MPI startup(): 0       48210    a01r3n31   {0,1,2,3}   (Intel MPI's pinning table)
+ *   [0] MPI startup(): 0       0          eth0       (2021.18's NIC pinning: no host)
  *   Hello world from processor cn07, rank 0 out of 2 processors   (mpitutorial)
  *   Hello world: rank 0 of 2 running on cn07                      (Intel MPI's test.c)
  *       [1] proxy: cn101 (1 cores)                                (Hydra's -verbose)
@@ -77,11 +78,18 @@ bool ranks_parse_line(struct evidence *ev, const char *line, const char *where, 
         line_origin(line, host, pid, &o);
         name = o.host;   /* the daemon of the rank's node prints it */
     } else if ((p = strstr(line, "MPI startup(): ")) && isdigit((unsigned char)p[15])) {
+        /* A CPU pinning row: rank, pid, host, then the CPU set in braces.
+         * 2021.18's NIC pinning table ("0       0          eth0": rank,
+         * thread, NIC) is no host listing. Each row counts its rank. */
         long rank, rpid;
         int used = 0;
-        if (sscanf(p + 15, "%ld %ld %n", &rank, &rpid, &used) == 2 && used > 0 &&
-            name_len(p + 15 + used) > 0)
-            name = xstrndup(p + 15 + used, name_len(p + 15 + used));
+        const char *h = p + 15;
+        if (sscanf(h, "%ld %ld %n", &rank, &rpid, &used) == 2 && used > 0 && rank >= 0 &&
+            rank < 100000000 && rpid > 0 && name_len(h + used) > 0 &&
+            h[used + name_len(h + used) + strspn(h + used + name_len(h + used), " \t")] == '{') {
+            name = xstrndup(h + used, name_len(h + used));
+            n = rank + 1;
+        }
     } else if ((p = strstr(line, "Hello world from processor "))) {
         p += strlen("Hello world from processor ");
         name = xstrndup(p, name_len(p));

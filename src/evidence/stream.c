@@ -10,8 +10,20 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { LOG_UCX, LOG_NCCL };
-static const char *const log_names[] = {"ucx.log", "nccl.log"};
+enum { LOG_UCX, LOG_NCCL, LOG_MPI };
+static const char *const log_names[] = {"ucx.log", "nccl.log", "mpi.log"};
+#define NLOGS 3
+
+/* Another family's report (the MPI's own: Intel MPI's I_MPI_DEBUG lines,
+ * Open MPI's, MVAPICH's, libfabric's): its family, or -1. */
+static int other_family(const char *rec)
+{
+    for (size_t i = 0; i < nlog_families; i++)
+        if (strcmp(log_families[i].name, "ucx") != 0 && strcmp(log_families[i].name, "nccl") != 0 &&
+            log_families[i].wanted(rec))
+            return (int)i;
+    return -1;
+}
 
 /* A UCX log record: "[1795949793.450] [host:pid:tid] file.c:123 UCX  LEVEL ...".
  * Returns its level, or NULL. */
@@ -61,7 +73,7 @@ static char *keep(struct evidence_logs *l, int which, const char *line, size_t l
 /* What a read kept reaches the files (a report still comes before its verdict). */
 static void logs_flush(struct evidence_logs *l)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NLOGS; i++)
         if (l->file[i] && fflush(l->file[i]) != 0 && !l->failed) {
             rr_warn("cannot write %s/%s: %s (the evidence is kept in memory; the verdict "
                     "stands)", l->dir, log_names[i], strerror(errno));
@@ -90,16 +102,18 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
      * the user's to see (rdmarun does not ask for them) and evidence too */
     bool table = !level && !nccl && rec[0] == '[' && isdigit((unsigned char)rec[1]) &&
                  (strstr(rec, "| ") || strstr(rec, "+--"));
-    if (!level && !nccl && !table) {
+    int other = !level && !nccl && !table ? other_family(rec) : -1;
+    if (!level && !nccl && !table && other < 0) {
         s->ev->lines++;
         return false;
     }
     s->ev->reports++;
+    bool impi = other >= 0 && strcmp(log_families[other].name, "impi") == 0;
     bool take = table ? false
               : level ? s->take_ucx && (level_is(level, "INFO") || level_is(level, "DIAG"))
-                      : s->take_nccl;
-    int which = level || table ? LOG_UCX : LOG_NCCL;
-    bool wanted = log_families[which].wanted(rec);
+              : nccl ? s->take_nccl : impi && s->take_mpi;
+    int which = level || table ? LOG_UCX : nccl ? LOG_NCCL : LOG_MPI;
+    bool wanted = other >= 0 || log_families[which].wanted(rec);
     if (!take && !wanted) {
         s->ev->lines++;
         return false;
@@ -184,7 +198,7 @@ void stream_end(struct evidence_stream *s)
 
 void evidence_logs_close(struct evidence_logs *l)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NLOGS; i++)
         if (l->file[i])
             fclose(l->file[i]);
     if (l->placement)

@@ -15,8 +15,8 @@
 
 struct evidence_logs {
     char *dir;                 /* the evidence directory, or NULL: kept in memory only */
-    FILE *file[2];             /* ucx.log, nccl.log, opened on first use */
-    unsigned long long nlines[2];
+    FILE *file[3];             /* ucx.log, nccl.log, mpi.log, opened on first use */
+    unsigned long long nlines[3];
     FILE *placement;           /* placement.txt: the per-rank helper's records */
     bool failed;               /* a write failed (warned once) */
 };
@@ -34,6 +34,7 @@ struct evidence_stream {
     struct evidence_logs *logs;
     int out;                   /* where passed bytes go: 1 or 2 */
     bool take_ucx, take_nccl;  /* rdmarun set the level: its INFO lines are not the job's */
+    bool take_mpi;             /* and I_MPI_DEBUG: Intel MPI's "MPI startup()" lines */
     char buf[STREAM_BUF];
     size_t len;
     bool passing;              /* the line in buf is the job's: its rest passes at once */

@@ -378,8 +378,13 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         char *local = transports_in(ev, PATH_LOCAL, false);
         const struct observation *chose = s.sel_tcp ? s.sel_tcp : s.sel_rdma ? s.sel_rdma
                                                                               : s.sel_other;
-        char *would = chose ? xasprintf("; %s's %s is what would carry traffic between nodes",
-                                        chose->family, chose->transports) : xstrdup("");
+        /* A library that chose shared memory for a one-node job (Intel MPI's
+         * shm fabric) says what carried it; a network choice, what would. */
+        char *would = !chose ? xstrdup("")
+                    : chose->kind == PATH_LOCAL
+                        ? xasprintf("; %s used its %s", chose->family, chose->transports)
+                        : xasprintf("; %s's %s is what would carry traffic between nodes",
+                                    chose->family, chose->transports);
         if (strcmp(tcp_in, "none") != 0)
             out = xasprintf("local only: %s within one node, over TCP (%s), not shared memory; "
                             "no path left the node", procs, tcp_in);

@@ -1,6 +1,7 @@
 #include "launch/launch.h"
 #include "util/fs.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <stdio.h>
@@ -78,9 +79,33 @@ char *launch_find_srun(const char *option)
     return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
 }
 
-char *launch_find_mpiexec(const char *option)
+/* LIBDIR/../bin/mpiexec.hydra (oneAPI's lib/release: ../../bin). */
+static char *mpiexec_beside(const char *libpath)
+{
+    char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *found = NULL;
+    bool release = ends_with(dir, "/lib/release");
+    for (int up = 1; up <= (release ? 2 : 1) && !found; up++) {
+        char *cand = xasprintf("%s/%s/bin/mpiexec.hydra", dir, up == 1 ? ".." : "../..");
+        char *real = executable(cand) ? realpath(cand, NULL) : NULL;
+        free(cand);
+        found = real;
+    }
+    free(dir);
+    return found;
+}
+
+char *launch_find_mpiexec(const char *option, const char *libpath)
 {
     bool on_path;
+    const char *env = getenv("RDMARUN_MPIEXEC");
+    if (!option && !(env && *env) && libpath) {
+        char *beside = mpiexec_beside(libpath);
+        if (beside)
+            return beside;
+    }
     char *found = find_launcher("mpiexec.hydra", option, "RDMARUN_MPIEXEC", &on_path);
     return found ? found : find_launcher("mpiexec.mpich", NULL, "RDMARUN_MPIEXEC", &on_path);
 }

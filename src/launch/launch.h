@@ -11,10 +11,12 @@
 char *launch_find_mpirun(const char *option, bool *on_path);
 /* The same for srun: --mpirun, then $RDMARUN_SRUN, then PATH. */
 char *launch_find_srun(const char *option);
-/* The same for MPICH's Hydra: --mpirun, then $RDMARUN_MPIEXEC, then
- * mpiexec.hydra or mpiexec.mpich (Debian's name, beside Open MPI's mpiexec)
- * on PATH. */
-char *launch_find_mpiexec(const char *option);
+/* The same for MPICH's Hydra: --mpirun, then $RDMARUN_MPIEXEC, then the
+ * mpiexec.hydra of the program's own MPI (beside LIBPATH, the MPI library
+ * it loads, when not NULL: LIBDIR/../bin, Intel MPI's and any MPICH
+ * installed in a prefix), then mpiexec.hydra or mpiexec.mpich (Debian's
+ * name, beside Open MPI's mpiexec) on PATH. */
+char *launch_find_mpiexec(const char *option, const char *libpath);
 /* The first executable `name` on PATH, past rdmarun's drop-in wrapper (a
  * name with '/' as it is). Caller frees; NULL when there is none. */
 char *launch_on_path(const char *name);

@@ -7,11 +7,14 @@
 
 /* The MPI family of `program` (a path, or a name looked up on PATH):
  * MPI_OPENMPI (libmpi.so.40, Open MPI 3 to 5), MPI_MPICH (libmpich.so.12:
- * MPICH and its derivatives), or -1 when it names neither (a script, a
- * program without MPI, one linked statically, one that cannot be read). *lib,
- * when not NULL, gets the library's name (caller frees), or NULL. */
-int program_mpi(const char *program, char **lib);
-/* The same for a library name alone ("libmpich.so.12"): -1 for any other. */
+ * MPICH and its derivatives), MPI_IMPI (libmpi.so.12 with Intel's
+ * impi_info beside it), or -1 when it names none (a script, a program
+ * without MPI, one linked statically, one that cannot be read). *lib, when
+ * not NULL, gets the library's name (caller frees), or NULL; *path the
+ * file the dynamic linker would load for it, or NULL when not found. */
+int program_mpi(const char *program, char **lib, char **path);
+/* The same for a library name alone ("libmpich.so.12"; libmpi.so.12 is
+ * MPI_IMPI): -1 for any other. */
 int mpi_of_library(const char *soname);
 
 #endif

@@ -316,9 +316,11 @@ int supervise(const struct plan *p, const struct facts *f)
     const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");
     w.take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
     w.take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
+    const struct plan_item *impi = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
     w.ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
     w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
-                                     .take_ucx = w.take_ucx, .take_nccl = w.take_nccl};
+                                     .take_ucx = w.take_ucx, .take_nccl = w.take_nccl,
+                                     .take_mpi = impi && impi->source == SOURCE_EVIDENCE};
     w.out.label = p->output_label;
     w.out.rank_prefix = p->output_rank_prefix;
     w.err = w.out;
@@ -383,7 +385,7 @@ int supervise(const struct plan *p, const struct facts *f)
                                    "a program that uses UCX or NCCL)"
                                  : "no verdict: no rank reported a transport (not an MPI "
                                    "program, or not one that uses UCX or NCCL)");
-    } else if (v == VERDICT_UNKNOWN && !w.tree &&
+    } else if (v == VERDICT_UNKNOWN && !w.tree && p->mpi.value == MPI_OPENMPI &&
                (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
         char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
                                "have used ob1, which reports no transport", summary);

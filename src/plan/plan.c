@@ -474,6 +474,21 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
     }
     free(ucx_file);
     free(nccl_file);
+    /* Intel MPI reports its libfabric provider at I_MPI_DEBUG >= 1, the
+     * pinning table (each rank's host) at 4 and up (Developer Reference,
+     * I_MPI_DEBUG), and that a one-node job uses its shm fabric alone at 6
+     * (2021.18: "single node launch is detected ... Defaulting to shm
+     * fabric."): 6. */
+    const struct plan_item *dbg = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
+    if (p->mpi.value == MPI_IMPI && !dbg)
+        plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, "I_MPI_DEBUG", "6", xstrdup("evidence"),
+                      xstrdup("rdmarun reads Intel MPI's fabric and pinning reports from the "
+                              "launcher's output"));
+    else if (p->mpi.value == MPI_IMPI && dbg->value && strlen(dbg->value) == 1 &&
+             strchr("0123", dbg->value[0]))
+        sv_pushf(&p->notes, "I_MPI_DEBUG=%s from %s is kept: Intel MPI then prints no pinning "
+                 "table, so rdmarun cannot tell which host each rank ran on (it would set 6)",
+                 dbg->value, dbg->origin);
 }
 
 static void mark_overrides(struct plan *p, const struct job_args *job)
@@ -632,20 +647,20 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
                                   rq->job->program.n ? rq->job->program.v[0] : "the program",
                                   rq->program_mpi_lib ? rq->program_mpi_lib : "it");
     }
-    bool mpich = p->mpi.value == MPI_MPICH;
+    bool mpich = MPI_MPICH_ABI(p->mpi.value);
     if (found >= 0 && found != p->mpi.value)
         plan_fail(p, RR_EX_USAGE, xasprintf("%s links %s, %s's library, but %s says %s: started "
                   "by the other MPI's launcher, its ranks would each run alone, as singletons "
                   "(hint: leave the MPI to rdmarun, which reads it from the program)",
                   rq->job->program.v[0], rq->program_mpi_lib,
-                  found == MPI_MPICH ? "MPICH" : "Open MPI", p->mpi.origin,
+                  mpi_family_titles[found], p->mpi.origin,
                   mpi_family_names[p->mpi.value]));
     setting_resolve(&p->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
                     "launcher", mpich ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN);
     enum launcher l = p->launcher.value;
     if ((mpich && l == LAUNCHER_MPIRUN) || (!mpich && l == LAUNCHER_HYDRA))
         plan_fail(p, RR_EX_USAGE, xasprintf("the program's MPI is %s (%s), which %s (%s) cannot "
-                  "start (hint: %s)", mpich ? "MPICH" : "Open MPI", p->mpi.origin,
+                  "start (hint: %s)", mpi_family_titles[p->mpi.value], p->mpi.origin,
                   mpich ? "Open MPI's mpirun" : "Hydra's mpiexec", p->launcher.origin,
                   mpich ? "--launcher hydra, or leave the launcher to rdmarun"
                         : "--launcher mpirun, or --mpi mpich for an MPICH program"));
@@ -664,7 +679,7 @@ static bool is_cvar(const struct plan_item *it)
 
 static void drop_other_mpi(struct plan *p)
 {
-    bool mpich = p->mpi.value == MPI_MPICH;
+    bool mpich = MPI_MPICH_ABI(p->mpi.value);
     struct strvec names = {0};
     size_t kept = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -679,9 +694,12 @@ static void drop_other_mpi(struct plan *p)
     p->n = kept;
     if (names.n) {
         char *list = sv_join(&names, ", ");
-        sv_pushf(&p->notes, mpich ? "MPICH: Open MPI's MCA parameters %s do not apply: left out"
-                                  : "Open MPI: MPICH's control variables %s do not apply: left "
-                                    "out", list);
+        if (mpich)
+            sv_pushf(&p->notes, "%s: Open MPI's MCA parameters %s do not apply: left out",
+                     mpi_family_titles[p->mpi.value], list);
+        else
+            sv_pushf(&p->notes, "Open MPI: MPICH's control variables %s do not apply: left out",
+                     list);
         free(list);
     }
     sv_free(&names);

@@ -10,7 +10,10 @@ enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
 enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY };
 enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC, LAUNCHER_HYDRA };
 /* The MPI family a job's program is linked with: its launcher and vocabulary. */
-enum mpi_family { MPI_OPENMPI, MPI_MPICH };
+/* MPI_IMPI: Intel MPI, MPICH's ABI (libmpi.so.12) and its own Hydra. */
+enum mpi_family { MPI_OPENMPI, MPI_MPICH, MPI_IMPI };
+/* MPICH and the MPIs built on it: Hydra's mpiexec, MPICH's ABI and MPI_T. */
+#define MPI_MPICH_ABI(f) ((f) == MPI_MPICH || (f) == MPI_IMPI)
 enum bind_policy { BIND_NONE, BIND_NUMA, BIND_NIC_LOCAL, BIND_GPU_LOCAL };
 enum memory_policy { MEMORY_PREFER, MEMORY_BIND, MEMORY_NONE };
 enum nic_choice { NICS_ONE, NICS_NEAREST };
@@ -19,11 +22,12 @@ enum nic_choice { NICS_ONE, NICS_NEAREST };
  * messages. */
 extern const char *const verify_policy_names[], *const expectation_names[],
     *const launcher_names[], *const bind_policy_names[], *const memory_policy_names[],
-    *const nic_choice_names[], *const mpi_family_names[];
+    *const nic_choice_names[], *const mpi_family_names[],
+    *const mpi_family_titles[];
 #define VERIFY_POLICIES "off|warn|strict"
 #define EXPECTATIONS "rdma|tcp|local|any"
 #define LAUNCHERS "mpirun|srun|exec|hydra"
-#define MPI_FAMILIES "openmpi|mpich"
+#define MPI_FAMILIES "openmpi|mpich|impi"
 #define BIND_POLICIES "none|numa|nic-local|gpu-local"
 #define MEMORY_POLICIES "prefer|bind|none"
 #define NIC_CHOICES "one|nearest"

@@ -20,7 +20,8 @@ cd "$(dirname "$0")/.."
 # busybox-static for the guest's initramfs and the RDMA tools; gnuplot for
 # compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin;
 # debhelper, lintian and rpm to build and check the packages; python3-torch
-# for a real torchrun under --launcher exec, strace to see its workers' writes.
+# for a real torchrun under --launcher exec, strace to see its workers' writes;
+# python3-venv for Intel MPI's wheels (below).
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev libpmix-dev libelf-dev openmpi-bin libopenmpi-dev python3
@@ -28,7 +29,7 @@ packages="build-essential autoconf automake libtool pkg-config
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
-  debhelper lintian rpm python3-torch strace"
+  debhelper lintian rpm python3-torch strace python3-venv"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -40,6 +41,24 @@ if [ -n "$missing" ]; then
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+fi
+
+# Intel MPI for the suite, from Intel's own wheels on PyPI (impi-rt: the
+# runtime with its mpiexec.hydra and libfabric; impi-devel: mpicc), in a
+# virtual environment; tests/integration/impi.sh finds it by RDMARUN_IMPI.
+# 2021.18.1: 2021.19 needs a libfabric wheel that PyPI does not carry.
+# Without PyPI the Intel MPI tests skip, saying why.
+if [ "$mode" = check ]; then
+    impi=${RDMARUN_IMPI:-/opt/rdmarun-impi}
+    [ "$(id -u)" = 0 ] || impi=${RDMARUN_IMPI:-$HOME/.cache/rdmarun-impi}
+    if [ ! -x "$impi/bin/mpiexec.hydra" ]; then
+        echo "setup: installing Intel MPI 2021.18.1 from PyPI into $impi"
+        { python3 -m venv "$impi" &&
+            "$impi/bin/pip" install -q impi-rt==2021.18.1 impi-devel==2021.18.1; } ||
+            { echo "setup: Intel MPI not installed (PyPI not reachable?): its tests will skip"
+              rm -rf "$impi"; }
+    fi
+    export RDMARUN_IMPI="$impi"
 fi
 
 [ -x configure ] || autoreconf -fi

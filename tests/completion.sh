@@ -41,7 +41,7 @@ offers "an option's name" "$R --bind-" --bind-policy
 offers "bind-policy's values" "$R --bind-policy " none numa nic-local gpu-local
 offers "verify's values" "$R --verify s" strict
 offers "launcher's values" "$R --launcher " mpirun srun exec hydra
-offers "mpi's values" "$R --mpi " openmpi mpich
+offers "mpi's values" "$R --mpi " openmpi mpich impi
 offers "expect's values" "$R verify --expect " rdma tcp local any
 offers "threads: auto" "$R --threads a" auto
 offers "a profile by name" "$R -p r" roce

@@ -44,7 +44,7 @@ static const struct opt options[] = {
      "a UCX program) starts the\nprocesses, with the plan's variables in its environment"},
     {"mpi", NULL, JOB, OPT_VALUE, C(mpi), MPI_FAMILIES, NULL,
      "the MPI the program is linked with (default: the\nprofile's, else read from the program's "
-     "libraries,\nelse openmpi); mpich runs Hydra's mpiexec"},
+     "libraries,\nelse openmpi); mpich and impi (Intel MPI) run\nHydra's mpiexec"},
     {"verify", NULL, JOB, OPT_VALUE, C(verify), VERIFY_POLICIES, NULL,
      "check the transports the job used (default: the\nprofile's, else warn); strict stops a job "
      "on TCP"},

@@ -231,7 +231,7 @@ int cmd_run(const struct cmdline *cl)
     char word[17];
     random_word(word);
     struct plan_request rq = {
-        .output_word = word, .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
+        .output_word = word, .impi_debug = getenv("I_MPI_DEBUG"), .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &job, .verify = cl->verify, .launcher = cl->launcher, .mpi = cl->mpi,
         .program_mpi = program_mpi, .program_mpi_lib = mpi_lib, .mpiexec = mpiexec,

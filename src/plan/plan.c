@@ -418,7 +418,30 @@ static bool output_to_files(const struct job_args *job)
     return false;
 }
 
-static void plan_evidence(struct plan *p, const char *dir, const struct job_args *job)
+/* NAME's value as the job's own options give it to the ranks (-x
+ * NAME=VALUE, Hydra's -genv NAME VALUE or -genv NAME=VALUE), or NULL. */
+static char *job_env_value(const struct job_args *job, const char *name)
+{
+    const struct strvec *a = &job->mpirun_args;
+    size_t len = strlen(name);
+    char *found = NULL;
+    for (size_t i = 0; i + 1 < a->n; i++) {
+        const char *o = a->v[i] + strspn(a->v[i], "-"), *w = a->v[i + 1];
+        if (a->v[i][0] != '-' || (strcmp(o, "x") != 0 && strcmp(o, "genv") != 0))
+            continue;
+        if (strncmp(w, name, len) == 0 && w[len] == '=') {
+            free(found);
+            found = xstrdup(w + len + 1);
+        } else if (strcmp(o, "genv") == 0 && strcmp(w, name) == 0 && i + 2 < a->n) {
+            free(found);
+            found = xstrdup(a->v[i + 2]);
+        }
+    }
+    return found;
+}
+
+static void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
+                          const char *rq_impi_debug)
 {
     p->evidence_files = output_to_files(job);
     /* weak: values that hide the reports; file: a user's value other than
@@ -478,17 +501,23 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
      * pinning table (each rank's host) at 4 and up (Developer Reference,
      * I_MPI_DEBUG), and that a one-node job uses its shm fabric alone at 6
      * (2021.18: "single node launch is detected ... Defaulting to shm
-     * fabric."): 6. */
+     * fabric."): 6, unless the job sets its own (profile, -x/-genv, the
+     * environment Hydra passes on), which is kept, its lines the job's. */
+    if (p->mpi.value != MPI_IMPI)
+        return;
     const struct plan_item *dbg = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
-    if (p->mpi.value == MPI_IMPI && !dbg)
+    char *given = job_env_value(job, "I_MPI_DEBUG");
+    const char *value = given ? given : dbg ? dbg->value : rq_impi_debug;
+    const char *origin = given ? "the command line" : dbg ? dbg->origin : "the environment";
+    if (!value)
         plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, "I_MPI_DEBUG", "6", xstrdup("evidence"),
                       xstrdup("rdmarun reads Intel MPI's fabric and pinning reports from the "
                               "launcher's output"));
-    else if (p->mpi.value == MPI_IMPI && dbg->value && strlen(dbg->value) == 1 &&
-             strchr("0123", dbg->value[0]))
+    else if (strlen(value) == 1 && strchr("0123", value[0]))
         sv_pushf(&p->notes, "I_MPI_DEBUG=%s from %s is kept: Intel MPI then prints no pinning "
                  "table, so rdmarun cannot tell which host each rank ran on (it would set 6)",
-                 dbg->value, dbg->origin);
+                 value, origin);
+    free(given);
 }
 
 static void mark_overrides(struct plan *p, const struct job_args *job)
@@ -1136,7 +1165,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         out->evidence_dir = xstrdup(rq->evidence_dir);
         out->evidence_made = rq->evidence_made;
         out->evidence_prune = rq->evidence_prune;
-        plan_evidence(out, rq->evidence_dir, rq->job);
+        plan_evidence(out, rq->evidence_dir, rq->job, rq->impi_debug);
     }
     mark_overrides(out, rq->job);
     plan_threads(out, prof, rq);

@@ -77,6 +77,7 @@ struct plan_request {
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */
     const char *output_word;            /* a random word for Hydra's output labels, or NULL */
+    const char *impi_debug;             /* I_MPI_DEBUG in rdmarun's environment, or NULL */
     bool evidence_made;                 /* it exists, made for this job (evidence_dir.c) */
     bool evidence_prune;                /* made from a template: older runs beside it pruned */
     const char *self;                   /* rdmarun's path, for the per-rank helper */

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Real Intel MPI jobs through rdmarun (issue 37): Intel's own wheels from
+# PyPI (impi-rt 2021.18.1, impi-devel), which scripts/setup-debian.sh puts
+# in a virtual environment (RDMARUN_IMPI, default /opt/rdmarun-impi). The
+# examples are built here with Intel's mpicc. rdmarun reads the program's
+# MPI from its libraries (libmpi.so.12, with Intel's impi_info beside the
+# file the loader finds through the program's RUNPATH), starts Intel's own
+# mpiexec.hydra, asks for I_MPI_DEBUG=6 and judges from Intel's report.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+IMPI=${RDMARUN_IMPI:-/opt/rdmarun-impi}
+if [ ! -x "$IMPI/bin/mpiexec.hydra" ] || [ ! -x "$IMPI/bin/mpicc" ]; then
+    echo "1..0 # SKIP Intel MPI is not installed in $IMPI (scripts/setup-debian.sh check installs impi-rt and impi-devel 2021.18.1 from PyPI; PyPI may be out of reach)"
+    exit 0
+fi
+for p in mpi_hello mpi_exit; do
+    I_MPI_ROOT=$IMPI "$IMPI/bin/mpicc" -O2 -o "$TMP/$p" "$SRC/examples/$p.c" || {
+        echo "Bail out! Intel's mpicc cannot build examples/$p.c"; exit 1; }
+done
+HELLO=$TMP/mpi_hello EXIT=$TMP/mpi_exit
+MPIEXEC=$(realpath "$IMPI/bin/mpiexec.hydra")
+
+# Independent of rdmarun: what the program names, and where it is found.
+readelf -d "$HELLO" | grep -q 'NEEDED.*\[libmpi\.so\.12\]' &&
+    readelf -d "$HELLO" | grep -q "RUNPATH.*$IMPI/lib" && [ -x "$IMPI/bin/impi_info" ]
+ok $? "readelf: the example names libmpi.so.12 and Intel's folder, impi_info beside it"
+
+run "$RDMARUN" -p shm --dry-run --json -np 2 "$HELLO"
+has "$out" '"mpi_family": "impi"'
+ok $? "--json: stack.mpi_family impi"
+run "$RDMARUN" -p shm --dry-run -np 2 "$HELLO"
+check "started by Intel's own mpiexec.hydra, beside its library; I_MPI_DEBUG 6 asked" 0 \
+    "$MPIEXEC -prepend-pattern" "-genv I_MPI_DEBUG 6" \
+    "Intel MPI: Open MPI's MCA parameters"
+run env PATH=/usr/bin:/bin "$RDMARUN" -p shm --dry-run -np 2 "$HELLO"
+check "Intel's mpiexec whatever PATH says (MPICH's mpiexec.hydra may be first there)" 0 \
+    "$MPIEXEC -prepend-pattern"
+
+# Real jobs. One node: Intel MPI uses its shm fabric alone and says so at
+# I_MPI_DEBUG 6; its report lines are rdmarun's (taken out, kept in mpi.log).
+run "$RDMARUN" -p shm -np 2 "$HELLO"
+check_without "a 2-rank Intel MPI job on one node: local, on Intel's shm fabric" 0 \
+    "MPI startup()" "rank 0 of 2" "rank 1 of 2" "local only:" "of 2 ranks" \
+    "impi used its shm fabric (a single node launch)"
+dir=$(ls -td "$TMP"/rdmarun-evidence/*/ | head -1)
+grep -q "Defaulting to shm fabric" "$dir/mpi.log" && grep -q "Intel(R) MPI Library, Version" "$dir/mpi.log"
+ok $? "Intel MPI's report is kept in the evidence folder's mpi.log"
+# Told to use libfabric's tcp provider: one node all the same (the pinning
+# table lists one host; 2021.18's NIC pinning table names no host).
+run "$RDMARUN" -p tcp -np 2 -genv I_MPI_FABRICS ofi -genv FI_PROVIDER tcp "$HELLO"
+check "Intel MPI on libfabric's tcp provider, one node: local, the provider named" 0 \
+    "rank 1 of 2" "all on one node as the log says" \
+    "impi's libfabric provider tcp;ofi_rxm is what would carry traffic between nodes"
+run "$RDMARUN" -p shm --dry-run -x I_MPI_DEBUG=2 -np 2 "$HELLO"
+check_without "the job's own I_MPI_DEBUG=2 is kept, with what it costs" 0 "I_MPI_DEBUG 6" \
+    "I_MPI_DEBUG=2 from the command line is kept: Intel MPI then prints no pinning table"
+I_MPI_DEBUG=5 run "$RDMARUN" -p shm --dry-run -np 2 "$HELLO"
+check_without "I_MPI_DEBUG=5 exported: rdmarun asks for no level of its own" 0 "I_MPI_DEBUG 6" \
+    "$MPIEXEC -prepend-pattern"
+I_MPI_DEBUG=5 run "$RDMARUN" -p shm -np 2 "$HELLO"
+check "I_MPI_DEBUG=5 exported: Intel MPI's report is the job's, shown, and still read" 0 \
+    "MPI startup(): Intel(R) MPI Library" "all on one node as the log says"
+
+# Exit status and placement pass through Intel's Hydra.
+run "$RDMARUN" -p shm -np 2 "$EXIT" 7
+check "the Intel MPI program exits 7, rdmarun exits 7" 7
+run "$RDMARUN" -p shm --bind-policy numa --report -np 2 "$HELLO"
+check "placement under Intel's Hydra: each rank finds its local rank in MPI_LOCALRANKID" 0 \
+    "rank 0 (local 0 of 2) on" "rank 1 (local 1 of 2) on" "[MPI_LOCALRANKID]"
+done_testing

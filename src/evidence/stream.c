@@ -107,7 +107,10 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
         s->ev->lines++;
         return false;
     }
-    s->ev->reports++;
+    /* A listing of where ranks ran (Hello lines, --report-bindings) is no
+     * transport report: "no rank reported a transport" stays true of it. */
+    if (other < 0 || strcmp(log_families[other].name, "ranks") != 0)
+        s->ev->reports++;
     bool impi = other >= 0 && strcmp(log_families[other].name, "impi") == 0;
     bool take = table ? false
               : level ? s->take_ucx && (level_is(level, "INFO") || level_is(level, "DIAG"))

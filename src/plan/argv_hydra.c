@@ -47,10 +47,12 @@ static char *hydra_kind(const char *ompi)
     return NULL;
 }
 
-static void env_pair(struct strvec *argv, const char *assignment)
+/* -x NAME=VALUE as Hydra's -genv (every rank) or, in an MPMD job, -env
+ * (that part's ranks, as -x reaches only its own app context's). */
+static void env_pair(struct strvec *argv, const char *assignment, bool local)
 {
     const char *eq = strchr(assignment, '=');
-    sv_push(argv, "-genv");
+    sv_push(argv, local ? "-env" : "-genv");
     char *name = xstrndup(assignment, (size_t)(eq - assignment));
     sv_push(argv, name);
     sv_push(argv, eq + 1);
@@ -95,8 +97,10 @@ static void label_output(struct plan *p, const struct plan_request *rq, struct s
     sv_pushf(argv, "%s%%r]", p->output_label);
 }
 
-/* The job's options (Open MPI's or Hydra's), onto argv. */
-static void user_args(struct plan *p, const struct strvec *given, struct strvec *argv)
+/* The job's options (Open MPI's or Hydra's), onto argv; LOCAL: those of a
+ * part of an MPMD job. */
+static void user_args(struct plan *p, const struct strvec *given, struct strvec *argv,
+                      bool local)
 {
     for (size_t i = 0; i < given->n; i++) {
         const char *arg = given->v[i], *name = arg + strspn(arg, "-");
@@ -125,7 +129,7 @@ static void user_args(struct plan *p, const struct strvec *given, struct strvec 
         if (!strcmp(name, "x") && next) {
             i++;
             if (strchr(next, '='))
-                env_pair(argv, next);   /* -x VAR alone: Hydra passes VAR anyway */
+                env_pair(argv, next, local);   /* -x VAR alone: Hydra passes VAR anyway */
         } else if ((!strcmp(name, "mca") || !strcmp(name, "gmca")) && i + 2 < given->n) {
             sv_pushf(&p->notes, "hydra: %s %s %s is an Open MPI MCA parameter: MPICH has none, "
                      "left out", arg, given->v[i + 1], given->v[i + 2]);
@@ -163,12 +167,12 @@ static void plan_option(struct plan *p, const struct plan_item *it, struct strve
 void hydra_argv(struct plan *p, const struct plan_request *rq)
 {
     const struct job_args *job = rq->job;
-    if (job->ncontexts || job->appfile)
-        plan_fail(p, RR_EX_USAGE, xstrdup("hydra: an MPMD job (':' or --app) is not planned for "
-                                          "Hydra yet (hint: run its parts as one program)"));
+    if (job->appfile)
+        plan_fail(p, RR_EX_USAGE, xstrdup("hydra: --app is Open MPI's appfile (hint: give the "
+                                          "parts on the command line, separated by ':')"));
     sv_push(&p->argv, rq->mpiexec ? rq->mpiexec : "mpiexec");
     label_output(p, rq, &p->argv);
-    user_args(p, &job->mpirun_args, &p->argv);
+    user_args(p, &job->mpirun_args, &p->argv, job->ncontexts > 0);
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
         if (it->overridden || !it->value)
@@ -183,4 +187,12 @@ void hydra_argv(struct plan *p, const struct plan_request *rq)
     }
     plan_helper_argv(p, rq, &p->argv);
     sv_append(&p->argv, &job->program);
+    /* MPMD: "-n 1 a : -n 2 b"; the plan's -genv before the first part
+     * reach every part's ranks. */
+    for (size_t c = 0; c < job->ncontexts; c++) {
+        sv_push(&p->argv, ":");
+        user_args(p, &job->contexts[c].args, &p->argv, true);
+        plan_helper_argv(p, rq, &p->argv);
+        sv_append(&p->argv, &job->contexts[c].program);
+    }
 }

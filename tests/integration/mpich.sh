@@ -198,6 +198,15 @@ ok $? "SIGTERM to rdmarun ends the MPICH job with a failure status (got $status)
 gone $ranks
 ok $? "SIGTERM reached the MPICH ranks through Hydra: none is left running"
 
+# MPMD: Open MPI's "-np 1 a : -np 1 b" as Hydra's "-n 1 a : -n 1 b", each
+# part's -x its own (-env), the plan's -genv reaching every part.
+run "$RDMARUN" -p shm --dry-run -np 1 -x A=1 "$HELLO" : -np 1 -x B=2 "$HELLO" x
+check "an MPMD job: each part with its own -n and -env, the plan's -genv before the first" 0 \
+    "-n 1 -env A 1 -genv UCX_TLS sm,self" "$HELLO : -n 1 -env B 2 $HELLO x"
+run "$RDMARUN" -p shm -np 1 "$HELLO" : -np 1 "$HELLO"
+check "a real MPMD MPICH job: one communicator of 2 ranks, both counted" 0 "rank 0 of 2" \
+    "rank 1 of 2" "local only: 2 processes on shared memory"
+
 # The per-rank helper places Hydra's ranks by Hydra's local rank.
 run "$RDMARUN" -p shm --bind-policy numa --report -np 2 "$HELLO"
 check "placement under Hydra: each rank finds its local rank in Hydra's MPI_LOCALRANKID" 0 \

@@ -542,7 +542,7 @@ static char *passed_through(struct evidence_stream *st, const char *const *chunk
     *found = 0;
     for (size_t i = 0; i < n; i++)
         *found += stream_feed(st, chunks[i], strlen(chunks[i]));
-    stream_flush(st);
+    stream_end(st);
     close(fd[1]);
     static char buf[8192];
     ssize_t r = read(fd[0], buf, sizeof(buf) - 1);

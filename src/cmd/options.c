@@ -352,6 +352,8 @@ static struct launcher_opts *launcher_opts(void)
             profile_launcher();
         char *libpath = NULL;
         int mpi = launcher.named ? -1 : mpi_of_words(&libpath);
+        if (!launcher.named && mpi < 0)
+            mpi = launch_wrapped_mpi();   /* a script through the mpiexec.hydra wrapper */
         if (MPI_MPICH_ABI(mpi))
             launcher.kind = LAUNCHER_HYDRA;
         /* exec's COMMAND takes mpirun's words for what it is told (-np, -x). */

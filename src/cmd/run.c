@@ -157,6 +157,17 @@ static int check_x(struct profile *prof, const struct job_args *job)
 }
 
 /* The MPI the job's program is linked with (-1: none, or no program). */
+/* The library of the MPI --mpi or the drop-in wrapper names, for a program
+ * whose own libraries name none (the profile's mpi is not read yet). */
+static const char *default_mpi_library(const struct cmdline *cl)
+{
+    int mpi = launch_wrapped_mpi();
+    if (cl->mpi)
+        mpi = strcmp(cl->mpi, "mpich") == 0 ? MPI_MPICH : strcmp(cl->mpi, "impi") == 0 ? MPI_IMPI
+                                                                                : MPI_OPENMPI;
+    return mpi == MPI_MPICH ? "libmpich.so.12" : mpi == MPI_IMPI ? "libmpi.so.12" : "libmpi.so.40";
+}
+
 static int program_mpi_of(const struct job_args *job, char **lib, char **path)
 {
     *lib = *path = NULL;
@@ -221,7 +232,8 @@ int cmd_run(const struct cmdline *cl)
     char *mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
-    char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_path ? mpi_path : mpi_lib ? mpi_lib : "libmpi.so.40")
+    char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_path ? mpi_path : mpi_lib ? mpi_lib
+                                                        : default_mpi_library(cl))
                                     : NULL;
     bool exact;
     char *evdir = evidence_dir(cl, &exact);
@@ -235,6 +247,7 @@ int cmd_run(const struct cmdline *cl)
         .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
         .job = &job, .verify = cl->verify, .launcher = cl->launcher, .mpi = cl->mpi,
         .program_mpi = program_mpi, .program_mpi_lib = mpi_lib, .mpiexec = mpiexec,
+        .wrapped_mpi = launch_wrapped_mpi(),
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
         .threads = cl->threads,
         .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun,

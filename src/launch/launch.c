@@ -1,4 +1,5 @@
 #include "launch/launch.h"
+#include "profile/settings.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -143,15 +144,26 @@ static bool launches_nothing(int argc, char **argv)
     return strncmp(argv[1], "--show-me:", 10) == 0 || strncmp(argv[1], "--showme:", 9) == 0;
 }
 
+/* The wrapper's name, kept when RDMARUN_WRAPPED is taken out. */
+static int wrapped_mpi = -1;
+
+int launch_wrapped_mpi(void)
+{
+    return wrapped_mpi;
+}
+
 int launch_wrapped_passthrough(int argc, char **argv)
 {
     const char *env = getenv("RDMARUN_WRAPPED");
     char *name = env ? xstrdup(env) : NULL;
     unsetenv("RDMARUN_WRAPPED");
-    static const char *const launchers[] = {"mpirun", "mpiexec", "orterun", "prterun"};
+    static const char *const launchers[] = {"mpirun", "mpiexec", "orterun", "prterun",
+                                            "mpiexec.hydra", "mpiexec.mpich"};
     bool known = false;
     for (size_t i = 0; name && i < sizeof(launchers) / sizeof(*launchers); i++)
         known |= strcmp(name, launchers[i]) == 0;
+    if (known && starts_with(name, "mpiexec."))
+        wrapped_mpi = MPI_MPICH;
     if (!known || !launches_nothing(argc, argv)) {
         free(name);
         return -1;
@@ -159,8 +171,9 @@ int launch_wrapped_passthrough(int argc, char **argv)
     bool on_path;
     char *real = find_launcher(name, NULL, "RDMARUN_MPIRUN", &on_path);
     if (!real) {
-        rr_error("%s not found on PATH behind rdmarun's drop-in wrapper (hint: install Open "
-                 "MPI's %s, or take the wrapper folder off PATH)", name, name);
+        rr_error("%s not found on PATH behind rdmarun's drop-in wrapper (hint: install %s's "
+                 "%s, or take the wrapper folder off PATH)", name,
+                 starts_with(name, "mpiexec.") ? "MPICH" : "Open MPI", name);
         free(name);
         return RR_EX_NOTFOUND;
     }

@@ -28,12 +28,17 @@ int launch_exec(const char *path, const struct strvec *argv);
 int launch_failed(const char *path, int err);
 
 /* Started by the drop-in wrapper (RDMARUN_WRAPPED names the launcher it
- * stands for: mpirun, mpiexec, orterun, prterun) with an invocation that
+ * stands for: mpirun, mpiexec, orterun, prterun, mpiexec.hydra,
+ * mpiexec.mpich) with an invocation that
  * launches nothing (no arguments; --version, -V, --help [TOPIC], --show-me):
  * replace this process with the real launcher of that name and the same
  * arguments, so flavour detection (CMake's FindMPI) sees Open MPI's answer.
  * Returns -1 when rdmarun should go on as itself, else the failure status.
  * RDMARUN_WRAPPED is removed from the environment either way. */
 int launch_wrapped_passthrough(int argc, char **argv);
+/* The MPI the wrapper's name implies for a program whose libraries name
+ * none (a script): MPI_MPICH for mpiexec.hydra and mpiexec.mpich, which
+ * are Hydra's; -1 for the others (and when not started by the wrapper). */
+int launch_wrapped_mpi(void);
 
 #endif

@@ -668,11 +668,13 @@ void plan_helper_argv(struct plan *p, const struct plan_request *rq, struct strv
 static void plan_mpi(struct plan *p, const struct profile *prof, const struct plan_request *rq)
 {
     int found = rq->program_mpi;
+    bool wrapped = found < 0 && rq->wrapped_mpi >= 0;
     setting_resolve(&p->mpi, mpi_family_names, rq->mpi, "--mpi", prof, "profile", "mpi",
-                    found >= 0 ? found : MPI_OPENMPI);
-    if (strcmp(p->mpi.origin, "default") == 0 && found >= 0) {
+                    found >= 0 ? found : wrapped ? rq->wrapped_mpi : MPI_OPENMPI);
+    if (strcmp(p->mpi.origin, "default") == 0 && (found >= 0 || wrapped)) {
         free(p->mpi.origin);
-        p->mpi.origin = xasprintf("%s links %s",
+        p->mpi.origin = wrapped ? xstrdup("rdmarun's drop-in mpiexec.hydra")
+                      : xasprintf("%s links %s",
                                   rq->job->program.n ? rq->job->program.v[0] : "the program",
                                   rq->program_mpi_lib ? rq->program_mpi_lib : "it");
     }

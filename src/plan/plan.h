@@ -68,6 +68,9 @@ struct plan_request {
      * mpi_family, or -1 when it names none; and that library's name. */
     int program_mpi;
     const char *program_mpi_lib;
+    /* The MPI the drop-in wrapper's name implies (mpiexec.hydra: MPICH), for
+     * a program whose libraries name none; -1: none. */
+    int wrapped_mpi;
     bool report;                        /* --report: each rank's placement */
     const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */

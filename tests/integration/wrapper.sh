@@ -49,6 +49,35 @@ for name in mpiexec orterun prterun; do
     check "a job script calling $name goes through rdmarun" 0 "rdmarun: profile auto" "rank 1 of 2" "2 processes"
 done
 
+# MPICH's Hydra under its own names: what launches nothing reaches the real
+# one; a job script's mpiexec.hydra runs through rdmarun, which starts
+# Hydra; a program whose libraries name no MPI (a script) is MPICH's, as
+# the name says.
+if command -v mpiexec.hydra >/dev/null && [ -x "$BUILD/examples/mpich/mpi_hello" ]; then
+    for name in mpiexec.hydra mpiexec.mpich; do
+        realn=$(PATH=$(printf '%s' "$PATH" | sed "s|$BUILD/wrappers:||") command -v $name)
+        want=$("$realn" --version 2>&1)
+        got=$(PATH=$BUILD/wrappers:$PATH $name --version 2>&1)
+        [ -L "$BUILD/wrappers/$name" ] && [ "$got" = "$want" ] && [ -n "$want" ]
+        ok $? "$name --version through the wrapper is the real $name's (Hydra's)"
+    done
+    printf '#!/bin/sh
+mpiexec.hydra -n 2 "%s/examples/mpich/mpi_hello"
+' "$BUILD" >"$TMP/job-hydra.sh"
+    chmod +x "$TMP/job-hydra.sh"
+    PATH=$BUILD/wrappers:$PATH run "$TMP/job-hydra.sh"
+    check "a job script calling mpiexec.hydra goes through rdmarun and Hydra" 0 \
+        "rdmarun: profile auto" "rank 1 of 2" "2 processes"
+    PATH=$BUILD/wrappers:$PATH run mpiexec.hydra --dry-run -n 2 sh -c 'echo hi'
+    first=$(printf '%s\n' "$out" | head -n 1)
+    case $first in *mpiexec.hydra\ *) r=0 ;; *) r=1 ;; esac
+    ok $r "a script under the mpiexec.hydra wrapper is planned for Hydra, as the name says ($first)"
+    has "$out" "MPICH 4" && has "$out" "(mpich: rdmarun's drop-in mpiexec.hydra)"
+    ok $? "and the plan says where MPICH came from"
+else
+    skip "mpiexec.hydra through the wrapper" "MPICH is not installed"
+fi
+
 # From the build tree, without RDMARUN or RDMARUN_PROFILE_PATH: the wrapper
 # starts the build tree's rdmarun, which reads the source tree's profiles.
 PATH=$BUILD/wrappers:$PATH run env -u RDMARUN -u RDMARUN_PROFILE_PATH "$TMP/job.sh"

@@ -4,7 +4,9 @@
  * carry), so the command is `env VAR=VALUE... srun ...`, still an argv array.
  * Open MPI's options are translated: -np to -n, -N to --ntasks-per-node,
  * --bind-to to --cpu-bind, --map-by to --distribution; Open MPI under srun
- * needs PMIx (--mpi=pmix). Other options are srun's own and pass unchanged. */
+ * needs PMIx (--mpi=pmix), MPICH's PMI client Slurm's pmi2 plugin (which
+ * also speaks PMI-1: --mpi=pmi2). Other options are srun's own and pass
+ * unchanged. */
 #include "plan/launchers.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -121,7 +123,7 @@ static void srun_command(struct plan *p, const char *srun, const struct strvec *
     sv_push(&p->argv, srun);
     sv_push(&p->argv, "--export=ALL");
     if (!o.mpi_given)
-        sv_push(&p->argv, "--mpi=pmix");
+        sv_push(&p->argv, MPI_MPICH_ABI(p->mpi.value) ? "--mpi=pmi2" : "--mpi=pmix");
     if (o.cpu_bind || o.verbose)
         sv_pushf(&p->argv, "--cpu-bind=%s%s%s", o.verbose ? "verbose" : "",
                  o.verbose && o.cpu_bind ? "," : "", o.cpu_bind ? o.cpu_bind : "");

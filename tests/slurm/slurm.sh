@@ -61,6 +61,26 @@ has "$out" "rdmarun: local only: 2 processes"; ok $? "rdmarun verified the job's
 state=$(scontrol show job "$id" | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 [ "$state" = 0:0 ]; ok $? "the job's exit code is 0:0 ($state)"
 
+# 1b. An MPICH program under srun (issue 37): Slurm's pmi2 plugin carries
+# MPICH's PMI (--mpi=pmi2), one job of 2 ranks, not 2 singletons.
+if [ -x "$BUILD/examples/mpich/mpi_hello" ]; then
+    cat >"$TMP/mpich.sh" <<SH
+#!/bin/sh
+export RDMARUN_PROFILE_PATH='$RDMARUN_PROFILE_PATH' HOME='$HOME'
+cd '$TMP'
+exec '$RDMARUN' -p shm --launcher srun -n 2 '$BUILD/examples/mpich/mpi_hello'
+SH
+    id=$(sbatch --parsable -n 2 -o "$TMP/mpich.out" "$TMP/mpich.sh")
+    slurm_wait_job "$id" 90
+    out=$(cat "$TMP/mpich.out")
+    has "$out" "rank 0 of 2" && has "$out" "rank 1 of 2" && has "$out" "local only: 2 processes"
+    s=$?
+    ok $s "an MPICH program under srun --mpi=pmi2: one job of 2 ranks, verified"
+    [ $s = 0 ] || sed 's/^/#   /' "$TMP/mpich.out"
+else
+    skip "an MPICH program under srun" "MPICH's examples not built (libmpich-dev)"
+fi
+
 # 1e. rdmarun tune inside an allocation (issue 36): every run a job step
 # started by srun, verified like any other.
 printf '[tune]\ndefaults = no\n[ucx]\nRNDV_THRESH = 8K | 1M\n' >"$TMP/stune.ini"

@@ -7,7 +7,7 @@
 #include "evidence/evidence.h"
 #include "facts/facts.h"
 #include "launch/launch.h"
-#include "launch/mpich_cvars.h"
+#include "launch/mpi_vars.h"
 #include "launch/program_mpi.h"
 #include "plan/plan.h"
 #include "profile/profile.h"
@@ -255,8 +255,7 @@ int cmd_run(const struct cmdline *cl)
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
     plan_build(&rq, &plan);
-    if (MPI_MPICH_ABI(plan.mpi.value))
-        mpich_cvars_check(&plan, mpi_path ? mpi_path : mpi_lib);
+    mpi_vars_check(&plan, mpi_path ? mpi_path : mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
     bool use_srun = plan.launcher.value == LAUNCHER_SRUN;

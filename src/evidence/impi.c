@@ -5,6 +5,7 @@
  *   [0] MPI startup(): Intel(R) MPI Library, Version 2021.12  Build 20240213
  *   [0] MPI startup(): single node launch is detected with spawn support disabled.
  *       Defaulting to shm fabric.                      (I_MPI_DEBUG >= 6, 2021.x)
+ *   [0] MPI startup(): I_MPI_FABRICS=shm               (the variables, I_MPI_DEBUG >= 5)
  * With the mlx (UCX) provider, UCX's own lines tell the lanes; on one node
  * Intel MPI opens no provider at all, and the line above says so. */
 #include "evidence/internal.h"
@@ -26,11 +27,16 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
         evidence_version(ev, "Intel MPI", p, strcspn(p, " \r\n"));
         return false;
     }
-    if (strstr(line, "Defaulting to shm fabric")) {
+    const char *fab = strstr(line, "MPI startup(): I_MPI_FABRICS=");
+    bool shm_only = fab && strncmp(fab + strlen("MPI startup(): I_MPI_FABRICS="), "shm",
+                                   3) == 0 &&
+                    strchr(" \r\n", fab[strlen("MPI startup(): I_MPI_FABRICS=shm")]) != NULL;
+    if (strstr(line, "Defaulting to shm fabric") || shm_only) {
         struct line_origin o;
         line_origin(line, host, pid, &o);
         evidence_selected(ev, "impi", o.host, o.pid, PATH_LOCAL,
-                          "shm fabric (a single node launch)", line, where);
+                          shm_only ? "shm fabric (I_MPI_FABRICS=shm)"
+                                   : "shm fabric (a single node launch)", line, where);
         free(o.host);
         return true;
     }

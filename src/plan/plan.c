@@ -299,8 +299,9 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
             plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
         } else if (strcmp(s, "mpi") == 0) {
             plan_add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
-        } else if (strcmp(s, "mpich") == 0) {
-            char *name = xasprintf("MPIR_CVAR_%s", e->key);
+        } else if (strcmp(s, "mpich") == 0 || strcmp(s, "impi") == 0) {
+            char *name = xasprintf("%s%s", strcmp(s, "mpich") == 0 ? "MPIR_CVAR_" : "I_MPI_",
+                                   e->key);
             plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {
@@ -698,42 +699,51 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
 }
 
 /* Each MPI's parameter vocabulary: Open MPI's MCA parameters (the
- * profile's [mpi], the rules' pml ucx ...) and MPICH's control variables
- * (the profile's [mpich], as MPIR_CVAR_* variables). The other MPI's are
- * left out of the job, named in one note. */
-#define CVAR_PREFIX "MPIR_CVAR_"
-static bool is_cvar(const struct plan_item *it)
+ * profile's [mpi], the rules' pml ucx ...), MPICH's control variables (the
+ * profile's [mpich], as MPIR_CVAR_*: Intel MPI reads them too) and Intel
+ * MPI's variables ([impi], as I_MPI_*). The other MPIs' are left out of the
+ * job, named in one note. */
+static const char *foreign_to(const struct plan_item *it, int mpi)
 {
-    return it->kind == ITEM_ENV && it->source == SOURCE_PROFILE &&
-           strncmp(it->name, CVAR_PREFIX, strlen(CVAR_PREFIX)) == 0;
+    bool profile_env = it->kind == ITEM_ENV && it->source == SOURCE_PROFILE;
+    if (it->kind == ITEM_MCA && MPI_MPICH_ABI(mpi))
+        return "Open MPI's MCA parameters";
+    if (profile_env && starts_with(it->name, "MPIR_CVAR_") && mpi == MPI_OPENMPI)
+        return "MPICH's control variables";
+    if (profile_env && starts_with(it->name, "I_MPI_") && mpi != MPI_IMPI)
+        return "Intel MPI's variables";
+    return NULL;
 }
 
 static void drop_other_mpi(struct plan *p)
 {
-    bool mpich = MPI_MPICH_ABI(p->mpi.value);
-    struct strvec names = {0};
+    static const char *const kinds[] = {"Open MPI's MCA parameters",
+                                        "MPICH's control variables", "Intel MPI's variables"};
+    struct strvec names[3] = {{0}};
     size_t kept = 0;
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
-        if (mpich ? it->kind == ITEM_MCA : is_cvar(it)) {
-            sv_pushf(&names, "%s=%s (%s)", it->name, it->value ? it->value : "", it->origin);
+        const char *kind = foreign_to(it, p->mpi.value);
+        if (kind) {
+            size_t k = 0;
+            while (strcmp(kinds[k], kind) != 0)
+                k++;
+            sv_pushf(&names[k], "%s=%s (%s)", it->name, it->value ? it->value : "", it->origin);
             plan_item_free(&p->items[i]);
         } else {
             p->items[kept++] = p->items[i];
         }
     }
     p->n = kept;
-    if (names.n) {
-        char *list = sv_join(&names, ", ");
-        if (mpich)
-            sv_pushf(&p->notes, "%s: Open MPI's MCA parameters %s do not apply: left out",
-                     mpi_family_titles[p->mpi.value], list);
-        else
-            sv_pushf(&p->notes, "Open MPI: MPICH's control variables %s do not apply: left out",
-                     list);
+    for (size_t k = 0; k < 3; k++) {
+        if (!names[k].n)
+            continue;
+        char *list = sv_join(&names[k], ", ");
+        sv_pushf(&p->notes, "%s: %s %s do not apply: left out", mpi_family_titles[p->mpi.value],
+                 kinds[k], list);
         free(list);
+        sv_free(&names[k]);
     }
-    sv_free(&names);
 }
 
 /* Each launcher's file turns the plan into its command (plan/launchers.h). */

@@ -84,6 +84,9 @@ const struct sectiondef schema_sections[] = {
     {"mpich", KEYS_CVAR, NULL,
      "MPICH control variables, written without the MPIR_CVAR_ prefix (checked by the "
      "program's MPICH when the job runs)"},
+    {"impi", KEYS_IMPI, NULL,
+     "Intel MPI variables, written without the I_MPI_ prefix (names checked against the "
+     "program's Intel MPI, impi_info, when the job runs)"},
     {"bind", KEYS_FIXED, bind_keys, "process mapping and binding"},
     {"env", KEYS_ENV, NULL, "any other environment variable"},
     {"check", KEYS_FIXED, check_keys, "expectations checked before launch"},
@@ -146,9 +149,11 @@ char *schema_canonical_key(const struct sectiondef *sec, const char *key, char *
     }
     case KEYS_UCX:
     case KEYS_NCCL:
-    case KEYS_CVAR: {
+    case KEYS_CVAR:
+    case KEYS_IMPI: {
         const char *prefix = sec->keyset == KEYS_UCX ? "UCX_"
-                           : sec->keyset == KEYS_NCCL ? "NCCL_" : "MPIR_CVAR_";
+                           : sec->keyset == KEYS_NCCL ? "NCCL_"
+                           : sec->keyset == KEYS_CVAR ? "MPIR_CVAR_" : "I_MPI_";
         const char *k = key;
         if (strlen(k) > strlen(prefix) && strncasecmp(k, prefix, strlen(prefix)) == 0)
             k += strlen(prefix);

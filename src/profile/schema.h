@@ -23,6 +23,7 @@ enum keyset {
     KEYS_NCCL,  /* NCCL environment variables without the NCCL_ prefix */
     KEYS_MCA,   /* Open MPI MCA parameter names */
     KEYS_CVAR,  /* MPICH control variables without the MPIR_CVAR_ prefix */
+    KEYS_IMPI,  /* Intel MPI variables without the I_MPI_ prefix */
     KEYS_ENV,   /* any environment variable name */
 };
 

@@ -60,6 +60,25 @@ I_MPI_DEBUG=5 run "$RDMARUN" -p shm -np 2 "$HELLO"
 check "I_MPI_DEBUG=5 exported: Intel MPI's report is the job's, shown, and still read" 0 \
     "MPI startup(): Intel(R) MPI Library" "all on one node as the log says"
 
+# The profile's [impi] values become I_MPI_*, their names checked against
+# Intel's own impi_info (Intel ignores a name it lacks); [mpich] values too,
+# against Intel's MPI_T (Intel MPI reads MPICH's control variables).
+LD_LIBRARY_PATH=$IMPI/lib "$IMPI/bin/impi_info" -a | grep -qx 'I_MPI_PIN_DOMAIN *' &&
+    ! LD_LIBRARY_PATH=$IMPI/lib "$IMPI/bin/impi_info" -e | grep -q 'I_MPI_PIN_DOMAN '
+ok $? "impi_info: Intel MPI has I_MPI_PIN_DOMAIN and no I_MPI_PIN_DOMAN"
+printf '[profile]\ninherit = shm\n[impi]\nFABRICS = shm\nPIN_DOMAN = core\n' >"$TMP/typo.ini"
+run "$RDMARUN" -p "$TMP/typo.ini" -np 2 "$HELLO"
+check "an [impi] variable Intel MPI lacks: refused before the job, with the one it has" 78 \
+    "has no variable I_MPI_PIN_DOMAN (typo.ini:5): it would ignore it" \
+    "(did you mean I_MPI_PIN_DOMAIN?)"
+printf '[profile]\ninherit = shm\n[impi]\nFABRICS = shm\n' >"$TMP/shm.ini"
+run "$RDMARUN" -p "$TMP/shm.ini" -np 2 "$HELLO"
+check "[impi] FABRICS = shm reaches the ranks, and Intel's report of it is the verdict" 0 \
+    "rank 1 of 2" "impi used its shm fabric (I_MPI_FABRICS=shm)"
+run "$RDMARUN" -p "$TMP/shm.ini" --dry-run -np 2 "$SRC/examples/mpi_hello.c"
+check "for another MPI's program, [impi] values are left out, said once" 0 \
+    "Open MPI: Intel MPI's variables I_MPI_FABRICS=shm (shm.ini:4) do not apply: left out"
+
 # Exit status and placement pass through Intel's Hydra.
 run "$RDMARUN" -p shm -np 2 "$EXIT" 7
 check "the Intel MPI program exits 7, rdmarun exits 7" 7

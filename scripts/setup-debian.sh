@@ -43,22 +43,34 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 fi
 
-# Intel MPI for the suite, from Intel's own wheels on PyPI (impi-rt: the
-# runtime with its mpiexec.hydra and libfabric; impi-devel: mpicc), in a
-# virtual environment; tests/integration/impi.sh finds it by RDMARUN_IMPI.
-# 2021.18.1: 2021.19 needs a libfabric wheel that PyPI does not carry.
-# Without PyPI the Intel MPI tests skip, saying why.
-if [ "$mode" = check ]; then
-    impi=${RDMARUN_IMPI:-/opt/rdmarun-impi}
-    [ "$(id -u)" = 0 ] || impi=${RDMARUN_IMPI:-$HOME/.cache/rdmarun-impi}
-    if [ ! -x "$impi/bin/mpiexec.hydra" ]; then
-        echo "setup: installing Intel MPI 2021.18.1 from PyPI into $impi"
-        { python3 -m venv "$impi" &&
-            "$impi/bin/pip" install -q impi-rt==2021.18.1 impi-devel==2021.18.1; } ||
-            { echo "setup: Intel MPI not installed (PyPI not reachable?): its tests will skip"
-              rm -rf "$impi"; }
+# MPIs for the suite from PyPI, each in a virtual environment that the
+# tests find by its variable: Intel MPI from Intel's own wheels (impi-rt:
+# the runtime with its mpiexec.hydra and libfabric; impi-devel: mpicc;
+# 2021.18.1, as 2021.19 needs a libfabric wheel PyPI does not carry) for
+# tests/integration/impi.sh, and MPICH 5.0 (ch4:ucx and ch4:ofi, its own
+# Hydra and libmpi.so.12) for tests/integration/mpich5.sh. Without PyPI
+# those tests skip, saying why.
+# pypi_venv VAR DEFAULT_NAME PACKAGES...: DEFAULT_NAME under /opt (root) or
+# ~/.cache, unless VAR names a folder; VAR is exported.
+pypi_venv() {
+    _var=$1 _name=$2
+    shift 2
+    eval "_dir=\${$_var:-}"
+    if [ -z "$_dir" ]; then
+        _dir=/opt/$_name
+        [ "$(id -u)" = 0 ] || _dir=$HOME/.cache/$_name
     fi
-    export RDMARUN_IMPI="$impi"
+    if [ ! -x "$_dir/bin/mpiexec.hydra" ]; then
+        echo "setup: installing $* from PyPI into $_dir"
+        { python3 -m venv "$_dir" && "$_dir/bin/pip" install -q "$@"; } ||
+            { echo "setup: $* not installed (PyPI not reachable?): their tests will skip"
+              rm -rf "$_dir"; }
+    fi
+    eval "$_var=\$_dir; export $_var"
+}
+if [ "$mode" = check ]; then
+    pypi_venv RDMARUN_IMPI rdmarun-impi impi-rt==2021.18.1 impi-devel==2021.18.1
+    pypi_venv RDMARUN_MPICH5 rdmarun-mpich5 mpich==5.0.2
 fi
 
 [ -x configure ] || autoreconf -fi

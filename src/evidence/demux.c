@@ -19,9 +19,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NO_RANK (-1L)    /* mpiexec's own output */
 #define MAX_PARTS 4096   /* ranks with an unfinished line kept apart; more pass as they are */
+/* A held start that looks like a log record ("[1796397941.86] [vm:1:0] ...",
+ * "[0] MPI startup(): ...") is the start of a line that a rank writes in
+ * pieces, however slowly (a loaded node): it waits for its end this long
+ * before it passes as it is; any other (a prompt) passes at the first pause. */
+#define RECORD_WAIT_S 5.0
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static struct stream_part *part_of(struct evidence_stream *s, long rank)
 {
@@ -102,6 +115,8 @@ static size_t deliver(struct evidence_stream *s, const char *data, size_t n)
             p->len = 0;
             p->passing = true;
         } else {
+            if (!p->len)
+                p->since = now_s();
             p->data = xrealloc(p->data, p->len + k);
             memcpy(p->data + p->len, data, k);
             p->len += k;
@@ -171,13 +186,16 @@ bool stream_demux_holding(const struct evidence_stream *s)
 }
 
 /* What each rank has of an unfinished line passes as it is (a prompt, or a
- * line that ended without a newline); its rest follows unjudged. At the
- * end, what is held of a label too. */
+ * line that ended without a newline; a record's start only after
+ * RECORD_WAIT_S); its rest follows unjudged. At the end, all of it, and
+ * what is held of a label too. */
 void stream_demux_flush(struct evidence_stream *s, bool end)
 {
+    double t = end ? 0 : now_s();
     for (size_t i = 0; i < s->nparts; i++) {
         struct stream_part *p = &s->parts[i];
-        if (p->len) {
+        bool record = p->len && p->data[0] == '[';
+        if (p->len && (end || !record || t - p->since > RECORD_WAIT_S)) {
             pass_start(s, p->rank, p->data, p->len);
             p->len = 0;
             p->passing = true;

@@ -26,6 +26,7 @@ struct stream_part {
     long rank;
     char *data;
     size_t len;
+    double since;              /* when its held start came (monotonic seconds) */
     bool passing;              /* its start passed unjudged: the rest follows as it comes */
 };
 

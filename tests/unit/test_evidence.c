@@ -694,6 +694,33 @@ static void test_stream_labelled(void)
     ok(found == 2, "and the prefixed UCX lines are still evidence (%zu)", found);
     evidence_free(&ev);
 
+    /* A pause (the supervisor's 20 ms without output) passes a rank's
+     * prompt, but not the start of a record another piece will finish (a
+     * loaded node writes the pieces of a UCX line far apart). */
+    {
+        int fd[2];
+        if (pipe(fd) == 0) {
+            st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true,
+                                          .label = LBL, .out = fd[1]};
+            const char *a = LBL "0][1.1] [h:10:0]      ucp_worker.c:1903 UCX  INFO    "
+                            "ucp_context_0 intra-node cfg#1 tag(sysv/memory) " LBL "1]Enter> ";
+            const char *b = LBL "0] rma(sysv/memory)\n";
+            size_t got = stream_feed(&st, a, strlen(a));
+            stream_flush(&st);   /* the pause */
+            got += stream_feed(&st, b, strlen(b));
+            stream_end(&st);
+            close(fd[1]);
+            char buf[512];
+            ssize_t r = read(fd[0], buf, sizeof(buf) - 1);
+            close(fd[0]);
+            buf[r > 0 ? r : 0] = '\0';
+            is_str(buf, "Enter> ", "after a pause the prompt passed, the record's start waited "
+                   "for its end");
+            ok(got == 1 && ev.nprocs == 1, "and the whole record is evidence (%zu)", got);
+            evidence_free(&ev);
+        }
+    }
+
     /* A label with another word is a rank's output, not mpiexec's. */
     const char *forged[] = {LBL "3]x [rdmarun:ffff 5]y\n" LBL "4]" "[rdmarun:0a1b 9z\n"};
     st = (struct evidence_stream){.ev = &ev, .logs = &logs, .label = LBL};

@@ -19,7 +19,7 @@ deps="hwloc libibverbs numa inih ucx json-c pmix libelf"
 # shellcheck disable=SC2046
 cflags="-I$src/src -I$(cd "$src/.." && pwd) $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -luct -lucs"
-sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c ! -name path_peer_main.c | sort)
+sources=$(cd "$src" && find src -name '*.c' ! -name rdmarun.c ! -name spank.c ! -name '*_main.c' | sort)   # programs of their own (libexec/)
 # The build's own config.h: what configure found (the UCX API tests, the
 # versions --version names) is what the fuzzed code is compiled with.
 cp "$build/../config.h" "$build/config.h"

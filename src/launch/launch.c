@@ -1,4 +1,5 @@
 #include "launch/launch.h"
+#include "launch/program_mpi.h"
 #include "profile/settings.h"
 #include "util/fs.h"
 #include "util/msg.h"
@@ -80,30 +81,12 @@ char *launch_find_srun(const char *option)
     return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
 }
 
-/* LIBDIR/../bin/mpiexec.hydra (oneAPI's lib/release: ../../bin). */
-static char *mpiexec_beside(const char *libpath)
-{
-    char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    char *found = NULL;
-    bool release = ends_with(dir, "/lib/release");
-    for (int up = 1; up <= (release ? 2 : 1) && !found; up++) {
-        char *cand = xasprintf("%s/%s/bin/mpiexec.hydra", dir, up == 1 ? ".." : "../..");
-        char *real = executable(cand) ? realpath(cand, NULL) : NULL;
-        free(cand);
-        found = real;
-    }
-    free(dir);
-    return found;
-}
-
 char *launch_find_mpiexec(const char *option, const char *libpath)
 {
     bool on_path;
     const char *env = getenv("RDMARUN_MPIEXEC");
     if (!option && !(env && *env) && libpath) {
-        char *beside = mpiexec_beside(libpath);
+        char *beside = mpi_tool_beside(libpath, "mpiexec.hydra");
         if (beside)
             return beside;
     }

@@ -8,6 +8,7 @@
  *   impi_info beside the library (Intel parses the values only in MPI_Init;
  *   a name it lacks it ignores). */
 #include "launch/mpi_vars.h"
+#include "launch/program_mpi.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
@@ -208,14 +209,14 @@ static void impi_name_of(const char *line, struct strvec *names)
  * libmpi.so.12 through LD_LIBRARY_PATH, the library's own folder. */
 static bool impi_names(const char *library, struct strvec *names, char **why)
 {
+    char *tool = mpi_tool_beside(library, "impi_info");
+    if (!tool) {
+        *why = xasprintf("Intel's impi_info is not beside %s", library);
+        return false;
+    }
     char *dir = xstrdup(library), *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
-    char *tool = xasprintf("%s/../bin/impi_info", dir);
-    if (access(tool, X_OK) != 0 && ends_with(dir, "/lib/release")) {
-        free(tool);
-        tool = xasprintf("%s/../../bin/impi_info", dir);
-    }
     char *ld = xasprintf("LD_LIBRARY_PATH=%s", dir);
     for (int k = 0; k < 2 && !*why; k++) {
         char *argv[] = {PLAN_ENV_PATH, ld, tool, k ? "-e" : "-a", NULL};

@@ -80,24 +80,31 @@ static char *find_library(const char *soname, const char *rpath, const char *run
     return NULL;
 }
 
-/* libmpi.so.12 is Intel MPI's when Intel's own tool is beside it
- * (I_MPI_ROOT/lib/libmpi.so.12 and I_MPI_ROOT/bin/impi_info: oneAPI and
- * the impi-rt wheel); another MPICH-ABI library under that name (MVAPICH2)
- * speaks MPICH's vocabulary. */
-static bool intel_mpi_at(const char *libpath)
+char *mpi_tool_beside(const char *libpath, const char *tool)
 {
     char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
-    char *tool = xasprintf("%s/../bin/impi_info", dir);
-    bool intel = access(tool, X_OK) == 0;
-    if (!intel && ends_with(dir, "/lib/release")) {   /* oneAPI's lib/release/ folder */
-        free(tool);
-        tool = xasprintf("%s/../../bin/impi_info", dir);
-        intel = access(tool, X_OK) == 0;
+    char *found = NULL;
+    bool release = ends_with(dir, "/lib/release");   /* oneAPI's lib/release/ folder */
+    for (int up = 1; up <= (release ? 2 : 1) && !found; up++) {
+        char *cand = xasprintf("%s/%s/bin/%s", dir, up == 1 ? ".." : "../..", tool);
+        found = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
+        free(cand);
     }
-    free(tool);
     free(dir);
+    return found;
+}
+
+/* libmpi.so.12 is Intel MPI's when Intel's own tool is beside it
+ * (I_MPI_ROOT/lib/libmpi.so.12 and I_MPI_ROOT/bin/impi_info: oneAPI and
+ * the impi-rt wheel); another MPICH-ABI library under that name (MPICH 5,
+ * MVAPICH2) speaks MPICH's vocabulary. */
+static bool intel_mpi_at(const char *libpath)
+{
+    char *tool = mpi_tool_beside(libpath, "impi_info");
+    bool intel = tool != NULL;
+    free(tool);
     return intel;
 }
 

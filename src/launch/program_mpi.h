@@ -13,6 +13,10 @@
  * not NULL, gets the library's name (caller frees), or NULL; *path the
  * file the dynamic linker would load for it, or NULL when not found. */
 int program_mpi(const char *program, char **lib, char **path);
+/* A program of that MPI beside its library (LIBDIR/../bin/TOOL; oneAPI's
+ * LIBDIR/lib/release/../../bin/TOOL), as a real path; NULL when none is
+ * executable there. Caller frees. */
+char *mpi_tool_beside(const char *libpath, const char *tool);
 /* The same for a library name alone ("libmpich.so.12"; libmpi.so.12 is
  * MPI_IMPI): -1 for any other. */
 int mpi_of_library(const char *soname);

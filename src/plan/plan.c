@@ -703,31 +703,31 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
  * profile's [mpich], as MPIR_CVAR_*: Intel MPI reads them too) and Intel
  * MPI's variables ([impi], as I_MPI_*). The other MPIs' are left out of the
  * job, named in one note. */
-static const char *foreign_to(const struct plan_item *it, int mpi)
+static const char *const vocabularies[] = {"Open MPI's MCA parameters",
+                                           "MPICH's control variables", "Intel MPI's variables"};
+
+/* The vocabulary of another MPI the item belongs to (an index of
+ * vocabularies[]), or -1 when it is the job's MPI's or everyone's. */
+static int foreign_to(const struct plan_item *it, int mpi)
 {
     bool profile_env = it->kind == ITEM_ENV && it->source == SOURCE_PROFILE;
     if (it->kind == ITEM_MCA && MPI_MPICH_ABI(mpi))
-        return "Open MPI's MCA parameters";
+        return 0;
     if (profile_env && starts_with(it->name, "MPIR_CVAR_") && mpi == MPI_OPENMPI)
-        return "MPICH's control variables";
+        return 1;
     if (profile_env && starts_with(it->name, "I_MPI_") && mpi != MPI_IMPI)
-        return "Intel MPI's variables";
-    return NULL;
+        return 2;
+    return -1;
 }
 
 static void drop_other_mpi(struct plan *p)
 {
-    static const char *const kinds[] = {"Open MPI's MCA parameters",
-                                        "MPICH's control variables", "Intel MPI's variables"};
     struct strvec names[3] = {{0}};
     size_t kept = 0;
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
-        const char *kind = foreign_to(it, p->mpi.value);
-        if (kind) {
-            size_t k = 0;
-            while (strcmp(kinds[k], kind) != 0)
-                k++;
+        int k = foreign_to(it, p->mpi.value);
+        if (k >= 0) {
             sv_pushf(&names[k], "%s=%s (%s)", it->name, it->value ? it->value : "", it->origin);
             plan_item_free(&p->items[i]);
         } else {
@@ -740,7 +740,7 @@ static void drop_other_mpi(struct plan *p)
             continue;
         char *list = sv_join(&names[k], ", ");
         sv_pushf(&p->notes, "%s: %s %s do not apply: left out", mpi_family_titles[p->mpi.value],
-                 kinds[k], list);
+                 vocabularies[k], list);
         free(list);
         sv_free(&names[k]);
     }

@@ -124,9 +124,13 @@ check_without "an Open MPI program: MPICH's control variables left out, said onc
 # other's file). The line's words are UCX 1.18's (ucp_worker.c:1903).
 cat >"$TMP/pieces.sh" <<'SH'
 #!/bin/sh
-dir=$1 me=$PMI_RANK
+dir=$1 limit=$2 me=$PMI_RANK
 line="[1796397941.866049] [$(hostname):$$:0]      ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#1 tag(sysv/memory cma/memory)  rma(sysv/memory posix/memory)  am(sysv/memory cma/memory)"
-wait_for() { n=0; while [ ! -e "$dir/$1" ] && [ $n -lt 60000 ]; do sleep 0.01; n=$((n + 1)); done; }
+# until the other rank's file is there (polled), at most LIMIT seconds
+wait_for() {
+    end=$(($(date +%s) + limit))
+    while [ ! -e "$dir/$1" ] && [ "$(date +%s)" -le "$end" ]; do sleep 0.01; done
+}
 if [ "$me" = 0 ]; then
     printf '%s' "${line%% rma(*}"; touch "$dir/a"; wait_for b
     printf ' rma(%s\n' "${line#* rma(}"
@@ -137,7 +141,7 @@ echo "rank $me done"
 SH
 chmod +x "$TMP/pieces.sh"
 mkdir "$TMP/sync"
-run "$RDMARUN" -p shm --mpi mpich -np 2 "$TMP/pieces.sh" "$TMP/sync"
+run "$RDMARUN" -p shm --mpi mpich -np 2 "$TMP/pieces.sh" "$TMP/sync" "$(scaled 60)"
 check "rank 0's UCX line cut by rank 1's through Hydra: both joined, both processes counted" 0 \
     "rank 0 done" "rank 1 done" "local only: 2 processes on shared memory"
 dir=$(ls -td "$TMP"/rdmarun-evidence/*/ | head -1)
@@ -147,7 +151,7 @@ ok $? "ucx.log keeps both ranks' lines whole ($bad broken)"
 ! has "$out$err" "[rdmarun:"
 ok $? "no label reaches the job's output"
 rm -f "$TMP/sync"/*
-run "$RDMARUN" -p shm --mpi mpich -np 2 -l "$TMP/pieces.sh" "$TMP/sync"
+run "$RDMARUN" -p shm --mpi mpich -np 2 -l "$TMP/pieces.sh" "$TMP/sync" "$(scaled 60)"
 check "the job's -l: each rank's lines start with Hydra's [RANK], once" 0 \
     "[0] rank 0 done" "[1] rank 1 done" "local only: 2 processes on shared memory"
 # Real ranks: four MPICH processes, every one counted, no UCX line broken.

@@ -1,8 +1,10 @@
 /* MPI ping-pong between ranks 0 and 1: one line per message size with the
- * one-way latency and the bandwidth, then an allreduce of the same sizes over
- * all ranks, in a form `rdmarun compare --metric` regexes can read:
+ * one-way latency and the bandwidth, then an allreduce and a broadcast of the
+ * same sizes over all ranks, in a form `rdmarun compare --metric` regexes can
+ * read:
  *   pingpong size=1048576 iters=50 latency_us=812.40 bandwidth_MBps=1290.71
  *   allreduce size=1048576 ranks=4 iters=50 time_us=2210.52
+ *   bcast size=1048576 ranks=4 iters=50 time_us=1190.03
  * Usage: mpi_pingpong [ITERS [SIZE...]] (default: 100 iterations, 8 B and 1 MiB).
  * Every message is checked, so a broken transport cannot pass silently.
  * Build: mpicc -O2 -o mpi_pingpong mpi_pingpong.c */
@@ -84,6 +86,30 @@ int main(int argc, char **argv)
                    (long)count * (long)sizeof(double), nranks, iters, t / iters * 1e6);
         free(in);
         free(out);
+    }
+    /* Broadcast of bytes from rank 0, the same sizes. */
+    for (int k = 0; k < nsizes; k++) {
+        long size = argc > 2 ? atol(argv[k + 2]) : default_sizes[k];
+        size = size > 0 ? size : 1;
+        unsigned char *buf = malloc((size_t)size);
+        if (!buf)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        memset(buf, 0, (size_t)size);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++) {
+            /* Both ends marked each time (not the whole buffer: that would
+             * be timed too), so a stale message is seen. */
+            buf[0] = buf[size - 1] = rank == 0 ? (unsigned char)(i + 1) : 0;
+            MPI_Bcast(buf, (int)size, MPI_BYTE, 0, MPI_COMM_WORLD);
+            if (buf[0] != (unsigned char)(i + 1) || buf[size - 1] != buf[0])
+                errors++;
+        }
+        double t = MPI_Wtime() - t0;
+        if (rank == 0)
+            printf("bcast size=%ld ranks=%d iters=%d time_us=%.2f\n", size, nranks, iters,
+                   t / iters * 1e6);
+        free(buf);
     }
     int total = 0;
     MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -56,7 +56,8 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     t->higher = cl->higher;
     cli_job_options(cl, &t->args);
     sv_append(&t->args, &cl->job.mpirun_args);
-    if (cl->job.program.n) {
+    bool builtin = !cl->job.program.n;
+    if (!builtin) {
         if (!cl->metric && cl->higher) {
             rr_error("tune: --higher-is-better is for a --metric such as a bandwidth (wall time "
                      "is lower-is-better)");
@@ -105,11 +106,12 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     /* Open MPI's own parameters when its mpirun starts the ranks. */
     const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",
                                                                                     "launcher");
-    bool mpi = !launcher || strcmp(launcher, "mpirun") == 0;
+    const char *colls = launcher && strcmp(launcher, "mpirun") != 0 ? NULL
+                      : builtin ? TUNE_BUILTIN_COLLECTIVES : "allreduce";
     if (!rc && cl->space)
-        rc = tune_space_read(&t->space, cl->space, &p, &f, mpi);
+        rc = tune_space_read(&t->space, cl->space, &p, &f, colls);
     else if (!rc)
-        tune_space_default(&t->space, &p, &f, mpi);
+        tune_space_default(&t->space, &p, &f, colls);
     if (!rc && !t->space.n) {
         rr_error("tune: nothing to search: every key has one value here%s", cl->space
                  ? " (hint: list two values or more: KEY = V1 | V2)" : "");

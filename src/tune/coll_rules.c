@@ -5,22 +5,47 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#define COLLCOUNT 22
+/* coll/tuned's collectives (its coll_tuned_NAME_algorithm parameters) and
+ * their COLLTYPE ids; the neighbourhood ones and the v/w variants it has no
+ * rules for are not here. */
+static const struct {
+    const char *name;
+    int id;
+} collectives[] = {
+    {"allgather", 0}, {"allgatherv", 1}, {"allreduce", 2}, {"alltoall", 3}, {"alltoallv", 4},
+    {"barrier", 6}, {"bcast", 7}, {"exscan", 8}, {"gather", 9}, {"reduce", 11},
+    {"reduce_scatter", 12}, {"reduce_scatter_block", 13}, {"scan", 14}, {"scatter", 15},
+};
 
-char *coll_rules_text(const char *header, int colid, const struct coll_rule *rules, size_t n)
+int coll_id(const char *name)
+{
+    for (size_t i = 0; i < sizeof(collectives) / sizeof(*collectives); i++)
+        if (strcmp(collectives[i].name, name) == 0)
+            return collectives[i].id;
+    return -1;
+}
+
+char *coll_rules_text(const char *header, const struct coll_block *blocks, size_t n)
 {
     char *text;
     size_t len;
     FILE *m = xmemstream_open(&text, &len);
     /* No comment before the first number could be a version header: the
      * version-1 format has none, and 4.1.8 and 5.0.7+ look for one at byte 0. */
-    fprintf(m, "1 # collectives\n# %s\n%d # collective (2: allreduce)\n"
-               "1 # communicator sizes (one block serves every size)\n1\n%zu # message sizes\n",
-            header, colid, n);
-    for (size_t i = 0; i < n; i++)
-        fprintf(m, "%llu %ld 0 0 # %s\n", rules[i].from, rules[i].alg,
-                rules[i].why ? rules[i].why : "");
+    fprintf(m, "%zu # collectives\n# %s\n", n, header);
+    for (int id = 0; id < COLL_COUNT; id++)
+        for (size_t b = 0; b < n; b++) {
+            if (coll_id(blocks[b].name) != id)
+                continue;
+            fprintf(m, "%d # collective: %s\n"
+                       "1 # communicator sizes (one block serves every size)\n1\n"
+                       "%zu # message sizes\n", id, blocks[b].name, blocks[b].n);
+            for (size_t i = 0; i < blocks[b].n; i++)
+                fprintf(m, "%llu %ld 0 0 # %s\n", blocks[b].rules[i].from, blocks[b].rules[i].alg,
+                        blocks[b].rules[i].why ? blocks[b].rules[i].why : "");
+        }
     xmemstream_close(m);
     return text;
 }
@@ -62,7 +87,7 @@ static bool next_number(const char **p, long long *out, char **why)
     return true;
 }
 
-bool coll_rules_check(const char *text, long max_alg, char **why)
+bool coll_rules_check(const char *text, const long max_alg[COLL_COUNT], char **why)
 {
     const char *p = text;
     long long v[4];
@@ -76,18 +101,24 @@ bool coll_rules_check(const char *text, long max_alg, char **why)
         }                                                                            \
     } while (0)
     long long ncoll, colid, ncom, comsize, nmsg;
+    bool seen[COLL_COUNT] = {false};
     NEXT(ncoll, "the number of collectives");
-    if (ncoll < 1 || ncoll > COLLCOUNT) {
-        *why = xasprintf("%lld collectives: Open MPI takes 1 to %d", ncoll, COLLCOUNT);
+    if (ncoll < 1 || ncoll > COLL_COUNT) {
+        *why = xasprintf("%lld collectives: Open MPI takes 1 to %d", ncoll, COLL_COUNT);
         return false;
     }
     for (long long c = 0; c < ncoll; c++) {
         NEXT(colid, "a collective's id");
-        if (colid >= COLLCOUNT || colid == 5 || colid == 10 || colid == 16) {
+        if (colid >= COLL_COUNT || colid == 5 || colid == 10 || colid == 16) {
             *why = xasprintf("collective id %lld: coll/tuned takes ids below %d but 5, 10, 16",
-                             colid, COLLCOUNT);
+                             colid, COLL_COUNT);
             return false;
         }
+        if (seen[colid]) {
+            *why = xasprintf("collective id %lld twice: Open MPI keeps only one", colid);
+            return false;
+        }
+        seen[colid] = true;
         NEXT(ncom, "the number of communicator sizes");
         if (ncom < 1) {
             *why = xasprintf("collective %lld has %lld communicator sizes", colid, ncom);
@@ -117,8 +148,9 @@ bool coll_rules_check(const char *text, long max_alg, char **why)
                                      v[0]);
                     return false;
                 }
-                if (v[1] > max_alg) {
-                    *why = xasprintf("algorithm %lld: this Open MPI's are 0 to %ld", v[1], max_alg);
+                if (v[1] > max_alg[colid]) {
+                    *why = xasprintf("algorithm %lld for collective %lld: this Open MPI's are 0 to %ld",
+                                     v[1], colid, max_alg[colid]);
                     return false;
                 }
                 last = v[0];

@@ -18,6 +18,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <config.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -47,7 +48,8 @@ struct session {
     char *note[TUNE_MAX_KEYS];    /* per key: the move that set its value */
     int first;                    /* the status a failed first run of the base gives the tune */
     char *rules;                  /* DIR/coll-rules.txt's absolute path, when one was written */
-    size_t rules_key;             /* the key the rules stand for (forced, it would win over them) */
+    char *rules_colls;            /* the collectives it has rules for: "allreduce, bcast" */
+    bool rules_key[TUNE_MAX_KEYS]; /* the keys the rules stand for (forced, they would win) */
     struct strvec rules_notes;    /* a line per rule: its bin and gain */
 };
 
@@ -526,8 +528,8 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         fprintf(m, "# Nothing beat %s by %.0f%% in a bin without another bin slower beyond\n"
                    "# the noise: the values stay %s's.\n", t->base, TUNE_MIN_GAIN * 100, t->base);
     else if (!s->beats_base)
-        fprintf(m, "# Only Open MPI's allreduce algorithm per message size beat %s's (below).\n",
-                t->base);
+        fprintf(m, "# Only Open MPI's %s algorithm per message size beat %s's (below).\n",
+                x->rules_colls, t->base);
     else {
         fprintf(m, "# Against %s, on fresh pairs of runs (95%% intervals):\n", t->base);
         for (size_t b = 0; b < x->bins.n; b++)
@@ -545,8 +547,8 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     /* The rules file first: a forced algorithm would win over it, so the
      * key it stands for is not written below. */
     if (rules) {
-        fprintf(m, "\n[mpi]\n# Open MPI's allreduce algorithm per message size, in %s:\n",
-                x->rules);
+        fprintf(m, "\n[mpi]\n# Open MPI's %s algorithm per message size, in %s:\n",
+                x->rules_colls, x->rules);
         for (size_t i = 0; i < x->rules_notes.n; i++)
             fprintf(m, "#   %s\n", x->rules_notes.v[i]);
         fprintf(m, "coll_tuned_use_dynamic_rules = 1\ncoll_tuned_dynamic_rules_filename = %s\n",
@@ -562,7 +564,7 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         bool header = rules && strcmp(sec, "mpi") == 0;
         for (size_t j = k; j < t->space.n; j++) {
             const struct tune_key *key = &t->space.keys[j];
-            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && j == x->rules_key))
+            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && x->rules_key[j]))
                 continue;
             if (!header)
                 fprintf(m, "\n[%s]\n", sec);
@@ -596,9 +598,12 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     unsigned zero[TUNE_MAX_KEYS] = {0};
     char *cbase = config_of(t, zero), *cbest = config_of(t, s->best);
     char *settings = settings_of(t, s->best);
-    printf("rdmarun tune: %zu runs (%zu left out) over %zu keys; %s\n", x->next, x->discarded,
-           t->space.n, s->beats_base ? "tuned" : x->rules
-           ? "tuned: Open MPI's allreduce algorithm by message size" : "the base stays");
+    printf("rdmarun tune: %zu runs (%zu left out) over %zu keys; ", x->next, x->discarded,
+           t->space.n);
+    if (s->beats_base || !x->rules)
+        printf("%s\n", s->beats_base ? "tuned" : "the base stays");
+    else
+        printf("tuned: Open MPI's %s algorithm by message size\n", x->rules_colls);
     printf("best: %s\n", settings);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
     char *csv_text, *js_text;
@@ -662,106 +667,153 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     return rc;
 }
 
-/* Open MPI's allreduce algorithm per message size: when the space has it and
- * the benchmark prints allreduce bins by size, the best configuration with
- * each algorithm is raced per bin; where another algorithm wins a size
- * (tune_search_per_bin), DIR/coll-rules.txt says which for each size, as
- * ompi_info numbers them, read back and checked before it is kept. */
-static void per_size_rules(struct session *x, struct tune_search *s)
+/* The sized bins of collective `name` ("bcast size=N"), in size order: their
+ * indices in order[], their sizes in size[] (by bin); how many. */
+static size_t sized_bins(const struct session *x, const char *name, size_t *order,
+                         unsigned long long *size)
 {
-    const struct tune *t = x->t;
-    size_t key = t->space.n;
-    for (size_t k = 0; k < t->space.n; k++)
-        if (strcmp(t->space.keys[k].section, "mpi") == 0 &&
-            strcmp(t->space.keys[k].key, "coll_tuned_allreduce_algorithm") == 0)
-            key = k;
-    unsigned long long size[TUNE_MAX_BINS];
-    size_t nsized = 0;
+    size_t n = 0, len = strlen(name);
     for (size_t b = 0; b < x->bins.n; b++) {
+        const char *bin = x->bins.v[b];
         char *end;
-        const char *v = starts_with(x->bins.v[b], "allreduce size=")
-                      ? x->bins.v[b] + strlen("allreduce size=") : NULL;
-        size[b] = v && *v ? strtoull(v, &end, 10) : 0;
-        if (v && *v && !*end)
-            nsized++;
-        else
-            size[b] = ULLONG_MAX;   /* not an allreduce size */
-    }
-    bool base = true;
-    for (size_t k = 0; k < t->space.n; k++)
-        base = base && !s->best[k];
-    if (key == t->space.n || nsized < 2 || s->stopped || (!base && !s->beats_base))
-        return;   /* the per-size race is against the result, which must stand */
-    unsigned per_bin[TUNE_MAX_BINS];
-    tune_search_per_bin(s, key, per_bin);
-    bool differs = false;
-    for (size_t b = 0; b < x->bins.n; b++)
-        differs = differs || (size[b] != ULLONG_MAX && per_bin[b] != s->best[key]);
-    if (s->stopped || !differs)
-        return;
-    /* Names to numbers, as the installed Open MPI has them. */
-    char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable", NULL};
-    char *info = proc_stdout(argv, 10, 1 << 20);
-    struct strvec names = {0}, codes = {0};
-    if (info)
-        ompi_info_enumerators(info, "coll_tuned_allreduce_algorithm", &names, &codes);
-    free(info);
-    long max_alg = 0;
-    for (size_t i = 0; i < codes.n; i++)
-        if (atol(codes.v[i]) > max_alg)
-            max_alg = atol(codes.v[i]);
-    /* The sized bins in size order (insertion sort: a few bins), a rule
-     * where the algorithm changes; the first from 0 bytes. */
-    size_t order[TUNE_MAX_BINS], no = 0;
-    for (size_t b = 0; b < x->bins.n; b++) {
-        if (size[b] == ULLONG_MAX)
+        if (strncmp(bin, name, len) != 0 || !starts_with(bin + len, " size=") ||
+            !isdigit((unsigned char)bin[len + 6]))
             continue;
-        size_t at = no++;
+        errno = 0;
+        size[b] = strtoull(bin + len + 6, &end, 10);
+        if (*end || errno)
+            continue;
+        /* Insertion sort: a few bins. */
+        size_t at = n++;
         for (; at > 0 && size[order[at - 1]] > size[b]; at--)
             order[at] = order[at - 1];
         order[at] = b;
     }
-    struct coll_rule rules[TUNE_MAX_BINS];
-    size_t n = 0;
-    bool ok = names.n > 0;
-    for (size_t i = 0; ok && i < no; i++) {
-        const char *v = t->space.keys[key].values.v[per_bin[order[i]]];
-        int at = *v ? sv_find(&names, v) : 0;
-        ok = at >= 0;
-        long alg = ok && *v ? atol(codes.v[at]) : 0;
-        if (ok && !(n && rules[n - 1].alg == alg)) {
-            rules[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
-                                          *v ? v : "Open MPI's fixed decision"};
-            n++;
+    return n;
+}
+
+/* Open MPI's collective algorithms per message size: for each
+ * coll_tuned_NAME_algorithm of the space whose collective the benchmark
+ * prints bins of by size ("allreduce size=N"), the best configuration with
+ * each algorithm is raced per bin; where another algorithm wins a size
+ * (tune_search_per_bin), DIR/coll-rules.txt says which for each size of
+ * each collective, as ompi_info numbers them, read back and checked before
+ * it is kept. */
+static void per_size_rules(struct session *x, struct tune_search *s)
+{
+    const struct tune *t = x->t;
+    bool base = true;
+    for (size_t k = 0; k < t->space.n; k++)
+        base = base && !s->best[k];
+    if (s->stopped || (!base && !s->beats_base))
+        return;   /* the per-size race is against the result, which must stand */
+    char *info = NULL;
+    long max_alg[COLL_COUNT] = {0};
+    struct coll_block blocks[TUNE_MAX_KEYS];
+    struct coll_rule rules[TUNE_MAX_KEYS][TUNE_MAX_BINS];
+    struct strvec notes = {0}, names_done = {0};
+    size_t nblocks = 0;
+    bool ok = true;
+    for (size_t key = 0; ok && key < t->space.n && !s->stopped; key++) {
+        const struct tune_key *k = &t->space.keys[key];
+        size_t klen = strlen(k->key);
+        if (strcmp(k->section, "mpi") != 0 || !starts_with(k->key, "coll_tuned_") ||
+            klen <= strlen("coll_tuned__algorithm") ||
+            strcmp(k->key + klen - strlen("_algorithm"), "_algorithm") != 0)
+            continue;
+        char *name = xstrndup(k->key + strlen("coll_tuned_"),
+                              klen - strlen("coll_tuned_") - strlen("_algorithm"));
+        size_t order[TUNE_MAX_BINS];
+        unsigned long long size[TUNE_MAX_BINS];
+        size_t no = coll_id(name) >= 0 ? sized_bins(x, name, order, size) : 0;
+        unsigned per_bin[TUNE_MAX_BINS];
+        bool differs = false;
+        if (no >= 2) {
+            tune_search_per_bin(s, key, per_bin);
+            for (size_t i = 0; i < no; i++)
+                differs = differs || per_bin[order[i]] != s->best[key];
         }
+        if (s->stopped || !differs) {
+            free(name);
+            continue;
+        }
+        /* Names to numbers, as the installed Open MPI has them. */
+        if (!info) {
+            char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9",
+                            "--parsable", NULL};
+            info = proc_stdout(argv, 10, 1 << 20);
+        }
+        struct strvec algs = {0}, codes = {0};
+        if (info)
+            ompi_info_enumerators(info, k->key, &algs, &codes);
+        int id = coll_id(name);
+        for (size_t i = 0; i < codes.n; i++)
+            if (atol(codes.v[i]) > max_alg[id])
+                max_alg[id] = atol(codes.v[i]);
+        /* A rule where the algorithm changes; the first from 0 bytes. */
+        struct coll_rule *r = rules[nblocks];
+        size_t n = 0;
+        ok = algs.n > 0;
+        for (size_t i = 0; ok && i < no; i++) {
+            const char *v = k->values.v[per_bin[order[i]]];
+            int at = *v ? sv_find(&algs, v) : 0;
+            ok = at >= 0;
+            long alg = ok && *v ? atol(codes.v[at]) : 0;
+            if (ok && !(n && r[n - 1].alg == alg)) {
+                r[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
+                                          *v ? k->values.v[per_bin[order[i]]]
+                                             : "Open MPI's fixed decision"};
+                n++;
+            }
+        }
+        if (!ok)
+            rr_warn("tune: the installed ompi_info does not number %s's values: no rules "
+                    "file", k->key);
+        sv_free(&algs);
+        sv_free(&codes);
+        if (ok && n > 1) {
+            blocks[nblocks++] = (struct coll_block){NULL, r, n};
+            x->rules_key[key] = true;
+            sv_push(&names_done, name);
+            for (size_t i = 0; i < no; i++)
+                if (s->per_bin_gain[order[i]].n) {
+                    char *g = tune_gain_text(&s->per_bin_gain[order[i]]);
+                    sv_pushf(&notes, "%s: %s, %s", x->bins.v[order[i]],
+                             k->values.v[per_bin[order[i]]], g);
+                    free(g);
+                }
+        }
+        free(name);
     }
-    sv_free(&codes);
+    free(info);
+    for (size_t b = 0; b < nblocks; b++)
+        blocks[b].name = names_done.v[b];
     char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->dir);
-    char *text = ok && n > 1 ? coll_rules_text(header, COLL_ALLREDUCE, rules, n) : NULL;
+    char *text = ok && nblocks ? coll_rules_text(header, blocks, nblocks) : NULL;
+    char *list = sv_join(&names_done, ", ");
     free(header);
     if (text && !coll_rules_check(text, max_alg, &why))
-        rr_warn("tune: the allreduce rules made for %s fail their own check (%s): not kept", t->dir,
-                why);
+        rr_warn("tune: the %s rules made for %s fail their own check (%s): not kept", list,
+                t->dir, why);
     else if (text && replace_file_in(t->dir, "coll-rules.txt", text, strlen(text)) != 0)
         rr_warn("tune: cannot write %s/coll-rules.txt: %s", t->dir, strerror(errno));
     else if (text) {
         char *dir = realpath(t->dir, NULL);
         x->rules = xasprintf("%s/coll-rules.txt", dir ? dir : t->dir);
         free(dir);
-        x->rules_key = key;
-        for (size_t b = 0; b < x->bins.n; b++)
-            if (s->per_bin_gain[b].n) {
-                char *g = tune_gain_text(&s->per_bin_gain[b]);
-                sv_pushf(&x->rules_notes, "%s: %s, %s", x->bins.v[b],
-                         t->space.keys[key].values.v[per_bin[b]], g);
-                free(g);
-            }
-        fprintf(stderr, "rdmarun: tune: Open MPI's allreduce algorithm by message size in %s\n",
-                x->rules);
+        x->rules_colls = xstrdup(list);
+        x->rules_notes = notes;
+        notes = (struct strvec){0};
+        fprintf(stderr, "rdmarun: tune: Open MPI's %s algorithm by message size in %s\n",
+                list, x->rules);
     }
+    if (!x->rules)
+        memset(x->rules_key, 0, sizeof(x->rules_key));
+    free(list);
     free(why);
     free(text);
-    sv_free(&names);
+    sv_free(&notes);
+    sv_free(&names_done);
 }
 
 /* ---- the tune ---- */
@@ -785,6 +837,7 @@ static void session_free(struct session *x)
     for (size_t k = 0; k < TUNE_MAX_KEYS; k++)
         free(x->note[k]);
     free(x->rules);
+    free(x->rules_colls);
     sv_free(&x->rules_notes);
 }
 

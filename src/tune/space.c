@@ -231,29 +231,36 @@ size_t ompi_info_enumerators(const char *text, const char *param, struct strvec 
     return n;
 }
 
-/* Open MPI's allreduce algorithms (coll/tuned), as the ompi_info on PATH
- * lists them; 'ignore' is its default (the fixed decision rules). A forced
- * algorithm applies only with coll_tuned_use_dynamic_rules. */
-static void coll_values(struct tune_space *sp, const struct profile *base)
+/* Open MPI's algorithms (coll/tuned) for each collective of colls, as the
+ * ompi_info on PATH lists them; 'ignore' is its default (the fixed decision
+ * rules). A forced algorithm applies only with coll_tuned_use_dynamic_rules. */
+static void coll_values(struct tune_space *sp, const struct profile *base, const char *colls)
 {
     char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable", NULL};
     char *text = proc_stdout(argv, 10, 1 << 20);
-    struct strvec algs = {0};
-    if (text && ompi_info_enumerators(text, "coll_tuned_allreduce_algorithm", &algs, NULL) > 1) {
-        struct tune_key *k = key_new(sp, base, "mpi", "coll_tuned_allreduce_algorithm",
-                                     "the installed Open MPI's ompi_info");
-        for (size_t i = 0; k && i < algs.n; i++)
-            key_add(k, algs.v[i], algs.v[0]);
-        if (k)
-            k->requires = xstrdup("mpi.coll_tuned_use_dynamic_rules=1");
-        key_done(sp, k);
+    struct strvec names = {0};
+    sv_split(&names, colls, " ");
+    for (size_t c = 0; text && c < names.n; c++) {
+        struct strvec algs = {0};
+        char *param = xasprintf("coll_tuned_%s_algorithm", names.v[c]);
+        if (ompi_info_enumerators(text, param, &algs, NULL) > 1) {
+            struct tune_key *k = key_new(sp, base, "mpi", param,
+                                         "the installed Open MPI's ompi_info");
+            for (size_t i = 0; k && i < algs.n; i++)
+                key_add(k, algs.v[i], algs.v[0]);
+            if (k)
+                k->requires = xstrdup("mpi.coll_tuned_use_dynamic_rules=1");
+            key_done(sp, k);
+        }
+        sv_free(&algs);
+        free(param);
     }
-    sv_free(&algs);
+    sv_free(&names);
     free(text);
 }
 
 void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f,
-                        bool mpi)
+                        const char *colls)
 {
     memset(sp, 0, sizeof(*sp));
     char *ucx = xasprintf("the installed UCX %s and this node", ucx_config_version());
@@ -294,8 +301,8 @@ void tune_space_default(struct tune_space *sp, const struct profile *base, const
     }
     sv_free(&policies);
     key_done(sp, k);
-    if (mpi)
-        coll_values(sp, base);
+    if (colls)
+        coll_values(sp, base, colls);
 }
 
 /* ---- --space FILE ---- */
@@ -403,7 +410,7 @@ static int on_space_value(void *user, const char *section, const char *name, con
 }
 
 int tune_space_read(struct tune_space *sp, const char *path, const struct profile *base,
-                    const struct facts *f, bool mpi)
+                    const struct facts *f, const char *colls)
 {
     size_t len;
     char *text = read_input(path, SPACE_MAX_BYTES, &len);
@@ -423,7 +430,7 @@ int tune_space_read(struct tune_space *sp, const char *path, const struct profil
         if (r.only)
             tune_space_free(sp);
         else
-            tune_space_default(sp, base, f, mpi);
+            tune_space_default(sp, base, f, colls);
         /* The file's keys replace the default's, and come last. */
         for (size_t i = 0; i < r.file.n; i++) {
             struct tune_key *k = &r.file.keys[i];

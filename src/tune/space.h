@@ -28,10 +28,11 @@ struct tune_space {
 /* The default space for profile `base` on the node `f`: UCX_TLS subsets of
  * the transports this UCX and this node have, the rendezvous and zero-copy
  * thresholds, UCX's own rendezvous schemes, rails on a multi-rail node, the
- * bind policies that apply and, for an MPI job (mpi), Open MPI's allreduce
- * algorithms as its ompi_info lists them. */
+ * bind policies that apply and, when Open MPI's mpirun starts the ranks,
+ * the algorithms of the collectives `colls` ("allreduce bcast"; NULL: none)
+ * as its ompi_info lists them. */
 void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f,
-                        bool mpi);
+                        const char *colls);
 /* The names of an Open MPI MCA parameter's enumerator in `ompi_info
  * --parsable` output ("mca:coll:tuned:param:NAME:enumerator:value:4:ring"),
  * in order, appended to out, and their numbers to codes (unless NULL); how
@@ -43,7 +44,7 @@ size_t ompi_info_enumerators(const char *text, const char *param, struct strvec 
  * for them. Every value is checked as a profile value is. An RR_EX_ status
  * after saying what is wrong, with file:line. */
 int tune_space_read(struct tune_space *sp, const char *path, const struct profile *base,
-                    const struct facts *f, bool mpi);
+                    const struct facts *f, const char *colls);
 /* The --set word of key k at value v ("ucx.RNDV_THRESH=64K"), or NULL for
  * the base's unset value. Caller frees. */
 char *tune_space_set(const struct tune_space *sp, size_t k, unsigned v);

@@ -28,10 +28,13 @@ struct tune {
 /* The built-in benchmark (the installed mpi_pingpong sweep): its path,
  * or NULL after saying why it is not there. Caller frees. */
 char *tune_builtin_benchmark(void);
-/* The metric of the built-in benchmark: each size's one-way latency or
- * allreduce time, in microseconds, per bin. */
+/* The metric of the built-in benchmark: each size's one-way latency,
+ * allreduce or broadcast time, in microseconds, per bin; and the
+ * collectives it measures (whose Open MPI algorithms the default space
+ * holds). */
 #define TUNE_BUILTIN_METRIC \
-    "^((pingpong|allreduce) size=[0-9]+) .*(latency_us|time_us)=([0-9.eE+-]+)"
+    "^((pingpong|allreduce|bcast) size=[0-9]+) .*(latency_us|time_us)=([0-9.eE+-]+)"
+#define TUNE_BUILTIN_COLLECTIVES "allreduce bcast"
 
 /* An earlier tune's settings, from DIR/tune.conf, to resume it. */
 int tune_load(struct tune *t, const char *dir);

@@ -166,6 +166,13 @@ if command -v mpirun >/dev/null && command -v ompi_info >/dev/null; then
     got=$(printf '%s\n' "$err" | sed -n 's/^  mpi.coll_tuned_allreduce_algorithm: \[(unset)\] \(.*\)  (the installed.*/\1/p')
     [ -n "$want" ] && [ "$got " = "$want" ]
     ok $? "the default space's allreduce algorithms are ompi_info's: $want"
+    # The built-in benchmark measures broadcasts too: their algorithms are searched.
+    want=$(ompi_info --param coll tuned --level 9 --parsable |
+        sed -n 's/^mca:coll:tuned:param:coll_tuned_bcast_algorithm:enumerator:value:[0-9]*://p' |
+        grep -vx ignore | tr '\n' ' ')
+    got=$(printf '%s\n' "$err" | sed -n 's/^  mpi.coll_tuned_bcast_algorithm: \[(unset)\] \(.*\)  (the installed.*/\1/p')
+    [ -n "$want" ] && [ "$got " = "$want" ]
+    ok $? "and its bcast algorithms: $want"
     cat >"$TMP/bench-mca" <<'SH'
 #!/bin/sh
 t=100
@@ -187,37 +194,56 @@ SH
     # Per message size: recursive doubling halves the small allreduce and
     # doubles the large one, ring the other way round, so neither is a move
     # for every size; each wins its own size in a rules file, numbered as
-    # ompi_info numbers them.
+    # ompi_info numbers them. Broadcast likewise, binomial against pipeline:
+    # one file holds both collectives.
     cat >"$TMP/bench-coll" <<'SH'
 #!/bin/sh
-s=100 l=100
+s=100 l=100 bs=100 bl=100
 [ "$OMPI_MCA_coll_tuned_allreduce_algorithm" = recursive_doubling ] && s=50 l=200
 [ "$OMPI_MCA_coll_tuned_allreduce_algorithm" = ring ] && s=200 l=50
+[ "$OMPI_MCA_coll_tuned_bcast_algorithm" = binomial ] && bs=50 bl=200
+[ "$OMPI_MCA_coll_tuned_bcast_algorithm" = pipeline ] && bs=200 bl=50
 echo "allreduce size=8 time_us=$s"
 echo "allreduce size=65536 time_us=$l"
+echo "bcast size=8 time_us=$bs"
+echo "bcast size=1024 time_us=$bs"
+echo "bcast size=1048576 time_us=$bl"
 SH
     chmod +x "$TMP/bench-coll"
+    printf 'coll_tuned_bcast_algorithm = binomial | pipeline\n' >>"$TMP/coll.ini"
     run "$RDMARUN" tune -p shm --verify off --space "$TMP/coll.ini" --no-validate \
-        --metric '^(allreduce size=[0-9]+) time_us=([0-9]+)' -o "$TMP/rules" $MPIRUN_ROOT -np 1 \
+        --metric '^((allreduce|bcast) size=[0-9]+) time_us=([0-9]+)' -o "$TMP/rules" $MPIRUN_ROOT -np 1 \
         -- "$TMP/bench-coll"
-    check "a tune whose algorithm differs by message size" 0 "allreduce algorithm by message size"
+    check "a tune whose algorithms differ by message size" 0 \
+        "allreduce, bcast algorithm by message size"
     code() { ompi_info --param coll tuned --level 9 --parsable |
-        sed -n "s/^mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:\([0-9]*\):$1\$/\1/p"; }
-    rd=$(code recursive_doubling) ring=$(code ring)
-    [ "$(grep -v '^#' "$TMP/rules/coll-rules.txt" | sed 's/ *#.*//' | tr '\n' ' ')" = "1 2 1 1 2 0 $rd 0 0 65536 $ring 0 0 " ]
-    ok $? "coll-rules.txt: allreduce, from 0 bytes algorithm $rd (recursive_doubling), from 65536 $ring (ring)"
+        sed -n "s/^mca:coll:tuned:param:coll_tuned_$1_algorithm:enumerator:value:\([0-9]*\):$2\$/\1/p"; }
+    rd=$(code allreduce recursive_doubling) ring=$(code allreduce ring)
+    bin=$(code bcast binomial) pipe=$(code bcast pipeline)
+    # coll_tuned_dynamic_file.c reads: collectives; then each: its id (2
+    # allreduce, 7 bcast in COLLTYPE), communicator sizes, the size, rules,
+    # and each rule: from bytes, algorithm, topology fan-in/out, segment size.
+    [ "$(grep -v '^#' "$TMP/rules/coll-rules.txt" | sed 's/ *#.*//' | tr '\n' ' ')" = \
+      "2 2 1 1 2 0 $rd 0 0 65536 $ring 0 0 7 1 1 2 0 $bin 0 0 1048576 $pipe 0 0 " ]
+    ok $? "coll-rules.txt: allreduce from 0 bytes $rd (recursive_doubling), from 65536 $ring (ring); bcast from 0 $bin (binomial), from 1048576 $pipe (pipeline)"
     grep -qx 'coll_tuned_use_dynamic_rules = 1' "$TMP/rules/tuned.ini" &&
         grep -qx "coll_tuned_dynamic_rules_filename = $(cd "$TMP/rules" && pwd -P)/coll-rules.txt" "$TMP/rules/tuned.ini" &&
-        ! grep -q '^coll_tuned_allreduce_algorithm' "$TMP/tuned.ini" "$TMP/rules/tuned.ini" 2>/dev/null
+        ! grep -q '^coll_tuned_allreduce_algorithm\|^coll_tuned_bcast_algorithm' "$TMP/rules/tuned.ini"
     ok $? "tuned.ini points Open MPI at the rules, and forces no algorithm (that would win over them)"
     # Open MPI reads the file: a real job with it runs; the same file with an
-    # algorithm Open MPI lacks fails at its first large allreduce (MPI_ERR_ARG).
-    run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 65536
-    check "a real job with the rules" 0 "allreduce size=65536"
+    # algorithm Open MPI lacks fails at its first large allreduce or bcast
+    # (MPI_ERR_ARG).
+    run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 1048576
+    check "a real job with the rules" 0 "allreduce size=1048576" "bcast size=1048576"
+    cp "$TMP/rules/coll-rules.txt" "$TMP/rules/good.txt"
     sed -i "s/^65536 $ring /65536 99 /" "$TMP/rules/coll-rules.txt"
     run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 65536
     [ "$rc" != 0 ] && ! has "$out" "allreduce size=65536"
     ok $? "and with algorithm 99 at 65536 bytes the job fails there (status $rc): Open MPI read the file"
+    sed "s/^1048576 $pipe /1048576 99 /" "$TMP/rules/good.txt" >"$TMP/rules/coll-rules.txt"
+    run "$RDMARUN" -p "$TMP/rules/tuned.ini" $MPIRUN_ROOT -np 2 "$BUILD/examples/mpi_pingpong" 5 8 1048576
+    [ "$rc" != 0 ] && has "$out" "allreduce size=1048576" && ! has "$out" "bcast size=1048576"
+    ok $? "so does algorithm 99 for a 1 MiB bcast, after the allreduces ran (status $rc): its block was read too"
 else
     skip "Open MPI's parameters in the search" "mpirun or ompi_info missing"
 fi

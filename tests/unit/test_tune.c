@@ -7,6 +7,8 @@
 #include "tap.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define NKEYS 4
 #define NVAL 6
@@ -18,6 +20,25 @@ struct land {
     int broken_x0;        /* this value of key 0 always fails (-1: none) */
     size_t calls, budget; /* TUNE_STOP after budget calls (0: none) */
 };
+
+/* A rules file's numbers, one space apart: '#' to the end of a line is a
+ * comment, as Open MPI reads it. */
+static char *strip_comments(const char *text)
+{
+    char *out = calloc(strlen(text) + 1, 1), *o = out;
+    for (const char *p = text; *p; p++) {
+        if (*p == '#')
+            while (p[1] && p[1] != '\n')
+                p++;
+        else if (*p >= '0' && *p <= '9')
+            *o++ = *p;
+        else if (o > out && o[-1] != ' ')
+            *o++ = ' ';
+    }
+    while (o > out && o[-1] == ' ')
+        *--o = '\0';
+    return out;
+}
 
 static double uniform(struct land *l)
 {
@@ -169,11 +190,33 @@ int main(void)
 
     /* Open MPI's rules file: what is written checks, and each way Open MPI
      * would drop a file (coll_tuned_dynamic_file.c) is refused, with why. */
+    long max[COLL_COUNT];
+    for (size_t i = 0; i < COLL_COUNT; i++)
+        max[i] = 6;
     struct coll_rule rules[2] = {{0, 3, "recursive_doubling"}, {65536, 4, "ring"}};
-    char *text = coll_rules_text("test", COLL_ALLREDUCE, rules, 2), *why = NULL;
-    ok(coll_rules_check(text, 6, &why) && !why, "a written rules file checks");
+    struct coll_rule brules[2] = {{0, 6, "binomial"}, {1024, 2, "pipeline"}};
+    struct coll_block blocks[2] = {{"bcast", brules, 2}, {"allreduce", rules, 2}};
+    char *text = coll_rules_text("test", blocks, 1), *why = NULL;
+    ok(coll_rules_check(text, max, &why) && !why, "a written rules file checks");
     ok(strncmp(text, "1 #", 3) == 0, "it starts with a number: no version header can be misread");
     free(text);
+    /* Two collectives: allreduce (2) before bcast (7), whatever the order given;
+     * the numbers by hand from coll_tuned_dynamic_file.c's reading order. */
+    text = coll_rules_text("test", blocks, 2);
+    char *numbers = strip_comments(text);
+    ok(strcmp(numbers, "2 2 1 1 2 0 3 0 0 65536 4 0 0 7 1 1 2 0 6 0 0 1024 2 0 0") == 0,
+       "two collectives, in id order (%s)", numbers);
+    ok(coll_rules_check(text, max, &why) && !why, "and it checks");
+    max[7] = 5;
+    ok(!coll_rules_check(text, max, &why) && why && strstr(why, "collective 7"),
+       "an algorithm beyond this Open MPI's for bcast is refused (%s)", why ? why : "");
+    free(why);
+    why = NULL;
+    max[7] = 6;
+    free(numbers);
+    free(text);
+    ok(coll_id("reduce_scatter_block") == 13 && coll_id("bcast") == 7 && coll_id("alltoallw") < 0,
+       "collective ids are COLLTYPE's; alltoallw has no rules in coll/tuned");
     static const struct { const char *text, *why; } bad[] = {
         {"1\n2\n1\n1\n2\n8 3 0 0\n65536 4 0 0\n", "not 0"},
         {"1\n2\n1\n1\n2\n0 3 0 0\n0 4 0 0\n", "not above"},
@@ -181,18 +224,19 @@ int main(void)
         {"1\n2\n1\n1\n2\n0 3 0 0\n", "ends before"},
         {"1\n2\n1\n1\n1\n0 3 0 0\n7\n", "after the last rule"},
         {"1\n10\n1\n1\n1\n0 3 0 0\n", "collective id 10"},
+        {"2\n2\n1\n1\n1\n0 3 0 0\n2\n1\n1\n1\n0 3 0 0\n", "twice"},
         {"1\n2\n1\n1\n1\n0 010 0 0\n", "plain decimal"},
         {"rule-file-version-2\n1\n2\n1\n1\n1\n0 3 0 0 0\n", "plain decimal"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
         why = NULL;
-        bool good = coll_rules_check(bad[i].text, 6, &why);
+        bool good = coll_rules_check(bad[i].text, max, &why);
         ok(!good && why && strstr(why, bad[i].why), "rules refused: %s (%s)", bad[i].why,
            why ? why : "no reason");
         free(why);
     }
     why = NULL;
-    ok(coll_rules_check("# a comment\n1 # one\n2\n1\n1\n1\n0 3 0 0 # all sizes\n", 6, &why),
+    ok(coll_rules_check("# a comment\n1 # one\n2\n1\n1\n1\n0 3 0 0 # all sizes\n", max, &why),
        "comments anywhere, as Open MPI skips them");
     free(why);
     return done_testing();

@@ -259,6 +259,57 @@ static void coll_values(struct tune_space *sp, const struct profile *base, const
     free(text);
 }
 
+/* UCX_NET_DEVICES on a multi-rail node, after the base's own (auto: each
+ * rank's nearest ports): every set of the active ports (each alone, each
+ * pair, ..., all) when there are 4 or fewer; with more, each port alone,
+ * the ports of each NUMA node, and all of them. */
+static void rail_values(struct tune_space *sp, const struct profile *base, const struct facts *f,
+                        const char *from)
+{
+    struct strvec ports = {0};
+    int numa[TUNE_MAX_VALUES];
+    for (size_t d = 0; d < f->ndevs; d++)
+        for (size_t p = 0; p < f->devs[d].nports && ports.n < TUNE_MAX_VALUES; p++)
+            if (port_is_active(&f->devs[d].ports[p])) {
+                numa[ports.n] = f->devs[d].numa_node;
+                sv_pushf(&ports, "%s:%d", f->devs[d].name, f->devs[d].ports[p].num);
+            }
+    struct tune_key *k = key_new(sp, base, "ucx", "NET_DEVICES", from);
+    struct strvec set = {0};
+    if (ports.n <= 4) {
+        for (unsigned mask = 1; k && mask < 1u << ports.n; mask++) {
+            for (size_t i = 0; i < ports.n; i++)
+                if (mask & 1u << i)
+                    sv_push(&set, ports.v[i]);
+            char *v = sv_join(&set, ",");
+            key_add(k, v, "all");
+            free(v);
+            sv_free(&set);
+        }
+    } else {
+        for (size_t i = 0; k && i < ports.n; i++)
+            key_add(k, ports.v[i], "all");
+        for (size_t i = 0; k && i < ports.n; i++) {
+            bool first = true;   /* each NUMA node once, at its first port */
+            for (size_t j = 0; j < i; j++)
+                first = first && numa[j] != numa[i];
+            for (size_t j = i; first && numa[i] >= 0 && j < ports.n; j++)
+                if (numa[j] == numa[i])
+                    sv_push(&set, ports.v[j]);
+            char *v = set.n > 1 && set.n < ports.n ? sv_join(&set, ",") : NULL;
+            if (v)
+                key_add(k, v, "all");
+            free(v);
+            sv_free(&set);
+        }
+        char *all = sv_join(&ports, ",");
+        key_add(k, all, "all");
+        free(all);
+    }
+    sv_free(&ports);
+    key_done(sp, k);
+}
+
 void tune_space_default(struct tune_space *sp, const struct profile *base, const struct facts *f,
                         const char *colls)
 {
@@ -286,6 +337,8 @@ void tune_space_default(struct tune_space *sp, const struct profile *base, const
         key_done(sp, k);
     }
     free(sugg);
+    if (active > 1)
+        rail_values(sp, base, f, ucx);
     free(ucx);
     /* rdmarun's bind policies that can apply here: NIC-local with an RDMA
      * device, GPU-local with a GPU. */

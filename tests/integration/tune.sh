@@ -154,6 +154,23 @@ else
     skip "a tune of the built-in sweep with Open MPI" "mpirun or examples/mpi_pingpong missing"
 fi
 
+# Network devices on a multi-rail node (recorded sysfs trees): with two
+# active ports every set of them (each alone, both); with eight, four on each
+# of two NUMA nodes, each alone, each NUMA node's four, and all eight - not
+# the 255 sets. The base's own value (unset: UCX's "all") comes first.
+run "$RDMARUN" tune -p shm --launcher exec --verify off --metric 'time_us=([0-9]+)' \
+    --sysfs "$SRC/tests/data/sysfs/ib-mlx5" --budget 1 -o "$TMP/rails2" -- "$TMP/bench"
+printf '%s\n' "$err" | grep -qx '  ucx.NET_DEVICES: \[(unset)\] mlx5_0:1 mlx5_1:1 mlx5_0:1,mlx5_1:1  (the installed UCX .*)'
+ok $? "two active ports (mlx5_0 port 2 is DOWN): each alone and both"
+run "$RDMARUN" tune -p shm --launcher exec --verify off --metric 'time_us=([0-9]+)' \
+    --sysfs "$SRC/tests/data/sysfs/ib-8hca" --budget 1 -o "$TMP/rails8" -- "$TMP/bench"
+p8="mlx5_0:1 mlx5_1:1 mlx5_2:1 mlx5_3:1 mlx5_4:1 mlx5_5:1 mlx5_6:1 mlx5_7:1"
+n0=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 n1=mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1
+printf '%s\n' "$err" | grep -qxF "  ucx.NET_DEVICES: [(unset)] $p8 $n0 $n1 $n0,$n1  (the installed UCX $(printf '%s\n' "$err" | sed -n 's/.*(the installed UCX \([0-9.]*\)).*/\1/p' | head -1))"
+ok $? "eight ports on two NUMA nodes: each alone, each NUMA node's, all"
+printf '%s\n' "$err" | grep -q '^  ucx.MAX_RNDV_RAILS: .* 4 '
+ok $? "and rails up to 4 (UCX uses at most 4)"
+
 # Open MPI's own parameters: the allreduce algorithms are the ones its
 # ompi_info lists, and a forced one brings coll_tuned_use_dynamic_rules with
 # it (else Open MPI ignores it). A rank that is a script shows what reached

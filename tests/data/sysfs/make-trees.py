@@ -80,6 +80,34 @@ def gpu_node(name, acs, full=True):
             '0x0000000000000000 0x0000000000000000 0x0000000000000000\n'
             '0x0000038400000000 0x0000038401ffffff 0x000000000014220c\n')
 
+def hca8_node(name):
+    """A node with eight single-port HDR HCAs, four on each of two NUMA nodes
+    (the layout of 8-GPU nodes: an HCA per GPU behind the same switch), each
+    the recorded mlx5_1 of ib-mlx5 with its own GUID, LID, netdev and PCI slot."""
+    root = os.path.join(here, name)
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(os.path.join(here, 'ib-mlx5'), root)
+    dev = os.path.join(root, 'class/infiniband')
+    shutil.rmtree(os.path.join(dev, 'mlx5_0'))
+    os.rename(os.path.join(dev, 'mlx5_1'), os.path.join(dev, 'model'))
+    slots = ['0000:%02x:00.0' % b for b in (0x0c, 0x12, 0x48, 0x4e, 0x8a, 0x90, 0xc6, 0xcc)]
+    for i, slot in enumerate(slots):
+        d = 'class/infiniband/mlx5_%d' % i
+        shutil.copytree(os.path.join(dev, 'model'), os.path.join(root, d))
+        shutil.rmtree(os.path.join(root, d, 'device/net'))
+        put(root, '%s/device/net/ib%d/.keep' % (d, i), '')
+        put(root, d + '/node_guid', 'b83f:d203:00a1:%04x\n' % (0x10 + i))
+        put(root, d + '/device/numa_node', '%d\n' % (i // 4))
+        put(root, d + '/device/local_cpulist', '0-15\n' if i < 4 else '16-31\n')
+        put(root, d + '/device/uevent', 'DRIVER=mlx5_core\nPCI_SLOT_NAME=%s\n' % slot)
+        put(root, d + '/device/current_link_speed', '16.0 GT/s PCIe\n')
+        put(root, d + '/device/max_link_speed', '16.0 GT/s PCIe\n')
+        put(root, d + '/device/current_link_width', '16\n')
+        put(root, d + '/ports/1/gids/0', 'fe80:0000:0000:0000:b83f:d203:00a1:%04x\n' % (0x10 + i))
+        put(root, d + '/ports/1/rate', '200 Gb/sec (4X HDR)\n')
+        put(root, d + '/ports/1/lid', '0x%x\n' % (0x40 + i))
+    shutil.rmtree(os.path.join(dev, 'model'))
+
 if __name__ == '__main__':
     # PFC and ECN on priority 3, DSCP 26 (UCX's traffic class 106) -> 3: a lossless site
     roce_node('roce-lossless', pfc={3}, ecn={3}, dscp_map=[(24, 3), (26, 3), (48, 6)], tos=106,
@@ -92,3 +120,4 @@ if __name__ == '__main__':
     gpu_node('pascal-acs', acs={'0000:03:04.0': 0x000d})
     gpu_node('pascal-noacs', acs={})
     gpu_node('pascal-user', acs={'0000:03:04.0': 0x000d}, full=False)
+    hca8_node('ib-8hca')

@@ -45,12 +45,14 @@ const struct command_def commands[] = {
      "Runs PROGRAM under each profile and rank count, repeated, and compares the\n"
      "runs' wall time (or a metric) against a baseline."},
     {"tune", CMD_TUNE, cmd_tune,
-     "tune -p BASE [--space FILE] [--budget RUNS|TIME] [-o DIR] [MPIRUN OPTIONS]\n"
+     "tune -p BASE [--space FILE] [--budget RUNS|TIME] [-o DIR] [--benchmark mpi|ucx]\n"
+     "               [MPIRUN OPTIONS]\n"
      "               [-- PROGRAM [ARGS...] --metric REGEX [--higher-is-better]]\n"
      "       rdmarun tune --resume DIR\n"
      "       rdmarun tune --validate DIR [--repeat PAIRS]",
      "Searches UCX settings and bind policies on top of profile BASE by measuring a\n"
-     "benchmark (built in: ping-pong and allreduce over message sizes), every run\n"
+     "benchmark (built in: ping-pong, allreduce and bcast over message sizes, or\n"
+     "ucx_perftest's tag_lat and tag_bw), every run\n"
      "verified, and writes the profile that beats BASE, with each gain and its interval."},
     {"help", CMD_HELP, cmd_help, "help [COMMAND|all]   (or COMMAND --help, --help [all], -h)",
      "Shows the help of rdmarun, of one command, or of every command and option."},

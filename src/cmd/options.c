@@ -114,6 +114,9 @@ static const struct opt options[] = {
      "tune: measure DIR/tuned.ini against its base again,\ninterleaved: speedup per bin, a plot"},
     {"no-validate", NULL, CMD_TUNE, OPT_FLAG, C(no_validate), NULL, NULL,
      "tune: no validation pass after the search"},
+    {"benchmark", NULL, CMD_TUNE, OPT_VALUE, C(benchmark), "mpi|ucx", NULL,
+     "tune: the built-in benchmark: mpi (ping-pong, allreduce,\nbcast; default) or ucx "
+     "(ucx_perftest's tag_lat, tag_bw)"},
     {"budget", NULL, CMD_TUNE, OPT_VALUE, C(budget), NULL, "RUNS|TIME",
      "tune: at most this many runs, or this long (90s, 30m,\n2h; default 200 runs)"},
     {"color", NULL, JOB | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_VALUE, C(color),

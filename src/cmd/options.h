@@ -48,6 +48,7 @@ struct cmdline {
     bool higher;             /* --higher-is-better */
     /* rdmarun tune */
     char *space, *budget;    /* --space FILE, --budget N|TIME */
+    char *benchmark;         /* tune --benchmark mpi|ucx */
     char *validate;          /* --validate DIR */
     bool no_validate;        /* --no-validate */
     bool keys;               /* profiles --keys */

@@ -43,6 +43,51 @@ static bool budget_of(const char *s, struct tune *t)
     return ok;
 }
 
+/* The built-in MPI sweep (examples/mpi_pingpong): 50 iterations of each
+ * size, from a small message to a rendezvous one, on 2 ranks unless told. */
+static int builtin_mpi(struct tune *t, const struct cmdline *cl)
+{
+    char *bench = tune_builtin_benchmark(false);
+    if (!bench)
+        return RR_EX_UNAVAILABLE;
+    const char *argv[] = {bench, "50", "8", "1024", "65536", "1048576"};
+    for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
+        sv_push(&t->program, argv[i]);
+    free(bench);
+    t->metric = xstrdup(TUNE_BUILTIN_METRIC);
+    if (cl->job.np <= 0 && cl->job.ppn <= 0) {   /* a ping-pong needs two ranks */
+        sv_push(&t->args, "-np");
+        sv_push(&t->args, "2");
+    }
+    return 0;
+}
+
+/* The UCX level (libexec/ucx-pair): ucx_perftest's server and client on
+ * this node, under --launcher exec (they are no MPI job). */
+static int builtin_ucx(struct tune *t, const struct cmdline *cl)
+{
+    if ((cl->launcher && strcmp(cl->launcher, "exec") != 0) || cl->job.np > 0 ||
+        cl->job.ppn > 0) {
+        rr_error("tune: --benchmark ucx runs ucx_perftest's server and client on this node "
+                 "itself (--launcher exec): a launcher%s is not for it",
+                 cl->launcher ? " option" : "'s process count");
+        return RR_EX_USAGE;
+    }
+    char *bench = tune_builtin_benchmark(true);
+    if (!bench)
+        return RR_EX_UNAVAILABLE;
+    const char *argv[] = {bench, "-n", "1000", "8", "1024", "65536", "1048576"};
+    for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
+        sv_push(&t->program, argv[i]);
+    free(bench);
+    t->metric = xstrdup(TUNE_UCX_METRIC);
+    if (!cl->launcher) {
+        sv_push(&t->args, "--launcher");
+        sv_push(&t->args, "exec");
+    }
+    return 0;
+}
+
 static int settings_from(struct tune *t, const struct cmdline *cl)
 {
     if (!cl->profile) {
@@ -56,7 +101,12 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     t->higher = cl->higher;
     cli_job_options(cl, &t->args);
     sv_append(&t->args, &cl->job.mpirun_args);
-    bool builtin = !cl->job.program.n;
+    bool builtin = !cl->job.program.n, ucx = cl->benchmark && strcmp(cl->benchmark, "ucx") == 0;
+    if (!builtin && cl->benchmark) {
+        rr_error("tune: --benchmark picks a built-in benchmark, and a PROGRAM was given too "
+                 "(hint: one or the other)");
+        return RR_EX_USAGE;
+    }
     if (!builtin) {
         if (!cl->metric && cl->higher) {
             rr_error("tune: --higher-is-better is for a --metric such as a bandwidth (wall time "
@@ -71,19 +121,9 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
                      "rdmarun tune -p BASE --metric REGEX -- PROGRAM)");
             return RR_EX_USAGE;
         }
-        char *bench = tune_builtin_benchmark();
-        if (!bench)
-            return RR_EX_UNAVAILABLE;
-        /* 50 iterations of each size, from a small message to a rendezvous one. */
-        const char *argv[] = {bench, "50", "8", "1024", "65536", "1048576"};
-        for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
-            sv_push(&t->program, argv[i]);
-        free(bench);
-        t->metric = xstrdup(TUNE_BUILTIN_METRIC);
-        if (cl->job.np <= 0 && cl->job.ppn <= 0) {   /* a ping-pong needs two ranks */
-            sv_push(&t->args, "-np");
-            sv_push(&t->args, "2");
-        }
+        int rc = ucx ? builtin_ucx(t, cl) : builtin_mpi(t, cl);
+        if (rc)
+            return rc;
     }
     for (size_t i = 0; i < t->args.n + t->program.n; i++) {
         const char *a = i < t->args.n ? t->args.v[i] : t->program.v[i - t->args.n];
@@ -106,7 +146,7 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     /* Open MPI's own parameters when its mpirun starts the ranks. */
     const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",
                                                                                     "launcher");
-    const char *colls = launcher && strcmp(launcher, "mpirun") != 0 ? NULL
+    const char *colls = ucx || (launcher && strcmp(launcher, "mpirun") != 0) ? NULL
                       : builtin ? TUNE_BUILTIN_COLLECTIVES : "allreduce";
     if (!rc && cl->space)
         rc = tune_space_read(&t->space, cl->space, &p, &f, colls);

@@ -9,6 +9,7 @@
 #include "compare/measure.h"
 #include "compare/plan_file.h"
 #include "facts/facts.h"
+#include "launch/launch.h"
 #include "tune/coll_rules.h"
 #include "tune/journal.h"
 #include "util/fs.h"
@@ -55,13 +56,21 @@ struct session {
 
 /* ---- the built-in benchmark ---- */
 
-char *tune_builtin_benchmark(void)
+char *tune_builtin_benchmark(bool ucx)
 {
-    char *path = helper_path("examples/mpi_pingpong");
+    char *perftest = ucx ? launch_on_path("ucx_perftest") : NULL;
+    if (ucx && !perftest) {
+        rr_error("tune: --benchmark ucx runs UCX's ucx_perftest, which is not on PATH (hint: "
+                 "install UCX's tools: Debian's ucx-utils, RHEL's ucx)");
+        return NULL;
+    }
+    free(perftest);
+    char *path = helper_path(ucx ? "libexec/ucx-pair" : "examples/mpi_pingpong");
     if (path && access(path, X_OK) != 0) {
-        rr_error("tune: the built-in benchmark %s is not there (%s) (hint: build it with 'make "
-                 "examples', which needs Open MPI's mpicc; or give your own: rdmarun tune -p "
-                 "PROFILE --metric REGEX -- PROGRAM)", path, strerror(errno));
+        rr_error("tune: the built-in benchmark %s is not there (%s) (hint: %s; or give your "
+                 "own: rdmarun tune -p PROFILE --metric REGEX -- PROGRAM)", path, strerror(errno),
+                 ucx ? "reinstall rdmarun" : "build it with 'make examples', which needs Open "
+                 "MPI's mpicc");
         free(path);
         path = NULL;
     }

@@ -25,9 +25,10 @@ struct tune {
     bool tuned;              /* tune_run's result: tuned.ini sets values that beat the base */
 };
 
-/* The built-in benchmark (the installed mpi_pingpong sweep): its path,
- * or NULL after saying why it is not there. Caller frees. */
-char *tune_builtin_benchmark(void);
+/* The built-in benchmark: the installed mpi_pingpong sweep, or with ucx
+ * libexec/ucx-pair (ucx_perftest's server and client); its path, or NULL
+ * after saying why it is not there. Caller frees. */
+char *tune_builtin_benchmark(bool ucx);
 /* The metric of the built-in benchmark: each size's one-way latency,
  * allreduce or broadcast time, in microseconds, per bin; and the
  * collectives it measures (whose Open MPI algorithms the default space
@@ -35,6 +36,9 @@ char *tune_builtin_benchmark(void);
 #define TUNE_BUILTIN_METRIC \
     "^((pingpong|allreduce|bcast) size=[0-9]+) .*(latency_us|time_us)=([0-9.eE+-]+)"
 #define TUNE_BUILTIN_COLLECTIVES "allreduce bcast"
+/* ucx-pair's: each test's time per message (latency, or a bandwidth test's
+ * overhead) at each size, in microseconds. */
+#define TUNE_UCX_METRIC "^((tag_lat|tag_bw) size=[0-9]+) .*time_us=([0-9.eE+-]+)"
 
 /* An earlier tune's settings, from DIR/tune.conf, to resume it. */
 int tune_load(struct tune *t, const char *dir);

@@ -8,6 +8,7 @@
 #include "facts/facts.h"
 #include "profile/profile.h"
 #include "tune/coll_rules.h"
+#include "tune/perftest.h"
 #include "tune/journal.h"
 #include "tune/space.h"
 #include <fcntl.h>
@@ -77,7 +78,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
-    if (data[0] % 4 == 0) {
+    if (data[0] % 8 == 4) {
+        /* ucx_perftest's CSV, a line at a time, as ucx-pair reads it. */
+        char *text = malloc(size), *save = NULL;
+        memcpy(text, data + 1, size - 1);
+        text[size - 1] = '\0';
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            struct perftest_result r;
+            if (perftest_csv_header(line) && perftest_csv_row(line, &r))
+                abort();   /* a header is never a row */
+            if (perftest_csv_row(line, &r) && (r.iterations < 1 || !(r.latency_us >= 0)))
+                abort();
+        }
+        free(text);
+    } else if (data[0] % 4 == 0) {
         journal_round_trip(path, again);
     } else if (data[0] % 4 == 3) {
         char *text = malloc(size), *why = NULL;
@@ -109,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&base, 0, sizeof(base));
         memset(&node, 0, sizeof(node));
         memset(&sp, 0, sizeof(sp));
-        tune_space_read(&sp, path, &base, &node, false);
+        tune_space_read(&sp, path, &base, &node, NULL);
         tune_space_free(&sp);
     }
     return 0;

@@ -285,6 +285,30 @@ run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini"
     -- sh -c 'exit 3'
 check "a base run that fails" 3 "failed with status 3"
 
+# The UCX level: ucx_perftest's server and client on this node, each test
+# and size a bin; every run verified from both processes' UCX lines, so
+# UCX_TLS=tcp,self (TCP where shm expects shared memory) is left out.
+if command -v ucx_perftest >/dev/null; then
+    printf '[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\n' >"$TMP/ucx.ini"
+    run "$RDMARUN" tune -p shm --benchmark ucx --space "$TMP/ucx.ini" --no-validate -o "$TMP/ucx"
+    check "tune --benchmark ucx" 0 "tag_lat size=8 " "tag_lat size=1048576 " "tag_bw size=65536 " \
+        "run 2 (ucx.TLS=tcp,self) is not verified as the base expects: the verdict is fallback"
+    # 2 tests x 4 sizes, a server and a client each: 16 processes.
+    grep -q "^rdmarun: .*local only: 16 processes on shared memory" "$TMP/ucx/runs/0000.out" &&
+        grep -q "^tag_bw size=1048576 iters=1000 time_us=[0-9.]* bandwidth_MiBps=" "$TMP/ucx/runs/0000.out"
+    ok $? "each pair is two processes of one job, and ucx-pair prints each test's figures"
+    grep -q $'^[0-9]*\t1\t[0-9]*\tfallback\t0\t' "$TMP/ucx/samples.tsv"
+    ok $? "the journal records the TCP run as a fallback"
+else
+    skip "tune --benchmark ucx" "ucx_perftest not installed (Debian's ucx-utils)"
+fi
+run "$RDMARUN" tune -p shm --benchmark ucx -np 2
+check "--benchmark ucx takes no process count" 64 "--benchmark ucx runs ucx_perftest's server and client"
+run "$RDMARUN" tune -p shm --benchmark ucx --launcher exec -- true
+check "--benchmark and a program" 64 "--benchmark picks a built-in benchmark"
+run "$RDMARUN" tune -p shm --benchmark nccl
+check "an unknown benchmark" 64 "nccl"
+
 # Bad input: said, with the status, before anything runs.
 run "$RDMARUN" tune --launcher exec -- true
 check "tune without -p" 64 "tune needs -p BASE"

@@ -3,6 +3,7 @@
  * seeded generator, so every run of the test is the same. The expectations
  * come from enumerating the landscape itself, not from the search. */
 #include "tune/coll_rules.h"
+#include "tune/perftest.h"
 #include "tune/search.h"
 #include "tap.h"
 #include <math.h>
@@ -239,5 +240,37 @@ int main(void)
     ok(coll_rules_check("# a comment\n1 # one\n2\n1\n1\n1\n0 3 0 0 # all sizes\n", max, &why),
        "comments anywhere, as Open MPI skips them");
     free(why);
+    /* ucx_perftest -v: the header print_header_csv writes (the percentile
+     * with -R's rank) and rows in print_progress's "%4.0f,%.3f,%.3f,%.3f,
+     * %.2f,%.2f,%.0f,%.0f" (perftest_run.c); the overall columns are read. */
+    ok(perftest_csv_header("iterations,50.0_percentile_lat,avg_lat,overall_lat,avg_bw,overall_bw,"
+                           "avg_mr,overall_mr") &&
+       perftest_csv_header("iterations,99.9_percentile_lat,avg_lat,overall_lat,avg_bw,overall_bw,"
+                           "avg_mr,overall_mr"), "ucx_perftest's CSV header, any percentile");
+    ok(!perftest_csv_header("iterations,50.0_percentile_lat,avg_lat") &&
+       !perftest_csv_header("batch.txt,iterations,50.0_percentile_lat,avg_lat,overall_lat,avg_bw,"
+                            "overall_bw,avg_mr,overall_mr") &&
+       !perftest_csv_header("iterations,50.0_percentile_lat,avg_lat,overall_lat,avg_bw,overall_bw,"
+                            "avg_mr,overall_mr,extra"),
+       "not a header: cut short, a batch file's column first, a column more");
+    struct perftest_result pr;
+    ok(perftest_csv_row(" 500,62.808,65.652,64.100,15231.74,15600.50,15232,15600", &pr) &&
+       pr.iterations == 500 && pr.latency_us == 64.1 && pr.bandwidth_mbs == 15600.5,
+       "a row: 500 iterations, overall 64.1 us and 15600.5 MiB/s");
+    static const char *const bad_rows[] = {
+        "500,62.808,65.652,65.652,15231.74,15231.74,15232",          /* 7 columns */
+        "500,62.808,65.652,65.652,15231.74,15231.74,15232,15232,1",  /* 9 */
+        "500,62.808,nan,65.652,15231.74,15231.74,15232,15232",
+        "500,62.808,65.652,-1,15231.74,15231.74,15232,15232",
+        "0,62.808,65.652,65.652,15231.74,15231.74,15232,15232",
+        "12.5,62.808,65.652,65.652,15231.74,15231.74,15232,15232",
+        "Final:                 20000      0.356     0.370     0.370       20.60      20.60     2700167     2700167",
+        "",
+    };
+    bool none = true;
+    for (size_t i = 0; i < sizeof(bad_rows) / sizeof(*bad_rows); i++)
+        none = none && !perftest_csv_row(bad_rows[i], &pr);
+    ok(none, "not a row: a column short or more, nan, negative, no iterations, a fraction, "
+       "the table's Final: line, an empty line");
     return done_testing();
 }

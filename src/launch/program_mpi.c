@@ -80,6 +80,11 @@ static char *find_library(const char *soname, const char *rpath, const char *run
     return NULL;
 }
 
+char *library_path(const char *soname)
+{
+    return find_library(soname, NULL, NULL, "");
+}
+
 char *mpi_tool_beside(const char *libpath, const char *tool)
 {
     char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');

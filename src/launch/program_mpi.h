@@ -17,6 +17,11 @@ int program_mpi(const char *program, char **lib, char **path);
  * LIBDIR/lib/release/../../bin/TOOL), as a real path; NULL when none is
  * executable there. Caller frees. */
 char *mpi_tool_beside(const char *libpath, const char *tool);
+/* The file the dynamic linker would load for `soname` by dlopen from a
+ * program without RPATH/RUNPATH (LD_LIBRARY_PATH, then the system's
+ * folders; not ld.so.cache's extra ones), as a real path; NULL when none
+ * is there. Caller frees. */
+char *library_path(const char *soname);
 /* The same for a library name alone ("libmpich.so.12"; libmpi.so.12 is
  * MPI_IMPI): -1 for any other. */
 int mpi_of_library(const char *soname);

@@ -117,6 +117,8 @@ static const char *const nccl_vars[] = {
     "SHM_DISABLE", "SHM_USE_CUDA_MEMCPY", "SINGLE_RING_THRESHOLD", "SOCKET_FAMILY",
     "SOCKET_IFNAME", "SOCKET_NTHREADS", "TOPO_DUMP_FILE", "TOPO_FILE", "TREE_THRESHOLD",
     "TUNER_PLUGIN", "WARN_ENABLE_DEBUG_INFO", "WORK_FIFO_DEPTH",
+    /* Read by the example tuner plugin NCCL ships (plugins/tuner/example). */
+    "TUNER_CONFIG_FILE",
 };
 
 const struct sectiondef *schema_section(const char *name)

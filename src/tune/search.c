@@ -404,21 +404,35 @@ void tune_search_run(struct tune_search *s)
     s->stopped = s->stopped || stopped;
 }
 
-void tune_search_per_bin(struct tune_search *s, size_t key, unsigned *per_bin)
+void tune_search_per_bin(struct tune_search *s, const size_t *keys, size_t nk,
+                         unsigned (*per_bin)[TUNE_MAX_KEYS])
 {
     memset(s->per_bin_gain, 0, sizeof(s->per_bin_gain));
     for (size_t b = 0; b < s->nbins; b++)
-        per_bin[b] = s->best[key];
+        memcpy(per_bin[b], s->best, sizeof(per_bin[b]));
     struct race r = {.s = s};
     size_t cap = 0;
-    unsigned c[TUNE_MAX_KEYS];
     add_arm(&r, &cap, s->best, s->nkeys);
-    for (unsigned v = 0; v < s->nvalues[key]; v++)
-        if (v != s->best[key]) {
-            memcpy(c, s->best, sizeof(c));
-            c[key] = v;
-            add_arm(&r, &cap, c, s->nkeys);
+    /* Every combination of the keys' values, the others at the best's: an
+     * odometer over the keys, the best's own combination left out. */
+    unsigned c[TUNE_MAX_KEYS], digit[TUNE_MAX_KEYS] = {0};
+    for (size_t arms = 0; nk && arms < TUNE_PER_BIN_ARMS;) {
+        memcpy(c, s->best, sizeof(c));
+        bool same = true;
+        for (size_t i = 0; i < nk; i++) {
+            c[keys[i]] = digit[i];
+            same = same && digit[i] == s->best[keys[i]];
         }
+        if (!same) {
+            add_arm(&r, &cap, c, s->nkeys);
+            arms++;
+        }
+        size_t i = 0;
+        while (i < nk && ++digit[i] >= s->nvalues[keys[i]])
+            digit[i++] = 0;
+        if (i == nk)
+            break;
+    }
     s->stopped = false;
     for (size_t k = 0; k < s->accept_rounds && r.narms > 1; k++)
         if (!sample_round(&r, k))
@@ -433,7 +447,7 @@ void tune_search_per_bin(struct tune_search *s, size_t key, unsigned *per_bin)
             if (g[b].n >= 2 && g[b].lo > 0 && g[b].mean >= log1p(s->min_gain) &&
                 g[b].mean > best_gain[b]) {
                 best_gain[b] = g[b].mean;
-                per_bin[b] = r.arms[i].choice[key];
+                memcpy(per_bin[b], r.arms[i].choice, sizeof(per_bin[b]));
                 s->per_bin_gain[b] = g[b];
             }
     }

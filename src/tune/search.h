@@ -74,13 +74,17 @@ struct tune_search {
 
 /* Run the search; fills the out fields. */
 void tune_search_run(struct tune_search *s);
-/* After the search, for a key whose value can differ by bin (Open MPI's
- * algorithm of a collective, per message size): the best configuration with
- * the key at each of its values, raced on accept_rounds fresh rounds; per
- * bin, the value whose paired gain over the best's in that bin is at least
- * min_gain with its interval above 0 (the largest), else the best's own.
- * per_bin has nbins slots; per_bin_gain says each winner's gain. The budget
- * stops it (s->stopped): per_bin then holds the best's value. */
-void tune_search_per_bin(struct tune_search *s, size_t key, unsigned *per_bin);
+/* After the search, for keys whose values can differ by bin (Open MPI's
+ * algorithm of a collective, NCCL's algorithm and protocol, per message
+ * size): the best configuration with the nk keys at each combination of
+ * their values (at most TUNE_PER_BIN_ARMS), raced on accept_rounds fresh
+ * rounds; per bin, the configuration whose paired gain over the best's in
+ * that bin is at least min_gain with its interval above 0 (the largest),
+ * else the best's own. per_bin has nbins slots; per_bin_gain says each
+ * winner's gain. The budget stops it (s->stopped): per_bin then holds the
+ * best. */
+#define TUNE_PER_BIN_ARMS 64
+void tune_search_per_bin(struct tune_search *s, const size_t *keys, size_t nk,
+                         unsigned (*per_bin)[TUNE_MAX_KEYS]);
 
 #endif

@@ -11,6 +11,8 @@
 #include "facts/facts.h"
 #include "launch/launch.h"
 #include "tune/coll_rules.h"
+#include "tune/nccl_rules.h"
+#include "launch/program_mpi.h"
 #include "tune/journal.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -51,6 +53,9 @@ struct session {
     char *rules;                  /* DIR/coll-rules.txt's absolute path, when one was written */
     char *rules_colls;            /* the collectives it has rules for: "allreduce, bcast" */
     bool rules_key[TUNE_MAX_KEYS]; /* the keys the rules stand for (forced, they would win) */
+    char *nccl_rules;             /* DIR/nccl-tuner.csv's absolute path, when one was written */
+    char *nccl_plugin;            /* NCCL's example tuner plugin found here, or NULL */
+    bool nccl_keys[TUNE_MAX_KEYS]; /* [nccl] ALGO and PROTO: the rules stand for them */
     struct strvec rules_notes;    /* a line per rule: its bin and gain */
 };
 
@@ -526,19 +531,21 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
     gethostname(host, sizeof(host) - 1);
     char *kind = facts_kind(f), *fp = facts_fingerprint(f);
-    bool rules = x->rules && !interrupted, tuned = (s->beats_base && !interrupted) || rules;
+    bool rules = x->rules && !interrupted, nccl = x->nccl_rules && !interrupted;
+    bool tuned = (s->beats_base && !interrupted) || rules || nccl;
     fprintf(m, "# Tuned by 'rdmarun tune' on %s, %s: profile %s, %zu runs (%zu left out).\n",
             host, date, t->base, x->next, x->discarded);
     if (interrupted)
         fprintf(m, "# Interrupted: the values below were accepted by the search but not yet\n"
                    "# measured against %s (continue with: rdmarun tune --resume %s).\n",
                 t->base, t->dir);
-    else if (!s->beats_base && !rules)
+    else if (!s->beats_base && !rules && !nccl)
         fprintf(m, "# Nothing beat %s by %.0f%% in a bin without another bin slower beyond\n"
                    "# the noise: the values stay %s's.\n", t->base, TUNE_MIN_GAIN * 100, t->base);
     else if (!s->beats_base)
-        fprintf(m, "# Only Open MPI's %s algorithm per message size beat %s's (below).\n",
-                x->rules_colls, t->base);
+        fprintf(m, "# Only %s per message size beat %s's (below).\n",
+                rules && nccl ? "Open MPI's and NCCL's algorithms"
+                : rules ? "Open MPI's algorithms" : "NCCL's algorithm and protocol", t->base);
     else {
         fprintf(m, "# Against %s, on fresh pairs of runs (95%% intervals):\n", t->base);
         for (size_t b = 0; b < x->bins.n; b++)
@@ -563,6 +570,18 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         fprintf(m, "coll_tuned_use_dynamic_rules = 1\ncoll_tuned_dynamic_rules_filename = %s\n",
                 x->rules);
     }
+    if (nccl) {
+        fprintf(m, "\n[nccl]\n# NCCL's algorithm and protocol per message size, in %s, for its "
+                   "example\n# tuner plugin (its rules there, with their gains).\n",
+                x->nccl_rules);
+        if (x->nccl_plugin)
+            fprintf(m, "TUNER_PLUGIN = %s\n", x->nccl_plugin);
+        else
+            fprintf(m, "# NCCL loads libnccl-tuner-example.so from the library path; there was "
+                       "none on\n# this node's (build it from NCCL's source, "
+                       "plugins/tuner/example).\nTUNER_PLUGIN = example\n");
+        fprintf(m, "TUNER_CONFIG_FILE = %s\n", x->nccl_rules);
+    }
     /* Section by section, each key of it that moved. */
     struct strvec done = {0};
     for (size_t k = 0; (tuned || interrupted) && k < t->space.n; k++) {
@@ -570,10 +589,11 @@ static int write_profile(const struct session *x, const struct tune_search *s,
         if (sv_find(&done, sec) >= 0)
             continue;
         sv_push(&done, sec);
-        bool header = rules && strcmp(sec, "mpi") == 0;
+        bool header = (rules && strcmp(sec, "mpi") == 0) || (nccl && strcmp(sec, "nccl") == 0);
         for (size_t j = k; j < t->space.n; j++) {
             const struct tune_key *key = &t->space.keys[j];
-            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && x->rules_key[j]))
+            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && x->rules_key[j]) ||
+                (nccl && x->nccl_keys[j]))
                 continue;
             if (!header)
                 fprintf(m, "\n[%s]\n", sec);
@@ -609,10 +629,13 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     char *settings = settings_of(t, s->best);
     printf("rdmarun tune: %zu runs (%zu left out) over %zu keys; ", x->next, x->discarded,
            t->space.n);
-    if (s->beats_base || !x->rules)
+    if (s->beats_base || (!x->rules && !x->nccl_rules))
         printf("%s\n", s->beats_base ? "tuned" : "the base stays");
+    else if (x->rules)
+        printf("tuned: Open MPI's %s algorithm by message size%s\n", x->rules_colls,
+               x->nccl_rules ? ", NCCL's algorithm and protocol too" : "");
     else
-        printf("tuned: Open MPI's %s algorithm by message size\n", x->rules_colls);
+        printf("tuned: NCCL's algorithm and protocol by message size\n");
     printf("best: %s\n", settings);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
     char *csv_text, *js_text;
@@ -625,8 +648,9 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     json_string(&j, "base", t->base);
     json_int(&j, "runs", (int64_t)x->next);
     json_int(&j, "left_out", (int64_t)x->discarded);
-    json_bool(&j, "tuned", s->beats_base || x->rules);
+    json_bool(&j, "tuned", s->beats_base || x->rules || x->nccl_rules);
     json_string(&j, "coll_rules", x->rules);
+    json_string(&j, "nccl_rules", x->nccl_rules);
     json_string(&j, "expect", x->expect);
     json_begin_object(&j, "values");
     for (size_t k = 0; k < t->space.n; k++)
@@ -735,12 +759,12 @@ static void per_size_rules(struct session *x, struct tune_search *s)
         size_t order[TUNE_MAX_BINS];
         unsigned long long size[TUNE_MAX_BINS];
         size_t no = coll_id(name) >= 0 ? sized_bins(x, name, order, size) : 0;
-        unsigned per_bin[TUNE_MAX_BINS];
+        unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];
         bool differs = false;
         if (no >= 2) {
-            tune_search_per_bin(s, key, per_bin);
+            tune_search_per_bin(s, &key, 1, per_bin);
             for (size_t i = 0; i < no; i++)
-                differs = differs || per_bin[order[i]] != s->best[key];
+                differs = differs || per_bin[order[i]][key] != s->best[key];
         }
         if (s->stopped || !differs) {
             free(name);
@@ -764,13 +788,13 @@ static void per_size_rules(struct session *x, struct tune_search *s)
         size_t n = 0;
         ok = algs.n > 0;
         for (size_t i = 0; ok && i < no; i++) {
-            const char *v = k->values.v[per_bin[order[i]]];
+            const char *v = k->values.v[per_bin[order[i]][key]];
             int at = *v ? sv_find(&algs, v) : 0;
             ok = at >= 0;
             long alg = ok && *v ? atol(codes.v[at]) : 0;
             if (ok && !(n && r[n - 1].alg == alg)) {
                 r[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
-                                          *v ? k->values.v[per_bin[order[i]]]
+                                          *v ? k->values.v[per_bin[order[i]][key]]
                                              : "Open MPI's fixed decision"};
                 n++;
             }
@@ -788,7 +812,7 @@ static void per_size_rules(struct session *x, struct tune_search *s)
                 if (s->per_bin_gain[order[i]].n) {
                     char *g = tune_gain_text(&s->per_bin_gain[order[i]]);
                     sv_pushf(&notes, "%s: %s, %s", x->bins.v[order[i]],
-                             k->values.v[per_bin[order[i]]], g);
+                             k->values.v[per_bin[order[i]][key]], g);
                     free(g);
                 }
         }
@@ -825,6 +849,124 @@ static void per_size_rules(struct session *x, struct tune_search *s)
     sv_free(&names_done);
 }
 
+/* The space key [section] name, or space.n. */
+static size_t key_index(const struct tune *t, const char *section, const char *name)
+{
+    for (size_t k = 0; k < t->space.n; k++)
+        if (strcmp(t->space.keys[k].section, section) == 0 &&
+            strcmp(t->space.keys[k].key, name) == 0)
+            return k;
+    return t->space.n;
+}
+
+/* NCCL's algorithm and protocol per collective and message size: when the
+ * space has [nccl] ALGO and PROTO and the benchmark prints bins of NCCL's
+ * collectives by size ("allreduce size=N", as nccl-tests counts bytes),
+ * the best configuration with each pair is raced per bin; where another
+ * pair wins a size, DIR/nccl-tuner.csv has a rule for each size range of
+ * each collective, in the CSV of NCCL's example tuner plugin, read back and
+ * checked before it is kept; tuned.ini then points NCCL at it instead of
+ * forcing one algorithm and protocol everywhere. */
+static void per_size_nccl(struct session *x, struct tune_search *s)
+{
+    const struct tune *t = x->t;
+    size_t keys[2] = {key_index(t, "nccl", "ALGO"), key_index(t, "nccl", "PROTO")};
+    bool base = true;
+    for (size_t k = 0; k < t->space.n; k++)
+        base = base && !s->best[k];
+    if (keys[0] == t->space.n || keys[1] == t->space.n || s->stopped ||
+        (!base && !s->beats_base))
+        return;
+    static const char *const colls[] = {"allreduce", "broadcast", "reduce", "allgather",
+                                        "reducescatter"};
+    size_t order[5][TUNE_MAX_BINS], no[5], nsized = 0;
+    unsigned long long size[5][TUNE_MAX_BINS];
+    for (size_t c = 0; c < 5; c++)
+        nsized += no[c] = sized_bins(x, colls[c], order[c], size[c]);
+    if (nsized < 2)
+        return;
+    unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];
+    tune_search_per_bin(s, keys, 2, per_bin);
+    bool differs = false;
+    for (size_t c = 0; c < 5; c++)
+        for (size_t i = 0; i < no[c]; i++)
+            for (size_t k = 0; k < 2; k++)
+                differs = differs || per_bin[order[c][i]][keys[k]] != s->best[keys[k]];
+    if (s->stopped || !differs)
+        return;
+    /* A rule per run of sizes with the same pair, from its first size up
+     * to the next run's; none where the pair leaves either to NCCL (the
+     * plugin needs both). */
+    struct nccl_rule rules[TUNE_MAX_BINS];
+    char *why[TUNE_MAX_BINS];
+    size_t n = 0;
+    bool ok = true;
+    for (size_t c = 0; c < 5 && ok; c++)
+        for (size_t i = 0; i < no[c] && ok; i++) {
+            size_t b = order[c][i];
+            const char *av = t->space.keys[keys[0]].values.v[per_bin[b][keys[0]]];
+            const char *pv = t->space.keys[keys[1]].values.v[per_bin[b][keys[1]]];
+            const char *algo = nccl_csv_algo(av), *proto = nccl_csv_proto(pv);
+            unsigned long long from = i ? size[c][b] : 0;
+            if ((*av && !algo) || (*pv && !proto)) {
+                rr_warn("tune: NCCL_ALGO=%s NCCL_PROTO=%s won %s, which the example tuner "
+                        "plugin cannot name: no NCCL rules file", av, pv, x->bins.v[b]);
+                ok = false;
+                break;
+            }
+            if (n && strcmp(rules[n - 1].coll, colls[c]) == 0 && rules[n - 1].max == from - 1 &&
+                ((!algo && !rules[n - 1].algo) ||
+                 (algo && proto && rules[n - 1].algo && strcmp(rules[n - 1].algo, algo) == 0 &&
+                  strcmp(rules[n - 1].proto, proto) == 0))) {
+                rules[n - 1].max = i + 1 < no[c] ? size[c][order[c][i + 1]] - 1 : ULLONG_MAX;
+                continue;
+            }
+            char *g = s->per_bin_gain[b].n ? tune_gain_text(&s->per_bin_gain[b]) : NULL;
+            why[n] = g ? xasprintf("%s: NCCL_ALGO=%s NCCL_PROTO=%s, %s", x->bins.v[b], av, pv, g)
+                       : xasprintf("%s: %s", x->bins.v[b], algo && proto
+                                   ? "the best configuration's" : "left to NCCL");
+            free(g);
+            rules[n] = (struct nccl_rule){colls[c], from,
+                                          i + 1 < no[c] ? size[c][order[c][i + 1]] - 1
+                                                        : ULLONG_MAX,
+                                          algo && proto ? algo : NULL,
+                                          algo && proto ? proto : NULL, why[n]};
+            n++;
+        }
+    /* The runs left to NCCL are no rules: the plugin has no "NCCL's own". */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rules[i].algo)
+            rules[m++] = rules[i];
+    char *err = NULL, *header = xasprintf("rdmarun tune: %s in %s, for NCCL's example tuner "
+                                          "plugin (NCCL_TUNER_CONFIG_FILE)", t->base, t->dir);
+    char *text = ok && m ? nccl_rules_text(header, rules, m) : NULL;
+    free(header);
+    if (text && !nccl_rules_check(text, &err))
+        rr_warn("tune: the NCCL rules made for %s fail their own check (%s): not kept", t->dir,
+                err);
+    else if (text && replace_file_in(t->dir, "nccl-tuner.csv", text, strlen(text)) != 0)
+        rr_warn("tune: cannot write %s/nccl-tuner.csv: %s", t->dir, strerror(errno));
+    else if (text) {
+        char *dir = realpath(t->dir, NULL);
+        x->nccl_rules = xasprintf("%s/nccl-tuner.csv", dir ? dir : t->dir);
+        free(dir);
+        x->nccl_keys[keys[0]] = x->nccl_keys[keys[1]] = true;
+        x->nccl_plugin = library_path("libnccl-tuner-example.so");
+        fprintf(stderr, "rdmarun: tune: NCCL's algorithm and protocol by message size in %s\n",
+                x->nccl_rules);
+        if (!x->nccl_plugin)
+            rr_warn("tune: NCCL reads %s through its example tuner plugin, "
+                    "libnccl-tuner-example.so, which is not on the library path here (hint: "
+                    "build it from NCCL's source, plugins/tuner/example, and put it on "
+                    "LD_LIBRARY_PATH)", x->nccl_rules);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(why[i]);
+    free(err);
+    free(text);
+}
+
 /* ---- the tune ---- */
 
 /* A new tune's folder: created, not one that holds a tune, with its settings. */
@@ -847,6 +989,8 @@ static void session_free(struct session *x)
         free(x->note[k]);
     free(x->rules);
     free(x->rules_colls);
+    free(x->nccl_rules);
+    free(x->nccl_plugin);
     sv_free(&x->rules_notes);
 }
 
@@ -916,6 +1060,7 @@ int tune_run(struct tune *t, const char *output)
             s.nbins = x.bins.n;
             tune_search_run(&s);
             per_size_rules(&x, &s);
+            per_size_nccl(&x, &s);
             if (isatty(STDERR_FILENO))
                 fputs("\r\033[K", stderr);
             /* The replayed records and the new ones, for the medians. */
@@ -929,7 +1074,7 @@ int tune_run(struct tune *t, const char *output)
                 rc = write_profile(&x, &s, &f, interrupted);
             if (!rc && !interrupted)
                 rc = write_summary(&x, &s);
-            t->tuned = !rc && !interrupted && (s.beats_base || x.rules);
+            t->tuned = !rc && !interrupted && (s.beats_base || x.rules || x.nccl_rules);
             if (!rc && s.stopped && !interrupted)
                 fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
                         "(a larger --budget searches further)\n", x.next);

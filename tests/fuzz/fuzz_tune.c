@@ -8,6 +8,7 @@
 #include "facts/facts.h"
 #include "profile/profile.h"
 #include "tune/coll_rules.h"
+#include "tune/nccl_rules.h"
 #include "tune/perftest.h"
 #include "tune/journal.h"
 #include "tune/space.h"
@@ -78,7 +79,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
-    if (data[0] % 8 == 4) {
+    if (data[0] % 8 == 7) {
+        /* NCCL's example tuner plugin's CSV. */
+        char *text = malloc(size), *why = NULL;
+        memcpy(text, data + 1, size - 1);
+        text[size - 1] = '\0';
+        bool ok = nccl_rules_check(text, &why);
+        if (ok == (why != NULL))   /* a reason exactly when refused */
+            abort();
+        free(why);
+        free(text);
+    } else if (data[0] % 8 == 4) {
         /* ucx_perftest's CSV, a line at a time, as ucx-pair reads it. */
         char *text = malloc(size), *save = NULL;
         memcpy(text, data + 1, size - 1);

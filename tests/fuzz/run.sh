@@ -73,7 +73,8 @@ fuzz() {
           printf '\002mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:4:ring\n' >"$corpus/seed3"
           printf '\000sample\tconfig\n0\t0,1\t0\tlocal\t1\t0.25\truns/0000.out\tpingpong size=8\t1.5\n' >"$corpus/seed1"
           printf '\001[tune]\ndefaults = no\n[ucx]\nTLS = sm,self | tcp,self\nRNDV_THRESH = 8K | 1M\n[bind]\npolicy = numa\n' >"$corpus/seed2"
-          printf '\004iterations,50.0_percentile_lat,avg_lat,overall_lat,avg_bw,overall_bw,avg_mr,overall_mr\n 500,62.808,65.652,65.652,15231.74,15231.74,15232,15232\n' >"$corpus/seed5" ;;
+          printf '\004iterations,50.0_percentile_lat,avg_lat,overall_lat,avg_bw,overall_bw,avg_mr,overall_mr\n 500,62.808,65.652,65.652,15231.74,15231.74,15232,15232\n' >"$corpus/seed5"
+          printf '\007# c\nallreduce,0,1048575,tree,ll,-1,-1,-1\nbroadcast,0,18446744073709551615,ring,ll128,-1,2,16,-1,1\n' >"$corpus/seed6" ;;
     launch) cp "$src"/tests/data/launcher-help/*.txt "$corpus/"
             # Real programs of each MPI, as the build made them (ELF, DT_NEEDED).
             for p in examples/mpi_hello examples/mpich/mpi_hello; do

@@ -285,6 +285,56 @@ run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini"
     -- sh -c 'exit 3'
 check "a base run that fails" 3 "failed with status 3"
 
+# NCCL's algorithm and protocol per message size, for its example tuner
+# plugin. No GPU here runs NCCL, so a script stands in for nccl-tests and
+# prints what its NCCL_ALGO/NCCL_PROTO would give: Tree/LL halves the small
+# allreduce and doubles the large one, Ring/Simple the other way round, and
+# Ring/LL128 makes every broadcast faster. The search takes Ring/LL128 (it
+# slows nothing), then each size's race finds the allreduce's own pair.
+cat >"$TMP/bench-nccl" <<'SH'
+#!/bin/sh
+s=100 l=100 b=100
+case "$NCCL_ALGO/$NCCL_PROTO" in
+Tree/LL) s=50 l=200 ;;
+Ring/Simple) s=200 l=50 ;;
+Ring/LL128) b=60 ;;
+esac
+echo "allreduce size=8 time_us=$s"
+echo "allreduce size=1024 time_us=$s"
+echo "allreduce size=1048576 time_us=$l"
+echo "broadcast size=8 time_us=$b"
+echo "broadcast size=65536 time_us=$b"
+SH
+chmod +x "$TMP/bench-nccl"
+printf '[tune]\ndefaults = no\n[nccl]\nALGO = Tree | Ring\nPROTO = LL | LL128 | Simple\n' >"$TMP/nccl.ini"
+run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/nccl.ini" --no-validate \
+    --metric '^((allreduce|broadcast) size=[0-9]+) time_us=([0-9]+)' -o "$TMP/nccl" -- "$TMP/bench-nccl"
+check "a tune of NCCL's algorithm and protocol by message size" 0 \
+    "NCCL's algorithm and protocol by message size in"
+# By hand, from plugin.c: a rule a line, collective,min,max,algorithm,
+# protocol,channels,nodes,ranks; min and max both included, so a rule ends
+# a byte below the next size's; -1 keeps NCCL's channels and matches any
+# node and rank count; the names are its parseAlgorithm/parseProtocol's.
+max=18446744073709551615
+[ "$(grep -v '^#' "$TMP/nccl/nccl-tuner.csv" | tr '\n' ' ')" = \
+  "allreduce,0,1048575,tree,ll,-1,-1,-1 allreduce,1048576,$max,ring,simple,-1,-1,-1 broadcast,0,$max,ring,ll128,-1,-1,-1 " ]
+ok $? "nccl-tuner.csv: allreduce tree/ll to 1 MiB, ring/simple from it; broadcast ring/ll128"
+# Read as the plugin reads it (fgets of 256, strtok on ',', 8 to 10 fields,
+# names it knows, else its silent defaults): every rule is taken as written.
+awk -F, '/^#/ || /^$/ {next}
+    length($0) > 254 || NF < 8 || NF > 10 ||
+    $1 !~ /^(broadcast|reduce|allgather|reducescatter|allreduce)$/ ||
+    $4 !~ /^(tree|ring|collnet_direct|collnet_chain|nvls|nvls_tree|pat)$/ ||
+    $5 !~ /^(ll|ll128|simple)$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ {bad++}
+    END {exit bad > 0}' "$TMP/nccl/nccl-tuner.csv"
+ok $? "every line is one the example plugin parses as written"
+grep -qx "TUNER_CONFIG_FILE = $(cd "$TMP/nccl" && pwd -P)/nccl-tuner.csv" "$TMP/nccl/tuned.ini" &&
+    grep -q '^TUNER_PLUGIN = ' "$TMP/nccl/tuned.ini" && ! grep -q '^ALGO\|^PROTO' "$TMP/nccl/tuned.ini"
+ok $? "tuned.ini points NCCL at the rules and its plugin, and forces no algorithm or protocol"
+run "$RDMARUN" --dry-run -p "$TMP/nccl/tuned.ini" --launcher exec -- true
+check "the tuned profile passes them to the job" 0 \
+    "NCCL_TUNER_CONFIG_FILE=$(cd "$TMP/nccl" && pwd -P)/nccl-tuner.csv" "NCCL_TUNER_PLUGIN="
+
 # The UCX level: ucx_perftest's server and client on this node, each test
 # and size a bin; every run verified from both processes' UCX lines, so
 # UCX_TLS=tcp,self (TCP where shm expects shared memory) is left out.
@@ -302,6 +352,9 @@ if command -v ucx_perftest >/dev/null; then
 else
     skip "tune --benchmark ucx" "ucx_perftest not installed (Debian's ucx-utils)"
 fi
+mkdir -p "$TMP/nobin"
+run env PATH="$TMP/nobin" "$RDMARUN" tune -p shm --benchmark ucx -o "$TMP/noperf"
+check "--benchmark ucx without ucx_perftest" 69 "ucx_perftest, which is not on PATH" "ucx-utils"
 run "$RDMARUN" tune -p shm --benchmark ucx -np 2
 check "--benchmark ucx takes no process count" 64 "--benchmark ucx runs ucx_perftest's server and client"
 run "$RDMARUN" tune -p shm --benchmark ucx --launcher exec -- true

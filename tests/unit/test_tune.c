@@ -3,6 +3,7 @@
  * seeded generator, so every run of the test is the same. The expectations
  * come from enumerating the landscape itself, not from the search. */
 #include "tune/coll_rules.h"
+#include "tune/nccl_rules.h"
 #include "tune/perftest.h"
 #include "tune/search.h"
 #include "tap.h"
@@ -240,6 +241,59 @@ int main(void)
     ok(coll_rules_check("# a comment\n1 # one\n2\n1\n1\n1\n0 3 0 0 # all sizes\n", max, &why),
        "comments anywhere, as Open MPI skips them");
     free(why);
+    /* NCCL's example tuner plugin's CSV: names as NCCL_ALGO/NCCL_PROTO take
+     * them become the plugin's (parseAlgorithm/parseProtocol in
+     * plugins/tuner/example/plugin.c); what is written checks. */
+    ok(strcmp(nccl_csv_algo("Ring"), "ring") == 0 && strcmp(nccl_csv_algo("collnetdirect"),
+       "collnet_direct") == 0 && strcmp(nccl_csv_algo("NVLSTree"), "nvls_tree") == 0 &&
+       strcmp(nccl_csv_proto("LL128"), "ll128") == 0 && strcmp(nccl_csv_proto("simple"),
+       "simple") == 0, "NCCL_ALGO/NCCL_PROTO names to the plugin's, without case");
+    ok(!nccl_csv_algo("Tree,Ring") && !nccl_csv_algo("^Tree") && !nccl_csv_algo("") &&
+       !nccl_csv_proto("LL,LL128"), "a list, an exclusion or nothing names no one algorithm");
+    struct nccl_rule nr[3] = {{"allreduce", 0, 1048575, "tree", "ll", "small"},
+                              {"allreduce", 1048576, 18446744073709551615ULL, "ring", "simple", NULL},
+                              {"broadcast", 0, 18446744073709551615ULL, "ring", "ll128", NULL}};
+    text = nccl_rules_text("test", nr, 3);
+    ok(strstr(text, "\nallreduce,0,1048575,tree,ll,-1,-1,-1\n"
+                    "allreduce,1048576,18446744073709551615,ring,simple,-1,-1,-1\n"
+                    "broadcast,0,18446744073709551615,ring,ll128,-1,-1,-1\n") &&
+       strstr(text, "# small\n"), "the rules: a line each, 8 fields, channels/nodes/ranks -1");
+    ok(nccl_rules_check(text, &why) && !why, "and they check");
+    free(text);
+    static const struct { const char *text, *why; } nbad[] = {
+        {"allreduce,0,8,tree,ll,-1,-1\n", "7 fields"},
+        {"allreduce,0,8,tree,ll,-1,-1,-1,-1,-1,-1\n", "11 fields"},
+        {"all_reduce,0,8,tree,ll,-1,-1,-1\n", "none of the plugin's collectives"},
+        {"allreduce,0,8,Tree,ll,-1,-1,-1\n", "none of the plugin's algorithms"},
+        {"allreduce,0,8,tree,LL,-1,-1,-1\n", "none of the plugin's protocols"},
+        {"allreduce,9,8,tree,ll,-1,-1,-1\n", "no range"},
+        {"allreduce,0x10,8,tree,ll,-1,-1,-1\n", "no range"},
+        {"allreduce,0,8,tree,ll,-2,-1,-1\n", "whole numbers or -1"},
+        {"allreduce,0,8,tree,ll,-1,-1,-1\r\n", "blank"},
+        {"allreduce,0,8,tree,ll,-1,-1,-1\nallreduce,8,9,ring,ll,-1,-1,-1\n", "overlaps"},
+    };
+    for (size_t i = 0; i < sizeof(nbad) / sizeof(*nbad); i++) {
+        why = NULL;
+        bool good = nccl_rules_check(nbad[i].text, &why);
+        ok(!good && why && strstr(why, nbad[i].why), "NCCL rules refused: %s (%s)", nbad[i].why,
+           why ? why : "no reason");
+        free(why);
+    }
+    why = NULL;
+    char longline[300];
+    memset(longline, 'x', sizeof(longline));
+    memcpy(longline, "# ", 2);
+    longline[sizeof(longline) - 1] = '\0';
+    ok(!nccl_rules_check(longline, &why) && why && strstr(why, "255"),
+       "a line the plugin's fgets would cut (a comment too: its rest would be a rule)");
+    free(why);
+    why = NULL;
+    ok(nccl_rules_check("# c\n\nallreduce,0,8,tree,ll,-1,2,16\nallreduce,0,8,ring,ll,-1,4,32,-1,1\n",
+                        &why), "comments, empty lines, and the same sizes for other node and "
+       "rank counts");
+    free(why);
+    why = NULL;
+
     /* ucx_perftest -v: the header print_header_csv writes (the percentile
      * with -R's rank) and rows in print_progress's "%4.0f,%.3f,%.3f,%.3f,
      * %.2f,%.2f,%.0f,%.0f" (perftest_run.c); the overall columns are read. */

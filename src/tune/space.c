@@ -172,14 +172,26 @@ static void size_values(struct tune_space *sp, const struct profile *base, const
         return;
     struct tune_key *k = key_new(sp, base, "ucx", name, from);
     const char *dflt = ucx_config_default(name);
-    for (unsigned long long b = 1024; k && b <= 1024 * 1024; b *= 4) {
-        char *v = b < 1024 * 1024 ? xasprintf("%lluK", b / 1024) : xasprintf("%lluM", b >> 20);
-        char *why = NULL;
-        if (value_ok("ucx", name, &v, &why))
-            key_add(k, v, dflt);
-        free(why);
-        free(v);
-    }
+    /* A threshold this UCX takes per side (RNDV_THRESH from UCX 1.17:
+     * intra:SIZE,inter:SIZE, its parser says) is also tried on one side
+     * alone, the other at auto. */
+    char *sided = xstrdup("intra:1K,inter:auto"), *why = NULL;
+    bool sides = value_ok("ucx", name, &sided, &why);
+    free(sided);
+    free(why);
+    for (int side = 0; side < (sides ? 3 : 1); side++)
+        for (unsigned long long b = 1024; k && b <= 1024 * 1024; b *= 4) {
+            char size[16];
+            snprintf(size, sizeof(size), b < 1024 * 1024 ? "%lluK" : "%lluM",
+                     b < 1024 * 1024 ? b / 1024 : b >> 20);
+            char *v = side == 0 ? xstrdup(size)
+                    : xasprintf(side == 1 ? "intra:%s,inter:auto" : "intra:auto,inter:%s", size);
+            why = NULL;
+            if (value_ok("ucx", name, &v, &why))
+                key_add(k, v, dflt);
+            free(why);
+            free(v);
+        }
     if (k && dflt)
         key_add(k, dflt, dflt);
     key_done(sp, k);

@@ -190,6 +190,16 @@ if command -v mpirun >/dev/null && command -v ompi_info >/dev/null; then
     got=$(printf '%s\n' "$err" | sed -n 's/^  mpi.coll_tuned_bcast_algorithm: \[(unset)\] \(.*\)  (the installed.*/\1/p')
     [ -n "$want" ] && [ "$got " = "$want" ]
     ok $? "and its bcast algorithms: $want"
+    # RNDV_THRESH per side where this UCX's own parser takes intra:,inter:
+    # (1.17 and later): each side alone tried too, the other at auto.
+    line=$(printf '%s\n' "$err" | grep '^  ucx.RNDV_THRESH: ')
+    if UCX_RNDV_THRESH=intra:1K,inter:auto ucx_info -c 2>&1 | grep -q "Invalid value for RNDV_THRESH"; then
+        ! has "$line" "intra:"
+        ok $? "this UCX takes no intra:/inter: RNDV_THRESH, and none is tried"
+    else
+        has "$line" " 1M intra:1K,inter:auto " && has "$line" " intra:auto,inter:1M "
+        ok $? "this UCX takes intra:/inter: RNDV_THRESH: each side alone is tried ($line)"
+    fi
     cat >"$TMP/bench-mca" <<'SH'
 #!/bin/sh
 t=100

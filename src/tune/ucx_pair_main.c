@@ -32,6 +32,11 @@
 #define SERVER_END_S 30.0     /* the server ends with its client's test */
 #define PORT_TRIES 3          /* a free port can be taken before the server binds it */
 
+/* "-P 0" when this ucx_perftest has an MPI mode (built with MPI, as
+ * Debian 13's is, it is on by default and a process started alone waits
+ * for a second rank), as its own help lists it; else nothing. */
+static const char *no_mpi[2];
+
 /* A TCP port no one listens on now: the kernel's pick for port 0. */
 static int free_port(void)
 {
@@ -98,7 +103,7 @@ static int start_server(struct proc *srv, int *port)
     }
     char pstr[16];
     snprintf(pstr, sizeof(pstr), "%d", *port);
-    char *argv[] = {"ucx_perftest", "-p", pstr, NULL};
+    char *argv[] = {"ucx_perftest", "-p", pstr, (char *)no_mpi[0], (char *)no_mpi[1], NULL};
     struct proc_spec s = {.argv = argv, .out = PROC_INHERIT, .err = PROC_INHERIT,
                           .die_with_parent = true};
     if (proc_start(&s, srv) != 0) {
@@ -138,7 +143,8 @@ static bool run_pair(const char *test, const char *size, const char *iters,
     char pstr[16];
     snprintf(pstr, sizeof(pstr), "%d", port);
     char *argv[] = {"ucx_perftest", "-p", pstr, "127.0.0.1", "-t", (char *)test, "-s",
-                    (char *)size, "-n", (char *)iters, "-w", "100", "-v", NULL};
+                    (char *)size, "-n", (char *)iters, "-w", "100", "-v", (char *)no_mpi[0],
+                    (char *)no_mpi[1], NULL};
     struct proc_spec s = {.argv = argv, .out = PROC_PIPE, .err = PROC_INHERIT,
                           .die_with_parent = true};
     struct proc cli;
@@ -207,6 +213,17 @@ int main(int argc, char **argv)
             sv_push(&sizes, dflt[k]);
     }
     sv_split(&names, tests, ",");
+    char *help_argv[] = {"ucx_perftest", "-h", NULL};
+    struct proc_spec hs = {.argv = help_argv, .out = PROC_PIPE, .err = PROC_NULL,
+                           .err_to_out = true};
+    char *help = NULL;
+    bool timed_out;
+    if (proc_capture(&hs, 30, 1 << 20, &help, &timed_out) >= 0 && help &&
+        strstr(help, "-P <0|1>")) {
+        no_mpi[0] = "-P";
+        no_mpi[1] = "0";
+    }
+    free(help);
     int rc = 0;
     for (size_t t = 0; !rc && t < names.n; t++)
         for (size_t k = 0; !rc && k < sizes.n; k++) {

@@ -281,6 +281,61 @@ mpibind_case cts1-quartz-smt1 36 numa \
     "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35" \
     "" "a core each"
 
+# More ranks than cores, against mpibind's own mappings recorded for them
+# (tests/data/placement/mpibind-more-ranks-than-cores.txt says how): each
+# task on the same cores as mpibind's (hwloc-calc's cores of its PUs), so a
+# node's cores are dealt out first and split only as needed, never a rank
+# across two cores; where every hardware thread is taken (more ranks than
+# threads), the same PUs too. (mpibind gives a core's ranks only as many
+# of its threads as the busiest core needs; rdmarun gives them all.)
+if command -v hwloc-calc >/dev/null; then
+    grep -v '^#' "$SRC/tests/data/placement/mpibind-more-ranks-than-cores.txt" >"$TMP/mpibind"
+    for t in $(cut -d' ' -f1 "$TMP/mpibind" | sort -u); do
+        have_topology "$t" || continue
+        # Each core's PUs, as hwloc-calc lists them: "PUS" a line, core by core.
+        ncores=$(hwloc-calc -i "$TOPOLOGIES/$t.xml" -N core all)
+        for c in $(seq 0 $((ncores - 1))); do
+            hwloc-calc -i "$TOPOLOGIES/$t.xml" --physical-output --intersect pu "core:$c"
+        done >"$TMP/cores-$t"
+        npus=$(hwloc-calc -i "$TOPOLOGIES/$t.xml" -N pu all)
+        grep "^$t " "$TMP/mpibind" | while read -r topo n policy want; do
+            "$RDMARUN" --dry-run --json --topology "$TOPOLOGIES/$topo.xml" --bind-policy "$policy" \
+                -N "$n" ./app 2>/dev/null >"$TMP/plan.json"
+            python3 - "$TMP/cores-$t" "$TMP/plan.json" "$want" "$npus" <<'PY'
+import json, sys
+def pus(text):
+    out = set()
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+core_of = {}
+for c, line in enumerate(open(sys.argv[1])):
+    for pu in pus(line.strip()):
+        core_of[pu] = c
+mine = [r["pus"] for r in json.load(open(sys.argv[2]))["placement"]["ranks"]]
+want = sys.argv[3].split(";")
+exact = len(want) >= int(sys.argv[4])
+bad = [i for i, (m, w) in enumerate(zip(mine, want))
+       if {core_of[p] for p in pus(m)} != {core_of[p] for p in pus(w)} or (exact and m != w)]
+if bad or len(mine) != len(want):
+    print("# task %s: PUs %s, mpibind %s" % (bad[0], mine[bad[0]], want[bad[0]]) if bad
+          else "# %d tasks, mpibind %d" % (len(mine), len(want)))
+    sys.exit(1)
+PY
+            echo "$? $topo $n $policy"
+        done
+    done >"$TMP/mpibind-results"
+    for t in coral-lassen arm64-ulna-hwloc1 epyc-corona; do
+        have_topology "$t" || continue
+        total=$(grep -c " $t " "$TMP/mpibind-results")
+        bad=$(grep -v '^0 ' "$TMP/mpibind-results" | grep " $t " | cut -d' ' -f2- | tr '\n' ',')
+        [ "$total" -gt 0 ] && [ -z "$bad" ]
+        ok $? "as mpibind, more ranks than cores: $t, $total rank counts${bad:+ (differ: $bad)}"
+    done
+    grep '^#' "$TMP/mpibind-results" | head -5
+fi
+
 # Each GPU's vendor gets its own visible-devices variable, counted in PCI
 # order among that vendor's GPUs: epyc-corona's GPUs are seen by OpenCL only
 # (AMD), the 32em64t node has an NVIDIA GPU (CUDA) and an AMD one (OpenCL).

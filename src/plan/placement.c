@@ -28,23 +28,13 @@ static size_t pu_count(const struct numa_node *n)
     return k;
 }
 
-/* Each hardware thread of cores[0, n) as a place of its own, core by core,
- * with the core it is on: for more ranks than cores, a thread a rank (as
- * mpibind deals them) rather than two ranks on all of one core's. */
-static size_t threads_of_cores(const char *const *cores, size_t n, struct strvec *out,
-                               size_t **core_of)
+/* Each hardware thread of a core, a string each, appended to out; how many. */
+static size_t threads_of_core(const char *core, struct strvec *out)
 {
     hwloc_bitmap_t one = hwloc_bitmap_alloc();
-    size_t cap = 0;
-    *core_of = NULL;
-    for (size_t c = 0; c < n; c++) {
-        unsigned pu;
-        if (hwloc_bitmap_list_sscanf(one, cores[c]) != 0)
-            continue;
+    unsigned pu;
+    if (hwloc_bitmap_list_sscanf(one, core) == 0) {
         hwloc_bitmap_foreach_begin(pu, one) {
-            if (out->n == cap)
-                *core_of = xrealloc(*core_of, (cap = cap ? 2 * cap : 16) * sizeof(**core_of));
-            (*core_of)[out->n] = c;
             sv_pushf(out, "%u", pu);
         } hwloc_bitmap_foreach_end();
     }
@@ -556,32 +546,47 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
             for (size_t c = 0; node->core_pus && node->core_pus[c]; c++)
                 list[nc++] = node->core_pus[c];
         }
-        const char *const *places = list;
-        size_t np = nc, *core_of = NULL;
-        struct strvec threads = {0};
-        if ((size_t)un->nr > nc && threads_of_cores(list, nc, &threads, &core_of) >= (size_t)un->nr)
-            places = (const char *const *)threads.v, np = threads.n;
+        /* More ranks than cores: the cores are dealt first (the first
+         * cores one rank more, as mpibind's distrib), then each core's
+         * hardware threads among its ranks in blocks (the first ranks one
+         * more), so no rank spans two cores and a core is split only when
+         * it must be; past its threads, its ranks share them, the first
+         * threads one rank more (mpibind's fill_in_buckets). */
+        bool split = (size_t)un->nr > nc;
+        size_t core = 0, on_core = 0, core_ranks = 0;
         for (int j = 0; j < un->nr; j++) {
             int r = un->r0 + j;
             struct rank_place *rp = &out->ranks[r];
             size_t from, to;
             unit_of[r] = u;
-            deal(np, (size_t)un->nr, (size_t)j, &from, &to);
-            rp->shared = (size_t)un->nr > nc;
+            rp->shared = split;
             rank_numa(f, doms, un, rp);
-            rp->pus = pus_of_cores(places, from, to);
-            rp->ncores = places == list ? (int)(to - from)
-                                        : (int)(core_of[to - 1] - core_of[from] + 1);
+            if (split) {
+                if (j == 0 || on_core == core_ranks) {
+                    core = j == 0 ? 0 : core + 1;
+                    on_core = 0;
+                    core_ranks = (size_t)un->nr / nc + (core < (size_t)un->nr % nc);
+                }
+                struct strvec threads = {0};
+                deal(threads_of_core(list[core], &threads), core_ranks, on_core++, &from, &to);
+                rp->pus = pus_of_cores((const char *const *)threads.v, from, to);
+                rp->ncores = 1;
+                sv_free(&threads);
+            } else {
+                deal(nc, (size_t)un->nr, (size_t)j, &from, &to);
+                rp->pus = pus_of_cores(list, from, to);
+                rp->ncores = (int)(to - from);
+            }
             interleave |= strcmp(placement_memory(out, rp), "interleave") == 0;
             rank_nic(f, doms, un, all, nall, load, rq, rp);
             if (rp->nics && !rp->nic_local)
                 hwloc_bitmap_set(remote, (unsigned)r);
-            if (rq->threads && omp_env(rp, places, from, to, rq) && !crowded_threads++)
+            const char *own[] = {rp->pus};
+            if (rq->threads && omp_env(rp, split ? own : list, split ? 0 : from,
+                                       split ? 1 : to, rq) && !crowded_threads++)
                 sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads "
                          "share them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
         }
-        sv_free(&threads);
-        free(core_of);
     }
     if (by_gpu)
         assign_gpus(f, doms, units, nunits, unit_of, out);
@@ -603,8 +608,9 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     for (int r = 0; r < size; r++)
         if (out->ranks[r].shared) {
             sv_pushf(&out->notes, "more ranks than cores on some NUMA nodes: ranks there share "
-                     "cores, a hardware thread each while there are enough (first: local rank "
-                     "%d on NUMA %s)", r, out->ranks[r].numa);
+                     "cores, the first cores one rank more, each core's hardware threads split "
+                     "among its ranks (past them, shared) (first: local rank %d on NUMA %s)", r,
+                     out->ranks[r].numa);
             break;
         }
     if (interleave)

@@ -113,8 +113,15 @@ static void user_args(struct plan *p, const struct strvec *given, struct strvec 
                 continue;
             done = true;
             i++;
-            char *kind = !strcmp(renamed[k].hydra, "-bind-to") || !strcmp(renamed[k].hydra,
-                         "-map-by") ? hydra_kind(next) : xstrdup(next);
+            bool placing = !strcmp(renamed[k].hydra, "-bind-to") ||
+                           !strcmp(renamed[k].hydra, "-map-by");
+            if (placing && p->mpi.value == MPI_IMPI) {
+                sv_pushf(&p->notes, "hydra: %s %s: Intel MPI's mpiexec.hydra takes no -bind-to "
+                         "or -map-by (it pins by I_MPI_PIN_*): left out (hint: --bind-policy, "
+                         "or [impi] PIN_DOMAIN)", arg, next);
+                continue;
+            }
+            char *kind = placing ? hydra_kind(next) : xstrdup(next);
             if (kind) {
                 sv_push(argv, renamed[k].hydra);
                 sv_push(argv, kind);
@@ -148,6 +155,12 @@ static void user_args(struct plan *p, const struct strvec *given, struct strvec 
 /* The plan's own options (placement: --bind-to none while the helper binds). */
 static void plan_option(struct plan *p, const struct plan_item *it, struct strvec *argv)
 {
+    /* Intel's mpiexec.hydra refuses them with a warning in the job's
+     * output; its ranks pin themselves (I_MPI_PIN) inside the CPUs the
+     * helper bound them to, and say so in I_MPI_DEBUG's pinning table. */
+    if ((strcmp(it->name, "--bind-to") == 0 || strcmp(it->name, "--map-by") == 0) &&
+        p->mpi.value == MPI_IMPI)
+        return;
     if (strcmp(it->name, "--bind-to") == 0 || strcmp(it->name, "--map-by") == 0) {
         char *kind = hydra_kind(it->value);
         if (kind) {

@@ -229,27 +229,29 @@ static long race_run(struct race *r)
     }
     /* The last two are judged on fresh rounds only: the rounds they won on
      * favour them (with twenty challengers, one is 2% ahead on noise
-     * alone). accept_rounds pairs, then more while a judgement is
-     * undecided, up to three times as many; rounds lost to failures are
-     * made up within the same limit. */
-    size_t fresh = r->rounds, limit = fresh + 3 * s->accept_rounds;
-    enum judgement j[2] = {UNDECIDED, c > 1 ? UNDECIDED : REJECT};
-    struct paired_gain all[2];
-    for (size_t k = fresh; k < limit && j[0] != ACCEPT &&
-                           (j[0] == UNDECIDED || j[1] == UNDECIDED); k++) {
-        if (!sample_round(r, k))
-            goto out;
-        for (size_t i = 0; i < c; i++)
-            if (j[i] == UNDECIDED &&
-                (j[i] = judge_move(r, order[i], fresh, &all[i])) != UNDECIDED)
-                order[i]->alive = j[i] == ACCEPT;   /* no more rounds for a rejected one */
-    }
-    /* The leader first: the runner-up wins only where the leader is no move. */
-    for (size_t i = 0; i < c && winner < 0; i++)
-        if (j[i] == ACCEPT) {
-            winner = order[i] - r->arms;
-            r->won = all[i];
+     * alone). The leader first, the runner-up only where the leader is no
+     * move (it pays its own rounds then, but a leader that wins, as most
+     * do, pays for no runner-up): accept_rounds pairs each, then more
+     * while a judgement is undecided, up to three times as many; rounds
+     * lost to failures are made up within the same limit. */
+    if (c > 1)
+        order[1]->alive = false;   /* waits while the leader is judged */
+    for (size_t i = 0; i < c && i < 2 && winner < 0; i++) {
+        order[i]->alive = true;
+        size_t fresh = r->rounds, limit = fresh + 3 * s->accept_rounds;
+        enum judgement j = UNDECIDED;
+        struct paired_gain all;
+        for (size_t k = fresh; k < limit && j == UNDECIDED; k++) {
+            if (!sample_round(r, k))
+                goto out;
+            j = judge_move(r, order[i], fresh, &all);
         }
+        order[i]->alive = false;   /* no more rounds for it */
+        if (j == ACCEPT) {
+            winner = order[i] - r->arms;
+            r->won = all;
+        }
+    }
 out:
     free(order);
     return winner;

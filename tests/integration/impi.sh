@@ -85,4 +85,15 @@ check "the Intel MPI program exits 7, rdmarun exits 7" 7
 run "$RDMARUN" -p shm --bind-policy numa --report -np 2 "$HELLO"
 check "placement under Intel's Hydra: each rank finds its local rank in MPI_LOCALRANKID" 0 \
     "rank 0 (local 0 of 2) on" "rank 1 (local 1 of 2) on" "[MPI_LOCALRANKID]"
+! has "$out$err" "are not supported and will be ignored"
+ok $? "no -bind-to for Intel's mpiexec.hydra, which refuses it with a warning in the job's output"
+# Intel's ranks pin themselves inside the CPUs the helper gave them: with 3
+# ranks on this node's 2 cores (a core each, the first core's two ranks
+# sharing it), Intel's own pinning table says the same.
+if [ "$(nproc)" = 2 ]; then
+    run "$RDMARUN" -p shm --bind-policy numa -np 3 "$HELLO"
+    grep -A3 "Rank    Pid      Node name  Pin cpu" "$(printf '%s\n' "$err" | sed -n 's/.*evidence in \([^ ]*\).*/\1/p' | head -1)/mpi.log" |
+        awk 'NR > 1 {printf "%s ", $NF}' | grep -qx '{0} {0} {1} '
+    ok $? "Intel MPI pins within the helper's binding: {0} {0} {1}"
+fi
 done_testing

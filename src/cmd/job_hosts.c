@@ -34,11 +34,16 @@ static void push_hosts(struct strvec *out, const char *list)
     sv_free(&items);
 }
 
-static int hostfile(const char *path, struct strvec *out)
+/* via: the variable that named it, or NULL for the command line. */
+static int hostfile(const char *path, const char *via, struct strvec *out)
 {
     FILE *f = open_input(path);
     if (!f) {
-        rr_error("hostfile %s cannot be read: %s", path, input_strerror(errno));
+        if (via)
+            rr_error("hostfile %s (named by %s) cannot be read: %s", path, via,
+                     input_strerror(errno));
+        else
+            rr_error("hostfile %s cannot be read: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
     char line[1024];
@@ -57,14 +62,30 @@ int job_hosts(const struct strvec *a, struct strvec *out)
 {
     static const char *const lists[] = {"H", "host", NULL};
     static const char *const files[] = {"hostfile", "machinefile", "default-hostfile", NULL};
+    bool given = false;
     for (size_t i = 0; i + 1 < a->n; i++) {
-        if (named(a->v[i], lists))
+        if (named(a->v[i], lists)) {
             push_hosts(out, a->v[i + 1]);
-        else if (named(a->v[i], files)) {
-            int rc = hostfile(a->v[i + 1], out);
+            given = true;
+        } else if (named(a->v[i], files)) {
+            int rc = hostfile(a->v[i + 1], NULL, out);
             if (rc)
                 return rc;
+            given = true;
         }
+    }
+    /* Without hosts on the command line, the launchers' own defaults from
+     * the environment, as the Kubeflow MPI operator sets them in its
+     * launcher pod (/etc/mpi/hostfile: "HOST slots=N" for Open MPI,
+     * "HOST:N" for Intel MPI and MPICH): Open MPI 4's and 5's default
+     * hostfile parameters, Hydra's and Intel's host file. */
+    static const char *const vars[] = {"OMPI_MCA_orte_default_hostfile",
+                                       "PRTE_MCA_prte_default_hostfile", "HYDRA_HOST_FILE",
+                                       "I_MPI_HYDRA_HOST_FILE", NULL};
+    for (size_t i = 0; !given && vars[i]; i++) {
+        const char *path = getenv(vars[i]);
+        if (path && *path)
+            return hostfile(path, vars[i], out);
     }
     return 0;
 }

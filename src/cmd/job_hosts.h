@@ -1,6 +1,9 @@
 /* The nodes a job names: -H/--host lists and the hosts of --hostfile,
  * --machinefile and --default-hostfile (Open MPI's format: a host, then
- * slots=N and the like; # starts a comment), and the size of the Slurm
+ * slots=N and the like, or Hydra's HOST:N; # starts a comment) or, without
+ * any, of the hostfile the launcher's environment names (Open MPI's
+ * default hostfile, Hydra's host file: the Kubeflow MPI operator's
+ * launcher pod), and the size of the Slurm
  * allocation it runs in. For the path test: which nodes must answer. */
 #ifndef RDMARUN_JOB_HOSTS_H
 #define RDMARUN_JOB_HOSTS_H

@@ -22,9 +22,11 @@ int cmd_rank(const struct cmdline *cl)
     const char *from = rank_from_launcher(&local, &size, &rank);
     if (!from) {
         rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
-                 "SLURM_LOCALID, LOCAL_RANK, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK or "
-                 "RDMARUN_LOCAL_RANK is set with its local size (hint: 'rdmarun rank' runs "
-                 "under mpirun, srun or torchrun, in front of each rank)");
+                 "SLURM_LOCALID, LOCAL_RANK, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK, "
+                 "PALS_LOCAL_RANKID, PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID or RDMARUN_LOCAL_RANK "
+                 "is set with its local size (hint: 'rdmarun rank' runs under mpirun, "
+                 "mpiexec, srun or torchrun, in front of each rank; under Flux give "
+                 "RDMARUN_LOCAL_SIZE)");
         return RR_EX_USAGE;
     }
     if (local >= size) {

@@ -44,6 +44,30 @@ check "the dry run of a job on two nodes (a hostfile) shows the path test in fro
     "path-peer --step-timeout=2"
 check_without "with UCX_IB_GID_INDEX auto, each node uses its own routable GID" 0 "path-peer --gid-index" \
     "path-peer --step-timeout=2"
+# The Kubeflow MPI operator's launcher pod: no hosts on the command line, the
+# operator's hostfile named in the environment, in its formats (by hand, from
+# mpi-operator's newConfigMap: "%s slots=%d" for Open MPI, "%s:%d" for Intel
+# MPI and MPICH; workers as <job>-worker-<i>.<job>.<namespace>.svc). The
+# example manifest's launcher arguments, as written there (but --verify
+# warn: strict opens a QP on the device first, which a recorded node lacks).
+kf=$(sed -n 's/^ *# rdmarun-args: //p' "$SRC/examples/kubeflow-mpijob.yaml")
+has "$kf" "--verify strict" && grep -q "args: \[\"$(printf '%s' "$kf" | sed 's/ /", "/g')\"\]" "$SRC/examples/kubeflow-mpijob.yaml"
+ok $? "the example's args are its rdmarun-args line: $kf"
+kf=${kf/--verify strict/--verify warn}
+printf 'hello-worker-0.hello.default.svc slots=2\nhello-worker-1.hello.default.svc slots=2\n' >"$TMP/kf-ompi"
+printf 'hello-worker-0.hello.default.svc:2\nhello-worker-1.hello.default.svc:2\n' >"$TMP/kf-hydra"
+# shellcheck disable=SC2086
+run env OMPI_MCA_orte_default_hostfile="$TMP/kf-ompi" "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/ib-mlx5" $kf
+check "the Kubeflow example's launcher: two workers from the operator's hostfile (Open MPI's)" 0 \
+    "path test: 2 nodes, ring" "mpirun" "/opt/app/mpi_hello"
+# shellcheck disable=SC2086
+run env HYDRA_HOST_FILE="$TMP/kf-hydra" "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/ib-mlx5" $kf
+check "and from Hydra's host file format (HOST:N)" 0 "path test: 2 nodes, ring"
+run env OMPI_MCA_orte_default_hostfile="$TMP/nosuch" "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -np 2 ./app
+check "a hostfile the environment names that is not there: 66, with the variable" 66 \
+    "hostfile $TMP/nosuch (named by OMPI_MCA_orte_default_hostfile) cannot be read"
+run env OMPI_MCA_orte_default_hostfile="$TMP/kf-ompi" "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -H a -np 2 ./app
+check_without "hosts on the command line win over the environment's hostfile" 0 "path test:" "mpirun -H a"
 run "$RDMARUN" --dry-run --json --sysfs "$DATA/sysfs/rxe" -H a,b:4 -np 2 ./app
 check "and its JSON" 0 '"path_test": {' '"nodes": 2' '"pairs": "ring"'
 run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -H a,b -np 2 \

@@ -700,6 +700,21 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     return rc;
 }
 
+/* DIR/NAME, a native file that passed its own check: written (replaced,
+ * never through a planted link), its absolute path for the profile to
+ * name; NULL after a warning. */
+static char *keep_file(const struct tune *t, const char *name, const char *text)
+{
+    if (replace_file_in(t->dir, name, text, strlen(text)) != 0) {
+        rr_warn("tune: cannot write %s/%s: %s", t->dir, name, strerror(errno));
+        return NULL;
+    }
+    char *dir = realpath(t->dir, NULL);
+    char *path = xasprintf("%s/%s", dir ? dir : t->dir, name);
+    free(dir);
+    return path;
+}
+
 /* The sized bins of collective `name` ("bcast size=N"), in size order: their
  * indices in order[], their sizes in size[] (by bin); how many. */
 static size_t sized_bins(const struct session *x, const char *name, size_t *order,
@@ -828,12 +843,7 @@ static void per_size_rules(struct session *x, struct tune_search *s)
     if (text && !coll_rules_check(text, max_alg, &why))
         rr_warn("tune: the %s rules made for %s fail their own check (%s): not kept", list,
                 t->dir, why);
-    else if (text && replace_file_in(t->dir, "coll-rules.txt", text, strlen(text)) != 0)
-        rr_warn("tune: cannot write %s/coll-rules.txt: %s", t->dir, strerror(errno));
-    else if (text) {
-        char *dir = realpath(t->dir, NULL);
-        x->rules = xasprintf("%s/coll-rules.txt", dir ? dir : t->dir);
-        free(dir);
+    else if (text && (x->rules = keep_file(t, "coll-rules.txt", text))) {
         x->rules_colls = xstrdup(list);
         x->rules_notes = notes;
         notes = (struct strvec){0};
@@ -945,12 +955,7 @@ static void per_size_nccl(struct session *x, struct tune_search *s)
     if (text && !nccl_rules_check(text, &err))
         rr_warn("tune: the NCCL rules made for %s fail their own check (%s): not kept", t->dir,
                 err);
-    else if (text && replace_file_in(t->dir, "nccl-tuner.csv", text, strlen(text)) != 0)
-        rr_warn("tune: cannot write %s/nccl-tuner.csv: %s", t->dir, strerror(errno));
-    else if (text) {
-        char *dir = realpath(t->dir, NULL);
-        x->nccl_rules = xasprintf("%s/nccl-tuner.csv", dir ? dir : t->dir);
-        free(dir);
+    else if (text && (x->nccl_rules = keep_file(t, "nccl-tuner.csv", text))) {
         x->nccl_keys[keys[0]] = x->nccl_keys[keys[1]] = true;
         x->nccl_plugin = library_path("libnccl-tuner-example.so");
         fprintf(stderr, "rdmarun: tune: NCCL's algorithm and protocol by message size in %s\n",

@@ -65,7 +65,13 @@ int main(int argc, char **argv)
         else
             snprintf(mem, sizeof(mem), "%s:%s", policy_name(mode), list);
     }
-    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    /* The local rank as the launcher gives it: Open MPI's, Hydra's, Slurm's,
+     * torchrun's. */
+    const char *names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
+                           "LOCAL_RANK"};
+    const char *local = NULL;
+    for (size_t i = 0; !local && i < sizeof(names) / sizeof(*names); i++)
+        local = getenv(names[i]);
     const char *dev = getenv("UCX_NET_DEVICES"), *hca = getenv("NCCL_IB_HCA");
     const char *gpu = getenv("CUDA_VISIBLE_DEVICES");
     printf("placement rank=%d local=%s cpus=%s mem=%s UCX_NET_DEVICES=%s NCCL_IB_HCA=%s "

@@ -220,4 +220,21 @@ check "a real MPMD MPICH job: one communicator of 2 ranks, both counted" 0 "rank
 run "$RDMARUN" -p shm --bind-policy numa --report -np 2 "$HELLO"
 check "placement under Hydra: each rank finds its local rank in Hydra's MPI_LOCALRANKID" 0 \
     "rank 0 (local 0 of 2) on" "rank 1 (local 1 of 2) on" "[MPI_LOCALRANKID]"
+# One placement whatever starts the ranks: the same profile and node give
+# each of 4 ranks (on this node's cores: two ranks a core) the same local
+# rank, CPUs, memory policy and NIC variables under Open MPI's mpirun and
+# MPICH's Hydra, byte for byte once sorted by rank (srun's in the Slurm
+# suite, Intel's Hydra in impi.sh).
+PLACE=$BUILD/examples/mpich/mpi_placement OMPI_PLACE=$BUILD/examples/mpi_placement
+if [ -x "$PLACE" ] && [ -x "$OMPI_PLACE" ] && command -v mpirun >/dev/null; then
+    run "$RDMARUN" -p shm --bind-policy numa $MPIRUN_ROOT --oversubscribe -np 4 "$OMPI_PLACE"
+    printf '%s\n' "$out" | grep '^placement ' | sort >"$TMP/ompi.place"
+    run "$RDMARUN" -p shm --bind-policy numa -np 4 "$PLACE"
+    printf '%s\n' "$out" | grep '^placement ' | sort >"$TMP/mpich.place"
+    [ "$(wc -l <"$TMP/ompi.place")" = 4 ] && cmp -s "$TMP/ompi.place" "$TMP/mpich.place" &&
+        ! grep -q "local=- " "$TMP/ompi.place"
+    ok $? "the same placement under mpirun and Hydra: $(cut -d' ' -f2-5 "$TMP/mpich.place" | tr '\n' ';')"
+else
+    skip "the same placement under mpirun and Hydra" "an example program is not built"
+fi
 done_testing

@@ -127,17 +127,18 @@ bool nccl_rules_check(const char *text, char **why)
             break;
         struct row r = {.pipe = (unsigned long long)-1, .reg = (unsigned long long)-1};
         unsigned long long chan;
+        /* Only the plugin's own spelling: it compares with strcmp. */
+        const char *algo = nccl_csv_algo(field[3]), *proto = nccl_csv_proto(field[4]);
         if (!nccl_csv_coll(field[0]))
             *why = xasprintf("line %zu: '%s' is none of the plugin's collectives (it would "
                              "read allreduce)", lineno, field[0]);
         else if (!number(field[1], 0, &r.min) || !number(field[2], 0, &r.max) || r.min > r.max)
             *why = xasprintf("line %zu: bytes '%s' to '%s' is no range of whole numbers",
                              lineno, field[1], field[2]);
-        else if (!csv_name(algos, N(algos), field[3]) || strcmp(nccl_csv_algo(field[3]), field[3]))
+        else if (!algo || strcmp(algo, field[3]) != 0)
             *why = xasprintf("line %zu: '%s' is none of the plugin's algorithms (it would read "
                              "ring)", lineno, field[3]);
-        else if (!csv_name(protos, N(protos), field[4]) ||
-                 strcmp(nccl_csv_proto(field[4]), field[4]))
+        else if (!proto || strcmp(proto, field[4]) != 0)
             *why = xasprintf("line %zu: '%s' is none of the plugin's protocols (it would read "
                              "simple)", lineno, field[4]);
         else if (!number(field[5], -1, &chan) || !number(field[6], -1, &r.nodes) ||

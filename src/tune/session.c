@@ -859,16 +859,6 @@ static void per_size_rules(struct session *x, struct tune_search *s)
     sv_free(&names_done);
 }
 
-/* The space key [section] name, or space.n. */
-static size_t key_index(const struct tune *t, const char *section, const char *name)
-{
-    for (size_t k = 0; k < t->space.n; k++)
-        if (strcmp(t->space.keys[k].section, section) == 0 &&
-            strcmp(t->space.keys[k].key, name) == 0)
-            return k;
-    return t->space.n;
-}
-
 /* NCCL's algorithm and protocol per collective and message size: when the
  * space has [nccl] ALGO and PROTO and the benchmark prints bins of NCCL's
  * collectives by size ("allreduce size=N", as nccl-tests counts bytes),
@@ -880,7 +870,8 @@ static size_t key_index(const struct tune *t, const char *section, const char *n
 static void per_size_nccl(struct session *x, struct tune_search *s)
 {
     const struct tune *t = x->t;
-    size_t keys[2] = {key_index(t, "nccl", "ALGO"), key_index(t, "nccl", "PROTO")};
+    size_t keys[2] = {tune_space_find(&t->space, "nccl", "ALGO"),
+                      tune_space_find(&t->space, "nccl", "PROTO")};
     bool base = true;
     for (size_t k = 0; k < t->space.n; k++)
         base = base && !s->best[k];

@@ -49,12 +49,18 @@ static bool value_ok(const char *section, const char *key, char **value, char **
     return true;
 }
 
-static struct tune_key *key_of(struct tune_space *sp, const char *section, const char *key)
+size_t tune_space_find(const struct tune_space *sp, const char *section, const char *key)
 {
     for (size_t i = 0; i < sp->n; i++)
         if (strcmp(sp->keys[i].section, section) == 0 && strcmp(sp->keys[i].key, key) == 0)
-            return &sp->keys[i];
-    return NULL;
+            return i;
+    return sp->n;
+}
+
+static struct tune_key *key_of(struct tune_space *sp, const char *section, const char *key)
+{
+    size_t i = tune_space_find(sp, section, key);
+    return i < sp->n ? &sp->keys[i] : NULL;
 }
 
 static void key_clear(struct tune_key *k)

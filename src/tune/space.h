@@ -45,6 +45,8 @@ size_t ompi_info_enumerators(const char *text, const char *param, struct strvec 
  * after saying what is wrong, with file:line. */
 int tune_space_read(struct tune_space *sp, const char *path, const struct profile *base,
                     const struct facts *f, const char *colls);
+/* The index of [section] key in the space, or sp->n when it has none. */
+size_t tune_space_find(const struct tune_space *sp, const char *section, const char *key);
 /* The --set word of key k at value v ("ucx.RNDV_THRESH=64K"), or NULL for
  * the base's unset value. Caller frees. */
 char *tune_space_set(const struct tune_space *sp, size_t k, unsigned v);

@@ -40,7 +40,7 @@ R=$RDMARUN
 offers "an option's name" "$R --bind-" --bind-policy
 offers "bind-policy's values" "$R --bind-policy " none numa nic-local gpu-local
 offers "verify's values" "$R --verify s" strict
-offers "launcher's values" "$R --launcher " mpirun srun exec hydra
+offers "launcher's values" "$R --launcher " mpirun srun exec hydra flux pals
 offers "mpi's values" "$R --mpi " openmpi mpich impi
 offers "expect's values" "$R verify --expect " rdma tcp local any
 offers "threads: auto" "$R --threads a" auto

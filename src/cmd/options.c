@@ -359,8 +359,10 @@ static struct launcher_opts *launcher_opts(void)
             mpi = launch_wrapped_mpi();   /* a script through the mpiexec.hydra wrapper */
         if (MPI_MPICH_ABI(mpi))
             launcher.kind = LAUNCHER_HYDRA;
-        /* exec's COMMAND takes mpirun's words for what it is told (-np, -x). */
-        if (launcher.kind == LAUNCHER_EXEC)
+        /* exec's COMMAND, Flux and PALS take mpirun's words for what they
+         * are told (-np, -x), translated by the plan (plan/job_words.c). */
+        if (launcher.kind == LAUNCHER_EXEC || launcher.kind == LAUNCHER_FLUX ||
+            launcher.kind == LAUNCHER_PALS)
             launcher.kind = LAUNCHER_MPIRUN;
         bool on_path;
         char *path = launcher.kind == LAUNCHER_SRUN ? launch_find_srun(launcher.path)

@@ -230,6 +230,7 @@ int cmd_run(const struct cmdline *cl)
     char *mpi_lib = NULL, *mpi_path = NULL;
     int program_mpi = program_mpi_of(&job, &mpi_lib, &mpi_path);
     char *mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
+    char *flux = launch_find_flux(cl->mpirun), *pals = launch_find_pals(cl->mpirun);
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
     char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_path ? mpi_path : mpi_lib ? mpi_lib
@@ -250,7 +251,7 @@ int cmd_run(const struct cmdline *cl)
         .wrapped_mpi = launch_wrapped_mpi(),
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
         .threads = cl->threads,
-        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun,
+        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun, .flux = flux, .pals = pals,
         .stdbuf = access(PLAN_STDBUF_PATH, X_OK) == 0, .mpi_library = mpi_library,
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
@@ -258,19 +259,27 @@ int cmd_run(const struct cmdline *cl)
     mpi_vars_check(&plan, mpi_path ? mpi_path : mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
-    bool use_srun = plan.launcher.value == LAUNCHER_SRUN;
     bool use_exec = plan.launcher.value == LAUNCHER_EXEC;   /* COMMAND is the launcher */
     /* The refusals before launch come in the real run's order, and the dry
      * run gives each with the status the real run would have (it still
-     * prints the plan). */
+     * prints the plan). Each launcher: what was found, its name, where it
+     * comes from, and the variable that names its path. */
+    const struct { const char *found, *name, *install, *var; } launchers[] = {
+        [LAUNCHER_MPIRUN] = {mpirun, "mpirun", "apt-get install openmpi-bin", "RDMARUN_MPIRUN"},
+        [LAUNCHER_SRUN] = {srun, "srun", "apt-get install slurm-client", "RDMARUN_SRUN"},
+        [LAUNCHER_HYDRA] = {mpiexec, "Hydra's mpiexec (mpiexec.hydra, mpiexec.mpich)",
+                            "apt-get install mpich", "RDMARUN_MPIEXEC"},
+        [LAUNCHER_FLUX] = {flux, "flux", "Flux is not packaged in Debian: install flux-core",
+                           "RDMARUN_FLUX"},
+        [LAUNCHER_PALS] = {pals, "PALS's mpiexec (under /opt/cray/pals/)",
+                           "PALS comes with HPE's PBS Pro or Cray PE: load its module",
+                           "RDMARUN_PALS"},
+    };
     int refused = 0;
-    bool use_hydra = plan.launcher.value == LAUNCHER_HYDRA;
-    if (!use_exec && !(use_srun ? srun : use_hydra ? mpiexec : mpirun)) {
-        rr_error("%s not found on PATH (hint: apt-get install %s, or give its path with "
-                 "--mpirun or %s)", use_hydra ? "Hydra's mpiexec (mpiexec.hydra, "
-                 "mpiexec.mpich)" : launcher_names[plan.launcher.value],
-                 use_srun ? "slurm-client" : use_hydra ? "mpich" : "openmpi-bin",
-                 use_srun ? "RDMARUN_SRUN" : use_hydra ? "RDMARUN_MPIEXEC" : "RDMARUN_MPIRUN");
+    if (!use_exec && !launchers[plan.launcher.value].found) {
+        rr_error("%s not found on PATH (hint: %s, or give its path with --mpirun or %s)",
+                 launchers[plan.launcher.value].name, launchers[plan.launcher.value].install,
+                 launchers[plan.launcher.value].var);
         refused = RR_EX_NOTFOUND;
     } else if (cl->dry_run && !use_exec && plan.argv.n) {
         /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
@@ -333,6 +342,8 @@ int cmd_run(const struct cmdline *cl)
     free(mpirun);
     free(srun);
     free(mpiexec);
+    free(flux);
+    free(pals);
     free(mpi_lib);
     free(mpi_path);
     free(mpi_library);

@@ -81,6 +81,28 @@ char *launch_find_srun(const char *option)
     return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
 }
 
+char *launch_find_flux(const char *option)
+{
+    bool on_path;
+    return find_launcher("flux", option, "RDMARUN_FLUX", &on_path);
+}
+
+char *launch_find_pals(const char *option)
+{
+    bool on_path;
+    char *found = find_launcher("mpiexec", option, "RDMARUN_PALS", &on_path);
+    if (!found || !on_path)
+        return found;
+    char *real = realpath(found, NULL);
+    bool pals = real && strstr(real, "/pals/");
+    free(real);
+    if (!pals) {
+        free(found);
+        found = NULL;
+    }
+    return found;
+}
+
 char *launch_find_mpiexec(const char *option, const char *libpath)
 {
     bool on_path;

@@ -17,6 +17,12 @@ char *launch_find_srun(const char *option);
  * installed in a prefix), then mpiexec.hydra or mpiexec.mpich (Debian's
  * name, beside Open MPI's mpiexec) on PATH. */
 char *launch_find_mpiexec(const char *option, const char *libpath);
+/* Flux's flux: --mpirun, then $RDMARUN_FLUX, then PATH. */
+char *launch_find_flux(const char *option);
+/* PALS's mpiexec: --mpirun, then $RDMARUN_PALS, then the mpiexec on PATH
+ * when it is PALS's (installed under a .../pals/... prefix: /opt/cray/pals/
+ * VERSION/bin, /opt/cray/pe/pals/...), never Open MPI's or Hydra's. */
+char *launch_find_pals(const char *option);
 /* The first executable `name` on PATH, past rdmarun's drop-in wrapper (a
  * name with '/' as it is). Caller frees; NULL when there is none. */
 char *launch_on_path(const char *name);

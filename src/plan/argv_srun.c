@@ -7,6 +7,7 @@
  * needs PMIx (--mpi=pmix), MPICH's PMI client Slurm's pmi2 plugin (which
  * also speaks PMI-1: --mpi=pmi2). Other options are srun's own and pass
  * unchanged. */
+#include "plan/job_words.h"
 #include "plan/launchers.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -65,39 +66,40 @@ static void option(struct plan *p, struct srun_opts *o, const char *name, const 
         sv_pushf(&p->notes, "srun: --rank-by %s has no srun equivalent; ignored", value);
 }
 
-/* The user's mpirun-style options, translated. nargs: Open MPI's count for each. */
+/* The user's mpirun-style options, translated (plan/job_words.c). */
 static void user_args(struct plan *p, struct srun_opts *o, const struct strvec *a)
 {
     for (size_t i = 0; i < a->n; i++) {
-        const char *arg = a->v[i], *name = arg + (arg[1] == '-' ? 2 : 1);
-        const char *next = i + 1 < a->n ? a->v[i + 1] : NULL;
-        if (arg[0] != '-') {
-            sv_push(&o->args, arg);
-        } else if ((!strcmp(name, "np") || !strcmp(name, "n") || !strcmp(name, "c")) && next) {
+        struct job_word_at w = job_word_next(a, &i);
+        switch (w.kind) {
+        case JW_NP:
             sv_push(&o->args, "-n");
-            sv_push(&o->args, next);
-            i++;
-        } else if ((!strcmp(name, "N") || !strcmp(name, "npernode")) && next) {
-            sv_pushf(&o->args, "--ntasks-per-node=%s", next);
-            i++;
-        } else if (!strcmp(name, "x") && next) {
-            if (strchr(next, '='))
-                sv_push(&o->env, next);   /* -x VAR alone: srun passes VAR anyway */
-            i++;
-        } else if ((!strcmp(name, "mca") || !strcmp(name, "gmca")) && i + 2 < a->n) {
-            sv_pushf(&o->env, "OMPI_MCA_%s=%s", next, a->v[i + 2]);
-            i += 2;
-        } else if (!strcmp(name, "allow-run-as-root") || !strcmp(name, "oversubscribe")) {
-            continue;   /* mpirun's own; nothing to do for srun */
-        } else if ((!strcmp(name, "bind-to") || !strcmp(name, "map-by") ||
-                    !strcmp(name, "rank-by")) && next) {
-            option(p, o, name, next);
-            i++;
-        } else if (!strcmp(name, "report-bindings")) {
-            option(p, o, name, NULL);
-        } else {
-            o->mpi_given |= starts_with(arg, "--mpi=");
-            sv_push(&o->args, arg);   /* srun's own option */
+            sv_push(&o->args, w.value);
+            break;
+        case JW_PPN:
+            sv_pushf(&o->args, "--ntasks-per-node=%s", w.value);
+            break;
+        case JW_ENV:
+            if (strchr(w.value, '='))
+                sv_push(&o->env, w.value);   /* -x VAR alone: srun passes VAR anyway */
+            break;
+        case JW_MCA:
+            sv_pushf(&o->env, "OMPI_MCA_%s=%s", w.value, w.value2);
+            break;
+        case JW_QUIET:
+            break;   /* mpirun's own; nothing to do for srun */
+        case JW_BIND_TO: case JW_MAP_BY: case JW_RANK_BY: case JW_REPORT_BINDINGS:
+            option(p, o, w.word + strspn(w.word, "-"), w.value);
+            break;
+        case JW_HOSTS: case JW_HOSTFILE: case JW_WDIR:
+            /* srun's own spellings, when the parse took them as srun's */
+            sv_push(&o->args, w.word);
+            sv_push(&o->args, w.value);
+            break;
+        case JW_OTHER:
+            o->mpi_given |= starts_with(w.word, "--mpi=");
+            sv_push(&o->args, w.word);   /* srun's own option, or a word */
+            break;
         }
     }
 }

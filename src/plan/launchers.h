@@ -19,6 +19,10 @@ void srun_argv(struct plan *p, const struct plan_request *rq);
  * mpirun-style options -np/-N (the placement shown) and -x VAR=VALUE (the
  * environment) are taken; any other is refused (64). */
 void exec_argv(struct plan *p, const struct plan_request *rq);
+/* Flux's flux run (argv_flux.c): --env=, Open MPI's options in Flux's words. */
+void flux_argv(struct plan *p, const struct plan_request *rq);
+/* PBS Pro / HPE Cray PALS's mpiexec (argv_pals.c): --env, --ppn, --cpu-bind. */
+void pals_argv(struct plan *p, const struct plan_request *rq);
 
 /* Shared by them (plan.c): `rdmarun rank OPTIONS --` in front of each rank
  * when a bind policy places ranks, and the helper's options alone. */

@@ -403,7 +403,8 @@ static enum expectation expected_from_fabric(const char *fabric)
  * a long UCX line breaks. UCX reports on stdout, its own default: mpirun
  * gives each rank's stdout a pty, line-buffered, and exec runs COMMAND under
  * stdbuf -oL (argv_exec.c). srun's stepd assembles each task's lines itself
- * and its tasks' stdout is a pipe, which holds lines until 4 KiB: stderr. */
+ * and its tasks' stdout is a pipe, which holds lines until 4 KiB: stderr;
+ * so do Flux's job shell and PALS. */
 /* Whether mpirun sends the ranks' output to files (4.1's --output-filename,
  * 5's --output dir=|file=), where no report reaches the launcher's output. */
 static bool output_to_files(const struct job_args *job)
@@ -454,7 +455,8 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
-    bool srun = p->launcher.value == LAUNCHER_SRUN;
+    enum launcher l = p->launcher.value;
+    bool srun = l == LAUNCHER_SRUN || l == LAUNCHER_FLUX || l == LAUNCHER_PALS;   /* pipes */
     char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
     char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
     if (p->evidence_files)
@@ -752,6 +754,7 @@ static void build_argv(struct plan *p, const struct plan_request *rq)
     static void (*const argv_of[])(struct plan *, const struct plan_request *) = {
         [LAUNCHER_MPIRUN] = mpirun_argv, [LAUNCHER_SRUN] = srun_argv,
         [LAUNCHER_EXEC] = exec_argv, [LAUNCHER_HYDRA] = hydra_argv,
+        [LAUNCHER_FLUX] = flux_argv, [LAUNCHER_PALS] = pals_argv,
     };
     argv_of[p->launcher.value](p, rq);
 }
@@ -1009,12 +1012,15 @@ static void plan_path(struct plan *p, const struct profile *prof, const struct p
     bool on = true;
     if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || (v && parse_bool(v, &on) && !on))
         return;
-    if (p->launcher.value == LAUNCHER_EXEC) {
-        /* One rdmarun per node (srun rdmarun --launcher exec): a path test
-         * from each would test every path N times. */
+    enum launcher l = p->launcher.value;
+    if (l == LAUNCHER_EXEC || l == LAUNCHER_FLUX || l == LAUNCHER_PALS) {
+        /* exec: one rdmarun per node (srun rdmarun --launcher exec), and a
+         * path test from each would test every path N times; Flux and PALS:
+         * the path test starts its peers with mpirun or srun. */
         if (rq->alloc_nodes > 1 || (rq->hosts && rq->hosts->n > 1))
-            sv_push(&p->notes, "launcher exec: no path test between the nodes before COMMAND "
-                    "(hint: 'rdmarun check --path-test' in the job script, before the step)");
+            sv_pushf(&p->notes, "launcher %s: no path test between the nodes before the job "
+                     "(hint: 'rdmarun check --path-test' in the job script, before it)",
+                     launcher_names[l]);
         return;
     }
     const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");

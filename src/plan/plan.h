@@ -75,6 +75,7 @@ struct plan_request {
     const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     const char *mpirun, *srun, *mpiexec; /* the launchers found, or NULL (the bare name) */
+    const char *flux, *pals;            /* flux, PALS's mpiexec: the same */
     bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
     bool stdbuf;                        /* PLAN_STDBUF_PATH is there (launcher exec) */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */

@@ -8,7 +8,8 @@
 
 enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
 enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY };
-enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC, LAUNCHER_HYDRA };
+enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC, LAUNCHER_HYDRA, LAUNCHER_FLUX,
+                LAUNCHER_PALS };
 /* The MPI family a job's program is linked with: its launcher and vocabulary. */
 /* MPI_IMPI: Intel MPI, MPICH's ABI (libmpi.so.12) and its own Hydra. */
 enum mpi_family { MPI_OPENMPI, MPI_MPICH, MPI_IMPI };
@@ -26,7 +27,7 @@ extern const char *const verify_policy_names[], *const expectation_names[],
     *const mpi_family_titles[];
 #define VERIFY_POLICIES "off|warn|strict"
 #define EXPECTATIONS "rdma|tcp|local|any"
-#define LAUNCHERS "mpirun|srun|exec|hydra"
+#define LAUNCHERS "mpirun|srun|exec|hydra|flux|pals"
 #define MPI_FAMILIES "openmpi|mpich|impi"
 #define BIND_POLICIES "none|numa|nic-local|gpu-local"
 #define MEMORY_POLICIES "prefer|bind|none"

@@ -633,6 +633,116 @@ static void test_exec_line_buffered(void)
     facts_free(&f);
 }
 
+/* The plan's command, space-separated, for exact comparison. */
+static char *argv_line(const struct plan *p)
+{
+    return sv_join(&p->argv, " ");
+}
+
+/* Flux and PALS (neither installed here): each command compared whole with
+ * what their documentation says the job needs. MPICH's program and verify
+ * off keep the plan to one item, the shm profile's UCX_TLS=sm,self. */
+static void test_flux_pals(void)
+{
+    struct facts f;
+    struct profile p;
+    ok(node(&f, "rxe") == 0 && profile(&p, "shm") == 0, "rxe node and shm profile load");
+    struct job j;
+    job_init(&j, &p, &f);
+    j.rq.mpi = "mpich";
+    j.rq.verify = "off";
+    j.args.np = 8;
+    j.args.ppn = 4;
+    const char *words[] = {"-np", "8", "-N", "4", "-H", "a:4,b:4", "-x", "A=1$x",
+                           "--bind-to", "core", "--map-by", "node", "--allow-run-as-root"};
+    for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+        sv_push(&j.args.mpirun_args, words[i]);
+    struct plan pl;
+    j.rq.launcher = "flux";
+    plan_build(&j.rq, &pl);
+    char *line = argv_line(&pl);
+    /* flux-run(1): -N nodes with --tasks-per-node (no -n beside it: Flux
+     * refuses a per-task count with a per-node one); -o cpu-affinity=per-task
+     * binds each task to its own cores (--bind-to core); --env=VAR=VAL with
+     * '$' doubled, as Flux substitutes $name; --taskmap=cyclic deals tasks
+     * over the nodes (--map-by node); --requires=host:LIST names the hosts
+     * (job-constraints), without Open MPI's :slots; MPICH's ranks use Flux's
+     * default PMI, so no -o pmi. */
+    is_str(line, "flux run --nodes=2 --tasks-per-node=4 -o cpu-affinity=per-task --env=A=1$$x "
+                 "--taskmap=cyclic --env=UCX_TLS=sm,self --requires=host:a,b ./app",
+           "flux: Open MPI's words in Flux's");
+    free(line);
+    plan_free(&pl);
+
+    j.rq.launcher = "pals";
+    plan_build(&j.rq, &pl);
+    line = argv_line(&pl);
+    /* PALS mpiexec(1): -n, --ppn, --hosts a,b (bare names), --env VAR=VALUE
+     * (one word: ALCF's examples), --cpu-bind core; --map-by has no PALS
+     * word: a note. */
+    is_str(line, "mpiexec -n 8 --ppn 4 --hosts a,b --env A=1$x --cpu-bind core "
+                 "--env UCX_TLS=sm,self ./app", "pals: Open MPI's words in PALS's");
+    ok(notes_have(&pl.notes, "pals: --map-by node has no PALS equivalent"),
+       "pals: --map-by is named as left out");
+    free(line);
+    plan_free(&pl);
+
+    /* The helper places the ranks: Flux's and PALS's own binding off, the
+     * helper in front of the program, and for Flux the node's rank count,
+     * which no Flux variable gives a task. An Open MPI program under Flux
+     * needs the PMIx plugin (flux-pmix). */
+    sv_free(&j.args.mpirun_args);
+    sv_push(&j.args.mpirun_args, "-np");
+    sv_push(&j.args.mpirun_args, "2");
+    j.args.np = 2;
+    j.args.ppn = -1;
+    j.rq.mpi = NULL;
+    j.rq.bind_policy = "numa";
+    j.rq.launcher = "flux";
+    plan_build(&j.rq, &pl);
+    int at = sv_find(&pl.argv, "rank");
+    ok(pl.status == 0 && argv_has(&pl, "--ntasks=2") && argv_has(&pl, "pmi=pmix") &&
+       argv_has(&pl, "cpu-affinity=off") && argv_has(&pl, "--env=RDMARUN_LOCAL_SIZE=2") &&
+       argv_has(&pl, "--env=OMPI_MCA_pml=ucx") && at > 0 &&
+       strcmp(pl.argv.v[at - 1], "/bin/rdmarun") == 0,
+       "flux, Open MPI, bind policy numa: -o pmi=pmix, cpu-affinity=off, the local size, the "
+       "MCA parameters as OMPI_MCA_*, the helper");
+    plan_free(&pl);
+    j.rq.launcher = "pals";
+    plan_build(&j.rq, &pl);
+    at = sv_find(&pl.argv, "--cpu-bind");
+    ok(pl.status == 0 && at > 0 && strcmp(pl.argv.v[at + 1], "none") == 0 &&
+       sv_find(&pl.argv, "rank") > at, "pals, bind policy numa: --cpu-bind none, then the helper");
+    plan_free(&pl);
+
+    /* What Flux cannot be told: refused with the way out. */
+    j.rq.launcher = "flux";
+    static const struct { const char *words[6]; long np, ppn; const char *error; } refused[] = {
+        {{"-np", "6", "-N", "4"}, 6, 4, "-np 6 is not a multiple of -N 4"},
+        {{"-np", "2", "-H", "a,b"}, 2, -1, "needs the ranks per node"},
+        {{"-np", "2", "--tag-output"}, 2, -1, "--tag-output is an mpirun option"},
+    };
+    for (size_t r = 0; r < sizeof(refused) / sizeof(*refused); r++) {
+        sv_free(&j.args.mpirun_args);
+        for (size_t i = 0; refused[r].words[i]; i++)
+            sv_push(&j.args.mpirun_args, refused[r].words[i]);
+        j.args.np = refused[r].np;
+        j.args.ppn = refused[r].ppn;
+        plan_build(&j.rq, &pl);
+        ok(pl.status == RR_EX_USAGE && notes_have(&pl.errors, refused[r].error),
+           "flux refuses: %s", refused[r].error);
+        plan_free(&pl);
+    }
+    j.rq.launcher = "pals";
+    plan_build(&j.rq, &pl);
+    ok(pl.status == RR_EX_USAGE && notes_have(&pl.errors, "--tag-output is an mpirun option"),
+       "pals refuses an mpirun option it has no word for");
+    plan_free(&pl);
+    job_free(&j);
+    profile_free(&p);
+    facts_free(&f);
+}
+
 int main(void)
 {
     test_settings();
@@ -643,5 +753,6 @@ int main(void)
     test_placement();
     test_check_keys();
     test_exec_line_buffered();
+    test_flux_pals();
     return done_testing();
 }

@@ -208,8 +208,7 @@ sys.exit(not [p for p in c if p["port"] == "rxe0/1" and p["families"]["loss"] > 
         "192.168.77.3 did not answer"
     touch "$S/a-done"
 fi
-kill $sampler
-wait $sampler 2>/dev/null
+qp_sampler_stop "$TMP/qps" $sampler
 rxe_counters >"$TMP/after"
 grep -c "type RC state RTS.*comm mpi_pingpong" "$TMP/qps" >"$S/$role.rts"
 counter_delta "$TMP/before" "$TMP/after" sent_pkts >"$S/$role.sent"

@@ -29,10 +29,19 @@ counter_delta() {  # BEFORE AFTER NAME
     echo $((a - b))
 }
 # Sample the kernel's QP table while a job runs: rdma res show qp lines.
+# qp_sampler OUTFILE: rdma res samples until qp_sampler_stop; a stop
+# request lets the sample in flight finish (a kill could cut the first one,
+# and a job shorter than one rdma res under TCG would leave an empty file).
 qp_sampler() {  # OUTFILE
     while :; do
         rdma res show qp 2>/dev/null
         echo "--"
+        [ -e "$1.stop" ] && break
         sleep 0.3
     done >"$1"
+}
+qp_sampler_stop() {  # OUTFILE PID
+    : >"$1.stop"
+    wait "$2" 2>/dev/null
+    rm -f "$1.stop"
 }

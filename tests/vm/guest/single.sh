@@ -103,8 +103,7 @@ rdma_job() {  # LABEL, rdmarun options...
     sampler=$!
     run "$RDMARUN" "$@" --evidence-dir "$TMP/ev-$label" $MPI "${PROGRAM:-$PINGPONG}" 200 8 1048576
     ucx_lines=$(cat "$TMP/ev-$label/ucx.log" 2>/dev/null)
-    kill $sampler
-    wait $sampler 2>/dev/null
+    qp_sampler_stop "$TMP/$label.qps" $sampler
     rxe_counters >"$TMP/$label.after"
 }
 # rdma_verified LABEL: what an rdma_job over rc_verbs shows, each seen its own way.
@@ -258,8 +257,7 @@ qp_sampler "$TMP/exec.qps" &
 sampler=$!
 run "$RDMARUN" --launcher exec -p roce -x UCX_TLS=rc,self --evidence-dir "$TMP/ev-exec" \
     -- "$TMP/perftest-pair.sh"
-kill $sampler
-wait $sampler 2>/dev/null
+qp_sampler_stop "$TMP/exec.qps" $sampler
 check "launcher exec: ucx_perftest's pair through rdmarun, roce profile" 0 "Final:"
 has "$out$err" "UCX_NET_DEVICES=rxe0:1" && has "$out$err" "UCX_UD_VERBS_ETH_DGID_CHECK=n"
 ok $? "launcher exec: the plan's variables reached COMMAND's environment"
@@ -291,7 +289,8 @@ fi
 # rdma res answered while the job ran (the port's own GSI QP is always
 # listed): an empty sample would show no RC QP of any job.
 grep -q "^link rxe0" "$TMP/tcp.qps" && ! grep -q "type RC.*comm mpi_pingpong" "$TMP/tcp.qps"
-ok $? "tcp: rdma res lists rxe0's QPs, and no RC QP of the job"
+ok $? "tcp: rdma res lists rxe0's QPs, and no RC QP of the job" ||
+    grep -v '^--' "$TMP/tcp.qps" | sort | uniq -c | sed 's/^/# /'
 
 # 3b. The profile's [check] keys hold a job to them before launch: roce asks
 # for memlock = unlimited; strict refuses with the check's words, warn runs.

@@ -207,3 +207,24 @@ golden() {
     [ $_r = 0 ] || sed 's/^/# /' "$TMP/diff" | head -30
     ok $_r "$3"
 }
+
+# One placement whatever starts the ranks (issue 37): a 4-rank job on a
+# recorded node, hwloc's recorded topology XML (HWLOC_XMLFILE, for the ranks'
+# helper) and a recorded sysfs tree (the NIC), whose CPUs are not this host's,
+# so the helper chooses every rank's PUs, NUMA node, memory policy, NIC and
+# GPU but leaves its CPUs alone (--bind-to none: --keep-cpus).
+# equivalence_profile FILE: ib's placement with the ranks on shared memory
+# and Open MPI's ob1 (the host has no IB port: its UCX would find none).
+equivalence_profile() {
+    printf '[profile]\ninherit = ib\n[ucx]\nTLS = sm,self\n[mpi]\npml = ob1\n' >"$1"
+}
+# equivalence_lines: from the last run, the program's (mpi_placement) and the
+# helper's (--report) line per rank, sorted by rank; the helper's without the
+# launcher variable it read ("[OMPI_COMM_WORLD_LOCAL_RANK]"), the only
+# difference a launcher may make.
+equivalence_lines() {
+    {
+        printf '%s\n' "$out" | grep '^placement rank='
+        printf '%s\n' "$err" "$out" | sed -n 's/^rdmarun: \(rank [0-9]* (local [0-9]* of [0-9]*) on .*\) \[[A-Z_]*\]$/\1/p'
+    } | LC_ALL=C sort
+}

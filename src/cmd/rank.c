@@ -12,12 +12,20 @@
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 int cmd_rank(const struct cmdline *cl)
 {
+    /* Each of its lines in one write(): every rank's helper writes to
+     * stderr at once, and glibc 2.37+ writes an unbuffered stderr's line in
+     * 128-byte pieces, which Open MPI 5 interleaves with the other ranks'
+     * (a --record line cut so is lost from placement.txt). Line-buffered,
+     * a line leaves whole; exec drops nothing, each line being flushed. */
+    static char line_buffer[8192];
+    setvbuf(stderr, line_buffer, _IOLBF, sizeof(line_buffer));
     long local, size, rank;
     const char *from = rank_from_launcher(&local, &size, &rank);
     if (!from) {

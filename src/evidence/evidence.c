@@ -327,6 +327,7 @@ void evidence_free(struct evidence *ev)
     free(ev->nccl_gdr_off);
     free(ev->nccl_no_device_proc);
     free(ev->fabtests_provider);
+    free(ev->impi_provider);
     sv_free(&ev->versions);
     memset(ev, 0, sizeof(*ev));
 }

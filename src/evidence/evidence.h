@@ -89,6 +89,11 @@ struct evidence {
     char *nccl_gdr_off;
     int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
     char *fabtests_provider;    /* the pasted fabtests command's -p */
+    /* Intel MPI: the libfabric provider it names, and whether its fabric is
+     * ofi alone (I_MPI_FABRICS=ofi: no shm), when the provider carries the
+     * ranks' traffic within a node too. */
+    char *impi_provider;
+    bool impi_ofi_only, impi_ofi_path;
     bool fabtests_rows;         /* its results table is being read */
     /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed";
      * Open MPI's pml mismatch): no data moved over it. The first such line

@@ -7,7 +7,11 @@
  *       Defaulting to shm fabric.                      (I_MPI_DEBUG >= 6, 2021.x)
  *   [0] MPI startup(): I_MPI_FABRICS=shm               (the variables, I_MPI_DEBUG >= 5)
  * With the mlx (UCX) provider, UCX's own lines tell the lanes; on one node
- * Intel MPI opens no provider at all, and the line above says so. */
+ * Intel MPI opens no provider at all, and the line above says so. With
+ * I_MPI_FABRICS=ofi (no shm) every message between ranks goes through the
+ * provider, on one node too (measured over rxe: the ranks' RC QPs in RTS,
+ * 2021.18 with verbs;ofi_rxm): the provider is then a path the ranks used,
+ * not only what would carry traffic between nodes. */
 #include "evidence/internal.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
@@ -16,6 +20,24 @@
 bool impi_wanted(const char *line)
 {
     return strstr(line, "MPI startup()") != NULL;
+}
+
+/* The provider as the ranks' path, once both lines are read (in either
+ * order): its kind decides, and where the job spans nodes, TCP is a
+ * fallback as any path on TCP not known to stay on the node. */
+static void ofi_path(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid)
+{
+    if (!ev->impi_ofi_only || !ev->impi_provider || ev->impi_ofi_path)
+        return;
+    ev->impi_ofi_path = true;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    /* the provider's name is the lane, as UCX's transport/device is */
+    evidence_add(ev, "impi", o.host, o.pid, SCOPE_UNKNOWN,
+                 provider_kind(ev->impi_provider, strlen(ev->impi_provider)), ev->impi_provider,
+                 line, where);
+    free(o.host);
 }
 
 bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
@@ -40,6 +62,13 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
         free(o.host);
         return true;
     }
+    bool ofi_only = fab && strncmp(fab + strlen("MPI startup(): I_MPI_FABRICS="), "ofi", 3) == 0 &&
+                    strchr(" \r\n", fab[strlen("MPI startup(): I_MPI_FABRICS=ofi")]) != NULL;
+    if (ofi_only) {
+        ev->impi_ofi_only = true;
+        ofi_path(ev, line, where, host, pid);
+        return true;
+    }
     if (!(p = strstr(line, "libfabric provider: ")))
         return false;
     p += strlen("libfabric provider: ");
@@ -54,5 +83,8 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
     evidence_selected(ev, "impi", o.host, o.pid, kind, what, line, where);
     free(what);
     free(o.host);
+    free(ev->impi_provider);
+    ev->impi_provider = xstrndup(p, len);
+    ofi_path(ev, line, where, host, pid);
     return true;
 }

@@ -374,7 +374,8 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
     case VERDICT_LOCAL: {
         /* UCX 1.14+ says when TCP (or RDMA) connects ranks of one node:
          * never call that shared memory. */
-        char *tcp_in = transports_in(ev, PATH_TCP, true);
+        /* (a log that puts every rank on one node: all its TCP stays there) */
+        char *tcp_in = transports_in(ev, PATH_TCP, nodes_of(ev) != 1);
         char *local = transports_in(ev, PATH_LOCAL, false);
         const struct observation *chose = s.sel_tcp ? s.sel_tcp : s.sel_rdma ? s.sel_rdma
                                                                               : s.sel_other;

@@ -157,6 +157,29 @@ else
 fi
 PROGRAM=   # the Open MPI ping-pong again
 
+# 2b', Intel MPI (issue 37; impi-rt 2021.18 from PyPI, built by the host
+# side): Intel's own mpiexec.hydra, told to use libfabric's verbs provider
+# and no shm (I_MPI_FABRICS=ofi), so that both ranks of the guest talk over
+# verbs;ofi_rxm on rxe0, as between nodes. rdmarun judges from Intel's own
+# report (I_MPI_DEBUG 6: the provider and the fabric); the kernel's QP table
+# and rxe0's counters say the same independently.
+if [ -x "$RR_SHARE/impi_pingpong" ]; then
+    PROGRAM=$RR_SHARE/impi_pingpong rdma_job impi -p roce -genv I_MPI_FABRICS ofi \
+        -genv FI_PROVIDER verbs
+    check "impi: 2-rank ping-pong through Intel's mpiexec.hydra over rxe (verbs)" 0 \
+        "pingpong size=1048576"
+    grep -q "libfabric provider: verbs;ofi_rxm" "$TMP/ev-impi/mpi.log"
+    ok $? "impi: Intel's report, kept in the evidence folder's mpi.log, names verbs;ofi_rxm"
+    has "$err" "RDMA verified: " && has "$err" "lanes verbs;ofi_rxm, no TCP lanes; rxe0/1 sent"
+    ok $? "impi: rdmarun's verdict is RDMA, from Intel's provider and fabric lines"
+    grep -q "type RC state RTS.*comm impi_pingpong" "$TMP/impi.qps"
+    ok $? "impi: the ranks' RC QPs are in RTS in rdma res"
+    sent=$(counter_delta "$TMP/impi.before" "$TMP/impi.after" sent_pkts)
+    [ "$sent" -gt 1000 ]; ok $? "impi: rxe0 sent $sent packets during the job"
+else
+    skip "Intel MPI over rxe" "Intel MPI is not installed (impi-rt and impi-devel from PyPI)"
+fi
+
 # 2c. Placement over two NUMA nodes (the guest has a CPU and half the
 # memory on each, issue 18), as the kernel sees it from inside each rank
 # (sched_getaffinity, get_mempolicy): one rank takes the whole node with its

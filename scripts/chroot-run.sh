@@ -4,6 +4,8 @@
 # unmounting never reaches the host's), /dev, /dev/pts, and fresh tmpfs
 # /dev/shm, /tmp and /run; all unmounted again afterwards. The environment is
 # emptied but for PATH, HOME, TERM, LANG and any VAR=VALUE given first.
+# RDMARUN_CHROOT_RO="DIR..." binds each DIR read-only at its own path
+# (self-contained installs, such as the PyPI wheels' virtual environments).
 #   scripts/chroot-run.sh ROOT [VAR=VALUE...] COMMAND [ARGS...]
 # Exits with COMMAND's status. Needs root.
 set -u
@@ -19,6 +21,9 @@ bind() {  # bind SRC TARGET-IN-ROOT
     mount --bind "$1" "$root$2" && mounted="$2 $mounted"
 }
 bind /proc /proc
+for d in ${RDMARUN_CHROOT_RO:-}; do
+    [ -d "$d" ] && bind "$d" "$d" && mount -o remount,bind,ro "$root$d"
+done
 # Slurm 24.11's slurmd needs /sys/fs/cgroup, below /sys.
 mkdir -p "$root/sys"
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" && mounted="/sys $mounted"

@@ -47,20 +47,24 @@ fi
 # tests find by its variable: Intel MPI from Intel's own wheels (impi-rt:
 # the runtime with its mpiexec.hydra and libfabric; impi-devel: mpicc;
 # 2021.18.1, as 2021.19 needs a libfabric wheel PyPI does not carry) for
-# tests/integration/impi.sh, and MPICH 5.0 (ch4:ucx and ch4:ofi, its own
-# Hydra and libmpi.so.12) for tests/integration/mpich5.sh. Without PyPI
-# those tests skip, saying why.
-# pypi_venv VAR DEFAULT_NAME PACKAGES...: DEFAULT_NAME under /opt (root) or
-# ~/.cache, unless VAR names a folder; VAR is exported.
+# tests/integration/impi.sh, MPICH 5.0 (ch4:ucx and ch4:ofi, its own
+# Hydra and libmpi.so.12) for tests/integration/mpich5.sh, and UCX 1.22
+# (RAPIDS' libucx wheel: its libraries and ucx_perftest) for the newest
+# UCX's report lines in tests/integration/exec.sh. Without PyPI those tests
+# skip, saying why.
+# pypi_venv VAR DEFAULT_NAME MARKER PACKAGES...: DEFAULT_NAME under /opt
+# (root) or ~/.cache, unless VAR names a folder; installed unless MARKER (a
+# glob in it) is there; VAR is exported.
 pypi_venv() {
-    _var=$1 _name=$2
-    shift 2
+    _var=$1 _name=$2 _marker=$3
+    shift 3
     eval "_dir=\${$_var:-}"
     if [ -z "$_dir" ]; then
         _dir=/opt/$_name
         [ "$(id -u)" = 0 ] || _dir=$HOME/.cache/$_name
     fi
-    if [ ! -x "$_dir/bin/mpiexec.hydra" ]; then
+    # shellcheck disable=SC2086
+    if ! ls $_dir/$_marker >/dev/null 2>&1; then
         echo "setup: installing $* from PyPI into $_dir"
         { python3 -m venv "$_dir" && "$_dir/bin/pip" install -q "$@"; } ||
             { echo "setup: $* not installed (PyPI not reachable?): their tests will skip"
@@ -69,8 +73,10 @@ pypi_venv() {
     eval "$_var=\$_dir; export $_var"
 }
 if [ "$mode" = check ]; then
-    pypi_venv RDMARUN_IMPI rdmarun-impi impi-rt==2021.18.1 impi-devel==2021.18.1
-    pypi_venv RDMARUN_MPICH5 rdmarun-mpich5 mpich==5.0.2
+    pypi_venv RDMARUN_IMPI rdmarun-impi bin/mpiexec.hydra impi-rt==2021.18.1 impi-devel==2021.18.1
+    pypi_venv RDMARUN_MPICH5 rdmarun-mpich5 bin/mpiexec.hydra mpich==5.0.2
+    pypi_venv RDMARUN_UCX122 rdmarun-ucx122 'lib/python3*/site-packages/libucx/bin/ucx_perftest' \
+        libucx-cu12==1.22.0
 fi
 
 [ -x configure ] || autoreconf -fi

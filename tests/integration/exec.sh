@@ -189,4 +189,30 @@ else
     skip "torchrun's workers through the helper" "torchrun not installed (python3-torch)"
     skip "each torchrun worker runs on its PUs" "torchrun not installed (python3-torch)"
 fi
+# UCX 1.22, the newest (RAPIDS' libucx wheel from PyPI, put in a virtual
+# environment by scripts/setup-debian.sh; built without verbs): its own
+# ucx_perftest pair, its report lines read as 1.13's and 1.18's are. Shared
+# memory, then TCP, which 1.22 says stays within the node.
+U=$(ls -d "${RDMARUN_UCX122:-/opt/rdmarun-ucx122}"/lib/python3*/site-packages/libucx 2>/dev/null | head -1)
+if [ -n "$U" ] && [ -x "$U/bin/ucx_perftest" ]; then
+    cat >"$TMP/pair122.sh" <<SH
+#!/bin/sh
+export LD_LIBRARY_PATH='$U/lib'
+'$U/bin/ucx_perftest' -p \$1 -t tag_lat -n 200 & server=\$!
+'$SRC/tests/listening.sh' \$1 || exit 1
+'$U/bin/ucx_perftest' -p \$1 -t tag_lat -n 200 127.0.0.1 || exit 1
+wait \$server
+SH
+    chmod +x "$TMP/pair122.sh"
+    run "$RDMARUN" --launcher exec -p shm --evidence-dir "$TMP/ev122" -- "$TMP/pair122.sh" $((port + 7))
+    check "UCX 1.22: its ucx_perftest pair through rdmarun, on shared memory from 1.22's own lines" 0 \
+        "Final:" "local only: 2 processes on shared memory (sysv/memory cma/memory)"
+    grep -q "UCX  INFO  Version 1.22.0" "$TMP/ev122/ucx.log"
+    ok $? "UCX 1.22: the report lines in ucx.log are 1.22's (its Version line)"
+    run "$RDMARUN" --launcher exec -p tcp -- "$TMP/pair122.sh" $((port + 8))
+    check "UCX 1.22 over TCP: local, within the node (1.22's intra-node line), not a fallback" 0 \
+        "Final:" "local only: 2 processes within one node, over TCP (tcp/"
+else
+    skip "UCX 1.22's report lines" "UCX 1.22 is not installed (scripts/setup-debian.sh check: libucx-cu12 from PyPI; PyPI may be out of reach)"
+fi
 done_testing

@@ -186,8 +186,10 @@ printf '0x1a junk\n' >"$dev/ports/1/lid"
 printf '255\n' >"$dev/ports/1/counters/link_downed"
 run "$RDMARUN" probe --sysfs "$HOSTILE"
 check "hostile sysfs values: probe still reads the node" 0 "mlx5_0: driver mlx5_core, node GUID" \
-    "port 1: ACTIVE (LinkUp), Unspecified" "symbol_error unknown" \
+    "port 1: ACTIVE (LinkUp), Unspecified" \
     "link_downed 255 (saturated: counts no more until reset, perfquery -R)"
+! printf '%s\n' "$out" | sed -n '/port 1: ACTIVE (LinkUp), Unspecified/,/port 2:/p' | grep -q symbol_error
+ok $? "a counter past 64 bits is no count: left out of its port"
 for junk in garbage 99999 18446744073709551615 9223372036854775807 "LID 0x1a" "mlx5_0: driver mlx5_core, firmware"; do
     check_without "hostile sysfs values: '$junk' is not shown as data" 0 "$junk" "port 1: ACTIVE"
 done
@@ -196,5 +198,49 @@ printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')"
 printf '254\n' >"$dev/ports/1/counters/link_downed"
 run "$RDMARUN" probe --sysfs "$HOSTILE"
 check_without "an 8-bit counter below its top is a count" 0 "saturated" "link_downed 254,"
+
+# Every counter, in probe's text and JSON and through saved facts (issue
+# 38): the recorded mlx5 RoCE node's counters/ and hw_counters/ files, each
+# read here with cat, against what probe says (lifespan is hw_counters'
+# refresh period, not a count).
+LL=$DATA/sysfs/roce-lossless
+pdir=$LL/class/infiniband/mlx5_0/ports/1
+run "$RDMARUN" probe --sysfs "$LL"
+text=$out
+"$RDMARUN" probe --json --sysfs "$LL" >"$TMP/ll.json"
+missing=
+n=0
+for f in "$pdir"/counters/* "$pdir"/hw_counters/*; do
+    [ -f "$f" ] || continue
+    name=${f##*/} value=$(cat "$f")
+    [ "$name" = lifespan ] && continue
+    n=$((n + 1))
+    printf '%s\n' "$text" | tr '\n' ' ' | tr -s ' ' | grep -q "[ :]$name $value[,)]\{0,1\}\( \|$\)" ||
+        missing="$missing $name"
+    python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["devices"][0]["ports"][0]["counters"]
+sys.exit(0 if c.get(sys.argv[2]) == int(sys.argv[3]) else 1)' "$TMP/ll.json" "$name" "$value" ||
+        missing="$missing json:$name"
+done
+[ "$n" -ge 29 ] && [ -z "$missing" ]
+ok $? "probe shows all $n of mlx5_0's counters with their values, in text and JSON${missing:+ (not:$missing)}"
+has "$text" "congestion counters: np_cnp_sent 39, np_ecn_marked_roce_packets 3400"
+ok $? "probe groups them by what they count (congestion: np_ecn_marked_roce_packets)"
+run "$RDMARUN" probe --facts "$TMP/ll.json"
+[ "$(printf '%s\n' "$out" | grep -A30 '^mlx5_0:' | grep counters -A3)" = \
+  "$(printf '%s\n' "$text" | grep -A30 '^mlx5_0:' | grep counters -A3)" ] && has "$out" "out_of_sequence 12"
+ok $? "saved facts keep every counter: probe --facts says the same"
+python3 - "$TMP/ll.json" "$TMP/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["devices"][0]["ports"][0]["counters"]
+c["esc\u001b[2Jname"] = 1
+c["out_of_sequence"] = -3
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$RDMARUN" probe --facts "$TMP/bad.json"
+check "saved counters that are no counts are refused (65), each named, no escape shown" 65 \
+    "devices[0].ports[0].counters.esc\\x1b[2Jname: expected a counter named by printable text" \
+    "devices[0].ports[0].counters.out_of_sequence: expected a whole number from 0, not -3"
 
 done_testing

@@ -1,5 +1,6 @@
 #include "facts/counters.h"
 #include "facts/facts.h"
+#include "facts/internal.h"
 #include "util/fs.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
@@ -151,6 +152,35 @@ const char *counter_words(const char *name)
     return m ? m->many : name;
 }
 
+/* By name: readdir's order is the file system's, and probe, saved facts and
+ * their goldens should not depend on it. */
+static const struct port_counters *sorting;
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(sorting->names.v[*(const size_t *)a], sorting->names.v[*(const size_t *)b]);
+}
+
+static void sort_by_name(struct port_counters *c)
+{
+    size_t n = c->names.n;
+    if (n < 2)
+        return;
+    size_t *order = xcalloc(n, sizeof(*order));
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sorting = c;
+    qsort(order, n, sizeof(*order), by_name);
+    struct port_counters sorted = {0};
+    sorted.values = xcalloc(n, sizeof(*sorted.values));
+    for (size_t i = 0; i < n; i++) {
+        sv_push(&sorted.names, c->names.v[order[i]]);
+        sorted.values[i] = c->values[order[i]];
+    }
+    port_counters_free(c);
+    *c = sorted;
+    free(order);
+}
+
 void port_counters_read(const char *sysfs_root, const char *dev, int port,
                         struct port_counters *out)
 {
@@ -183,6 +213,7 @@ void port_counters_read(const char *sysfs_root, const char *dev, int port,
             closedir(dh);
         free(dir);
     }
+    sort_by_name(out);
 }
 
 /* The reading child: "PORT<TAB>NAME<TAB>VALUE" lines, PORT counting the
@@ -245,6 +276,20 @@ struct port_counters *port_counters_read_all(const struct facts *f, const char *
     }
     free(out);
     return c;
+}
+
+void facts_read_counters(struct facts *f, const char *sysfs_root)
+{
+    size_t n;
+    struct port_counters *all = port_counters_read_all(f, sysfs_root, COUNTERS_TIMEOUT_S, &n,
+                                                       &f->counters_timed_out);
+    size_t k = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t p = 0; p < f->devs[i].nports && k < n; p++, k++) {
+            port_counters_free(&f->devs[i].ports[p].counters);
+            f->devs[i].ports[p].counters = all[k];   /* moved */
+        }
+    free(all);
 }
 
 void port_counters_free(struct port_counters *c)

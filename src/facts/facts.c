@@ -29,7 +29,6 @@ void port_init(struct rdma_port *p, int num)
     memset(p, 0, sizeof(*p));
     p->num = num;
     p->lid = p->sm_lid = p->roce_tos = -1;
-    p->symbol_error = p->link_downed = p->port_rcv_errors = p->port_xmit_discards = -1;
 }
 
 int dirent_by_number(const struct dirent **a, const struct dirent **b)
@@ -107,6 +106,7 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
         facts_read_irqs(f, sys, proc);
         facts_read_cpu_state(f, sys);
         facts_read_gpu_pci(f, sys);
+        facts_read_counters(f, src->sysfs_root);
         free(dcb);
         free(proc);
     }
@@ -141,6 +141,7 @@ static void free_port(struct rdma_port *p)
     free(p->link_layer);
     free(p->rate);
     free(p->roce_mode);
+    port_counters_free(&p->counters);
 }
 
 void facts_free(struct facts *f)

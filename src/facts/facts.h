@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "facts/counters.h"
 #include "util/strvec.h"
 
 #define FACTS_FORMAT_VERSION 1
@@ -22,6 +23,9 @@ struct gid_entry {
  * (1, 2, 4, 8 or 12) times a lane's speed, at most XDR's 200 Gb/s
  * (drivers/infiniband/core/sysfs.c, rate_show): no port is faster. */
 #define MAX_PORT_RATE_GBPS (12 * 200)
+/* More counters than any driver gives a port (mlx5: about 110), for saved
+ * facts read back. */
+#define MAX_PORT_COUNTERS 4096
 
 struct rdma_port {
     int num;
@@ -32,8 +36,10 @@ struct rdma_port {
     double rate_gbps;   /* 0: unknown; at most MAX_PORT_RATE_GBPS */
     int active_mtu, max_mtu;  /* bytes; 0: unknown (verbs only) */
     int lid, sm_lid;    /* -1: unknown */
-    /* error counters from ports/N/counters; -1: not available */
-    long long symbol_error, link_downed, port_rcv_errors, port_xmit_discards;
+    /* every counter of ports/N/counters and hw_counters (facts/counters.c),
+     * in sysfs's order; none when not read (the per-rank helper, hwloc XML
+     * alone) or when the HCA did not answer in time */
+    struct port_counters counters;
     struct gid_entry *gids;
     size_t ngids;
     /* rdma_cm's defaults for the port (configfs rdma_cm/DEV/ports/N), which
@@ -131,6 +137,7 @@ struct facts {
     char *sysfs_root;    /* the recorded tree the devices came from (--sysfs), whose
                           * counters are theirs; NULL: this node's /sys. Not saved. */
     char *ucx_version;   /* "1.13.1" */
+    bool counters_timed_out;  /* the ports' counters were not read in time (a wedged HCA) */
     int npackages, ncores, npus;
     struct numa_node *numa;
     size_t nnuma;

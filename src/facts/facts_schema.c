@@ -25,6 +25,8 @@ enum ftype {
     F_OBJS,    /* an array of at most max objects, each of `fields` */
     F_STRS,    /* an array of at most max strings of printable text, or null */
     F_INTS,    /* an array of at most 4096 whole numbers in [min, max], or null */
+    F_COUNTS,  /* an object of at most max whole numbers >= 0, each named by
+                * printable text of at most NAME bytes (a port's counters) */
 };
 
 struct field {
@@ -40,13 +42,6 @@ struct field {
 #define LIST (1 << 20)    /* a CPU list of a million PUs, written out */
 #define END {NULL, F_INT, 0, 0, NULL}
 
-static const struct field counters[] = {
-    {"symbol_error", F_INT, 0, INT64_MAX, NULL},
-    {"link_downed", F_INT, 0, INT64_MAX, NULL},
-    {"port_rcv_errors", F_INT, 0, INT64_MAX, NULL},
-    {"port_xmit_discards", F_INT, 0, INT64_MAX, NULL},
-    END,
-};
 static const struct field gid[] = {
     {"index", F_INT, 0, 65535, NULL}, {"gid", F_STR, 0, 64, NULL},
     {"type", F_STR, 0, 64, NULL},     {"ndev", F_STR, 0, NAME, NULL},
@@ -58,7 +53,8 @@ static const struct field port[] = {
     {"rate", F_STR, 0, 128, NULL},          {"rate_gbps", F_NUM, 0, MAX_PORT_RATE_GBPS, NULL},
     {"active_mtu", F_INT, 0, 65536, NULL},  {"max_mtu", F_INT, 0, 65536, NULL},
     {"lid", F_INT, -1, 65535, NULL},        {"sm_lid", F_INT, -1, 65535, NULL},
-    {"counters", F_OBJ, 0, 0, counters},    {"gids", F_OBJS, 0, 4096, gid},
+    {"counters", F_COUNTS, 0, MAX_PORT_COUNTERS, NULL},
+    {"gids", F_OBJS, 0, 4096, gid},
     {"roce_mode", F_STR, 0, 64, NULL},      {"roce_tos", F_INT, -1, 255, NULL},
     END,
 };
@@ -215,6 +211,25 @@ static void check_value(struct walk *w, json_object *v, const struct field *f, c
         else
             check_object(w, v, f->fields, path);
         break;
+    case F_COUNTS: {
+        if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) > f->max) {
+            want = xasprintf("an object of at most %lld counters", f->max);
+            break;
+        }
+        json_object_object_foreach(v, name, count) {
+            if (w->errors >= ERRORS_SHOWN)
+                break;
+            char *safe = term_safe(name, strlen(name), 40);
+            char *at = xasprintf("%s.%s", path, safe);
+            if (strlen(name) > NAME || !is_printable(name) || !*name)
+                bad(w, at, count, "a counter named by printable text of at most 256 bytes");
+            else if (!whole(count, 0, INT64_MAX))
+                bad(w, at, count, "a whole number from 0");
+            free(at);
+            free(safe);
+        }
+        break;
+    }
     case F_OBJS:
     case F_STRS:
     case F_INTS: {

@@ -6,6 +6,11 @@
 /* The device named `name`, added (zeroed, numa_node -1) when new. */
 struct rdma_device *facts_device(struct facts *f, const char *name);
 void port_init(struct rdma_port *p, int num);
+/* Every port's counters into the facts (port_counters_read_all, in a child
+ * given COUNTERS_TIMEOUT_S: PMA and hw_counters reads are firmware commands);
+ * SYSFS_ROOT NULL: this node's. */
+#define COUNTERS_TIMEOUT_S 10.0
+void facts_read_counters(struct facts *f, const char *sysfs_root);
 /* Append to a NULL-terminated string list. */
 void list_add(char ***list, const char *s);
 size_t list_len(char *const *list);

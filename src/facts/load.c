@@ -198,10 +198,14 @@ static void load_port(struct rdma_port *p, json_object *o)
     p->lid = (int)num(o, "lid", -1);
     p->sm_lid = (int)num(o, "sm_lid", -1);
     json_object *c = get(o, "counters");
-    p->symbol_error = num(c, "symbol_error", -1);
-    p->link_downed = num(c, "link_downed", -1);
-    p->port_rcv_errors = num(c, "port_rcv_errors", -1);
-    p->port_xmit_discards = num(c, "port_xmit_discards", -1);
+    if (c && json_object_is_type(c, json_type_object)) {   /* the schema checked each */
+        size_t cap = 0;
+        json_object_object_foreach(c, name, count) {
+            GROW(p->counters.values, cap, p->counters.names.n + 1);
+            p->counters.values[p->counters.names.n] = json_object_get_int64(count);
+            sv_push(&p->counters.names, name);
+        }
+    }
     json_object *gids = get(o, "gids");
     p->ngids = array_len(gids);
     p->gids = xcalloc(p->ngids ? p->ngids : 1, sizeof(*p->gids));

@@ -3,6 +3,8 @@
 #include "facts/counters.h"
 #include "facts/findings.h"
 #include "facts/internal.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,38 @@ static void device_config_text(const struct rdma_device *d, bool live, FILE *out
         fprintf(out, "  dma-buf memory registration: %s\n", d->dmabuf ? "yes" : "no");
 }
 
+/* Every counter of a port, a line per family (facts/counters.c's table:
+ * link, loss, error, ...), wrapped at 78 columns. */
+static void counters_text(const struct port_counters *c, FILE *out)
+{
+    for (int fam = 0; fam < COUNTER_FAMILIES; fam++) {
+        size_t col = 0;
+        for (size_t k = 0; k < c->names.n; k++) {
+            const char *name = c->names.v[k];
+            if ((int)counter_family_of(name) != fam)
+                continue;
+            char *safe = term_safe(name, strlen(name), 64);
+            char *item = xasprintf("%s %lld%s", safe, c->values[k],
+                                   counter_saturated(name, c->values[k])
+                                       ? " (saturated: counts no more until reset, perfquery -R)"
+                                       : "");
+            if (!col) {
+                col = (size_t)fprintf(out, "    %s counters:", counter_family_names[fam]);
+            } else if (col + 2 + strlen(item) > 78) {
+                fputs(",\n", out);
+                col = (size_t)fprintf(out, "     ");
+            } else {
+                col += (size_t)fprintf(out, ",");
+            }
+            col += (size_t)fprintf(out, " %s", item);
+            free(item);
+            free(safe);
+        }
+        if (col)
+            fputc('\n', out);
+    }
+}
+
 static void port_text(const struct rdma_port *p, FILE *out)
 {
     fprintf(out, "  port %d: %s", p->num, p->state);
@@ -81,23 +115,7 @@ static void port_text(const struct rdma_port *p, FILE *out)
             fprintf(out, "  %s", g->ndev);
         fputc('\n', out);
     }
-    const struct { const char *name; long long v; } c[] = {
-        {"symbol_error", p->symbol_error}, {"link_downed", p->link_downed},
-        {"port_rcv_errors", p->port_rcv_errors}, {"port_xmit_discards", p->port_xmit_discards},
-    };
-    if (p->symbol_error < 0 && p->link_downed < 0)
-        return;
-    fputs("    counters:", out);
-    for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
-        fprintf(out, "%s %s ", i ? "," : "", c[i].name);
-        if (c[i].v < 0)
-            fputs("unknown", out);
-        else
-            fprintf(out, "%lld%s", c[i].v,
-                    counter_saturated(c[i].name, c[i].v) ? " (saturated: counts no more until "
-                                                           "reset, perfquery -R)" : "");
-    }
-    fputc('\n', out);
+    counters_text(&p->counters, out);
 }
 
 static void device_text(const struct rdma_device *d, bool live, FILE *out)

@@ -82,19 +82,6 @@ static void read_gids(struct rdma_port *port, const char *portdir)
         free(names);
 }
 
-static void read_counters(struct rdma_port *p, const char *portdir)
-{
-    struct { const char *name; long long *value; } counters[] = {
-        {"symbol_error", &p->symbol_error}, {"link_downed", &p->link_downed},
-        {"port_rcv_errors", &p->port_rcv_errors}, {"port_xmit_discards", &p->port_xmit_discards},
-    };
-    for (size_t i = 0; i < sizeof(counters) / sizeof(*counters); i++) {
-        char *path = xasprintf("%s/counters/%s", portdir, counters[i].name);
-        *counters[i].value = read_number(path);
-        free(path);
-    }
-}
-
 static void read_port(struct rdma_port *p, const char *portdir)
 {
     p->state = state_word(read_first_line("%s/state", portdir));
@@ -115,7 +102,6 @@ static void read_port(struct rdma_port *p, const char *portdir)
     p->sm_lid = (int)read_number(sm);
     free(lid);
     free(sm);
-    read_counters(p, portdir);
     read_gids(p, portdir);
 }
 

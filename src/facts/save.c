@@ -72,10 +72,8 @@ static void port_json(struct json *j, const struct rdma_port *p)
     opt_int(j, "lid", p->lid);
     opt_int(j, "sm_lid", p->sm_lid);
     json_begin_object(j, "counters");
-    opt_int(j, "symbol_error", p->symbol_error);
-    opt_int(j, "link_downed", p->link_downed);
-    opt_int(j, "port_rcv_errors", p->port_rcv_errors);
-    opt_int(j, "port_xmit_discards", p->port_xmit_discards);
+    for (size_t k = 0; k < p->counters.names.n; k++)
+        json_int(j, p->counters.names.v[k], p->counters.values[k]);
     json_end_object(j);
     json_begin_array(j, "gids");
     for (size_t k = 0; k < p->ngids; k++) {

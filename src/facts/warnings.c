@@ -10,6 +10,10 @@
 
 void facts_warnings(const struct facts *f, struct strvec *out)
 {
+    if (f->counters_timed_out)
+        sv_pushf(out, "the ports' counters were not read: the HCAs did not answer in %.0f s "
+                 "(a firmware command stuck; hint: 'dmesg | grep -i \"cmd exec timeout\"', "
+                 "then reset the HCA or reboot the node)", COUNTERS_TIMEOUT_S);
     int mtu = 0;
     const char *mtu_port = NULL;
     for (size_t i = 0; i < f->ndevs; i++) {

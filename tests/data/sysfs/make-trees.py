@@ -8,6 +8,9 @@ layout. Run once; its output is committed. Layouts:
   devices/system/cpu/cpuN/cpufreq/scaling_governor, cpuidle/stateK/{name,latency,disable}
   bus/pci/devices/BDF/config (4096 bytes as root reads it, 64 as others), resource
   recorded/dcb-pfc|app-NETDEV.json: 'dcb -j pfc|app show dev NETDEV' (iproute2 6.1/6.15)
+  class/infiniband/DEV/ports/N/hw_counters/NAME: mlx5's, every name its driver makes
+    (drivers/infiniband/hw/mlx5/counters.c: basic, out-of-sequence, retransmission,
+    congestion, extended error, RoCE acceleration and PPCNT counters), and lifespan
 """
 import os, shutil, struct, sys
 
@@ -29,6 +32,7 @@ def roce_node(name, pfc, ecn, dscp_map, tos, irq_cpus, governor, c6, dcb_615=Fal
     for side in ('roce_np', 'roce_rp'):
         for p in range(8):
             put(root, 'class/net/%s/ecn/%s/enable/%d' % (nd, side, p), '1\n' if p in ecn else '0\n')
+    hw_counters(root, 'mlx5_0', 1)
     put(root, 'kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode', 'RoCE v2\n')
     put(root, 'kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos', '%d\n' % tos)
     for irq, cpus in irq_cpus.items():
@@ -49,6 +53,26 @@ def roce_node(name, pfc, ecn, dscp_map, tos, irq_cpus, governor, c6, dcb_615=Fal
             put(root, '%s/cpuidle/state%d/latency' % (d, k), '%d\n' % lat)
             put(root, '%s/cpuidle/state%d/disable' % (d, k),
                 '0\n' if sname != 'C6' or c6 else '1\n')
+
+# mlx5's hw_counters (drivers/infiniband/hw/mlx5/counters.c, Linux 6.1-6.12),
+# in its groups' order; the values are a node's after some traffic and loss.
+MLX5_HW_COUNTERS = [
+    ('rx_write_requests', 18214), ('rx_read_requests', 77), ('rx_atomic_requests', 0),
+    ('rx_dct_connect', 0), ('out_of_buffer', 0), ('out_of_sequence', 12),
+    ('duplicate_request', 3), ('rnr_nak_retry_err', 0), ('packet_seq_err', 1),
+    ('implied_nak_seq_err', 0), ('local_ack_timeout_err', 2),
+    ('rp_cnp_ignored', 0), ('rp_cnp_handled', 41), ('np_ecn_marked_roce_packets', 3400),
+    ('np_cnp_sent', 39), ('resp_local_length_error', 0), ('resp_cqe_error', 0),
+    ('req_cqe_error', 0), ('req_remote_invalid_request', 0), ('req_remote_access_errors', 0),
+    ('resp_remote_access_errors', 0), ('resp_cqe_flush_error', 0), ('req_cqe_flush_error', 0),
+    ('roce_adp_retrans', 0), ('roce_adp_retrans_to', 0), ('roce_slow_restart', 0),
+    ('roce_slow_restart_cnps', 0), ('roce_slow_restart_trans', 0),
+    ('rx_icrc_encapsulated', 0), ('lifespan', 10),
+]
+
+def hw_counters(root, dev, port):
+    for name, value in MLX5_HW_COUNTERS:
+        put(root, 'class/infiniband/%s/ports/%d/hw_counters/%s' % (dev, port, name), '%d\n' % value)
 
 def config_space(acs_control, full=True):
     """A PCIe bridge's config space: header, then AER at 0x100 and ACS at 0x148."""

@@ -59,8 +59,8 @@ static int path_test(const struct cmdline *cl, long gid)
 int cmd_check(const struct cmdline *cl)
 {
     if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs ||
-         cl->path_timeout || cl->json) && !cl->path_test) {
-        rr_error("host, launcher, pair and --json options are for 'rdmarun check --path-test' "
+         cl->path_timeout || (cl->json && cl->qp_test)) && !cl->path_test) {
+        rr_error("host, launcher and pair options are for 'rdmarun check --path-test' "
                  "(hint: rdmarun check --path-test -H node1,node2)");
         return RR_EX_USAGE;
     }
@@ -71,7 +71,8 @@ int cmd_check(const struct cmdline *cl)
         return RR_EX_USAGE;
     }
     if (!cl->qp_test && !cl->path_test) {
-        struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->node, cl->scontrol};
+        struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->json, cl->node,
+                                    cl->scontrol};
         return health_main(&rq);
     }
     long gid = -1;

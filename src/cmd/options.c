@@ -33,7 +33,7 @@ static const struct opt options[] = {
      "print the command and the plan, run nothing"},
     {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),
      NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
-     "check --path-test"},
+     "check (each fault's code), check --path-test"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun, or Hydra's mpiexec) to use\n(default: $RDMARUN_MPIRUN, $RDMARUN_SRUN,\n"
      "$RDMARUN_MPIEXEC, then PATH)"},

@@ -8,12 +8,14 @@
 #include "facts/lossless.h"
 #include "facts/counters.h"
 #include "facts/findings.h"
+#include "health/fault_codes.h"
 #include "health/health.h"
 #include "util/fs.h"
 #include "util/size.h"
 #include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -38,8 +40,11 @@ struct hctx {
     size_t n;
 };
 
-static void problem(struct hctx *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct hctx *h, const char *fmt, ...)
+/* A problem the running check found, with its fault code (NULL: the
+ * check's own, health/fault_codes.c). */
+static void problem_as(struct hctx *h, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void problem_as(struct hctx *h, const char *code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -48,10 +53,12 @@ static void problem(struct hctx *h, const char *fmt, ...)
     for (char *c = text; *c; c++)
         if (*c == '\n' || *c == '\t')
             *c = ' ';
-    fprintf(h->out, "fail %s\t%s\n", h->check, text);
+    fprintf(h->out, "fail %s\t%s\t%s\n", h->check, code ? code : fault_code_of_check(h->check),
+            text);
     fflush(h->out);
     free(text);
 }
+#define problem(h, ...) problem_as(h, NULL, __VA_ARGS__)
 
 static const char *cfg(const struct hctx *h, const char *key)
 {
@@ -76,13 +83,15 @@ static void check_facts(struct hctx *h)
         facts_read_host(&h->f, "/");   /* a recorded device tree; the limits are this node's */
 }
 
-/* Each problem a judgement of facts/check_keys.c found, as this check's. */
-static void report(struct hctx *h, struct strvec *problems)
+/* Each problem a judgement of facts/check_keys.c found, as this check's
+ * (with CODE, or the check's own when NULL). */
+static void report_as(struct hctx *h, const char *code, struct strvec *problems)
 {
     for (size_t i = 0; i < problems->n; i++)
-        problem(h, "%s", problems->v[i]);
+        problem_as(h, code, "%s", problems->v[i]);
     sv_free(problems);
 }
+#define report(h, problems) report_as(h, NULL, problems)
 
 /* A judge's problems (failed) and what it could not read (said, not failed). */
 static void report_both(struct hctx *h, struct strvec *problems, struct strvec *unknown)
@@ -126,7 +135,7 @@ static void check_devices(struct hctx *h)
             if (strcmp(h->f.devs[k].name, dev) == 0)
                 d = &h->f.devs[k];
         if (!d) {
-            problem(h, "%s is absent (hint: 'ibv_devices' lists the devices this node has; check "
+            problem_as(h, "RDMARUN-DEVICE-ABSENT", "%s is absent (hint: 'ibv_devices' lists the devices this node has; check "
                     "the driver, the firmware and the PCIe slot)", dev);
             continue;
         }
@@ -139,13 +148,13 @@ static void check_devices(struct hctx *h)
             if (!any_state && !port_is_active(p)) {
                 struct strvec v = {0};
                 judge_port_state(&(struct port_ref){d, p}, &v);
-                report(h, &v);
+                report_as(h, "RDMARUN-PORT-DOWN", &v);
                 continue;
             }
             add_port(h, d, p);
         }
         if (!found)
-            problem(h, "%s has no port %d", d->name, only);
+            problem_as(h, "RDMARUN-DEVICE-ABSENT", "%s has no port %d", d->name, only);
     }
     sv_free(&names);
 }
@@ -224,7 +233,7 @@ static bool counter_limits(struct hctx *h, long long *limit)
         if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n)) {
             if (colon)
                 *colon = ':';
-            problem(h, "[check] counter-limits: '%s' is not FAMILY:N (families: link, loss, "
+            problem_as(h, FAULT_CONFIG, "[check] counter-limits: '%s' is not FAMILY:N (families: link, loss, "
                     "error, receiver, congestion, other)", items.v[i]);
             good = false;
             continue;
@@ -289,7 +298,11 @@ static void check_counters(struct hctx *h)
                 if ((int)counter_family_of(g.names.v[k]) == fam)
                     sv_pushf(&which, "%s grew by %lld", g.names.v[k], g.deltas[k]);
             char *list = sv_join(&which, ", ");
-            problem(h, "%s port %d %s since the last check (%s counters: %lld, the limit is %lld; "
+            char code[64];   /* RDMARUN-COUNTERS-LOSS ... */
+            snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
+            for (char *c = code; *c; c++)
+                *c = (char)toupper((unsigned char)*c);
+            problem_as(h, code, "%s port %d %s since the last check (%s counters: %lld, the limit is %lld; "
                     "hint: 'perfquery' or the switch's port counters; a cable going bad)",
                     h->dev[i]->name, h->port[i]->num, list, counter_family_names[fam], grew,
                     limit[fam]);
@@ -317,7 +330,7 @@ static void check_counters(struct hctx *h)
         port_counters_free(&then[i]);
     }
     if (!out || fclose(out) != 0 || rename(tmp, path) != 0)
-        problem(h, "cannot write the counter baseline %s: %s", path, strerror(errno));
+        problem_as(h, "RDMARUN-COUNTERS-BASELINE", "cannot write the counter baseline %s: %s", path, strerror(errno));
     free(tmp);
 }
 
@@ -336,7 +349,7 @@ static void check_lossless(struct hctx *h)
             continue;
         struct roce_class c;
         if (!roce_class_of(nccl, tc, sl, &c)) {
-            problem(h, "[%s] %s = %s, IB_SL = %s: not a traffic class 0-255 and a service "
+            problem_as(h, FAULT_CONFIG, "[%s] %s = %s, IB_SL = %s: not a traffic class 0-255 and a service "
                     "level 0-7", sec, nccl ? "IB_TC" : "IB_TRAFFIC_CLASS", tc ? tc : "auto",
                     sl ? sl : "auto");
             continue;

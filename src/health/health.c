@@ -3,7 +3,9 @@
  * write), runs the checks in a worker process, holds each check and the
  * whole run to a time limit, prints one line per failed check and a
  * summary, and with --drain drains or resumes the node through scontrol. */
+#include "health/fault_codes.h"
 #include "health/health.h"
+#include "util/json.h"
 #include "slurm/drain.h"
 #include "util/msg.h"
 #include "util/proc.h"
@@ -26,9 +28,16 @@
 struct result {
     char *name;
     struct strvec problems;
+    struct strvec codes;      /* each problem's fault code (health/fault_codes.c) */
     struct strvec notes;      /* what it could not read: said, not failed */
     bool ended;
 };
+
+static void add_problem(struct result *r, const char *code, const char *text)
+{
+    sv_push(&r->codes, code);
+    sv_push(&r->problems, text);
+}
 
 /* Root mode reads nothing a user could have written: the file and its
  * folder must belong to root and be writable by nobody else. */
@@ -108,9 +117,11 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
         if (ready == 0) {
             const char *what = current ? current->name : "start";
             struct result *r = current ? current : result_for(res, nres, what);
-            sv_pushf(&r->problems, "did not finish within %g s (%s time limit); stopped",
-                     left_check <= left_total ? check_limit : total_limit,
-                     left_check <= left_total ? "the check's" : "the whole run's");
+            char *text = xasprintf("did not finish within %g s (%s time limit); stopped",
+                                   left_check <= left_total ? check_limit : total_limit,
+                                   left_check <= left_total ? "the check's" : "the whole run's");
+            add_problem(r, FAULT_TIMEOUT, text);
+            free(text);
             proc_kill(worker, SIGKILL);
             break;
         }
@@ -123,11 +134,11 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
         } else if (strncmp(line, "end ", 4) == 0 && current) {
             current->ended = true;
             current = NULL;
-        } else if (strncmp(line, "fail ", 5) == 0) {
-            char *tab = strchr(line + 5, '\t');
-            if (tab) {
-                *tab = '\0';
-                sv_push(&result_for(res, nres, line + 5)->problems, tab + 1);
+        } else if (strncmp(line, "fail ", 5) == 0) {   /* fail NAME<TAB>CODE<TAB>TEXT */
+            char *tab = strchr(line + 5, '\t'), *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
+            if (tab2) {
+                *tab = *tab2 = '\0';
+                add_problem(result_for(res, nres, line + 5), tab + 1, tab2 + 1);
             }
         } else if (strncmp(line, "note ", 5) == 0) {
             char *tab = strchr(line + 5, '\t');
@@ -138,7 +149,7 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
         } else if (current && line[0]) {
             /* What a check printed itself (the QP test's reason). */
             const char *text = strncmp(line, "rdmarun: error: ", 16) == 0 ? line + 16 : line;
-            sv_push(&current->problems, text);
+            add_problem(current, fault_code_of_check(current->name), text);
         }
     }
     fclose(in);
@@ -157,6 +168,49 @@ static void run_checks(void *arg)
 {
     const struct worker_args *wa = arg;
     health_checks(wa->cfg, wa->sysfs, stderr);
+}
+
+/* --json: the node's verdict, each check's problems with their codes and
+ * what it could not read, and the codes once each. */
+static void health_json(const struct result *res, size_t nres, const char *node,
+                        const char *config, size_t failed, FILE *out)
+{
+    struct json j;
+    json_init(&j, out);
+    json_begin_object(&j, NULL);
+    json_string(&j, "node", node);
+    json_bool(&j, "healthy", failed == 0);
+    json_string(&j, "config", config);
+    struct strvec codes = {0};
+    json_begin_array(&j, "checks");
+    for (size_t i = 0; i < nres; i++) {
+        json_begin_object(&j, NULL);
+        json_string(&j, "name", res[i].name);
+        json_bool(&j, "passed", res[i].problems.n == 0);
+        json_begin_array(&j, "problems");
+        for (size_t k = 0; k < res[i].problems.n; k++) {
+            json_begin_object(&j, NULL);
+            json_string(&j, "code", res[i].codes.v[k]);
+            json_string(&j, "text", res[i].problems.v[k]);
+            json_end_object(&j);
+            if (sv_find(&codes, res[i].codes.v[k]) < 0)
+                sv_push(&codes, res[i].codes.v[k]);
+        }
+        json_end_array(&j);
+        json_begin_array(&j, "unknown");
+        for (size_t k = 0; k < res[i].notes.n; k++)
+            json_string(&j, NULL, res[i].notes.v[k]);
+        json_end_array(&j);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_begin_array(&j, "codes");
+    for (size_t k = 0; k < codes.n; k++)
+        json_string(&j, NULL, codes.v[k]);
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+    sv_free(&codes);
 }
 
 static const char *node_name(const struct health_request *cl, char *buf, size_t len)
@@ -207,41 +261,61 @@ int health_main(const struct health_request *cl)
     char host[256];
     const char *node = node_name(cl, host, sizeof(host));
     size_t failed = 0, passed = 0;
-    char *first = NULL;
+    char *first = NULL;   /* the drain reason: the first failure, its code first */
     for (size_t i = 0; i < nres; i++) {
-        for (size_t k = 0; k < res[i].notes.n; k++)
+        for (size_t k = 0; !cl->json && k < res[i].notes.n; k++)
             printf("rdmarun: check %s: %s\n", res[i].name, res[i].notes.v[k]);
         if (!res[i].problems.n && res[i].ended) {
             passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
             continue;
         }
         if (!res[i].problems.n)
-            sv_push(&res[i].problems, "ended without a result");
+            add_problem(&res[i], fault_code_of_check(res[i].name), "ended without a result");
         failed++;
-        char *all = sv_join(&res[i].problems, "; ");
-        printf("rdmarun: check %s FAILED: %s\n", res[i].name, all);
+        struct strvec coded = {0};
+        for (size_t k = 0; k < res[i].problems.n; k++)
+            sv_pushf(&coded, "%s: %s", res[i].codes.v[k], res[i].problems.v[k]);
+        char *all = sv_join(&coded, "; ");
+        if (!cl->json)
+            printf("rdmarun: check %s FAILED: %s\n", res[i].name, all);
         if (!first)
-            first = xasprintf("%s: %s", res[i].name, all);
+            first = xstrdup(all);
         free(all);
+        sv_free(&coded);
     }
-    if (failed)
-        printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node, failed,
-               failed + passed, failed + passed == 1 ? "" : "s", path);
-    else
-        printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
-               passed == 1 ? "" : "s", path);
+    if (cl->json) {
+        health_json(res, nres, node, path, failed, stdout);
+    } else {
+        if (failed)
+            printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node,
+                   failed, failed + passed, failed + passed == 1 ? "" : "s", path);
+        else
+            printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
+                   passed == 1 ? "" : "s", path);
+    }
     fflush(stdout);
     rc = failed ? RR_EX_UNAVAILABLE : 0;
     if (cl->drain) {
+        /* Under --json, stdout holds the JSON alone: what the drain says
+         * goes to stderr. */
+        int saved = cl->json ? dup(STDOUT_FILENO) : -1;
+        if (saved >= 0)
+            dup2(STDERR_FILENO, STDOUT_FILENO);
         const char *scontrol = cl->scontrol ? cl->scontrol : NULL;
         int drc = failed ? slurm_drain(scontrol, node, first) : slurm_resume_ours(scontrol, node);
         if (drc && !rc)
             rc = drc;
+        if (saved >= 0) {
+            fflush(stdout);
+            dup2(saved, STDOUT_FILENO);
+            close(saved);
+        }
     }
     free(first);
     for (size_t i = 0; i < nres; i++) {
         free(res[i].name);
         sv_free(&res[i].problems);
+        sv_free(&res[i].codes);
         sv_free(&res[i].notes);
     }
     profile_free(&cfg);

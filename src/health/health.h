@@ -20,6 +20,7 @@ struct health_request {
     const char *config;     /* --config FILE, or NULL: HEALTH_CONFIG */
     const char *sysfs;      /* --sysfs DIR: a recorded tree instead of /sys */
     bool drain;             /* --drain: drain on failure, resume our own drain on success */
+    bool json;              /* --json: the result as JSON on stdout, each problem's code */
     const char *node;       /* --node NAME, or NULL: $SLURMD_NODENAME, else the host name */
     const char *scontrol;   /* --scontrol PATH, or NULL: found on PATH */
 };

@@ -216,7 +216,7 @@ unhealthy
 id=$(submit job2)
 slurm_wait_state drain 30 || slurm_wait_state drng 5
 reason=$(slurm_reason)
-case $reason in "rdmarun: devices: mlx5_0 is absent"*) r=0 ;; *) r=1 ;; esac
+case $reason in "rdmarun: RDMARUN-DEVICE-ABSENT: mlx5_0 is absent"*) r=0 ;; *) r=1 ;; esac
 ok $r "the failing prolog drained the node with rdmarun's reason ($reason)"
 held() { squeue -h -j "$id" -o %r | grep -qi held; }
 within 30 held
@@ -267,7 +267,7 @@ if can_stop_at_open; then
         "$RDMARUN" check --drain --config "$SITE/hang.ini" --sysfs "$TMP/sys-hang" --scontrol "$SCONTROL"
     t=$(($(date +%s) - t0))
     check "a hanging check is stopped at 2 s and the node drained" 69 "did not finish within 2 s" \
-        "drained node $HOST: rdmarun: facts: did not finish"
+        "drained node $HOST: rdmarun: RDMARUN-TIMEOUT: did not finish"
     [ "$rc" = 69 ] && [ "$t" -le "$(scaled 8)" ]; ok $? "the whole check took ${t} s"
     healthy
     run "${HEALTH[@]}"

@@ -1,0 +1,41 @@
+#include "health/fault_codes.h"
+#include <string.h>
+
+const struct fault_code fault_codes[] = {
+    {"RDMARUN-FACTS", "facts", "the node's devices and topology could not be read"},
+    {"RDMARUN-NO-DEVICE", "devices", "the node has no RDMA device"},
+    {"RDMARUN-DEVICE-ABSENT", "devices", "a device (or port) [check] devices names is missing"},
+    {"RDMARUN-PORT-DOWN", "devices", "a port is not ACTIVE or its link is not up"},
+    {"RDMARUN-RATE", "rate", "a port's rate is below min-rate"},
+    {"RDMARUN-MTU", "mtu", "a port's active MTU is not the one asked for"},
+    {"RDMARUN-PCIE-DOWNTRAINED", "pcie", "a NIC's PCIe link trained below its capability"},
+    {"RDMARUN-MEMLOCK", "memlock", "the locked-memory limit is below what is asked for"},
+    {"RDMARUN-HUGEPAGES", "hugepages", "fewer free huge pages than asked for"},
+    {"RDMARUN-MODULE", "modules", "a kernel module is not loaded"},
+    {"RDMARUN-COUNTERS-LOSS", "counters", "loss counters grew past their limit"},
+    {"RDMARUN-COUNTERS-ERROR", "counters", "error counters grew past their limit"},
+    {"RDMARUN-COUNTERS-RECEIVER", "counters", "receiver (RNR, out of buffer) counters grew past "
+     "their limit"},
+    {"RDMARUN-COUNTERS-CONGESTION", "counters", "congestion counters grew past their limit"},
+    {"RDMARUN-COUNTERS-LINK", "counters", "link counters (symbol errors, link down) grew past "
+     "their limit"},
+    {"RDMARUN-COUNTERS-OTHER", "counters", "a counter rdmarun does not know grew past its limit"},
+    {"RDMARUN-COUNTERS-BASELINE", "counters", "the counter baseline cannot be written"},
+    {"RDMARUN-LOSSLESS", "lossless", "PFC or ECN is not on the RoCE traffic's priority"},
+    {"RDMARUN-IRQ", "irq-affinity", "a NIC's interrupts go to another NUMA node"},
+    {"RDMARUN-GOVERNOR", "governor", "a CPU's frequency governor is not the one asked for"},
+    {"RDMARUN-IDLE", "idle-states", "an idle state deeper than max-idle-latency is enabled"},
+    {"RDMARUN-GPUDIRECT", "gpudirect", "GPUDirect RDMA is not possible (peermem, dma-buf, ACS)"},
+    {"RDMARUN-QP-TEST", "qp", "the RC queue-pair loopback failed on a port"},
+    {FAULT_CONFIG, NULL, "a [check] value in the site's file the check cannot read"},
+    {FAULT_TIMEOUT, NULL, "a check did not finish within its time limit (a hung read)"},
+};
+const size_t nfault_codes = sizeof(fault_codes) / sizeof(*fault_codes);
+
+const char *fault_code_of_check(const char *check)
+{
+    for (size_t i = 0; i < nfault_codes; i++)
+        if (fault_codes[i].check && strcmp(fault_codes[i].check, check) == 0)
+            return fault_codes[i].code;
+    return "RDMARUN-CHECK";
+}

@@ -21,7 +21,8 @@ cd "$(dirname "$0")/.."
 # compare's plots; Slurm and munge for the Slurm suite and the SPANK plugin;
 # debhelper, lintian and rpm to build and check the packages; python3-torch
 # for a real torchrun under --launcher exec, strace to see its workers' writes;
-# python3-venv for Intel MPI's wheels (below).
+# python3-venv for Intel MPI's wheels (below); python3-prometheus-client, the
+# Prometheus project's own parser, to read check --prometheus's file.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev libpmix-dev libelf-dev openmpi-bin libopenmpi-dev python3
@@ -29,7 +30,7 @@ packages="build-essential autoconf automake libtool pkg-config
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
-  debhelper lintian rpm python3-torch strace python3-venv"
+  debhelper lintian rpm python3-torch strace python3-venv python3-prometheus-client"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -285,4 +285,40 @@ man_codes=$(sed -n '/^\.SS Fault codes/,/^\.S[SH] [^F]/p' "$SRC/man/rdmarun-slur
 ok $? "rdmarun-slurm(7) lists every fault code, and no other ($(echo $src_codes | wc -w) codes)" ||
     diff <(echo "$src_codes") <(echo "$man_codes") | sed 's/^/#   /'
 
+# --prometheus: node_exporter's textfile, read back by the Prometheus
+# project's own parser (python3-prometheus-client), replaced whole, 0644.
+conf prom devices=mlx5_0:1,mlx5_9 min-rate=200 timeout=$(scaled 20)
+mkdir -p "$TMP/textfile"
+echo "keep" >"$TMP/target"
+ln -s "$TMP/target" "$TMP/textfile/rdmarun.prom"   # a link planted where the file goes
+run "$RDMARUN" check --config "$SITE/prom.ini" --sysfs "$DATA/sysfs/ib-mlx5" --prometheus "$TMP/textfile/rdmarun.prom"
+check "--prometheus: the check runs as ever" 69 "check rate FAILED: RDMARUN-RATE"
+if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+    /usr/bin/python3 - "$TMP/textfile/rdmarun.prom" <<'PY'
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+m = {(s.name, tuple(sorted(s.labels.items()))): s.value
+     for f in text_string_to_metric_families(open(sys.argv[1]).read()) for s in f.samples}
+want = {("rdmarun_check_healthy", ()): 0,
+        ("rdmarun_check_passed", (("check", "devices"),)): 0,
+        ("rdmarun_check_passed", (("check", "rate"),)): 0,
+        ("rdmarun_check_faults", (("check", "devices"), ("code", "RDMARUN-DEVICE-ABSENT"))): 1,
+        ("rdmarun_check_faults", (("check", "rate"), ("code", "RDMARUN-RATE"))): 1}
+bad = [k for k, v in want.items() if m.get(k) != v]
+sys.exit(1 if bad or ("rdmarun_check_timestamp_seconds", ()) not in m else 0)
+PY
+    ok $? "--prometheus: Prometheus' own parser reads healthy 0, each check and each fault code"
+else
+    skip "--prometheus read by Prometheus' parser" "python3-prometheus-client is not installed"
+fi
+[ ! -L "$TMP/textfile/rdmarun.prom" ] && [ "$(cat "$TMP/target")" = keep ] &&
+    [ "$(stat -c %a "$TMP/textfile/rdmarun.prom")" = 644 ] && [ "$(ls -A "$TMP/textfile" | wc -l)" = 1 ]
+ok $? "--prometheus: a planted link is replaced, never written through; 0644; no temporary file left"
+run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prometheus "$TMP/textfile/rdmarun.prom"
+check "--prometheus on a healthy node: 0" 0 "is healthy"
+grep -qx "rdmarun_check_healthy 1" "$TMP/textfile/rdmarun.prom"; ok $? "--prometheus: healthy 1"
+run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prometheus "$TMP/no/such/dir/r.prom"
+check "--prometheus into a folder that is not there: 73, with the reason" 73 \
+    "cannot write $TMP/no/such/dir/r.prom: No such file or directory"
+
 done_testing

@@ -89,6 +89,8 @@ static const struct opt options[] = {
     {"node", NULL, CMD_CHECK, OPT_VALUE, C(node), NULL, "NAME", "check --drain: the node's name"},
     {"scontrol", NULL, CMD_CHECK, OPT_VALUE, C(scontrol), NULL, "PATH",
      "check --drain: the scontrol to run"},
+    {"prometheus", NULL, CMD_CHECK, OPT_VALUE, C(prometheus), NULL, "FILE",
+     "check: write the result for node_exporter's textfile\ncollector (FILE.prom, replaced whole)"},
     {"np", "-np", CMD_COMPARE, OPT_VALUE, C(np_list), NULL, "N[,N...]",
      "compare: the rank counts"},
     {"repeat", NULL, CMD_COMPARE | CMD_TUNE, OPT_VALUE, C(repeat), NULL, "R",

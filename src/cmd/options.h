@@ -42,6 +42,7 @@ struct cmdline {
     char *path_timeout, *step_timeout;   /* --path-timeout S; path-peer --step-timeout S */
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
     char *config, *scontrol, *node;  /* --config, --scontrol, --node */
+    char *prometheus;        /* check --prometheus FILE: node-exporter's textfile */
     bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;

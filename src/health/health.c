@@ -5,6 +5,7 @@
  * summary, and with --drain drains or resumes the node through scontrol. */
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "slurm/drain.h"
 #include "util/msg.h"
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 60
@@ -213,6 +215,88 @@ static void health_json(const struct result *res, size_t nres, const char *node,
     sv_free(&codes);
 }
 
+/* A label value as Prometheus' text format reads it: \\, \" and \\n escaped. */
+static void prom_label(struct strvec *out, const char *s)
+{
+    struct strvec parts = {0};
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            sv_pushf(&parts, "\\%c", *s);
+        else if (*s == '\n')
+            sv_push(&parts, "\\n");
+        else
+            sv_pushf(&parts, "%c", *s);
+    }
+    char *v = sv_join(&parts, "");
+    sv_push(out, v);
+    free(v);
+    sv_free(&parts);
+}
+
+/* --prometheus: node_exporter's textfile collector format (metric names in
+ * its style: rdmarun_check_*; node_exporter adds the instance), written to
+ * a temporary file beside FILE and renamed over it, so that a scrape never
+ * reads half a file; 0644, as node_exporter runs as another user. */
+static int write_prometheus(const char *file, const struct result *res, size_t nres, size_t failed,
+                            double seconds)
+{
+    struct strvec t = {0};
+    sv_push(&t, "# HELP rdmarun_check_healthy Whether rdmarun check found the node healthy.");
+    sv_push(&t, "# TYPE rdmarun_check_healthy gauge");
+    sv_pushf(&t, "rdmarun_check_healthy %d", failed == 0);
+    sv_push(&t, "# HELP rdmarun_check_passed Whether each check of the site's configuration "
+            "passed.");
+    sv_push(&t, "# TYPE rdmarun_check_passed gauge");
+    for (size_t i = 0; i < nres; i++) {
+        struct strvec name = {0};
+        prom_label(&name, res[i].name);
+        sv_pushf(&t, "rdmarun_check_passed{check=\"%s\"} %d", name.v[0],
+                 res[i].problems.n == 0 && res[i].ended);
+        sv_free(&name);
+    }
+    sv_push(&t, "# HELP rdmarun_check_faults Problems the check found, by check and fault "
+            "code (rdmarun-slurm(7)).");
+    sv_push(&t, "# TYPE rdmarun_check_faults gauge");
+    for (size_t i = 0; i < nres; i++) {
+        struct strvec seen = {0};
+        for (size_t k = 0; k < res[i].codes.n; k++) {
+            if (sv_find(&seen, res[i].codes.v[k]) >= 0)
+                continue;
+            sv_push(&seen, res[i].codes.v[k]);
+            size_t n = 0;
+            for (size_t m = 0; m < res[i].codes.n; m++)
+                n += strcmp(res[i].codes.v[m], res[i].codes.v[k]) == 0;
+            struct strvec l = {0};
+            prom_label(&l, res[i].name);
+            prom_label(&l, res[i].codes.v[k]);
+            sv_pushf(&t, "rdmarun_check_faults{check=\"%s\",code=\"%s\"} %zu", l.v[0], l.v[1], n);
+            sv_free(&l);
+        }
+        sv_free(&seen);
+    }
+    sv_push(&t, "# HELP rdmarun_check_duration_seconds How long the whole check took.");
+    sv_push(&t, "# TYPE rdmarun_check_duration_seconds gauge");
+    sv_pushf(&t, "rdmarun_check_duration_seconds %.3f", seconds);
+    sv_push(&t, "# HELP rdmarun_check_timestamp_seconds When the check ended (Unix time).");
+    sv_push(&t, "# TYPE rdmarun_check_timestamp_seconds gauge");
+    sv_pushf(&t, "rdmarun_check_timestamp_seconds %ld", (long)time(NULL));
+    sv_push(&t, "");
+    char *text = sv_join(&t, "\n");
+    sv_free(&t);
+    char *a = xstrdup(file), *b = xstrdup(file);
+    const char *dir = dirname(a), *base = basename(b);
+    int rc = 0;
+    if (replace_file_mode_in(dir, base, text, strlen(text), 0644) != 0) {
+        rr_error("cannot write %s: %s (hint: a folder root can write, node_exporter's "
+                 "--collector.textfile.directory)", file, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(a);
+    free(b);
+    free(text);
+    return rc;
+}
+
 static const char *node_name(const struct health_request *cl, char *buf, size_t len)
 {
     if (cl->node)
@@ -248,6 +332,7 @@ int health_main(const struct health_request *cl)
     struct worker_args wa = {&cfg, cl->sysfs};
     struct proc_spec spec = {.fn = run_checks, .arg = &wa, .err = PROC_PIPE};
     struct proc worker;
+    double t0 = proc_now();
     if (proc_start(&spec, &worker) != 0) {
         rr_error("cannot start the health check worker: %s", strerror(errno));
         profile_free(&cfg);
@@ -295,6 +380,11 @@ int health_main(const struct health_request *cl)
     }
     fflush(stdout);
     rc = failed ? RR_EX_UNAVAILABLE : 0;
+    if (cl->prometheus) {
+        int prc = write_prometheus(cl->prometheus, res, nres, failed, proc_now() - t0);
+        if (prc && !rc)
+            rc = prc;
+    }
     if (cl->drain) {
         /* Under --json, stdout holds the JSON alone: what the drain says
          * goes to stderr. */

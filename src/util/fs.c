@@ -321,9 +321,15 @@ int write_all(int fd, const void *buf, size_t len)
 
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)
 {
+    return replace_file_mode_at(dirfd, name, buf, len, 0600);
+}
+
+int replace_file_mode_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode)
+{
     char *tmp = xasprintf(".%s.%ld.tmp", name, (long)getpid());
     int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    int rc = fd < 0 ? -1 : write_all(fd, buf, len);
+    /* the mode set on the open file: the umask does not narrow it */
+    int rc = fd < 0 ? -1 : fchmod(fd, mode) != 0 ? -1 : write_all(fd, buf, len);
     if (fd >= 0 && close(fd) != 0)
         rc = -1;
     if (rc == 0)
@@ -339,10 +345,16 @@ int replace_file_at(int dirfd, const char *name, const void *buf, size_t len)
 
 int replace_file_in(const char *dir, const char *name, const void *buf, size_t len)
 {
+    return replace_file_mode_in(dir, name, buf, len, 0600);
+}
+
+int replace_file_mode_in(const char *dir, const char *name, const void *buf, size_t len,
+                         mode_t mode)
+{
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
         return -1;
-    int rc = replace_file_at(dfd, name, buf, len), e = errno;
+    int rc = replace_file_mode_at(dfd, name, buf, len, mode), e = errno;
     close(dfd);
     errno = e;
     return rc;

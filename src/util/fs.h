@@ -2,6 +2,7 @@
 #define RDMARUN_UTIL_FS_H
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
 /* First line of a sysfs or procfs attribute (open_input's rules), trimmed;
@@ -45,6 +46,8 @@ char *read_own_file_at(int dirfd, const char *name, size_t max, size_t *len);
  * sees the old file or the new one, and a planted symlink is replaced,
  * never written through. 0, or -1 with errno. */
 int replace_file_at(int dirfd, const char *name, const void *buf, size_t len);
+/* The same with MODE (replace_file_at: 0600), for files others read. */
+int replace_file_mode_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode);
 /* An input rdmarun was told to read (a profile, facts, a log, a hostfile,
  * a sysfs attribute): opened without blocking (a FIFO with no writer must
  * not hang a prolog), and only when it is a regular file; a directory is
@@ -63,6 +66,8 @@ const char *input_strerror(int err);
 char *read_input(const char *path, size_t max, size_t *len);
 /* replace_file_at in the folder DIR. 0, or -1 with errno. */
 int replace_file_in(const char *dir, const char *name, const void *buf, size_t len);
+int replace_file_mode_in(const char *dir, const char *name, const void *buf, size_t len,
+                         mode_t mode);
 /* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
  * never through a symlink, and only in a directory of this user's. NULL
  * with errno (EEXIST: a file of that name is there already). */

@@ -321,4 +321,51 @@ run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prome
 check "--prometheus into a folder that is not there: 73, with the reason" 73 \
     "cannot write $TMP/no/such/dir/r.prom: No such file or directory"
 
+# Flaps and drops (issue 38): the ports' history kept between checks in a
+# state file. The rules' times are real: a test writes the history it needs
+# with times in the past, never a fake clock.
+FT=$TMP/flap-tree
+cp -r "$DATA/sysfs/ib-mlx5" "$FT"
+LD=$FT/class/infiniband/mlx5_0/ports/1/counters/link_downed
+mkdir -p "$TMP/state"
+conf flaps devices=mlx5_0 port-state=any flaps=yes "state=$TMP/state/port-state" timeout=$(scaled 20)
+flaps() { run "$RDMARUN" check --config "$SITE/flaps.ini" --sysfs "$FT"; }
+flaps
+check "flaps: the first check only records (port 2 is DOWN, but just seen so)" 0 "is healthy"
+grep -q "^down mlx5_0 2 " "$TMP/state/port-state" && grep -q "^downed mlx5_0 1 [0-9]* 0$" "$TMP/state/port-state"
+ok $? "flaps: the state holds port 2's first time down and port 1's link_downed"
+echo 2 >"$LD"
+flaps
+check "flaps: link_downed rose by 2 within the window: below flap-count 3, healthy" 0 "is healthy"
+echo 3 >"$LD"
+flaps
+check "flaps: a third link down within the window is a flap (RDMARUN-FLAP)" 69 \
+    "check flaps FAILED: RDMARUN-FLAP: mlx5_0 port 1 went down 3 times in the last 43200 s (link_downed now 3; 3 or more make a flap"
+now=$(date +%s)
+printf 'downed mlx5_0 1 %s 0\ndowned mlx5_0 1 %s 1\n' $((now - 50000)) $((now - 44000)) >"$TMP/state/port-state"
+echo 7 >"$LD"
+flaps
+check_without "flaps: rises older than the window are not a flap (a node unchecked for a day)" 0 \
+    "RDMARUN-FLAP" "is healthy"
+printf 'down mlx5_0 2 %s\n' $((now - 300)) >"$TMP/state/port-state"
+flaps
+check "flaps: down for 300 s, past drop-after 240: dropped (RDMARUN-PORT-DROPPED)" 69 \
+    "RDMARUN-PORT-DROPPED: mlx5_0 port 2 has been down for 3"
+printf 'down mlx5_0 2 %s\n' $((now - 60)) >"$TMP/state/port-state"
+flaps
+check_without "flaps: down for 60 s is not dropped yet" 0 "RDMARUN-PORT-DROPPED" "is healthy"
+rm -f "$TMP/state/port-state"
+printf 'down mlx5_0 2 1\n' >"$TMP/planted"
+ln -s "$TMP/planted" "$TMP/state/port-state"
+flaps
+check_without "flaps: a state file that is a link is not read (no drop from its line)" 0 \
+    "RDMARUN-PORT-DROPPED" "is healthy"
+[ ! -L "$TMP/state/port-state" ] && [ "$(cat "$TMP/planted")" = "down mlx5_0 2 1" ]
+ok $? "flaps: and it is replaced by the real state, the link's target untouched"
+: >"$TMP/a-file"   # a folder that is a file: no one, root neither, writes in it
+conf flaps2 devices=mlx5_0 port-state=any flaps=yes "state=$TMP/a-file/port-state" timeout=$(scaled 20)
+run "$RDMARUN" check --config "$SITE/flaps2.ini" --sysfs "$FT"
+check "flaps: a state that cannot be written is said (RDMARUN-STATE)" 69 \
+    "RDMARUN-STATE: cannot keep the ports' history in $TMP/a-file/port-state"
+
 done_testing

@@ -10,6 +10,7 @@
 #include "facts/findings.h"
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "health/port_history.h"
 #include "util/fs.h"
 #include "util/size.h"
 #include "util/strvec.h"
@@ -17,11 +18,14 @@
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef RDMARUN_LOCALSTATEDIR
@@ -334,6 +338,84 @@ static void check_counters(struct hctx *h)
     free(tmp);
 }
 
+/* A [check] number of seconds or a count, else its default. */
+static long long cfg_count(const struct hctx *h, const char *key, long long dflt)
+{
+    long v;
+    return parse_long(cfg(h, key), 1, LONG_MAX, &v) ? v : dflt;   /* validated on load */
+}
+
+/* Flaps and drops (health/port_history.c): each port's first time seen
+ * down and its link_downed readings, kept in a state file between checks
+ * (root's, in root mode: read only when it is this user's regular file,
+ * replaced whole). Every port of the named devices, down ones too. */
+static void check_flaps(struct hctx *h)
+{
+    const char *path = cfg(h, "state") ? cfg(h, "state")
+                     : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/port-state";
+    struct flap_rules r = {cfg_count(h, "flap-window", 12 * 3600),
+                           cfg_count(h, "drop-after", 240), (long)cfg_count(h, "flap-count", 3)};
+    char *a = xstrdup(path), *b = xstrdup(path);
+    char *dir = dirname(a), *base = basename(b);
+    make_dirs(dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    size_t len, n = 0;
+    char *text = dfd >= 0 ? read_own_file_at(dfd, base, 4 << 20, &len) : NULL;
+    static struct port_history hist[256];
+    n = port_history_parse(text, hist, sizeof(hist) / sizeof(*hist));
+    free(text);
+    struct strvec names = {0};
+    if (cfg(h, "devices"))
+        sv_split(&names, cfg(h, "devices"), ",");
+    for (size_t i = 0; i < names.n; i++)
+        names.v[i][strcspn(names.v[i], ":")] = '\0';
+    long long now = (long long)time(NULL);
+    for (size_t i = 0; i < h->f.ndevs; i++) {
+        const struct rdma_device *d = &h->f.devs[i];
+        if ((names.n && sv_find(&names, d->name) < 0) || strlen(d->name) >= sizeof(hist->dev) ||
+            d->name[strcspn(d->name, " \t\n")])
+            continue;   /* a name the state file's lines cannot carry */
+        for (size_t j = 0; j < d->nports; j++) {
+            const struct rdma_port *p = &d->ports[j];
+            size_t k = 0;
+            while (k < n && !(hist[k].port == p->num && strcmp(hist[k].dev, d->name) == 0))
+                k++;
+            if (k == n) {
+                if (n == sizeof(hist) / sizeof(*hist))
+                    continue;
+                memset(&hist[n], 0, sizeof(hist[n]));
+                snprintf(hist[n].dev, sizeof(hist[n].dev), "%s", d->name);
+                hist[n++].port = p->num;
+            }
+            int at = sv_find(&p->counters.names, "link_downed");
+            long long downed = at >= 0 ? p->counters.values[at] : -1;
+            long flaps;
+            long long down_for;
+            port_history_update(&hist[k], now, port_link_up(p), downed, &r, &flaps, &down_for);
+            if (flaps >= r.count)
+                problem_as(h, "RDMARUN-FLAP", "%s port %d went down %ld times in the last %lld s "
+                           "(link_downed now %lld; %ld or more make a flap; hint: reseat or "
+                           "replace the cable or transceiver, and check the switch port's log)",
+                           d->name, p->num, flaps, r.window_s, downed, r.count);
+            if (down_for >= r.drop_after_s)
+                problem_as(h, "RDMARUN-PORT-DROPPED", "%s port %d has been down for %lld s "
+                           "(since the check at Unix time %lld), %lld s or more: dropped, not a "
+                           "transient (hint: the cable, the switch port, the subnet manager)",
+                           d->name, p->num, down_for, hist[k].down_since, r.drop_after_s);
+        }
+    }
+    sv_free(&names);
+    char *out = port_history_text(hist, n);
+    if (dfd < 0 || replace_file_at(dfd, base, out, strlen(out)) != 0)
+        problem_as(h, "RDMARUN-STATE", "cannot keep the ports' history in %s: %s (hint: [check] "
+                   "state = a file in a folder only root can write)", path, strerror(errno));
+    if (dfd >= 0)
+        close(dfd);
+    free(out);
+    free(a);
+    free(b);
+}
+
 /* The class of the RoCE traffic the site's profile sends: UCX's, and
  * NCCL's when the check profile has an [nccl] section. */
 static void check_lossless(struct hctx *h)
@@ -419,7 +501,8 @@ void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FI
         {"rate", "min-rate", check_rate},   {"mtu", "mtu", check_mtu},
         {"pcie", "pcie-at-capability", check_pcie}, {"memlock", "memlock", check_memlock},
         {"hugepages", "hugepages", check_hugepages}, {"modules", "modules", check_modules},
-        {"counters", "counters", check_counters},   {"lossless", "lossless", check_lossless},
+        {"counters", "counters", check_counters},   {"flaps", "flaps", check_flaps},
+        {"lossless", "lossless", check_lossless},
         {"irq-affinity", "irq-affinity", check_irqs}, {"governor", "governor", check_governor},
         {"idle-states", "max-idle-latency", check_idle},
         {"gpudirect", "gpudirect", check_gpudirect}, {"qp", "qp-test", check_qp},

@@ -6,6 +6,10 @@ const struct fault_code fault_codes[] = {
     {"RDMARUN-NO-DEVICE", "devices", "the node has no RDMA device"},
     {"RDMARUN-DEVICE-ABSENT", "devices", "a device (or port) [check] devices names is missing"},
     {"RDMARUN-PORT-DOWN", "devices", "a port is not ACTIVE or its link is not up"},
+    {"RDMARUN-FLAP", "flaps", "a port's link went down flap-count times within flap-window "
+     "(its link_downed counter rose)"},
+    {"RDMARUN-PORT-DROPPED", "flaps", "a port has been down for drop-after seconds or more"},
+    {"RDMARUN-STATE", "flaps", "the ports' history cannot be kept (the state file)"},
     {"RDMARUN-RATE", "rate", "a port's rate is below min-rate"},
     {"RDMARUN-MTU", "mtu", "a port's active MTU is not the one asked for"},
     {"RDMARUN-PCIE-DOWNTRAINED", "pcie", "a NIC's PCIe link trained below its capability"},

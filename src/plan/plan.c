@@ -889,7 +889,9 @@ static void plan_node_checks(struct plan *p, const struct profile *prof, const s
 static void note_unapplied_checks(struct plan *p, const struct profile *prof, const char *why)
 {
     static const char *const health_only[] = {"devices", "modules", "counters", "counter-limits",
-                                              "baseline", "timeout", "check-timeout", NULL};
+                                              "baseline", "timeout", "check-timeout", "flaps",
+                                              "flap-count", "flap-window", "drop-after",
+                                              "state", NULL};
     struct strvec job = {0}, health = {0};
     for (size_t i = 0; i < prof->n; i++) {
         const struct entry *e = &prof->e[i];

@@ -60,6 +60,16 @@ static const struct keydef check_keys[] = {
      "health check: growth allowed between checks per family, FAMILY:N (default link:0, "
      "loss:0, error:0)"},
     {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
+    {"flaps", VT_BOOL, NULL,
+     "health check: a port's link must not go down flap-count times within flap-window, nor "
+     "stay down drop-after seconds (kept in state between checks)"},
+    {"flap-count", VT_COUNT, NULL, "health check: link downs within flap-window that make a "
+     "flap (default 3)"},
+    {"flap-window", VT_COUNT, NULL, "health check: seconds a flap is counted over (default "
+     "43200, 12 h)"},
+    {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped "
+     "(default 240)"},
+    {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept"},
     {"lossless", VT_BOOL, NULL,
      "PFC and ECN on the priority the RoCE traffic class maps to ([ucx] IB_TRAFFIC_CLASS, "
      "IB_SL; [nccl] IB_TC, IB_SL)"},

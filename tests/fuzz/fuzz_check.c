@@ -4,8 +4,10 @@
  * against a recorded device tree (RDMARUN_FUZZ_SYSFS, set by run.sh): the
  * value parsers of [check] (devices = mlx5_0:x, min-rate, memlock, idle
  * latencies, governors, IRQ CPU lists) meet whatever the file holds. The
- * worker's report goes to /dev/null; a crash, a leak or a hang is the bug. */
+ * worker's report goes to /dev/null; a crash, a leak or a hang is the bug.
+ * The input is also read as the flap check's state file. */
 #include "health/health.h"
+#include "health/port_history.h"
 #include "profile/profile.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -35,8 +37,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct strvec dirs = {0};
     sv_push(&dirs, dir);
     struct profile cfg;
-    if (profile_load(path, &dirs, &cfg) == 0 && profile_validate(&cfg) == 0)
+    if (profile_load(path, &dirs, &cfg) == 0 && profile_validate(&cfg) == 0) {
+        /* The files the checks keep go in the fuzzer's folder, whatever the
+         * input says: a fuzzed `state = /etc/x` must not replace a file of
+         * the machine running the fuzzer. */
+        char *keep = NULL;
+        for (int k = 0; k < 2; k++) {
+            const char *key = k ? "state" : "baseline";
+            keep = realloc(keep, strlen(dir) + 16);
+            sprintf(keep, "%s/%s", dir, key);
+            profile_put(&cfg, "check", key, keep, ORIGIN_SET, NULL, 0);
+        }
+        free(keep);
         health_checks(&cfg, getenv("RDMARUN_FUZZ_SYSFS"), out);
+    }
+    /* The same bytes as a state file of the flap check: read, written back
+     * and read again to the same ports. */
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+        static struct port_history h1[64], h2[64];
+        size_t n1 = port_history_parse(text, h1, 64);
+        char *back = port_history_text(h1, n1);
+        size_t n2 = port_history_parse(back, h2, 64);
+        if (n1 != n2)
+            abort();   /* the text it writes must read back whole */
+        free(back);
+        free(text);
+    }
     profile_free(&cfg);
     sv_free(&dirs);
     return 0;

@@ -38,10 +38,14 @@ while read -r tree want args; do
         flap) printf 'downed mlx5_0 1 %s 0\n' $((now - 600)) >"$work/state"
               echo 4 >"$work/flap/class/infiniband/mlx5_0/ports/1/counters/link_downed" ;;
         drop) printf 'down mlx5_0 2 %s\n' $((now - 600)) >"$work/state"; tree=ib-mlx5 ;;
+        firmware) "$rdmarun" probe --json --sysfs "$data/ib-mlx5" >"$work/manifest.json"
+              cp -r "$data/ib-mlx5" "$work/firmware"
+              echo 16.35.4030 >"$work/firmware/class/infiniband/mlx5_0/fw_ver" ;;
         grow) printf 'mlx5_0 1 symbol_error 0\n' >"$work/baseline"
               echo 9 >"$work/grow/class/infiniband/mlx5_0/ports/1/counters/symbol_error" ;;
     esac
     [ -d "$work/$tree" ] && sysfs=$work/$tree || sysfs=$data/$tree
+    args=$(printf '%s' "$args" | sed "s|MANIFEST|$work/manifest.json|")
     # shellcheck disable=SC2086
     conf "$work/c.ini" "state = $work/state" "baseline = $work/baseline" $args
     got=$(codes "$sysfs" "$work/c.ini")
@@ -60,6 +64,7 @@ roce-lossy RDMARUN-IDLE max-idle-latency=20
 flap RDMARUN-FLAP devices=mlx5_0:1 flaps=yes
 drop RDMARUN-PORT-DROPPED devices=mlx5_0 port-state=any flaps=yes
 grow RDMARUN-COUNTERS-LINK devices=mlx5_0:1 counters=yes
+firmware RDMARUN-MANIFEST-FIRMWARE devices=mlx5_0:1 manifest=MANIFEST
 MATRIX
 [ -z "$missed" ] || echo "missed:$missed"
 figure "fault matrix (recorded nodes): caught $caught/$total, each with its own code" "$caught" "" ">=" "$total"
@@ -67,18 +72,20 @@ figure "fault matrix (recorded nodes): caught $caught/$total, each with its own 
 # 100 consecutive checks of healthy nodes, the history rules on, their
 # state and baseline kept from run to run.
 fp=0
+"$rdmarun" probe --json --sysfs "$data/roce-lossless" >"$work/manifest-roce.json"
 for i in $(seq 100); do
     case $((i % 3)) in
         0) tree=rxe args="devices=rxe0:1" ;;
         1) tree=ib-8hca args="pcie-at-capability=yes min-rate=200" ;;
-        2) tree=roce-lossless args="lossless=yes irq-affinity=yes governor=performance max-idle-latency=20" ;;
+        2) tree=roce-lossless args="lossless=yes irq-affinity=yes governor=performance max-idle-latency=20
+                                    manifest=$work/manifest-roce.json" ;;
     esac
     # shellcheck disable=SC2086
     conf "$work/h.ini" "state = $work/hstate-$tree" "baseline = $work/hbase-$tree" counters=yes flaps=yes $args
     "$rdmarun" check --config "$work/h.ini" --sysfs "$data/$tree" >"$work/out" 2>&1 || {
         fp=$((fp + 1)); sed 's/^/  /' "$work/out" | head -3; }
 done
-figure "healthy nodes (rxe, 8 HCAs, lossless RoCE), counters and flaps on: false positives $fp/100" "$fp" "" "<=" 0
+figure "healthy nodes (rxe, 8 HCAs, lossless RoCE), counters, flaps and a manifest on: false positives $fp/100" "$fp" "" "<=" 0
 
 # The prolog on 8 HCAs (ib-8hca: every port, rate, PCIe, counters, flaps).
 conf "$work/p.ini" "state = $work/pstate" "baseline = $work/pbase" counters=yes flaps=yes \

@@ -368,4 +368,42 @@ run "$RDMARUN" check --config "$SITE/flaps2.ini" --sysfs "$FT"
 check "flaps: a state that cannot be written is said (RDMARUN-STATE)" 69 \
     "RDMARUN-STATE: cannot keep the ports' history in $TMP/a-file/port-state"
 
+# The manifest (issue 38): the node against a good node's probe --json.
+# Each case changes one thing in a copy of the recorded node and names the
+# code it must get, written from what the change is.
+"$RDMARUN" probe --json --sysfs "$DATA/sysfs/ib-mlx5" >"$TMP/manifest.json"
+conf man devices=mlx5_0:1 timeout=$(scaled 20)
+mcheck() { run "$RDMARUN" check --config "$SITE/man.ini" --sysfs "$1" --manifest "$2"; }
+mcheck "$DATA/sysfs/ib-mlx5" "$TMP/manifest.json"
+check "manifest: the node the manifest was taken on matches it" 0 "is healthy: 2 checks passed"
+D=class/infiniband
+while IFS='|' read -r want change; do
+    rm -rf "$TMP/mt"
+    cp -r "$DATA/sysfs/ib-mlx5" "$TMP/mt"
+    (cd "$TMP/mt" && eval "$change")
+    mcheck "$TMP/mt" "$TMP/manifest.json"
+    got=$(printf '%s\n' "$out" | grep -o 'RDMARUN-MANIFEST-[A-Z-]*' | sort -u | tr '\n' ' ')
+    [ "$rc" = 69 ] && [ "$got" = "$want " ]
+    ok $? "manifest: $change: $want (got: ${got:-none}, status $rc)"
+done <<'CASES'
+RDMARUN-MANIFEST-FIRMWARE|echo 16.35.4030 >$D/mlx5_0/fw_ver
+RDMARUN-MANIFEST-BOARD|echo MT_0000000099 >$D/mlx5_0/board_id
+RDMARUN-MANIFEST-NUMA|echo 1 >$D/mlx5_0/device/numa_node
+RDMARUN-MANIFEST-RATE|echo '56 Gb/sec (4X FDR)' >$D/mlx5_0/ports/1/rate
+RDMARUN-MANIFEST-LINK-LAYER|echo Ethernet >$D/mlx5_0/ports/2/link_layer
+RDMARUN-MANIFEST-NETDEV|mv $D/mlx5_0/device/net/ib0 $D/mlx5_0/device/net/ib7
+RDMARUN-MANIFEST-PCIE|echo 8 >$D/mlx5_0/device/current_link_width
+RDMARUN-MANIFEST-GID|rm $D/mlx5_1/ports/1/gids/0
+RDMARUN-MANIFEST-DEVICE|rm -r $D/mlx5_1
+RDMARUN-MANIFEST-DEVICE|cp -r $D/mlx5_1 $D/mlx5_2
+RDMARUN-MANIFEST-PORT|rm -r $D/mlx5_0/ports/2
+CASES
+printf '{"rdmarun_facts": 1, "devices": [{"name": "mlx5_0", "fw_ver": "16.35.2000"}, {"name": "mlx5_1"}]}\n' >"$TMP/subset.json"
+mcheck "$DATA/sysfs/ib-mlx5" "$TMP/subset.json"
+check "manifest: a site's subset (device names, mlx5_0's firmware) matches the node" 0 "is healthy"
+echo "not json" >"$TMP/bad-manifest.json"
+mcheck "$DATA/sysfs/ib-mlx5" "$TMP/bad-manifest.json"
+check "manifest: one that cannot be read fails the check, said as the facts reader says it (RDMARUN-MANIFEST)" 69 \
+    "check manifest FAILED: RDMARUN-MANIFEST: "
+
 done_testing

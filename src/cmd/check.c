@@ -72,7 +72,7 @@ int cmd_check(const struct cmdline *cl)
     }
     if (!cl->qp_test && !cl->path_test) {
         struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->json, cl->node,
-                                    cl->scontrol, cl->prometheus};
+                                    cl->scontrol, cl->prometheus, cl->manifest};
         return health_main(&rq);
     }
     long gid = -1;

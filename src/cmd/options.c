@@ -89,6 +89,8 @@ static const struct opt options[] = {
     {"node", NULL, CMD_CHECK, OPT_VALUE, C(node), NULL, "NAME", "check --drain: the node's name"},
     {"scontrol", NULL, CMD_CHECK, OPT_VALUE, C(scontrol), NULL, "PATH",
      "check --drain: the scontrol to run"},
+    {"manifest", NULL, CMD_CHECK, OPT_VALUE, C(manifest), NULL, "FILE",
+     "check: compare the node with a good node's\n'rdmarun probe --json' (RDMARUN-MANIFEST-*)"},
     {"prometheus", NULL, CMD_CHECK, OPT_VALUE, C(prometheus), NULL, "FILE",
      "check: write the result for node_exporter's textfile\ncollector (FILE.prom, replaced whole)"},
     {"np", "-np", CMD_COMPARE, OPT_VALUE, C(np_list), NULL, "N[,N...]",

@@ -43,6 +43,7 @@ struct cmdline {
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
     char *config, *scontrol, *node;  /* --config, --scontrol, --node */
     char *prometheus;        /* check --prometheus FILE: node-exporter's textfile */
+    char *manifest;          /* check --manifest FILE: a good node's probe --json */
     bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;

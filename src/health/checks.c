@@ -10,6 +10,7 @@
 #include "facts/findings.h"
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "health/manifest.h"
 #include "health/port_history.h"
 #include "util/fs.h"
 #include "util/size.h"
@@ -416,6 +417,25 @@ static void check_flaps(struct hctx *h)
     free(b);
 }
 
+/* The node against the manifest (health/manifest.c): the facts of a good
+ * node of its kind, read with probe --json's checks. */
+static void check_manifest(struct hctx *h)
+{
+    struct facts want;
+    struct facts_sources src = {.facts_file = cfg(h, "manifest")};
+    if (facts_gather(&want, &src) != 0) {   /* said on stderr: this check's */
+        facts_free(&want);
+        return;
+    }
+    struct strvec codes = {0}, problems = {0};
+    manifest_compare(&want, &h->f, &codes, &problems);
+    for (size_t i = 0; i < problems.n; i++)
+        problem_as(h, codes.v[i], "%s", problems.v[i]);
+    sv_free(&codes);
+    sv_free(&problems);
+    facts_free(&want);
+}
+
 /* The class of the RoCE traffic the site's profile sends: UCX's, and
  * NCCL's when the check profile has an [nccl] section. */
 static void check_lossless(struct hctx *h)
@@ -501,6 +521,7 @@ void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FI
         {"rate", "min-rate", check_rate},   {"mtu", "mtu", check_mtu},
         {"pcie", "pcie-at-capability", check_pcie}, {"memlock", "memlock", check_memlock},
         {"hugepages", "hugepages", check_hugepages}, {"modules", "modules", check_modules},
+        {"manifest", "manifest", check_manifest},
         {"counters", "counters", check_counters},   {"flaps", "flaps", check_flaps},
         {"lossless", "lossless", check_lossless},
         {"irq-affinity", "irq-affinity", check_irqs}, {"governor", "governor", check_governor},

@@ -323,6 +323,8 @@ int health_main(const struct health_request *cl)
         profile_free(&cfg);
         return rc;
     }
+    if (cl->manifest)
+        profile_put(&cfg, "check", "manifest", cl->manifest, ORIGIN_SET, NULL, 0);
     const char *t = profile_value(&cfg, "check", "timeout");
     const char *ct = profile_value(&cfg, "check", "check-timeout");
     double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;

@@ -24,6 +24,7 @@ struct health_request {
     const char *node;       /* --node NAME, or NULL: $SLURMD_NODENAME, else the host name */
     const char *scontrol;   /* --scontrol PATH, or NULL: found on PATH */
     const char *prometheus; /* --prometheus FILE: node_exporter's textfile, or NULL */
+    const char *manifest;   /* --manifest FILE (over [check] manifest), or NULL */
 };
 
 /* Run the check; 0 healthy, RR_EX_UNAVAILABLE unhealthy, or another RR_EX_*. */

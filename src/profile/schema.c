@@ -70,6 +70,8 @@ static const struct keydef check_keys[] = {
     {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped "
      "(default 240)"},
     {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept"},
+    {"manifest", VT_STRING, NULL,
+     "health check: a good node's facts (rdmarun probe --json there) this node must match"},
     {"lossless", VT_BOOL, NULL,
      "PFC and ECN on the priority the RoCE traffic class maps to ([ucx] IB_TRAFFIC_CLASS, "
      "IB_SL; [nccl] IB_TC, IB_SL)"},

@@ -3,6 +3,7 @@
  * gathered as the first check, so a sysfs read that hangs is cut at the
  * time limit like any other check. */
 #include "preflight/preflight.h"
+#include "preflight/qp_loopback.h"
 #include "facts/facts.h"
 #include "facts/check_keys.h"
 #include "facts/lossless.h"
@@ -13,6 +14,7 @@
 #include "health/manifest.h"
 #include "health/port_history.h"
 #include "util/fs.h"
+#include "util/proc.h"
 #include "util/size.h"
 #include "util/strvec.h"
 #include "util/text.h"
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <numa.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,6 +439,114 @@ static void check_manifest(struct hctx *h)
     facts_free(&want);
 }
 
+/* What a check measured: said, not failed ("info NAME<TAB>TEXT"). */
+static void measured(struct hctx *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void measured(struct hctx *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = xvasprintf(fmt, ap);
+    va_end(ap);
+    for (char *c = text; *c; c++)
+        if (*c == '\n' || *c == '\t')
+            *c = ' ';
+    fprintf(h->out, "info %s\t%s\n", h->check, text);
+    fflush(h->out);
+    free(text);
+}
+
+/* One port's loopback bandwidth, in a child pinned to the NIC's NUMA node
+ * (its CPUs and memory, as a rank placed by it would run): "ok GBPS" or
+ * "error WHY" on stdout. */
+struct loopback_job {
+    struct plan_port port;
+    int numa;
+    double seconds;
+};
+
+static void loopback_child(void *arg)
+{
+    const struct loopback_job *j = arg;
+    if (j->numa >= 0 && numa_available() >= 0) {
+        numa_run_on_node(j->numa);
+        numa_set_preferred(j->numa);
+    }
+    struct qp_result r;
+    qp_bandwidth(j->port.dev->name, j->port.port->num, j->port.gid_index, j->seconds, 5.0, &r);
+    if (r.ok)
+        printf("ok %.6f\n", r.bw_mbps * 8 / 1000);
+    else
+        printf("error %s\n", r.message ? r.message : "unknown");
+    fflush(stdout);
+    qp_result_free(&r);
+}
+
+/* Loopback RDMA WRITE bandwidth of every port, all at once (as a job
+ * loads them), held to min-loopback-gbps or min-loopback-percent of the
+ * port's rate. */
+static void check_loopback(struct hctx *h)
+{
+    double seconds = (double)cfg_count(h, "loopback-seconds", 2);
+    long long min_gbps = cfg_count(h, "min-loopback-gbps", 0);
+    long long percent = cfg_count(h, "min-loopback-percent", 0);
+    struct loopback_job jobs[64];
+    struct proc procs[64];
+    bool started[64] = {false};
+    for (size_t i = 0; i < h->n; i++) {
+        char name[128];
+        snprintf(name, sizeof(name), "%s:%d", h->dev[i]->name, h->port[i]->num);
+        if (preflight_ports(&h->f, name, -1, &jobs[i].port, 1) != 1) {
+            problem_as(h, "RDMARUN-LOOPBACK", "%s: no port to test", name);
+            continue;
+        }
+        jobs[i].numa = h->dev[i]->numa_node;
+        jobs[i].seconds = seconds;
+        struct proc_spec spec = {.fn = loopback_child, .arg = &jobs[i], .out = PROC_PIPE,
+                                 .err = PROC_NULL, .own_group = true};
+        started[i] = proc_start(&spec, &procs[i]) == 0;
+        if (!started[i])
+            problem_as(h, "RDMARUN-LOOPBACK", "%s: cannot start the test: %s", name,
+                       strerror(errno));
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        if (!started[i])
+            continue;
+        char buf[1024];
+        size_t len = 0;
+        ssize_t got;
+        while (len < sizeof(buf) - 1 &&
+               (got = read(procs[i].out, buf + len, sizeof(buf) - 1 - len)) != 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0)
+                break;
+            len += (size_t)got;
+        }
+        buf[len] = '\0';
+        buf[strcspn(buf, "\n")] = '\0';
+        close(procs[i].out);
+        int status;
+        proc_wait(&procs[i], proc_now() + 5, &status);
+        const char *dev = h->dev[i]->name;
+        int port = h->port[i]->num;
+        double gbps = 0;
+        if (strncmp(buf, "ok ", 3) != 0 || (gbps = atof(buf + 3)) <= 0) {
+            problem_as(h, "RDMARUN-LOOPBACK", "%s port %d: the loopback test failed: %s", dev,
+                       port, strncmp(buf, "error ", 6) == 0 ? buf + 6 : "it ended without a result");
+            continue;
+        }
+        double want = (double)min_gbps;
+        if (percent && h->port[i]->rate_gbps > 0 && h->port[i]->rate_gbps * (double)percent / 100 > want)
+            want = h->port[i]->rate_gbps * (double)percent / 100;
+        measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d)", dev, port, gbps,
+                 h->dev[i]->numa_node);
+        if (gbps < want)
+            problem_as(h, "RDMARUN-LOOPBACK-BW", "%s port %d: loopback RDMA WRITE at %.2f Gb/s, "
+                       "below the %.2f Gb/s required (hint: PCIe width and speed, the NIC's "
+                       "NUMA node, its firmware; 'ib_write_bw' to compare)", dev, port, gbps, want);
+    }
+}
+
 /* The class of the RoCE traffic the site's profile sends: UCX's, and
  * NCCL's when the check profile has an [nccl] section. */
 static void check_lossless(struct hctx *h)
@@ -527,6 +638,7 @@ void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FI
         {"irq-affinity", "irq-affinity", check_irqs}, {"governor", "governor", check_governor},
         {"idle-states", "max-idle-latency", check_idle},
         {"gpudirect", "gpudirect", check_gpudirect}, {"qp", "qp-test", check_qp},
+        {"loopback", "loopback", check_loopback},
     };
     for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++) {
         const char *v = checks[i].key ? cfg(&h, checks[i].key) : NULL;

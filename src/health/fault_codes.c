@@ -47,6 +47,9 @@ const struct fault_code fault_codes[] = {
     {"RDMARUN-IDLE", "idle-states", "an idle state deeper than max-idle-latency is enabled"},
     {"RDMARUN-GPUDIRECT", "gpudirect", "GPUDirect RDMA is not possible (peermem, dma-buf, ACS)"},
     {"RDMARUN-QP-TEST", "qp", "the RC queue-pair loopback failed on a port"},
+    {"RDMARUN-LOOPBACK", "loopback", "the loopback bandwidth test could not run on a port"},
+    {"RDMARUN-LOOPBACK-BW", "loopback", "a port's loopback RDMA WRITE bandwidth is below "
+     "min-loopback-gbps or min-loopback-percent of its rate"},
     {FAULT_CONFIG, NULL, "a [check] value in the site's file the check cannot read"},
     {FAULT_TIMEOUT, NULL, "a check did not finish within its time limit (a hung read)"},
 };

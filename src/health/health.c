@@ -32,6 +32,7 @@ struct result {
     struct strvec problems;
     struct strvec codes;      /* each problem's fault code (health/fault_codes.c) */
     struct strvec notes;      /* what it could not read: said, not failed */
+    struct strvec measured;   /* what it measured (loopback bandwidth): said */
     bool ended;
 };
 
@@ -142,11 +143,12 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
                 *tab = *tab2 = '\0';
                 add_problem(result_for(res, nres, line + 5), tab + 1, tab2 + 1);
             }
-        } else if (strncmp(line, "note ", 5) == 0) {
+        } else if (strncmp(line, "note ", 5) == 0 || strncmp(line, "info ", 5) == 0) {
             char *tab = strchr(line + 5, '\t');
             if (tab) {
                 *tab = '\0';
-                sv_push(&result_for(res, nres, line + 5)->notes, tab + 1);
+                struct result *r = result_for(res, nres, line + 5);
+                sv_push(line[0] == 'n' ? &r->notes : &r->measured, tab + 1);
             }
         } else if (current && line[0]) {
             /* What a check printed itself (the QP test's reason). */
@@ -202,6 +204,10 @@ static void health_json(const struct result *res, size_t nres, const char *node,
         json_begin_array(&j, "unknown");
         for (size_t k = 0; k < res[i].notes.n; k++)
             json_string(&j, NULL, res[i].notes.v[k]);
+        json_end_array(&j);
+        json_begin_array(&j, "measured");
+        for (size_t k = 0; k < res[i].measured.n; k++)
+            json_string(&j, NULL, res[i].measured.v[k]);
         json_end_array(&j);
         json_end_object(&j);
     }
@@ -352,6 +358,8 @@ int health_main(const struct health_request *cl)
     for (size_t i = 0; i < nres; i++) {
         for (size_t k = 0; !cl->json && k < res[i].notes.n; k++)
             printf("rdmarun: check %s: %s\n", res[i].name, res[i].notes.v[k]);
+        for (size_t k = 0; !cl->json && k < res[i].measured.n; k++)
+            printf("rdmarun: check %s: %s\n", res[i].name, res[i].measured.v[k]);
         if (!res[i].problems.n && res[i].ended) {
             passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
             continue;
@@ -409,6 +417,7 @@ int health_main(const struct health_request *cl)
         sv_free(&res[i].problems);
         sv_free(&res[i].codes);
         sv_free(&res[i].notes);
+        sv_free(&res[i].measured);
     }
     profile_free(&cfg);
     return rc;

@@ -891,7 +891,9 @@ static void note_unapplied_checks(struct plan *p, const struct profile *prof, co
     static const char *const health_only[] = {"devices", "modules", "counters", "counter-limits",
                                               "baseline", "timeout", "check-timeout", "flaps",
                                               "flap-count", "flap-window", "drop-after",
-                                              "state", "manifest", NULL};
+                                              "state", "manifest", "loopback",
+                                              "min-loopback-gbps", "min-loopback-percent",
+                                              "loopback-seconds", NULL};
     struct strvec job = {0}, health = {0};
     for (size_t i = 0; i < prof->n; i++) {
         const struct entry *e = &prof->e[i];

@@ -25,6 +25,7 @@ struct qp_ctx {
     union ibv_gid gid;
     int port_num, gid_index;
     double timeout_s;
+    int depth;          /* work requests in flight: the send queue's and the CQ's room */
 };
 
 static double now(void)
@@ -280,13 +281,14 @@ static bool setup(struct qp_ctx *c, const char *device, struct qp_result *r)
             return false;
         }
     }
-    if (!(c->cq = ibv_create_cq(c->ctx, 64, NULL, NULL, 0))) {
+    if (!(c->cq = ibv_create_cq(c->ctx, 2 * c->depth + 32, NULL, NULL, 0))) {
         fail(r, "ibv_create_cq", errno, NULL);
         return false;
     }
     for (int i = 0; i < 2; i++) {
         struct ibv_qp_init_attr a = {.send_cq = c->cq, .recv_cq = c->cq, .qp_type = IBV_QPT_RC,
-                                     .cap = {.max_send_wr = 16, .max_recv_wr = 16,
+                                     .cap = {.max_send_wr = (uint32_t)c->depth,
+                                             .max_recv_wr = 16,
                                              .max_send_sge = 1, .max_recv_sge = 1}};
         if (!(c->qp[i] = ibv_create_qp(c->pd, &a))) {
             fail(r, "ibv_create_qp", errno, NULL);
@@ -296,9 +298,27 @@ static bool setup(struct qp_ctx *c, const char *device, struct qp_result *r)
     return true;
 }
 
+static void teardown(struct qp_ctx *c)
+{
+    for (int i = 0; i < 2; i++) {
+        if (c->qp[i])
+            ibv_destroy_qp(c->qp[i]);
+        if (c->mr[i])
+            ibv_dereg_mr(c->mr[i]);
+        free(c->buf[i]);
+    }
+    if (c->cq)
+        ibv_destroy_cq(c->cq);
+    if (c->pd)
+        ibv_dealloc_pd(c->pd);
+    if (c->ctx)
+        ibv_close_device(c->ctx);
+}
+
 void qp_test(const char *device, int port, int gid_index, double timeout_s, struct qp_result *r)
 {
-    struct qp_ctx c = {.port_num = port, .gid_index = gid_index, .timeout_s = timeout_s};
+    struct qp_ctx c = {.port_num = port, .gid_index = gid_index, .timeout_s = timeout_s,
+                       .depth = 16};
     memset(r, 0, sizeof(*r));
     if (setup(&c, device, r) && connect_qps(&c, r) && exercise(&c, r)) {
         r->ok = true;
@@ -306,19 +326,76 @@ void qp_test(const char *device, int port, int gid_index, double timeout_s, stru
                                "SEND/RECV verified; latency %.1f us, bandwidth %.1f MB/s",
                                c.qp[0]->qp_num, c.qp[1]->qp_num, r->latency_us, r->bw_mbps);
     }
-    for (int i = 0; i < 2; i++) {
-        if (c.qp[i])
-            ibv_destroy_qp(c.qp[i]);
-        if (c.mr[i])
-            ibv_dereg_mr(c.mr[i]);
-        free(c.buf[i]);
+    teardown(&c);
+}
+
+/* RDMA WRITEs of BUF_SIZE from QP 0 to QP 1, BW_DEPTH in flight, as
+ * ib_write_bw keeps its queue full, for `seconds`. */
+#define BW_DEPTH 64
+static bool stream_writes(struct qp_ctx *c, double seconds, struct qp_result *r)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)c->buf[0], .length = BUF_SIZE,
+                          .lkey = c->mr[0]->lkey};
+    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+                             .send_flags = IBV_SEND_SIGNALED}, *bad;
+    wr.wr.rdma.remote_addr = (uintptr_t)c->buf[1];
+    wr.wr.rdma.rkey = c->mr[1]->rkey;
+    double t0 = now(), end = t0 + seconds, last = t0;
+    unsigned long long done = 0;
+    int inflight = 0;
+    for (;;) {
+        bool more = now() < end;
+        while (more && inflight < c->depth) {
+            int err = ibv_post_send(c->qp[0], &wr, &bad);
+            if (err) {
+                fail(r, "RDMA WRITE (loopback bandwidth)", err, NULL);
+                return false;
+            }
+            inflight++;
+        }
+        if (!inflight)
+            break;
+        struct ibv_wc wc[16];
+        int n = ibv_poll_cq(c->cq, 16, wc);
+        if (n < 0) {
+            fail(r, "poll CQ", EIO, NULL);
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != IBV_WC_SUCCESS) {
+                r->ok = false;
+                r->message = xasprintf("RDMA WRITE (loopback bandwidth) failed: %s",
+                                       ibv_wc_status_str(wc[i].status));
+                return false;
+            }
+            inflight--;
+            done++;
+        }
+        if (n)
+            last = now();
+        else if (now() - last > c->timeout_s) {
+            fail(r, "RDMA WRITE (loopback bandwidth)", ETIMEDOUT,
+                 xstrdup("no completion: the port stopped answering"));
+            return false;
+        }
     }
-    if (c.cq)
-        ibv_destroy_cq(c.cq);
-    if (c.pd)
-        ibv_dealloc_pd(c.pd);
-    if (c.ctx)
-        ibv_close_device(c.ctx);
+    double elapsed = now() - t0;
+    r->bw_mbps = elapsed > 0 ? (double)BUF_SIZE * (double)done / elapsed / 1e6 : 0;
+    return true;
+}
+
+void qp_bandwidth(const char *device, int port, int gid_index, double seconds, double timeout_s,
+                  struct qp_result *r)
+{
+    struct qp_ctx c = {.port_num = port, .gid_index = gid_index, .timeout_s = timeout_s,
+                       .depth = BW_DEPTH};
+    memset(r, 0, sizeof(*r));
+    if (setup(&c, device, r) && connect_qps(&c, r) && stream_writes(&c, seconds, r)) {
+        r->ok = true;
+        r->message = xasprintf("%.2f Gb/s of %d KiB RDMA WRITEs, %d in flight, for %.1f s",
+                               r->bw_mbps * 8 / 1000, BUF_SIZE / 1024, BW_DEPTH, seconds);
+    }
+    teardown(&c);
 }
 
 void qp_result_free(struct qp_result *r)

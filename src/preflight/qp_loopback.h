@@ -16,6 +16,11 @@ struct qp_result {
 /* gid_index < 0: none needed (InfiniBand) or unknown. timeout_s bounds every
  * wait for a completion. */
 void qp_test(const char *device, int port, int gid_index, double timeout_s, struct qp_result *r);
+/* The loopback bandwidth: RDMA WRITEs from one QP to the other through
+ * the port, the queue kept full, for `seconds`; r->bw_mbps, and a message
+ * with it in Gb/s. Every wait bounded by timeout_s. */
+void qp_bandwidth(const char *device, int port, int gid_index, double seconds, double timeout_s,
+                  struct qp_result *r);
 void qp_result_free(struct qp_result *r);
 
 #endif

@@ -70,6 +70,15 @@ static const struct keydef check_keys[] = {
     {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped "
      "(default 240)"},
     {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept"},
+    {"loopback", VT_BOOL, NULL,
+     "health check: each port's loopback RDMA WRITE bandwidth, all ports at once, each from "
+     "its NIC's NUMA node"},
+    {"min-loopback-gbps", VT_UINT, NULL, "health check: the loopback bandwidth each port must "
+     "reach, Gb/s"},
+    {"min-loopback-percent", VT_UINT, NULL, "health check: the loopback bandwidth each port "
+     "must reach, percent of its rate"},
+    {"loopback-seconds", VT_COUNT, NULL, "health check: seconds of the loopback test "
+     "(default 2)"},
     {"manifest", VT_STRING, NULL,
      "health check: a good node's facts (rdmarun probe --json there) this node must match"},
     {"lossless", VT_BOOL, NULL,

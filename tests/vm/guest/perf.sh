@@ -29,6 +29,24 @@ lat=$(awk '$1 == 8 && NF >= 6 {print $6}' /tmp/lat-c)               # t_avg, us
 figure "perftest rxe0: ib_write_bw 1 MiB" "$bw" MB/s
 figure "perftest rxe0: ib_write_lat 8 B" "$lat" us
 
+# rdmarun check's own loopback test (issue 38) beside ib_write_bw's, and the
+# prolog's wall time with it (one port here; the target is 8 HCAs').
+mkdir -p /tmp/site
+printf '[check]\nloopback = yes\n' >/tmp/site/lb.ini
+t0=$(date +%s.%N)
+"$RDMARUN" check --json --config /tmp/site/lb.ini >/tmp/lb.json 2>/dev/null
+t1=$(date +%s.%N)
+lbw=$(python3 -c 'import json, re, sys
+d = json.load(open("/tmp/lb.json"))
+m = [x for c in d["checks"] for x in c.get("measured", [])]
+r = re.search(r"at ([0-9.]+) Gb/s", m[0]) if m else None
+print(r.group(1) if r else "")' 2>/dev/null)
+figure "rdmarun check loopback rxe0 (64 KiB writes, 64 in flight, 2 s)" "$lbw" Gb/s
+figure "rdmarun check loopback, % of ib_write_bw's" \
+    "$(awk -v a="$lbw" -v b="$bw" 'BEGIN {if (a > 0 && b > 0) printf "%.0f", 100 * a * 1000 / 8 / b}')" % ">=" 50
+figure "prolog with the loopback test (rxe0): wall time" \
+    "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" s "<=" 15
+
 # mpi LABEL TARGETS OPTIONS...: a 2-rank ping-pong through rdmarun; its 8 B
 # latency and 1 MiB bandwidth beside perftest's (targets: "rdma" for the
 # profiles that use rxe0, none for tcp and shm). A job that gives no figure

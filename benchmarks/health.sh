@@ -27,7 +27,9 @@ codes() {  # codes SYSFS CONF: the codes of check --json, sorted, one line
         python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["codes"])))' 2>/dev/null
 }
 
-# The fault matrix: each fault with the code it must get, alone.
+# The fault matrix: each fault with the code it must get, alone: the
+# recorded nodes' (tests/data/health/fault-matrix.txt), then faults made
+# here in copies of them (history, baseline, manifest).
 cp -r "$data/ib-mlx5" "$work/flap"
 cp -r "$data/ib-mlx5" "$work/grow"
 now=$(date +%s)
@@ -51,16 +53,8 @@ while read -r tree want args; do
     got=$(codes "$sysfs" "$work/c.ini")
     if [ "$got" = "$want" ]; then caught=$((caught + 1)); else missed="$missed $want(got:${got:-none})"; fi
     rm -f "$work/state" "$work/baseline"
-done <<'MATRIX'
-ib-mlx5 RDMARUN-PORT-DOWN devices=mlx5_0
-rxe RDMARUN-DEVICE-ABSENT devices=mlx5_0:1,rxe0
-none RDMARUN-NO-DEVICE port-state=any
-ib-mlx5 RDMARUN-RATE devices=mlx5_0:1 min-rate=200
-ib-mlx5 RDMARUN-PCIE-DOWNTRAINED devices=mlx5_1 pcie-at-capability=yes
-roce-lossy RDMARUN-LOSSLESS lossless=yes
-roce-lossy RDMARUN-IRQ irq-affinity=yes
-roce-lossy RDMARUN-GOVERNOR governor=performance
-roce-lossy RDMARUN-IDLE max-idle-latency=20
+done <<MATRIX
+$(grep -v '^#' tests/data/health/fault-matrix.txt)
 flap RDMARUN-FLAP devices=mlx5_0:1 flaps=yes
 drop RDMARUN-PORT-DROPPED devices=mlx5_0 port-state=any flaps=yes
 grow RDMARUN-COUNTERS-LINK devices=mlx5_0:1 counters=yes

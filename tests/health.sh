@@ -259,17 +259,8 @@ while read -r tree want args; do
     cases=$((cases + 1))
     [ "$rc" = 69 ] && [ "$got" = "$want" ] && caught=$((caught + 1))
     ok $? "$tree, $args: $want (got: ${got:-none}, status $rc)"
-done <<'CASES'
-ib-mlx5 RDMARUN-PORT-DOWN devices=mlx5_0
-rxe RDMARUN-DEVICE-ABSENT devices=mlx5_0:1,rxe0
-ib-mlx5 RDMARUN-DEVICE-ABSENT devices=mlx5_1:2
-none RDMARUN-NO-DEVICE port-state=any
-ib-mlx5 RDMARUN-RATE devices=mlx5_0:1 min-rate=200
-ib-mlx5 RDMARUN-PCIE-DOWNTRAINED devices=mlx5_1 pcie-at-capability=yes
-roce-lossy RDMARUN-LOSSLESS lossless=yes
-roce-lossy RDMARUN-IRQ irq-affinity=yes
-roce-lossy RDMARUN-GOVERNOR governor=performance
-roce-lossy RDMARUN-IDLE max-idle-latency=20
+done <<CASES
+$(grep -v '^#' "$DATA/health/fault-matrix.txt")
 CASES
 echo "# fault codes: caught $caught/$cases, each with its own code"
 conf codes devices=rxe0:1 timeout=$(scaled 20)

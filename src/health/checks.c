@@ -48,6 +48,21 @@ struct hctx {
     size_t n;
 };
 
+/* One line of the worker's report, "KIND NAME<TAB>[CODE<TAB>]TEXT", the
+ * text kept on its line. */
+static void report_line(struct hctx *h, const char *kind, const char *code, const char *fmt,
+                        va_list ap)
+{
+    char *text = xvasprintf(fmt, ap);
+    for (char *c = text; *c; c++)
+        if (*c == '\n' || *c == '\t')
+            *c = ' ';
+    fprintf(h->out, "%s %s\t%s%s%s\n", kind, h->check, code ? code : "", code ? "\t" : "",
+            text);
+    fflush(h->out);
+    free(text);
+}
+
 /* A problem the running check found, with its fault code (NULL: the
  * check's own, health/fault_codes.c). */
 static void problem_as(struct hctx *h, const char *code, const char *fmt, ...)
@@ -56,15 +71,8 @@ static void problem_as(struct hctx *h, const char *code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = xvasprintf(fmt, ap);
+    report_line(h, "fail", code ? code : fault_code_of_check(h->check), fmt, ap);
     va_end(ap);
-    for (char *c = text; *c; c++)
-        if (*c == '\n' || *c == '\t')
-            *c = ' ';
-    fprintf(h->out, "fail %s\t%s\t%s\n", h->check, code ? code : fault_code_of_check(h->check),
-            text);
-    fflush(h->out);
-    free(text);
 }
 #define problem(h, ...) problem_as(h, NULL, __VA_ARGS__)
 
@@ -445,14 +453,8 @@ static void measured(struct hctx *h, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = xvasprintf(fmt, ap);
+    report_line(h, "info", NULL, fmt, ap);
     va_end(ap);
-    for (char *c = text; *c; c++)
-        if (*c == '\n' || *c == '\t')
-            *c = ' ';
-    fprintf(h->out, "info %s\t%s\n", h->check, text);
-    fflush(h->out);
-    free(text);
 }
 
 /* One port's loopback bandwidth, in a child pinned to the NIC's NUMA node

@@ -25,7 +25,7 @@ struct cmdline {
     struct strvec sets;      /* --set section.key=value */
     bool dry_run, json;
     char *mpirun;            /* --mpirun PATH */
-    char *launcher;          /* --launcher mpirun|srun|exec|hydra|flux|pals, or NULL: the profile's */
+    char *launcher;          /* --launcher LAUNCHERS (settings.h), or NULL: the profile's */
     char *mpi;               /* --mpi openmpi|mpich, or NULL: the profile's, else the program's */
     char *sysfs;             /* --sysfs DIR (recorded tree instead of /sys) */
     char *topology;          /* --topology FILE.xml (hwloc XML instead of this node) */

@@ -151,8 +151,9 @@ static void check_devices(struct hctx *h)
             if (strcmp(h->f.devs[k].name, dev) == 0)
                 d = &h->f.devs[k];
         if (!d) {
-            problem_as(h, "RDMARUN-DEVICE-ABSENT", "%s is absent (hint: 'ibv_devices' lists the devices this node has; check "
-                    "the driver, the firmware and the PCIe slot)", dev);
+            problem_as(h, "RDMARUN-DEVICE-ABSENT", "%s is absent (hint: 'ibv_devices' lists the "
+                       "devices this node has; check the driver, the firmware and the PCIe "
+                       "slot)", dev);
             continue;
         }
         bool found = false;
@@ -249,8 +250,8 @@ static bool counter_limits(struct hctx *h, long long *limit)
         if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n)) {
             if (colon)
                 *colon = ':';
-            problem_as(h, FAULT_CONFIG, "[check] counter-limits: '%s' is not FAMILY:N (families: link, loss, "
-                    "error, receiver, congestion, other)", items.v[i]);
+            problem_as(h, FAULT_CONFIG, "[check] counter-limits: '%s' is not FAMILY:N (families: "
+                       "link, loss, error, receiver, congestion, other)", items.v[i]);
             good = false;
             continue;
         }
@@ -318,10 +319,10 @@ static void check_counters(struct hctx *h)
             snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
             for (char *c = code; *c; c++)
                 *c = (char)toupper((unsigned char)*c);
-            problem_as(h, code, "%s port %d %s since the last check (%s counters: %lld, the limit is %lld; "
-                    "hint: 'perfquery' or the switch's port counters; a cable going bad)",
-                    h->dev[i]->name, h->port[i]->num, list, counter_family_names[fam], grew,
-                    limit[fam]);
+            problem_as(h, code, "%s port %d %s since the last check (%s counters: %lld, the limit "
+                       "is %lld; hint: 'perfquery' or the switch's port counters; a cable going "
+                       "bad)", h->dev[i]->name, h->port[i]->num, list, counter_family_names[fam],
+                       grew, limit[fam]);
             free(list);
             sv_free(&which);
         }
@@ -346,7 +347,8 @@ static void check_counters(struct hctx *h)
         port_counters_free(&then[i]);
     }
     if (!out || fclose(out) != 0 || rename(tmp, path) != 0)
-        problem_as(h, "RDMARUN-COUNTERS-BASELINE", "cannot write the counter baseline %s: %s", path, strerror(errno));
+        problem_as(h, "RDMARUN-COUNTERS-BASELINE", "cannot write the counter baseline %s: %s",
+                   path, strerror(errno));
     free(tmp);
 }
 
@@ -534,12 +536,14 @@ static void check_loopback(struct hctx *h)
         double gbps = 0;
         if (strncmp(buf, "ok ", 3) != 0 || (gbps = atof(buf + 3)) <= 0) {
             problem_as(h, "RDMARUN-LOOPBACK", "%s port %d: the loopback test failed: %s", dev,
-                       port, strncmp(buf, "error ", 6) == 0 ? buf + 6 : "it ended without a result");
+                       port, strncmp(buf, "error ", 6) == 0 ? buf + 6
+                                                            : "it ended without a result");
             continue;
         }
         double want = (double)min_gbps;
-        if (percent && h->port[i]->rate_gbps > 0 && h->port[i]->rate_gbps * (double)percent / 100 > want)
-            want = h->port[i]->rate_gbps * (double)percent / 100;
+        double share = h->port[i]->rate_gbps * (double)percent / 100;   /* 0: unknown rate */
+        if (share > want)
+            want = share;
         measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d)", dev, port, gbps,
                  h->dev[i]->numa_node);
         if (gbps < want)
@@ -564,9 +568,9 @@ static void check_lossless(struct hctx *h)
             continue;
         struct roce_class c;
         if (!roce_class_of(nccl, tc, sl, &c)) {
-            problem_as(h, FAULT_CONFIG, "[%s] %s = %s, IB_SL = %s: not a traffic class 0-255 and a service "
-                    "level 0-7", sec, nccl ? "IB_TC" : "IB_TRAFFIC_CLASS", tc ? tc : "auto",
-                    sl ? sl : "auto");
+            problem_as(h, FAULT_CONFIG, "[%s] %s = %s, IB_SL = %s: not a traffic class 0-255 and "
+                       "a service level 0-7", sec, nccl ? "IB_TC" : "IB_TRAFFIC_CLASS",
+                       tc ? tc : "auto", sl ? sl : "auto");
             continue;
         }
         struct strvec again = {0};   /* NCCL's unknowns are UCX's */

@@ -116,8 +116,10 @@ static void device(const struct rdma_device *w, const struct rdma_device *h, str
         free(a);
         free(b);
     }
-    if ((w->pcie_speed_gts > 0 && h->pcie_speed_gts > 0 && w->pcie_speed_gts != h->pcie_speed_gts) ||
-        (w->pcie_width > 0 && h->pcie_width > 0 && w->pcie_width != h->pcie_width))
+    bool speed = w->pcie_speed_gts > 0 && h->pcie_speed_gts > 0 &&
+                 w->pcie_speed_gts != h->pcie_speed_gts;
+    bool width = w->pcie_width > 0 && h->pcie_width > 0 && w->pcie_width != h->pcie_width;
+    if (speed || width)
         differ(codes, problems, "RDMARUN-MANIFEST-PCIE", "%s's PCIe link is %g GT/s x%d, the "
                "manifest's %g GT/s x%d", w->name, h->pcie_speed_gts, h->pcie_width,
                w->pcie_speed_gts, w->pcie_width);

@@ -50,7 +50,8 @@ static void bind_to(struct plan *p, struct flux_opts *o, const char *value)
     size_t len = strcspn(value, ":");
     if (!strncmp(value, "none", len) && len == 4)
         o->affinity = "off";
-    else if ((len == 4 && !strncmp(value, "core", 4)) || (len == 8 && !strncmp(value, "hwthread", 8)))
+    else if ((len == 4 && !strncmp(value, "core", 4)) ||
+             (len == 8 && !strncmp(value, "hwthread", 8)))
         o->affinity = "per-task";
     else
         sv_pushf(&p->notes, "flux: --bind-to %s has no cpu-affinity equivalent: Flux binds each "
@@ -62,7 +63,7 @@ static void map_by(struct plan *p, struct flux_opts *o, const char *value)
     size_t len = strcspn(value, ":");
     if (len == 4 && !strncmp(value, "node", 4))
         sv_push(&o->args, "--taskmap=cyclic");
-    else if (!((len == 4 && !strncmp(value, "core", 4)) || (len == 4 && !strncmp(value, "slot", 4))))
+    else if (!(len == 4 && (!strncmp(value, "core", 4) || !strncmp(value, "slot", 4))))
         sv_pushf(&p->notes, "flux: --map-by %s has no Flux equivalent: Flux maps tasks in "
                  "blocks (its default)", value);
 }

@@ -273,7 +273,8 @@ static void test_recorded_node(void)
     ok(p && p->ngids == 3, "the all-zero GID is left out (got %zu)", p ? p->ngids : 0);
     const struct gid_entry *g = p ? port_best_gid(p) : NULL;
     ok(g && g->index == 1 && gid_is_ipv4(g), "best GID of rxe0:1 is index 1, IPv4-mapped");
-    ok(p && p->counters.names.n == 0 && !f.counters_timed_out, "no counters recorded: none, and none read late");
+    ok(p && p->counters.names.n == 0 && !f.counters_timed_out,
+       "no counters recorded: none, and none read late");
     ok(f.nnuma == 2 && f.npackages == 2 && f.ncores == 8 && f.npus == 16,
        "topology: 2 packages, 2 NUMA nodes, 8 cores, 16 PUs");
     ok(f.limits.memlock_soft == -2, "a recorded node's memlock is unknown");

@@ -31,7 +31,7 @@ t "a 2-rank job runs through the installed rdmarun" sh -c \
 t "/etc/rdmarun/check.ini is a conffile" sh -c "dpkg-query -W -f='\${Conffiles}' rdmarun | grep -q ' /etc/rdmarun/check.ini '"
 t "rdmarun check reads /etc/rdmarun/check.ini (no RDMA device here: 69)" sh -c \
     "rdmarun check >/tmp/chk 2>&1; s=\$?; cat /tmp/chk; [ \$s = 69 ] &&
-     grep -q 'check devices FAILED: no RDMA device' /tmp/chk && grep -q '(/etc/rdmarun/check.ini)' /tmp/chk"
+     grep -q 'check devices FAILED: RDMARUN-NO-DEVICE: no RDMA device' /tmp/chk && grep -q '(/etc/rdmarun/check.ini)' /tmp/chk"
 
 # The drop-in wrappers: Open MPI's own answers, and a job through rdmarun.
 w=/usr/libexec/rdmarun/wrappers

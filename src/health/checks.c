@@ -272,9 +272,12 @@ static void check_counters(struct hctx *h)
     if (!counter_limits(h, limit))
         return;
     FILE *in = open_input(path);
-    struct port_counters now[64], then[64];
+    /* now: what the facts read (facts/counters.c, in a child given a time
+     * limit), not a second read of the same firmware counters */
+    const struct port_counters *now[64];
+    struct port_counters then[64];
     for (size_t i = 0; i < h->n; i++) {
-        port_counters_read(h->sysfs, h->dev[i]->name, h->port[i]->num, &now[i]);
+        now[i] = &h->port[i]->counters;
         memset(&then[i], 0, sizeof(then[i]));
     }
     char line[256], dev[64], name[64];
@@ -293,7 +296,7 @@ static void check_counters(struct hctx *h)
     }
     for (size_t i = 0; i < h->n; i++) {
         struct counter_growth g;
-        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &now[i], &g);
+        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], now[i], &g);
         /* Said, not failed: a counter at its top has stopped, so its growth
          * from here on is unseen (what it counted so far is history). */
         for (size_t k = 0; k < g.saturated.n; k++) {
@@ -340,10 +343,9 @@ static void check_counters(struct hctx *h)
     char *tmp = xasprintf("%s.tmp", path);
     FILE *out = fopen(tmp, "w");
     for (size_t i = 0; i < h->n; i++) {
-        for (size_t k = 0; out && k < now[i].names.n; k++)
-            fprintf(out, "%s %d %s %lld\n", h->dev[i]->name, h->port[i]->num, now[i].names.v[k],
-                    now[i].values[k]);
-        port_counters_free(&now[i]);
+        for (size_t k = 0; out && k < now[i]->names.n; k++)
+            fprintf(out, "%s %d %s %lld\n", h->dev[i]->name, h->port[i]->num,
+                    now[i]->names.v[k], now[i]->values[k]);
         port_counters_free(&then[i]);
     }
     if (!out || fclose(out) != 0 || rename(tmp, path) != 0)

@@ -224,19 +224,15 @@ static void health_json(const struct result *res, size_t nres, const char *node,
 /* A label value as Prometheus' text format reads it: \\, \" and \\n escaped. */
 static void prom_label(struct strvec *out, const char *s)
 {
-    struct strvec parts = {0};
+    char *v = xmalloc(2 * strlen(s) + 1), *e = v;
     for (; *s; s++) {
-        if (*s == '\\' || *s == '"')
-            sv_pushf(&parts, "\\%c", *s);
-        else if (*s == '\n')
-            sv_push(&parts, "\\n");
-        else
-            sv_pushf(&parts, "%c", *s);
+        if (*s == '\\' || *s == '"' || *s == '\n')
+            *e++ = '\\';
+        *e++ = *s == '\n' ? 'n' : *s;
     }
-    char *v = sv_join(&parts, "");
+    *e = '\0';
     sv_push(out, v);
     free(v);
-    sv_free(&parts);
 }
 
 /* --prometheus: node_exporter's textfile collector format (metric names in

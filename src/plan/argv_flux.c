@@ -106,12 +106,8 @@ static void job_options(struct plan *p, struct flux_opts *o, const struct strvec
                      w.value ? " " : "", w.value ? w.value : "");
             break;
         case JW_OTHER:
-            if (w.word[0] == '-')
-                plan_fail(p, RR_EX_USAGE, xasprintf("--launcher flux: %s is an mpirun option "
-                          "rdmarun cannot give Flux (hint: -np, -N, -H, -x, --mca, --bind-to, "
-                          "--map-by; or --launcher exec -- flux run ...)", w.word));
-            else
-                sv_push(&o->args, w.word);
+            job_word_other(p, "flux", "Flux", "-np, -N, -H, -x, --mca, --bind-to, --map-by; or "
+                           "--launcher exec -- flux run ...", w.word, &o->args);
             break;
         }
     }

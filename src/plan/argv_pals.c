@@ -95,12 +95,8 @@ static void job_options(struct plan *p, const struct strvec *a, struct strvec *a
                      w.word, w.value ? " " : "", w.value ? w.value : "");
             break;
         case JW_OTHER:
-            if (w.word[0] == '-')
-                plan_fail(p, RR_EX_USAGE, xasprintf("--launcher pals: %s is an mpirun option "
-                          "rdmarun cannot give PALS (hint: -np, -N, -H, --hostfile, -x, "
-                          "--bind-to, --wdir; or --launcher exec -- mpiexec ...)", w.word));
-            else
-                sv_push(argv, w.word);
+            job_word_other(p, "pals", "PALS", "-np, -N, -H, --hostfile, -x, --bind-to, --wdir; "
+                           "or --launcher exec -- mpiexec ...", w.word, argv);
             break;
         }
     }

@@ -1,4 +1,5 @@
 #include "plan/job_words.h"
+#include "util/msg.h"
 #include "util/xalloc.h"
 #include <string.h>
 
@@ -47,4 +48,14 @@ char *job_hosts_bare(const char *list, size_t *count)
     sv_free(&names);
     sv_free(&bare);
     return joined;
+}
+
+void job_word_other(struct plan *p, const char *launcher, const char *title, const char *hint,
+                    const char *word, struct strvec *argv)
+{
+    if (word[0] == '-')
+        plan_fail(p, RR_EX_USAGE, xasprintf("--launcher %s: %s is an mpirun option rdmarun "
+                  "cannot give %s (hint: %s)", launcher, word, title, hint));
+    else
+        sv_push(argv, word);
 }

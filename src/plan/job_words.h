@@ -3,6 +3,7 @@
  * that into its own words (srun, flux, PALS). */
 #ifndef RDMARUN_JOB_WORDS_H
 #define RDMARUN_JOB_WORDS_H
+#include "plan/plan.h"
 #include "util/strvec.h"
 
 enum job_word {
@@ -33,5 +34,10 @@ struct job_word_at job_word_next(const struct strvec *a, size_t *i);
 /* -H's list without Open MPI's ":slots" ("a:2,b" -> "a,b"); *count: its
  * hosts. Caller frees. */
 char *job_hosts_bare(const char *list, size_t *count);
+/* A word no translation took (JW_OTHER), for LAUNCHER (its --launcher
+ * word and its TITLE): an option is refused (64) with HINT, the words it
+ * has; any other word goes onto argv as it is. */
+void job_word_other(struct plan *p, const char *launcher, const char *title, const char *hint,
+                    const char *word, struct strvec *argv);
 
 #endif

@@ -456,7 +456,8 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
     enum launcher l = p->launcher.value;
-    bool srun = l == LAUNCHER_SRUN || l == LAUNCHER_FLUX || l == LAUNCHER_PALS;   /* pipes */
+    /* the ranks' stdout a pipe (srun, Flux, PALS): UCX reports on stderr */
+    bool pipes = l == LAUNCHER_SRUN || l == LAUNCHER_FLUX || l == LAUNCHER_PALS;
     char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
     char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
     if (p->evidence_files)
@@ -468,7 +469,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         const char *value = vars[i].value;
         if (p->evidence_files && vars[i].file)
             value = i == 1 ? ucx_file : nccl_file;
-        else if (srun && i == 1)
+        else if (pipes && i == 1)
             value = "stderr";
         if (!have && value) {
             plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
@@ -489,7 +490,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
             sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
                      "(it would %s%s)", vars[i].name, v, have->origin,
                      value ? "set " : "leave it unset", value ? value : "");
-        else if (!srun && i == 1 && v && strcmp(v, "stderr") == 0)
+        else if (!pipes && i == 1 && v && strcmp(v, "stderr") == 0)
             sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: with glibc 2.37+ a long UCX "
                      "line leaves stderr in pieces, which %s, and a process's report may be lost "
                      "(rdmarun would set stdout)", have->origin,

@@ -107,6 +107,46 @@ conf badlim devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/ba
 hc "$SITE/badlim.ini" --sysfs "$TMP/sys-cnt"
 check "a counter limit that is not FAMILY:N" 69 "[check] counter-limits: 'wobble:3' is not FAMILY:N"
 
+# A job's epilog (--epilog) judges what grew during the job against the
+# counters its prolog kept (BASELINE.job-ID), with epilog-counter-limits; a
+# HealthCheckProgram run between them does not hide the job's growth.
+cp -r "$DATA/sysfs/ib-mlx5" "$TMP/sys-job"
+jc=$TMP/sys-job/class/infiniband/mlx5_0/ports/2/counters/symbol_error
+conf job devices=mlx5_0:2 port-state=any "baseline=$TMP/state/job/counters" \
+    counters=yes "epilog-counter-limits = link:5"
+SLURM_JOB_ID=4242 hc "$SITE/job.ini" --sysfs "$TMP/sys-job"
+check "the prolog passes and keeps its job's counters" 0 "is healthy"
+[ -s "$TMP/state/job/counters.job-4242" ]; ok $? "the prolog's snapshot is kept for job 4242"
+echo $(($(cat "$jc") + 4)) >"$jc"
+env -u SLURM_JOB_ID "$RDMARUN" check --config "$SITE/job.ini" --sysfs "$TMP/sys-job" >/dev/null  # HealthCheckProgram
+echo $(($(cat "$jc") + 3)) >"$jc"
+SLURM_JOB_ID=4242 hc "$SITE/job.ini" --sysfs "$TMP/sys-job" --epilog
+check "the epilog sees 7 symbol errors during the job, past link:5" 69 \
+    "rdmarun: check counters FAILED: RDMARUN-COUNTERS-LINK: mlx5_0 port 2 symbol_error grew by 7 during job 4242 (link counters: 7, the limit is 5"
+[ ! -e "$TMP/state/job/counters.job-4242" ]; ok $? "the epilog removes its job's snapshot"
+SLURM_JOB_ID=4243 hc "$SITE/job.ini" --sysfs "$TMP/sys-job"
+echo $(($(cat "$jc") + 5)) >"$jc"
+SLURM_JOB_ID=4243 hc "$SITE/job.ini" --sysfs "$TMP/sys-job" --epilog
+check "5 during the next job are within epilog-counter-limits" 0 "is healthy"
+SLURM_JOB_ID=4244 hc "$SITE/job.ini" --sysfs "$TMP/sys-job" --epilog
+check "an epilog without its prolog's counters says so and passes" 0 \
+    "rdmarun: check counters: no counters from job 4244's prolog in $TMP/state/job/counters.job-4244" "is healthy"
+conf jobnc devices=mlx5_0:2 port-state=any "baseline=$TMP/state/job/counters"
+SLURM_JOB_ID=4245 hc "$SITE/job.ini" --sysfs "$TMP/sys-job"
+echo $(($(cat "$jc") + 1)) >"$jc"
+SLURM_JOB_ID=4245 hc "$SITE/jobnc.ini" --sysfs "$TMP/sys-job" --epilog
+check "--epilog compares counters where the file does not ask (default link:0)" 69 \
+    "symbol_error grew by 1 during job 4245 (link counters: 1, the limit is 0"
+ln -s "$TMP/elsewhere" "$TMP/state/job/counters.job-4246"
+SLURM_JOB_ID=4246 hc "$SITE/job.ini" --sysfs "$TMP/sys-job"
+check "a link planted at the job's snapshot is replaced, never followed" 0 "is healthy"
+[ ! -e "$TMP/elsewhere" ] && [ ! -L "$TMP/state/job/counters.job-4246" ]
+ok $? "nothing was written through the link"
+SLURM_JOB_ID='../x' hc "$SITE/job.ini" --sysfs "$TMP/sys-job" --epilog
+check "--epilog with a SLURM_JOB_ID that is not a job id" 64 "check --epilog: SLURM_JOB_ID is not a job id (not digits)"
+env -u SLURM_JOB_ID "$RDMARUN" check --config "$SITE/job.ini" --sysfs "$TMP/sys-job" --epilog >"$TMP/o" 2>&1
+[ $? = 64 ] && grep -q "SLURM_JOB_ID is not a job id (not set)" "$TMP/o"; ok $? "--epilog outside a job: 64, said"
+
 # Limits are this node's, also when the devices come from a recorded tree.
 conf mem devices=rxe0 memlock=unlimited
 run sh -c 'ulimit -S -l 64 && exec "$0" check --config "$1" --sysfs "$2"' "$RDMARUN" "$SITE/mem.ini" "$DATA/sysfs/rxe"

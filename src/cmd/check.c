@@ -72,12 +72,17 @@ int cmd_check(const struct cmdline *cl)
     }
     if (!cl->qp_test && !cl->path_test) {
         struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->json, cl->node,
-                                    cl->scontrol, cl->prometheus, cl->manifest};
+                                    cl->scontrol, cl->prometheus, cl->manifest,
+                                    cl->epilog};
         return health_main(&rq);
     }
     long gid = -1;
     if (!cli_gid_index(cl->gid_index, &gid))
         return RR_EX_USAGE;
+    if (cl->epilog) {
+        rr_error("--epilog is for the node health check, not for --qp-test or --path-test");
+        return RR_EX_USAGE;
+    }
     if (cl->path_test && cl->qp_test) {
         rr_error("--qp-test and --path-test are two checks: run one at a time");
         return RR_EX_USAGE;

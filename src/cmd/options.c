@@ -91,6 +91,9 @@ static const struct opt options[] = {
      "check --drain: the scontrol to run"},
     {"manifest", NULL, CMD_CHECK, OPT_VALUE, C(manifest), NULL, "FILE",
      "check: compare the node with a good node's\n'rdmarun probe --json' (RDMARUN-MANIFEST-*)"},
+    {"epilog", NULL, CMD_CHECK, OPT_FLAG, C(epilog), NULL, NULL,
+     "check: in Slurm's Epilog, judge what the counters\ngrew during the job ($SLURM_JOB_ID) "
+     "against its prolog's"},
     {"prometheus", NULL, CMD_CHECK, OPT_VALUE, C(prometheus), NULL, "FILE",
      "check: write the result for node_exporter's textfile\ncollector (FILE.prom, replaced whole)"},
     {"np", "-np", CMD_COMPARE, OPT_VALUE, C(np_list), NULL, "N[,N...]",

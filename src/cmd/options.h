@@ -44,6 +44,7 @@ struct cmdline {
     char *config, *scontrol, *node;  /* --config, --scontrol, --node */
     char *prometheus;        /* check --prometheus FILE: node-exporter's textfile */
     char *manifest;          /* check --manifest FILE: a good node's probe --json */
+    bool epilog;             /* check --epilog: counters during the job, against its prolog's */
     bool drain;                      /* --drain */
     /* rdmarun compare */
     char *np_list, *repeat, *warmup, *metric, *baseline, *output, *resume;

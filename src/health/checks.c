@@ -20,6 +20,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -39,6 +40,7 @@
 struct hctx {
     const struct profile *cfg;
     const char *sysfs;        /* "/sys" or a recorded tree */
+    struct health_scope scope;
     struct facts f;
     const char *check;        /* the running check */
     FILE *out;
@@ -230,12 +232,12 @@ static void check_modules(struct hctx *h)
 /* The growth each counter family may have between two checks
  * ([check] counter-limits, FAMILY:N; -1 unlimited). By default link, loss
  * and error counters must not grow at all. */
-static bool counter_limits(struct hctx *h, long long *limit)
+static bool counter_limits(struct hctx *h, const char *key, long long *limit)
 {
     for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
         limit[fam] = fam == COUNTER_LINK || fam == COUNTER_LOSS || fam == COUNTER_ERROR ? 0 : -1;
     struct strvec items = {0};
-    sv_split(&items, cfg(h, "counter-limits") ? cfg(h, "counter-limits") : "", ",");
+    sv_split(&items, cfg(h, key) ? cfg(h, key) : "", ",");
     bool good = true;
     for (size_t i = 0; i < items.n; i++) {
         char *colon = strchr(items.v[i], ':');
@@ -250,8 +252,8 @@ static bool counter_limits(struct hctx *h, long long *limit)
         if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n)) {
             if (colon)
                 *colon = ':';
-            problem_as(h, FAULT_CONFIG, "[check] counter-limits: '%s' is not FAMILY:N (families: "
-                       "link, loss, error, receiver, congestion, other)", items.v[i]);
+            problem_as(h, FAULT_CONFIG, "[check] %s: '%s' is not FAMILY:N (families: "
+                       "link, loss, error, receiver, congestion, other)", key, items.v[i]);
             good = false;
             continue;
         }
@@ -261,42 +263,108 @@ static bool counter_limits(struct hctx *h, long long *limit)
     return good;
 }
 
-/* Counters must not grow past their family's limit between two checks:
- * every counter of each port (counters/, hw_counters/) is kept in a
- * baseline file (root's, in root mode), rewritten after each check. */
-static void check_counters(struct hctx *h)
+/* A file of counters, "DEV PORT NAME VALUE" lines (the baseline, a job's
+ * snapshot), read into each port's set: read only when it is this user's
+ * regular file, never through a link. False when there is none. */
+static bool counters_load(struct hctx *h, int dfd, const char *name, struct port_counters *then)
 {
-    const char *path = cfg(h, "baseline") ? cfg(h, "baseline")
-                     : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/counters.baseline";
-    long long limit[COUNTER_FAMILIES];
-    if (!counter_limits(h, limit))
-        return;
-    FILE *in = open_input(path);
-    /* now: what the facts read (facts/counters.c, in a child given a time
-     * limit), not a second read of the same firmware counters */
-    const struct port_counters *now[64];
-    struct port_counters then[64];
-    for (size_t i = 0; i < h->n; i++) {
-        now[i] = &h->port[i]->counters;
-        memset(&then[i], 0, sizeof(then[i]));
-    }
-    char line[256], dev[64], name[64];
+    size_t len, cap[64] = {0};
+    char *text = dfd >= 0 ? read_own_file_at(dfd, name, 16 << 20, &len) : NULL;
+    if (!text)
+        return false;
+    char dev[64], cname[64];
     int port;
     long long old;
-    size_t cap[64] = {0};
-    while (in && fgets(line, sizeof(line), in)) {
-        if (sscanf(line, "%63s %d %63s %lld", dev, &port, name, &old) != 4)
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (sscanf(line, "%63s %d %63s %lld", dev, &port, cname, &old) != 4)
             continue;
         for (size_t i = 0; i < h->n; i++)
             if (strcmp(h->dev[i]->name, dev) == 0 && h->port[i]->num == port) {
                 GROW(then[i].values, cap[i], then[i].names.n + 1);
                 then[i].values[then[i].names.n] = old;
-                sv_push(&then[i].names, name);
+                sv_push(&then[i].names, cname);
             }
     }
+    free(text);
+    return true;
+}
+
+/* The ports' counters now, written whole over NAME in DFD (made O_EXCL
+ * beside it and renamed: never through a link someone planted). */
+static bool counters_save(struct hctx *h, int dfd, const char *name)
+{
+    struct strvec lines = {0};
+    for (size_t i = 0; i < h->n; i++)
+        for (size_t k = 0; k < h->port[i]->counters.names.n; k++)
+            sv_pushf(&lines, "%s %d %s %lld\n", h->dev[i]->name, h->port[i]->num,
+                     h->port[i]->counters.names.v[k], h->port[i]->counters.values[k]);
+    char *text = sv_join(&lines, "");
+    bool ok = dfd >= 0 && replace_file_at(dfd, name, text, strlen(text)) == 0;
+    free(text);
+    sv_free(&lines);
+    return ok;
+}
+
+#define JOB_SNAPSHOT_DAYS 7   /* a job's prolog snapshot whose epilog never ran */
+
+/* Job snapshots ("BASE.job-ID") older than a week: their job's epilog never
+ * ran (the node went down), so nothing will read them. */
+static void counters_prune(int dfd, const char *base)
+{
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    char *prefix = xasprintf("%s.job-", base);
+    time_t old = time(NULL) - JOB_SNAPSHOT_DAYS * 86400;
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && st.st_mtime < old)
+            unlinkat(dfd, e->d_name, 0);
+    }
+    free(prefix);
+    closedir(d);
+}
+
+/* Counters must not grow past their family's limit between two checks:
+ * every counter of each port (counters/, hw_counters/) is kept in a
+ * baseline file (root's, in root mode), rewritten after each check. A
+ * Slurm prolog also keeps them for its job ("BASE.job-ID"), and the job's
+ * epilog (--epilog) judges what grew during the job against that, with
+ * epilog-counter-limits, and removes it. */
+static void check_counters(struct hctx *h)
+{
+    const char *path = cfg(h, "baseline") ? cfg(h, "baseline")
+                     : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/counters.baseline";
+    bool epilog = h->scope.epilog && h->scope.job;
+    const char *limits = epilog && cfg(h, "epilog-counter-limits") ? "epilog-counter-limits"
+                                                                    : "counter-limits";
+    long long limit[COUNTER_FAMILIES];
+    if (!counter_limits(h, limits, limit))
+        return;
+    char *a = xstrdup(path), *b = xstrdup(path);
+    char *dir = dirname(a), *base = basename(b);
+    char *snapshot = h->scope.job ? xasprintf("%s.job-%s", base, h->scope.job) : NULL;
+    make_dirs(dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct port_counters then[64];
+    memset(then, 0, sizeof(then));
+    bool had = counters_load(h, dfd, epilog ? snapshot : base, then);
+    if (epilog && !had) {
+        fprintf(h->out, "note %s\tno counters from job %s's prolog in %s/%s (the prolog ran "
+                "without 'counters = yes', or as another user): what grew during the job is "
+                "unknown\n", h->check, h->scope.job, dir, snapshot);
+        fflush(h->out);
+    }
+    char *since = epilog ? xasprintf("during job %s", h->scope.job) : xstrdup("since the last check");
     for (size_t i = 0; i < h->n; i++) {
         struct counter_growth g;
-        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], now[i], &g);
+        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &h->port[i]->counters, &g);
         /* Said, not failed: a counter at its top has stopped, so its growth
          * from here on is unseen (what it counted so far is history). */
         for (size_t k = 0; k < g.saturated.n; k++) {
@@ -305,11 +373,7 @@ static void check_counters(struct hctx *h)
                     h->port[i]->num, g.saturated.v[k]);
             fflush(h->out);
         }
-        if (!in) {
-            counter_growth_free(&g);
-            continue;
-        }
-        for (int fam = COUNTER_LOSS; fam < COUNTER_FAMILIES; fam++) {
+        for (int fam = COUNTER_LOSS; had && fam < COUNTER_FAMILIES; fam++) {
             long long grew = counter_growth_sum(&g, fam);
             if (limit[fam] < 0 || grew <= limit[fam])
                 continue;
@@ -322,36 +386,31 @@ static void check_counters(struct hctx *h)
             snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
             for (char *c = code; *c; c++)
                 *c = (char)toupper((unsigned char)*c);
-            problem_as(h, code, "%s port %d %s since the last check (%s counters: %lld, the limit "
-                       "is %lld; hint: 'perfquery' or the switch's port counters; a cable going "
-                       "bad)", h->dev[i]->name, h->port[i]->num, list, counter_family_names[fam],
-                       grew, limit[fam]);
+            problem_as(h, code, "%s port %d %s %s (%s counters: %lld, the limit is %lld; hint: "
+                       "'perfquery' or the switch's port counters; a cable going bad)",
+                       h->dev[i]->name, h->port[i]->num, list, since,
+                       counter_family_names[fam], grew, limit[fam]);
             free(list);
             sv_free(&which);
         }
         counter_growth_free(&g);
-    }
-    if (in)
-        fclose(in);
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-        *slash = '\0';
-        make_dirs(dir);
-    }
-    free(dir);
-    char *tmp = xasprintf("%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    for (size_t i = 0; i < h->n; i++) {
-        for (size_t k = 0; out && k < now[i]->names.n; k++)
-            fprintf(out, "%s %d %s %lld\n", h->dev[i]->name, h->port[i]->num,
-                    now[i]->names.v[k], now[i]->values[k]);
         port_counters_free(&then[i]);
     }
-    if (!out || fclose(out) != 0 || rename(tmp, path) != 0)
-        problem_as(h, "RDMARUN-COUNTERS-BASELINE", "cannot write the counter baseline %s: %s",
-                   path, strerror(errno));
-    free(tmp);
+    free(since);
+    if (!counters_save(h, dfd, base) ||
+        (h->scope.job && !epilog && !counters_save(h, dfd, snapshot)))
+        problem_as(h, "RDMARUN-COUNTERS-BASELINE", "cannot write the counter baseline %s: %s "
+                   "(hint: [check] baseline = a file in a folder only root can write)", path,
+                   strerror(errno));
+    if (dfd >= 0 && epilog)
+        unlinkat(dfd, snapshot, 0);
+    else if (dfd >= 0 && h->scope.job)
+        counters_prune(dfd, base);
+    if (dfd >= 0)
+        close(dfd);
+    free(snapshot);
+    free(a);
+    free(b);
 }
 
 /* A [check] number of seconds or a count, else its default. */
@@ -624,12 +683,13 @@ static void check_qp(struct hctx *h)
     }
 }
 
-void health_checks(const struct profile *cfg_profile, const char *sysfs_root, FILE *out)
+void health_checks(const struct profile *cfg_profile, const struct health_scope *scope, FILE *out)
 {
     struct hctx h;
     memset(&h, 0, sizeof(h));
     h.cfg = cfg_profile;
-    h.sysfs = sysfs_root ? sysfs_root : "/sys";
+    h.scope = *scope;
+    h.sysfs = scope->sysfs ? scope->sysfs : "/sys";
     h.out = out;
     bool on = false;
     static const struct {

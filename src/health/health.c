@@ -165,13 +165,13 @@ static void supervise_worker(struct proc *worker, double check_limit, double tot
 
 struct worker_args {
     const struct profile *cfg;
-    const char *sysfs;
+    struct health_scope scope;
 };
 
 static void run_checks(void *arg)
 {
     const struct worker_args *wa = arg;
-    health_checks(wa->cfg, wa->sysfs, stderr);
+    health_checks(wa->cfg, &wa->scope, stderr);
 }
 
 /* --json: the node's verdict, each check's problems with their codes and
@@ -327,13 +327,27 @@ int health_main(const struct health_request *cl)
     }
     if (cl->manifest)
         profile_put(&cfg, "check", "manifest", cl->manifest, ORIGIN_SET, NULL, 0);
+    /* A Slurm prolog keeps the counters for its job; --epilog judges what
+     * grew during the job, so it compares counters whatever the file says. */
+    const char *job = getenv("SLURM_JOB_ID");
+    if (job && (!*job || strspn(job, "0123456789") != strlen(job) || strlen(job) > 20))
+        job = NULL;   /* not a job id: no file name is made of it */
+    if (cl->epilog && !job) {
+        rr_error("check --epilog: SLURM_JOB_ID is not a job id (%s): the epilog compares the "
+                 "job's counters with those its prolog kept (hint: run it as Slurm's Epilog, "
+                 "or set SLURM_JOB_ID)", getenv("SLURM_JOB_ID") ? "not digits" : "not set");
+        profile_free(&cfg);
+        return RR_EX_USAGE;
+    }
+    if (cl->epilog)
+        profile_put(&cfg, "check", "counters", "yes", ORIGIN_SET, NULL, 0);
     const char *t = profile_value(&cfg, "check", "timeout");
     const char *ct = profile_value(&cfg, "check", "check-timeout");
     double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;
 
     /* The worker writes its report on its stderr, which also carries what
      * a check prints itself (the QP test's reason). */
-    struct worker_args wa = {&cfg, cl->sysfs};
+    struct worker_args wa = {&cfg, {cl->sysfs, job, cl->epilog}};
     struct proc_spec spec = {.fn = run_checks, .arg = &wa, .err = PROC_PIPE};
     struct proc worker;
     double t0 = proc_now();

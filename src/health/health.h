@@ -25,6 +25,16 @@ struct health_request {
     const char *scontrol;   /* --scontrol PATH, or NULL: found on PATH */
     const char *prometheus; /* --prometheus FILE: node_exporter's textfile, or NULL */
     const char *manifest;   /* --manifest FILE (over [check] manifest), or NULL */
+    bool epilog;            /* --epilog: the job's counters against its prolog's */
+};
+
+/* Where the checks run: a recorded tree instead of /sys (NULL: /sys), and
+ * the Slurm job whose prolog (or, with epilog, epilog) this is (NULL:
+ * neither: a HealthCheckProgram run). */
+struct health_scope {
+    const char *sysfs;
+    const char *job;
+    bool epilog;
 };
 
 /* Run the check; 0 healthy, RR_EX_UNAVAILABLE unhealthy, or another RR_EX_*. */
@@ -34,7 +44,7 @@ int health_main(const struct health_request *rq);
  *   begin NAME            a check starts
  *   fail NAME<TAB>TEXT    it found a problem (once per problem)
  *   end NAME              it finished
- * and returns. sysfs_root: a recorded tree instead of /sys (tests). */
-void health_checks(const struct profile *cfg, const char *sysfs_root, FILE *out);
+ * and returns. */
+void health_checks(const struct profile *cfg, const struct health_scope *scope, FILE *out);
 
 #endif

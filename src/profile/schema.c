@@ -59,6 +59,9 @@ static const struct keydef check_keys[] = {
     {"counter-limits", VT_LIST, NULL,
      "health check: growth allowed between checks per family, FAMILY:N (default link:0, "
      "loss:0, error:0)"},
+    {"epilog-counter-limits", VT_LIST, NULL,
+     "health check --epilog: growth allowed during a job per family, FAMILY:N (default: "
+     "counter-limits)"},
     {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
     {"flaps", VT_BOOL, NULL,
      "health check: a port's link must not go down flap-count times within flap-window, nor "

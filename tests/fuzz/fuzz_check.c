@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             profile_put(&cfg, "check", key, keep, ORIGIN_SET, NULL, 0);
         }
         free(keep);
-        health_checks(&cfg, getenv("RDMARUN_FUZZ_SYSFS"), out);
+        struct health_scope scope = {getenv("RDMARUN_FUZZ_SYSFS"), NULL, false};
+        health_checks(&cfg, &scope, out);
     }
     /* The same bytes as a state file of the flap check: read, written back
      * and read again to the same ports. */

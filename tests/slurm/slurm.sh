@@ -17,16 +17,27 @@ SPANK=$BUILD/src/slurm/rdmarun_spank.so
 # the prolog: the node's RDMA devices are the recorded Soft-RoCE node.
 SITE=$TMP/site
 mkdir -p "$SITE"
-healthy() { printf '[check]\ndevices = rxe0:1\ntimeout = 20\n' >"$SITE/check.ini"; }
+# The node's port has a symbol_error counter, which jobs leave alone
+# (section 7 makes one rise during a job).
+NODE=$TMP/sys-node
+cp -r "$DATA/sysfs/rxe" "$NODE"
+SYMERR=$NODE/class/infiniband/rxe0/ports/1/counters/symbol_error
+mkdir -p "${SYMERR%/*}" && echo 0 >"$SYMERR"
+healthy() { printf '[check]\ndevices = rxe0:1\ncounters = yes\nbaseline = %s\ntimeout = 20\n' \
+    "$SITE/state/counters" >"$SITE/check.ini"; }
 unhealthy() { printf '[check]\ndevices = mlx5_0\ntimeout = 20\n' >"$SITE/check.ini"; }
 healthy
-HEALTH=("$RDMARUN" check --drain --config "$SITE/check.ini" --sysfs "$DATA/sysfs/rxe" --scontrol "$SCONTROL")
-cat >"$SITE/prolog.sh" <<SH
-#!/bin/sh
-exec ${HEALTH[*]}
-SH
+HEALTH=("$RDMARUN" check --drain --config "$SITE/check.ini" --sysfs "$NODE" --scontrol "$SCONTROL")
+# Prolog and Epilog: the shipped wrapper (wrappers/slurm/check.sh, as
+# rdmarun-slurm(7) installs it), with this build, the site's file and the
+# recorded node.
+sed -e "s|^CONFIG=.*|CONFIG=$SITE/check.ini SCONTROL=$SCONTROL|" \
+    -e "s|^exec [^ ]*/rdmarun check |exec $RDMARUN check --sysfs $NODE |" \
+    "$BUILD/wrappers/slurm/check.sh" >"$SITE/prolog.sh"
 chmod 755 "$SITE/prolog.sh"
-conf=("Prolog=$SITE/prolog.sh")
+[ "$(grep -c "^CONFIG=$SITE/check.ini\|^exec $RDMARUN check --sysfs $NODE --drain \$EPILOG" "$SITE/prolog.sh")" = 2 ]
+ok $? "the shipped Prolog/Epilog wrapper runs this build's check ($(grep '^exec' "$SITE/prolog.sh"))"
+conf=("Prolog=$SITE/prolog.sh" "Epilog=$SITE/prolog.sh")
 if [ -f "$SPANK" ]; then
     echo "required $SPANK" >"$SITE/plugstack.conf"
     conf+=("PlugStackConfig=$SITE/plugstack.conf")
@@ -283,10 +294,28 @@ fi
 
 # 6. --node is one node: a hostlist or ALL never reaches scontrol.
 for n in "n[1-4]" "$HOST,$HOST" ALL; do
-    run "$RDMARUN" check --drain --node "$n" --config "$SITE/hang.ini" --sysfs "$DATA/sysfs/rxe" --scontrol "$SCONTROL"
+    run "$RDMARUN" check --drain --node "$n" --config "$SITE/hang.ini" --sysfs "$NODE" --scontrol "$SCONTROL"
     check "--node '$n' is refused before any scontrol call" 64 "--node takes one node's name"
 done
 case $(slurm_state) in *drain*) r=1 ;; *) r=0 ;; esac   # ("idle*": slurmd slow to answer)
 ok $r "and the node was not drained ($(slurm_state))"
+
+# 7. The Epilog (the same wrapper; slurmd sets SLURM_SCRIPT_CONTEXT=
+# epilog_slurmd) judges what the port's counters grew during the job
+# against what its prolog kept: a job during which symbol errors rose
+# drains the node, by name, with the job in the reason.
+cat >"$TMP/errors.sh" <<SH
+#!/bin/sh
+echo \$((\$(cat '$SYMERR') + 3)) >'$SYMERR'
+SH
+id=$(sbatch --parsable -n 1 -o "$TMP/errors.out" "$TMP/errors.sh")
+slurm_wait_state drain 60 || slurm_wait_state drng 5
+reason=$(slurm_reason)
+case $reason in "rdmarun: RDMARUN-COUNTERS-LINK: rxe0 port 1 symbol_error grew by 3 during job $id"*) r=0 ;; *) r=1 ;; esac
+ok $r "the Epilog drained node $HOST: symbol errors rose during job $id ($reason)"
+[ ! -e "$SITE/state/counters.job-$id" ]; ok $? "the Epilog removed the job's counters"
+run "${HEALTH[@]}"
+check "the next health check (nothing grew since) resumes the node" 0 "resumed node $HOST"
+slurm_wait_state idle 10; ok $? "the node is idle"
 
 done_testing

@@ -39,7 +39,8 @@ static char *run(const char *tree, const char *const *kv)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    health_checks(&cfg, sysfs, out);
+    struct health_scope scope = {sysfs, NULL, false};
+    health_checks(&cfg, &scope, out);
     fclose(out);
     profile_free(&cfg);
     return buf;

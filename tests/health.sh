@@ -393,11 +393,53 @@ check_without "flaps: a state file that is a link is not read (no drop from its 
     "RDMARUN-PORT-DROPPED" "is healthy"
 [ ! -L "$TMP/state/port-state" ] && [ "$(cat "$TMP/planted")" = "down mlx5_0 2 1" ]
 ok $? "flaps: and it is replaced by the real state, the link's target untouched"
+# A RoCE port has no link_downed: the downs the checks saw (up at one,
+# down at the next) are counted instead.
+RT=$TMP/flap-roce
+cp -r "$DATA/sysfs/roce-lossless" "$RT"
+RP=$RT/class/infiniband/mlx5_0/ports/1
+conf rflaps devices=mlx5_0 port-state=any flaps=yes "state=$TMP/state/roce-state" timeout=$(scaled 20)
+rflap() { printf '%s\n' "$1" >"$RP/state"; run "$RDMARUN" check --config "$SITE/rflaps.ini" --sysfs "$RT"; }
+rflap "4: ACTIVE"; rflap "1: DOWN"; rflap "4: ACTIVE"; rflap "1: DOWN"; rflap "4: ACTIVE"
+check "flaps without link_downed: 2 downs seen, below flap-count 3" 0 "is healthy"
+rflap "1: DOWN"
+check "flaps without link_downed: a third down seen is a flap" 69 \
+    "RDMARUN-FLAP: mlx5_0 port 1 went down 3 times in the last 43200 s (seen down by the checks: it has no link_downed"
+rflap "1: DOWN"
+check "flaps without link_downed: a port still down is not a new down" 69 "went down 3 times"
 : >"$TMP/a-file"   # a folder that is a file: no one, root neither, writes in it
 conf flaps2 devices=mlx5_0 port-state=any flaps=yes "state=$TMP/a-file/port-state" timeout=$(scaled 20)
 run "$RDMARUN" check --config "$SITE/flaps2.ini" --sysfs "$FT"
 check "flaps: a state that cannot be written is said (RDMARUN-STATE)" 69 \
     "RDMARUN-STATE: cannot keep the ports' history in $TMP/a-file/port-state"
+
+# The kernel's log (kmsg = yes): a recorded node's "kmsg" beside its tree,
+# tests/data/kmsg/README says why each record is there.
+cp -r "$DATA/sysfs/roce-lossless" "$TMP/sys-kmsg"
+cp "$DATA/kmsg/mlx5-events.kmsg" "$TMP/sys-kmsg/kmsg"
+conf kmsg devices=mlx5_0:1 kmsg=yes timeout=$(scaled 20)
+hc "$SITE/kmsg.ini" --sysfs "$TMP/sys-kmsg"
+check "the kernel's events of the last day, each with its code" 69 \
+    "RDMARUN-KMSG-FIRMWARE: mlx5_0: the kernel logged firmware commands failed or timed out 1 time in the last 86400 s, last at 89000.0 s after boot: 'mlx5_core 0000:3b:00.0: mlx5_cmd_out_err:838:(pid 4242): CREATE_MKEY(0x200) op_mod(0x0) failed" \
+    "RDMARUN-KMSG-TEMPERATURE: mlx5_0: the kernel logged a module or sensor ran too hot 1 time" \
+    "RDMARUN-KMSG-LINK-FLAP: mlx5_0: the kernel logged its link went down 3 times in the last 86400 s, last at 89800.0 s"
+check_without "a PCIe warning older than the window is not judged" 69 "KMSG-PCIE" "KMSG-FIRMWARE"
+check_without "a record a process wrote, and another device's, are not judged" 69 "KMSG-HEALTH" "KMSG-FIRMWARE"
+check_without "a line that is not a record is skipped" 69 "not a kmsg record" "KMSG-FIRMWARE"
+conf kmsgw devices=mlx5_0:1 kmsg=yes kmsg-window=100000 flap-count=4 timeout=$(scaled 20)
+hc "$SITE/kmsgw.ini" --sysfs "$TMP/sys-kmsg"
+check "a wider window takes the PCIe link limited at boot" 69 \
+    "RDMARUN-KMSG-PCIE: mlx5_0: the kernel logged its PCIe link limited below its capability 1 time in the last 100000 s, last at 5.2 s after boot: 'mlx5_core 0000:3b:00.0: 63.008 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x8 link"
+check_without "3 link downs are no flap at flap-count 4" 69 "KMSG-LINK-FLAP" "KMSG-PCIE"
+printf '2,940,89900000000,-;mlx5_core 0000:3b:00.0: poll_health:800:(pid 0): device'"'"'s health compromised - reached miss count\n' >>"$TMP/sys-kmsg/kmsg"
+hc "$SITE/kmsg.ini" --sysfs "$TMP/sys-kmsg"
+check "the kernel's own health-lost record is judged" 69 "RDMARUN-KMSG-HEALTH: mlx5_0: the kernel logged its firmware stopped answering"
+cp -r "$DATA/sysfs/roce-lossless" "$TMP/sys-kmsg-none"
+hc "$SITE/kmsg.ini" --sysfs "$TMP/sys-kmsg-none"
+check "a recording without a kernel log: unknown, not failed" 0 "rdmarun: check kmsg: the kernel's log (the recording's kmsg) unknown" "is healthy"
+mkfifo "$TMP/sys-kmsg-none/kmsg"
+hc "$SITE/kmsg.ini" --sysfs "$TMP/sys-kmsg-none"
+check "a FIFO planted as the log is refused, not waited on" 0 "the kernel's log (the recording's kmsg) unknown" "is healthy"
 
 # The manifest (issue 38): the node against a good node's probe --json.
 # Each case changes one thing in a copy of the recorded node and names the

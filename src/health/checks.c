@@ -11,6 +11,7 @@
 #include "facts/findings.h"
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "health/kmsg.h"
 #include "health/manifest.h"
 #include "health/port_history.h"
 #include "util/fs.h"
@@ -29,6 +30,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -467,11 +469,14 @@ static void check_flaps(struct hctx *h)
             long flaps;
             long long down_for;
             port_history_update(&hist[k], now, port_link_up(p), downed, &r, &flaps, &down_for);
+            char *how = downed >= 0 ? xasprintf("link_downed now %lld", downed)
+                                    : xstrdup("seen down by the checks: it has no link_downed");
             if (flaps >= r.count)
                 problem_as(h, "RDMARUN-FLAP", "%s port %d went down %ld times in the last %lld s "
-                           "(link_downed now %lld; %ld or more make a flap; hint: reseat or "
-                           "replace the cable or transceiver, and check the switch port's log)",
-                           d->name, p->num, flaps, r.window_s, downed, r.count);
+                           "(%s; %ld or more make a flap; hint: reseat or replace the cable or "
+                           "transceiver, and check the switch port's log)", d->name, p->num,
+                           flaps, r.window_s, how, r.count);
+            free(how);
             if (down_for >= r.drop_after_s)
                 problem_as(h, "RDMARUN-PORT-DROPPED", "%s port %d has been down for %lld s "
                            "(since the check at Unix time %lld), %lld s or more: dropped, not a "
@@ -489,6 +494,134 @@ static void check_flaps(struct hctx *h)
     free(out);
     free(a);
     free(b);
+}
+
+/* What the kernel said about the checked devices within kmsg-window
+ * (health/kmsg.c): per device and event, how often and the last words. */
+struct kmsg_seen {
+    long count[64][KMSG_EVENTS];
+    unsigned long long last_usec[64][KMSG_EVENTS];
+    char last[64][KMSG_EVENTS][256];
+};
+
+static void kmsg_take(struct hctx *h, const struct kmsg_record *r, unsigned long long now_us,
+                      unsigned long long window_us, struct kmsg_seen *seen)
+{
+    enum kmsg_event ev = kmsg_classify(r);
+    if (ev == KMSG_NONE || r->usec > now_us || now_us - r->usec > window_us)
+        return;
+    for (size_t i = 0; i < h->n; i++) {
+        const struct rdma_device *d = h->dev[i];
+        bool mine = r->pci[0] && d->pci_busid && strcasecmp(d->pci_busid, r->pci) == 0;
+        for (char **n = d->netdevs; !mine && n && *n && r->netdev[0]; n++)
+            mine = strcmp(*n, r->netdev) == 0;
+        if (!mine)
+            continue;
+        size_t k = 0;   /* the device's first port stands for it */
+        while (h->dev[k] != d)
+            k++;
+        seen->count[k][ev]++;
+        seen->last_usec[k][ev] = r->usec;
+        snprintf(seen->last[k][ev], sizeof(seen->last[k][ev]), "%.255s", r->text);
+        return;
+    }
+}
+
+/* The kernel's log: a recorded tree's "kmsg" (a `cat /dev/kmsg`), else
+ * /dev/kmsg itself, one record per read, to its end (EAGAIN), past records
+ * overwritten meanwhile (EPIPE); at most 1,000,000 records. False when it
+ * cannot be read (said by the caller). */
+static bool kmsg_read(struct hctx *h, unsigned long long window_us, struct kmsg_seen *seen)
+{
+    struct kmsg_record r;
+    bool bad;
+    if (strcmp(h->sysfs, "/sys") != 0) {
+        char *path = xasprintf("%s/kmsg", h->sysfs);
+        size_t len;
+        char *text = read_input(path, 64 << 20, &len);
+        free(path);
+        if (!text)
+            return false;
+        unsigned long long now = 0;   /* a recording's "now" is its last record */
+        for (const char *p = text; kmsg_next(&p, text + len, &r, &bad) || bad;)
+            if (!bad && r.usec > now)
+                now = r.usec;
+        for (const char *p = text; kmsg_next(&p, text + len, &r, &bad) || bad;)
+            if (!bad)
+                kmsg_take(h, &r, now, window_us, seen);
+        free(text);
+        return true;
+    }
+    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);   /* the records' clock: time since boot */
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000 +
+                             (unsigned long long)ts.tv_nsec / 1000;
+    char buf[8192];
+    for (long i = 0; i < 1000000; i++) {
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        if (n < 0 && (errno == EPIPE || errno == EINTR))
+            continue;
+        if (n <= 0)
+            break;   /* EAGAIN: the end */
+        const char *p = buf;
+        if (kmsg_next(&p, buf + n, &r, &bad))
+            kmsg_take(h, &r, now, window_us, seen);
+    }
+    close(fd);
+    return true;
+}
+
+/* Events the kernel logged about the checked devices within kmsg-window
+ * seconds (default a day): a PCIe link limited below its capability,
+ * firmware commands that failed or timed out, firmware health lost, a
+ * transceiver's error or temperature, and flap-count link downs of one of
+ * the device's interfaces. Only the kernel's own records count. */
+static void check_kmsg(struct hctx *h)
+{
+    long long window = cfg_count(h, "kmsg-window", 86400);
+    long flaps = (long)cfg_count(h, "flap-count", 3);
+    static struct kmsg_seen seen;
+    memset(&seen, 0, sizeof(seen));
+    if (!kmsg_read(h, (unsigned long long)window * 1000000, &seen)) {
+        fprintf(h->out, "note %s\tthe kernel's log (%s) unknown: %s%s\n", h->check,
+                strcmp(h->sysfs, "/sys") ? "the recording's kmsg" : "/dev/kmsg", strerror(errno),
+                errno == EPERM || errno == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
+        fflush(h->out);
+        return;
+    }
+    static const struct {
+        const char *code, *what, *hint;
+    } events[KMSG_EVENTS] = {
+        [KMSG_PCIE] = {"RDMARUN-KMSG-PCIE", "its PCIe link limited below its capability",
+                       "reseat the card; check the slot's width and speed in the BIOS"},
+        [KMSG_FW_COMMAND] = {"RDMARUN-KMSG-FIRMWARE", "firmware commands failed or timed out",
+                             "the syndrome is in the firmware's release notes; update the "
+                             "firmware (mlxfwmanager), or reset the device"},
+        [KMSG_HEALTH] = {"RDMARUN-KMSG-HEALTH", "its firmware stopped answering (health lost)",
+                         "'devlink health show'; a reset or reboot, and replace the card if "
+                         "it recurs"},
+        [KMSG_MODULE] = {"RDMARUN-KMSG-MODULE", "its transceiver or cable reported an error",
+                         "reseat or replace the cable or transceiver"},
+        [KMSG_TEMPERATURE] = {"RDMARUN-KMSG-TEMPERATURE", "a module or sensor ran too hot",
+                              "airflow and fans; the transceiver"},
+        [KMSG_LINK_DOWN] = {"RDMARUN-KMSG-LINK-FLAP", "its link went down",
+                            "reseat or replace the cable; the switch port's log"},
+    };
+    for (size_t k = 0; k < h->n; k++)
+        for (int ev = KMSG_PCIE; ev < KMSG_EVENTS; ev++) {
+            long n = seen.count[k][ev];
+            if (n == 0 || (ev == KMSG_LINK_DOWN && n < flaps))
+                continue;
+            char *words = term_safe(seen.last[k][ev], strlen(seen.last[k][ev]), 256);
+            problem_as(h, events[ev].code, "%s: the kernel logged %s %ld time%s in the last "
+                       "%lld s, last at %.1f s after boot: '%s' (hint: %s)", h->dev[k]->name,
+                       events[ev].what, n, n == 1 ? "" : "s", window,
+                       (double)seen.last_usec[k][ev] / 1e6, words, events[ev].hint);
+            free(words);
+        }
 }
 
 /* The node against the manifest (health/manifest.c): the facts of a good
@@ -702,6 +835,7 @@ void health_checks(const struct profile *cfg_profile, const struct health_scope 
         {"hugepages", "hugepages", check_hugepages}, {"modules", "modules", check_modules},
         {"manifest", "manifest", check_manifest},
         {"counters", "counters", check_counters},   {"flaps", "flaps", check_flaps},
+        {"kmsg", "kmsg", check_kmsg},
         {"lossless", "lossless", check_lossless},
         {"irq-affinity", "irq-affinity", check_irqs}, {"governor", "governor", check_governor},
         {"idle-states", "max-idle-latency", check_idle},

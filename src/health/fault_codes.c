@@ -10,6 +10,18 @@ const struct fault_code fault_codes[] = {
      "(its link_downed counter rose)"},
     {"RDMARUN-PORT-DROPPED", "flaps", "a port has been down for drop-after seconds or more"},
     {"RDMARUN-STATE", "flaps", "the ports' history cannot be kept (the state file)"},
+    {"RDMARUN-KMSG", "kmsg", "the kernel log check did not finish"},
+    {"RDMARUN-KMSG-PCIE", "kmsg", "the kernel logged a NIC's PCIe link limited below its "
+     "capability (\"limited by ... x8 link\")"},
+    {"RDMARUN-KMSG-FIRMWARE", "kmsg", "the kernel logged firmware commands of a NIC that failed "
+     "or timed out (mlx5)"},
+    {"RDMARUN-KMSG-HEALTH", "kmsg", "the kernel logged a NIC's firmware health lost (mlx5's miss "
+     "count)"},
+    {"RDMARUN-KMSG-MODULE", "kmsg", "the kernel logged a transceiver or cable error (mlx5's port "
+     "module event)"},
+    {"RDMARUN-KMSG-TEMPERATURE", "kmsg", "the kernel logged a module or sensor too hot"},
+    {"RDMARUN-KMSG-LINK-FLAP", "kmsg", "the kernel logged flap-count link downs of a NIC's "
+     "interface within kmsg-window"},
     {"RDMARUN-RATE", "rate", "a port's rate is below min-rate"},
     {"RDMARUN-MTU", "mtu", "a port's active MTU is not the one asked for"},
     {"RDMARUN-PCIE-DOWNTRAINED", "pcie", "a NIC's PCIe link trained below its capability"},

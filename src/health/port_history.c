@@ -70,6 +70,7 @@ char *port_history_text(const struct port_history *h, size_t n)
 void port_history_update(struct port_history *h, long long now, bool active, long long downed,
                          const struct flap_rules *r, long *flaps, long long *down_for)
 {
+    bool seen_down = h->down_since != 0;   /* by the check before */
     if (active)
         h->down_since = 0;
     else if (!h->down_since)
@@ -84,20 +85,22 @@ void port_history_update(struct port_history *h, long long now, bool active, lon
     memmove(h->t, h->t + first, (h->n - first) * sizeof(*h->t));
     memmove(h->v, h->v + first, (h->n - first) * sizeof(*h->v));
     h->n -= first;
-    if (downed >= 0) {
-        if (h->n == HISTORY_SAMPLES) {   /* full: the oldest goes */
-            memmove(h->t, h->t + 1, (h->n - 1) * sizeof(*h->t));
-            memmove(h->v, h->v + 1, (h->n - 1) * sizeof(*h->v));
-            h->n--;
-        }
-        h->t[h->n] = now;
-        h->v[h->n++] = downed;
+    /* A port without link_downed (RoCE on rxe, some Ethernet drivers)
+     * counts the downs the checks saw: up at one, down at the next. */
+    if (downed < 0)
+        downed = (h->n ? h->v[h->n - 1] : 0) + (!active && !seen_down);
+    if (h->n == HISTORY_SAMPLES) {   /* full: the oldest goes */
+        memmove(h->t, h->t + 1, (h->n - 1) * sizeof(*h->t));
+        memmove(h->v, h->v + 1, (h->n - 1) * sizeof(*h->v));
+        h->n--;
     }
+    h->t[h->n] = now;
+    h->v[h->n++] = downed;
     /* The link went down as many times as link_downed rose; a reset (the
      * counter fell) starts again from the lower value. */
     long rises = 0;
     for (size_t k = 1; k < h->n; k++)
         if (h->v[k] > h->v[k - 1])
             rises += (long)(h->v[k] - h->v[k - 1]);
-    *flaps = downed < 0 ? -1 : rises;
+    *flaps = rises;
 }

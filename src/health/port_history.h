@@ -3,7 +3,8 @@
  * a link that drops and comes back between two checks (a flap) and a link
  * that stays down (a drop) are told apart from a port that is merely down
  * now. The rules are gpud's (a flap: the link went down and back at least
- * `count` times within `window`; dropped: down for `drop_after` or more). */
+ * `count` times within `window`; dropped: down for `drop_after` or more).
+ * A port without link_downed counts the downs the checks saw instead. */
 #ifndef RDMARUN_PORT_HISTORY_H
 #define RDMARUN_PORT_HISTORY_H
 #include <stdbool.h>
@@ -32,8 +33,9 @@ size_t port_history_parse(const char *text, struct port_history *out, size_t max
 char *port_history_text(const struct port_history *h, size_t n);
 
 /* One reading at `now`: the port's state (active or not) and its
- * link_downed (-1: not counted). Updates h and says what the rules find:
- * *flaps, the times the link went down within the window (-1: unknown),
+ * link_downed (-1: not counted: the downs checks saw are). Updates h and
+ * says what the rules find: *flaps, the times the link went down within the
+ * window,
  * *down_for, seconds it has been down (0: up). */
 void port_history_update(struct port_history *h, long long now, bool active, long long downed,
                          const struct flap_rules *r, long *flaps, long long *down_for);

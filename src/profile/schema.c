@@ -73,6 +73,11 @@ static const struct keydef check_keys[] = {
     {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped "
      "(default 240)"},
     {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept"},
+    {"kmsg", VT_BOOL, NULL,
+     "health check: the kernel's log (/dev/kmsg) must hold no PCIe, firmware, transceiver or "
+     "temperature event of a checked NIC, nor flap-count link downs, within kmsg-window"},
+    {"kmsg-window", VT_COUNT, NULL, "health check: seconds of the kernel's log judged (default "
+     "86400)"},
     {"loopback", VT_BOOL, NULL,
      "health check: each port's loopback RDMA WRITE bandwidth, all ports at once, each from "
      "its NIC's NUMA node"},

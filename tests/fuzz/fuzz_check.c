@@ -5,8 +5,10 @@
  * value parsers of [check] (devices = mlx5_0:x, min-rate, memlock, idle
  * latencies, governors, IRQ CPU lists) meet whatever the file holds. The
  * worker's report goes to /dev/null; a crash, a leak or a hang is the bug.
- * The input is also read as the flap check's state file. */
+ * The input is also read as the flap check's state file and as a kernel
+ * log (/dev/kmsg records, health/kmsg.c). */
 #include "health/health.h"
+#include "health/kmsg.h"
 #include "health/port_history.h"
 #include "profile/profile.h"
 #include <stdint.h>
@@ -66,6 +68,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();   /* the text it writes must read back whole */
         free(back);
         free(text);
+    }
+    /* The same bytes as a kernel log: every record parsed and judged, the
+     * parse always moving on. */
+    const char *p = (const char *)data, *end = p + size;
+    struct kmsg_record r;
+    bool bad;
+    while (p < end) {
+        const char *before = p;
+        if (kmsg_next(&p, end, &r, &bad))
+            (void)kmsg_classify(&r);
+        else if (!bad)
+            break;
+        if (p <= before || p > end)
+            abort();
     }
     profile_free(&cfg);
     sv_free(&dirs);

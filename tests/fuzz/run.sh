@@ -68,6 +68,7 @@ fuzz() {
     runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;
     path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
     check) cp "$src"/examples/check.ini "$corpus/example.ini"; cp "$src"/etc/check.ini "$corpus/shipped.ini"
+           cp "$src"/tests/data/kmsg/*.kmsg "$corpus/"
            printf '[check]\ndevices = mlx5_0:x\ntimeout = 0\n' >"$corpus/seed1" ;;
     tune) printf '\0031 # c\n2\n1\n1\n2\n0 3 0 0\n65536 4 0 0\n' >"$corpus/seed4"
           printf '\002mca:coll:tuned:param:coll_tuned_allreduce_algorithm:enumerator:value:4:ring\n' >"$corpus/seed3"

@@ -358,4 +358,80 @@ run "$RDMARUN" check --json --config "$TMP/site/lb2.ini"
 check "loopback: below min-loopback-gbps 1000: RDMARUN-LOOPBACK-BW, in the JSON" 69 \
     '"code": "RDMARUN-LOOPBACK-BW"' "rxe0 port 1: loopback RDMA WRITE at"
 
+# 6. The fault matrix, injected for real on rxe0 (issue 38): each fault the
+# kernel lets us make, caught by the check with its own code. First the
+# healthy node, with every check the matrix uses on (the kernel's own log
+# read live from /dev/kmsg), and this node's facts kept as its manifest.
+amtu=$(python3 -c 'import json,sys; print(next(d for d in json.load(open(sys.argv[1]))["devices"] if d["name"]=="rxe0")["ports"][0]["active_mtu"])' "$TMP/probe.json")
+"$RDMARUN" probe --json >"$TMP/site/good.json"
+mx_conf() {  # FILE EXTRA-LINES: the matrix's configuration
+    printf '[check]\ndevices = rxe0:1\nmtu = %s\nmemlock = 1M\n' "$amtu" >"$1"
+    printf 'state = %s\ndrop-after = 1\nmanifest = %s\nkmsg = yes\n%b' "$TMP/site/state" "$TMP/site/good.json" "$2" >>"$1"
+}
+mx_conf "$TMP/site/mx.ini" 'modules = rdma_rxe\nflaps = yes\n'
+run "$RDMARUN" check --config "$TMP/site/mx.ini"
+check_without "fault matrix: the healthy node passes every check (kmsg read live)" 0 "unknown" \
+    "is healthy: 7 checks passed"
+caught=0 faults=0
+caught() {  # DESCRIPTION CODE: the last check failed with CODE
+    faults=$((faults + 1))
+    check "fault matrix: $1 is caught as $2" 69 "FAILED: $2: " && caught=$((caught + 1))
+}
+port_state() { cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null; }
+active() { case $(port_state) in *ACTIVE*) return 0 ;; esac; return 1; }
+not_active() { ! active; }
+# A port down (ip link set down), then left down: dropped.
+ip link set eth0 down && within 20 not_active
+run "$RDMARUN" check --config "$TMP/site/mx.ini"
+caught "eth0 down: rxe0's port" RDMARUN-PORT-DOWN
+dropped() { run "$RDMARUN" check --config "$TMP/site/mx.ini"; has "$out" RDMARUN-PORT-DROPPED; }
+within 30 dropped
+caught "eth0 left down past drop-after (1 s)" RDMARUN-PORT-DROPPED
+ip link set eth0 up && within 30 active
+# A flap: down and up again, three times, a check at each.
+for i in 1 2 3; do
+    run "$RDMARUN" check --config "$TMP/site/mx.ini"
+    ip link set eth0 down && within 20 not_active
+    run "$RDMARUN" check --config "$TMP/site/mx.ini"
+    ip link set eth0 up && within 30 active
+done
+caught "eth0 down and up 3 times, each down seen by a check" RDMARUN-FLAP
+mx_conf "$TMP/site/mx-noflap.ini" 'modules = rdma_rxe\n'
+# The MTU changed under the port.
+omtu=$(cat /sys/class/net/eth0/mtu)
+ip link set eth0 mtu 1000
+mtu_changed() { run "$RDMARUN" check --config "$TMP/site/mx-noflap.ini"; has "$out" RDMARUN-MTU; }
+within 20 mtu_changed
+caught "eth0's MTU 1000: rxe0's active MTU below $amtu" RDMARUN-MTU
+ip link set eth0 mtu "$omtu"
+# The locked-memory limit lowered.
+run sh -c 'ulimit -l 64 && exec "$0" check --config "$1"' "$RDMARUN" "$TMP/site/mx-noflap.ini"
+caught "ulimit -l 64" RDMARUN-MEMLOCK
+# A module the site requires is not loaded.
+if [ ! -d /sys/module/ib_ipoib ]; then
+    mx_conf "$TMP/site/mx-mod.ini" 'modules = rdma_rxe,ib_ipoib\n'
+    run "$RDMARUN" check --config "$TMP/site/mx-mod.ini"
+    caught "ib_ipoib required, not loaded" RDMARUN-MODULE
+fi
+# A GID gone with the IP address: the node no longer matches its manifest.
+addr=$(ip -4 -o addr show dev eth0 | awk '{print $4; exit}')
+ip addr del "$addr" dev eth0
+gid_gone() { run "$RDMARUN" check --config "$TMP/site/mx-noflap.ini"; has "$out" RDMARUN-MANIFEST-GID; }
+within 20 gid_gone
+caught "the IPv4 address $addr removed: its RoCE GIDs gone" RDMARUN-MANIFEST-GID
+ip addr add "$addr" dev eth0
+# The loopback bandwidth below the site's floor.
+mx_conf "$TMP/site/mx-lb.ini" 'loopback = yes\nmin-loopback-gbps = 1000\n'
+within 20 roce_v2_gid
+run "$RDMARUN" check --config "$TMP/site/mx-lb.ini"
+caught "min-loopback-gbps 1000" RDMARUN-LOOPBACK-BW
+# The rxe device removed.
+rdma link delete rxe0
+run "$RDMARUN" check --config "$TMP/site/mx-noflap.ini"
+caught "rdma link delete rxe0" RDMARUN-DEVICE-ABSENT
+rdma link add rxe0 type rxe netdev eth0
+within 20 roce_v2_gid
+echo "# fault matrix in the VM, injected for real: caught $caught/$faults"
+[ "$caught" = "$faults" ]; ok $? "fault matrix in the VM: caught $caught/$faults, each with its own code"
+
 done_testing

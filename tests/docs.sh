@@ -48,6 +48,7 @@ rdmarun -p tuned/tuned.ini -np 2 ./app	run 0 rdmarun: local only: 2 processes
 exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" examples/mpi_hello	file examples/slurm-job.sbatch tests/slurm/slurm.sh	needs Slurm: make check-slurm submits the script as shipped
 head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch tests/topologies.sh	needs GPUs, PyTorch and Slurm: its plan is checked on a recorded GPU node
 exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch tests/topologies.sh	as above
+rdmarun report --plot rdmarun-evidence /var/log/rdmarun	sed s| /var/log/rdmarun||
 rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded	needs a RoCE peer named host2: the VM pair runs ucx_perftest over rxe
 TABLE
 )

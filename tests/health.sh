@@ -315,6 +315,9 @@ man_codes=$(sed -n '/^\.SS Fault codes/,/^\.S[SH] [^F]/p' "$SRC/man/rdmarun-slur
 [ -n "$src_codes" ] && [ "$src_codes" = "$man_codes" ]
 ok $? "rdmarun-slurm(7) lists every fault code, and no other ($(echo $src_codes | wc -w) codes)" ||
     diff <(echo "$src_codes") <(echo "$man_codes") | sed 's/^/#   /'
+rows=$(sed -n '/^\.SS Fault codes/,/^\.TE/p' "$SRC/man/rdmarun-slurm.7.in" | grep -c '^RDMARUN-')
+todo=$(sed -n '/^\.SS Fault codes/,/^\.TE/p' "$SRC/man/rdmarun-slurm.7.in" | grep -c '\. What to do: ')
+[ "$rows" -gt 0 ] && [ "$rows" = "$todo" ]; ok $? "every code's row says what to do ($todo of $rows)"
 
 # --prometheus: node_exporter's textfile, read back by the Prometheus
 # project's own parser (python3-prometheus-client), replaced whole, 0644.

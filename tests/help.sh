@@ -54,7 +54,7 @@ check "--help all: every usage and the helper's options" 0 "rdmarun check --path
     "rdmarun compare --resume DIR" "--keep-cpus" "--step-timeout" "--threads" "--color"
 all=$(options "$out")
 union=$( { options "$("$R" --help all | sed -n '/^Options of a run:$/,/^$/p')"
-          for sub in profiles probe verify check compare tune rank path-peer; do
+          for sub in profiles probe verify check compare tune report rank path-peer; do
               options "$("$R" $sub --help)"; done; } | sort -u)
 [ "$all" = "$union" ] || diff <(echo "$all") <(echo "$union") | sed 's/^/# /'
 ok $([ "$all" = "$union" ]; echo $?) "--help all lists what the commands' helps list together ($(echo "$all" | wc -l))"

@@ -54,6 +54,11 @@ const struct command_def commands[] = {
      "benchmark (built in: ping-pong, allreduce and bcast over message sizes, or\n"
      "ucx_perftest's tag_lat and tag_bw), every run\n"
      "verified, and writes the profile that beats BASE, with each gain and its interval."},
+    {"report", CMD_REPORT, cmd_report, "report [--json|--csv] [--plot] DIR_OR_FILE...",
+     "Reads many runs' and checks' records (evidence folders' verdict.json, saved\n"
+     "'check --json' and 'check --path-test --json') and prints the fleet: nodes whose\n"
+     "checks failed or whose runs fell back to TCP, by count and last time, pairs whose\n"
+     "path test failed, and the odd node out."},
     {"help", CMD_HELP, cmd_help, "help [COMMAND|all]   (or COMMAND --help, --help [all], -h)",
      "Shows the help of rdmarun, of one command, or of every command and option."},
     {"version", CMD_VERSION, cmd_version, "version   (or --version, -V)",

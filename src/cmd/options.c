@@ -27,11 +27,15 @@ static const struct opt options[] = {
      "tuning profile (default: $RDMARUN_PROFILE, then auto)"},
     {"set", NULL, JOB | CMD_PROFILES, OPT_LIST, C(sets), NULL, "SECTION.KEY=VALUE",
      "override one profile value (repeatable)"},
+    {"csv", NULL, CMD_REPORT, OPT_FLAG, C(csv), NULL, NULL, "report: one CSV row per node"},
+    {"plot", NULL, CMD_REPORT, OPT_FLAG, C(plot), NULL, NULL,
+     "report: each node's days, one column a day"},
     {"keys", NULL, CMD_PROFILES, OPT_FLAG, C(keys), NULL, NULL,
      "profiles: every SECTION.KEY --set takes, one a line\n(ucx.: the installed UCX's variables)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
-    {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK, OPT_FLAG, C(json),
+    {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK | CMD_REPORT,
+     OPT_FLAG, C(json),
      NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
      "check (each fault's code), check --path-test"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
@@ -199,7 +203,7 @@ static void all_help(FILE *out)
     opt_help(options, NOPTIONS, CMD_RUN, 0, out);
     fputs("  -h, --help [all]         this help; all: every option, the helpers' too\n"
           "  -V, --version            rdmarun's version and the stack it runs on\n"
-          "\nprofiles, probe, verify, check, compare and path-peer options:\n", out);
+          "\nprofiles, probe, verify, check, compare, tune, report and path-peer options:\n", out);
     opt_help(options, NOPTIONS, ~(unsigned)CMD_RUN, CMD_RUN, out);
     fputs("\nthe per-rank helper (rdmarun rank, which the plan puts in front of each rank):\n",
           out);
@@ -704,9 +708,10 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
-            if (cl->command != CMD_PROFILES && cl->command != CMD_VERIFY)
+            if (cl->command != CMD_PROFILES && cl->command != CMD_VERIFY &&
+                cl->command != CMD_REPORT)
                 break;
-            sv_push(&cl->job.program, a);   /* 'profiles' words, 'verify' paths */
+            sv_push(&cl->job.program, a);   /* 'profiles' words, 'verify' and 'report' paths */
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -780,12 +785,17 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         rr_error("no program to run (hint: rdmarun [options] PROGRAM [ARGS]; rdmarun --help)");
         return RR_EX_USAGE;
     }
+    if (cl->command == CMD_REPORT && words->n == 0) {
+        rr_error("'report' needs folders or files of records (hint: rdmarun report "
+                 "rdmarun-evidence /var/log/rdmarun-checks)");
+        return RR_EX_USAGE;
+    }
     if (cl->command == CMD_VERIFY && words->n == 0) {
         rr_error("'verify' needs log files or directories (hint: rdmarun verify "
                  "rdmarun-evidence/JOB)");
         return RR_EX_USAGE;
     }
-    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE | CMD_TUNE)) &&
+    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE | CMD_TUNE | CMD_REPORT)) &&
         words->n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", words->v[0]);
         return RR_EX_USAGE;

@@ -13,7 +13,7 @@
 enum command {
     CMD_RUN = 1 << 0, CMD_PROFILES = 1 << 1, CMD_PROBE = 1 << 2, CMD_VERIFY = 1 << 3,
     CMD_CHECK = 1 << 4, CMD_RANK = 1 << 5, CMD_COMPARE = 1 << 6, CMD_HELP = 1 << 7,
-    CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9, CMD_TUNE = 1 << 10,
+    CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9, CMD_TUNE = 1 << 10, CMD_REPORT = 1 << 11,
 };
 
 struct cmdline {
@@ -55,6 +55,7 @@ struct cmdline {
     char *validate;          /* --validate DIR */
     bool no_validate;        /* --no-validate */
     bool keys;               /* profiles --keys */
+    bool csv, plot;          /* report --csv, --plot */
     /* rdmarun profiles show NAME */
     char *show_name;
 

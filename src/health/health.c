@@ -185,6 +185,7 @@ static void health_json(const struct result *res, size_t nres, const char *node,
     json_string(&j, "node", node);
     json_bool(&j, "healthy", failed == 0);
     json_string(&j, "config", config);
+    json_int(&j, "time", (int64_t)time(NULL));   /* Unix time, for rdmarun report */
     struct strvec codes = {0};
     json_begin_array(&j, "checks");
     for (size_t i = 0; i < nres; i++) {

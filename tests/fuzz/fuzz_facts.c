@@ -1,8 +1,11 @@
 /* libFuzzer target: the saved-facts loader (json-c) and everything that
  * reads facts afterwards: the report, the JSON output, the warnings and the
  * placement (fewer, as many and more ranks than the facts' cores); and the
- * round trip: what it writes loads and is written the same again. */
+ * round trip: what it writes loads and is written the same again. The same
+ * JSON is also a record of rdmarun report (a check, a verdict, a path
+ * test): read and printed in every format. */
 #include "facts/facts.h"
+#include "fleet/report.h"
 #include "plan/placement.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     facts_free(&facts);
+    struct strvec dirs = {0};
+    sv_push(&dirs, path);
+    for (int fmt = REPORT_TABLE; fmt <= REPORT_JSON; fmt++)
+        fleet_report(&dirs, (enum report_format)fmt, fmt == REPORT_TABLE, null);
+    sv_free(&dirs);
     round_trip(path);
     return 0;
 }

@@ -64,7 +64,14 @@ fuzz() {
                   >"$corpus/labelled-$(basename "$f")"
           done ;;
     profile) cp "$src"/profiles/*.ini "$src"/tests/data/profiles/*.ini "$corpus/" ;;
-    facts) cp "$src"/tests/data/facts/*.json "$corpus/" ;;
+    facts) cp "$src"/tests/data/facts/*.json "$corpus/"
+           for f in ucx-1.13-tcp ompi-btl-tcp-connect-inter; do   # rdmarun report's records
+               "${build%/fuzz}/rdmarun" verify --json "$src/tests/data/logs/$f.log" >"$corpus/verdict-$f.json" || true   # (a fallback is status 2)
+           done
+           printf '{"node": "n1", "healthy": false, "time": 1, "checks": [], "codes": ["RDMARUN-RATE"]}' \
+               >"$corpus/check.json"
+           printf '{"pairs_tested": "ring", "nodes": [{"host": "a"}, {"host": "b"}], "pairs": [{"from": 0, "to": 1, "ok": false, "step": "rtr"}]}' \
+               >"$corpus/path.json" ;;
     runs) cp "$src"/tests/data/compare/*.csv "$corpus/" ;;
     path) cp "$src"/tests/data/path/*.txt "$corpus/" ;;
     check) cp "$src"/examples/check.ini "$corpus/example.ini"; cp "$src"/etc/check.ini "$corpus/shipped.ini"

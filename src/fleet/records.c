@@ -1,0 +1,278 @@
+/* rdmarun report's reading (fleet.h): every record under the folders
+ * given. A record is judged by what it holds, not its name: a
+ * run's verdict ("verdict" and "observations"), a node's check ("node",
+ * "healthy", "checks"), a path test ("pairs_tested", "nodes", "pairs").
+ * Their text comes from anywhere: names and codes are kept term-safe. */
+#include "fleet/fleet.h"
+#include "util/fs.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/strvec.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define MAX_RECORD (16u << 20)
+
+/* nftw's callback takes no argument: the fleet being read. */
+static struct fleet *fl_;
+#define fl (*fl_)
+
+static size_t node_of(const char *raw)
+{
+    const char *shown = raw && *raw ? raw : "(unnamed)";
+    char *name = term_safe(shown, strlen(shown), 64);
+    for (size_t i = 0; i < fl.n; i++)
+        if (strcmp(fl.nodes[i].name, name) == 0) {
+            free(name);
+            return i;
+        }
+    GROW(fl.nodes, fl.cap, fl.n + 1);
+    memset(&fl.nodes[fl.n], 0, sizeof(*fl.nodes));
+    fl.nodes[fl.n].name = name;
+    return fl.n++;
+}
+
+static void event(size_t node, long long t, int kind)
+{
+    struct node_stat *s = &fl.nodes[node];
+    if (!s->first || t < s->first)
+        s->first = t;
+    if (t > s->last)
+        s->last = t;
+    GROW(fl.ev, fl.evcap, fl.nev + 1);
+    fl.ev[fl.nev++] = (struct fleet_event){node, t, kind};
+}
+
+static const char *str(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+         ? json_object_get_string(v) : NULL;
+}
+
+static json_object *arr(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array)
+         ? v : NULL;
+}
+
+static void add_code(struct node_stat *s, const char *raw)
+{
+    char *code = term_safe(raw, strlen(raw), 64);
+    int at = sv_find(&s->codes, code);
+    if (at < 0) {
+        GROW(s->code_n, s->code_cap, s->codes.n + 1);
+        s->code_n[s->codes.n] = 0;
+        sv_push(&s->codes, code);
+        at = (int)s->codes.n - 1;
+    }
+    s->code_n[at]++;
+    free(code);
+}
+
+/* `rdmarun check --json`: the node, healthy or not, each problem's code. */
+static void take_check(json_object *o, long long t)
+{
+    json_object *h;
+    json_object_object_get_ex(o, "healthy", &h);
+    json_object *tv;
+    if (json_object_object_get_ex(o, "time", &tv) && json_object_is_type(tv, json_type_int) &&
+        json_object_get_int64(tv) > 0)
+        t = json_object_get_int64(tv);
+    size_t n = node_of(str(o, "node"));
+    struct node_stat *s = &fl.nodes[n];
+    s->checks++;
+    bool healthy = json_object_get_boolean(h);
+    event(n, t, healthy ? EV_CHECK_OK : EV_CHECK_FAILED);
+    if (healthy)
+        return;
+    s->failed++;
+    if (t > s->last_failed)
+        s->last_failed = t;
+    json_object *codes = arr(o, "codes");
+    for (size_t i = 0; codes && i < json_object_array_length(codes); i++) {
+        json_object *c = json_object_array_get_idx(codes, i);
+        if (json_object_is_type(c, json_type_string))
+            add_code(s, json_object_get_string(c));
+    }
+}
+
+/* A host an observation names, and the others ("also") it stands for. */
+static void hosts_of(json_object *obs, struct strvec *out)
+{
+    const char *h = str(obs, "host");
+    if (h && sv_find(out, h) < 0)
+        sv_push(out, h);
+    json_object *also = arr(obs, "also");
+    for (size_t i = 0; also && i < json_object_array_length(also); i++) {
+        const char *a = str(json_object_array_get_idx(also, i), "host");
+        if (a && sv_find(out, a) < 0)
+            sv_push(out, a);
+    }
+}
+
+/* A run's verdict.json: each host that carried a TCP path fell back; the
+ * others ran as the verdict says. */
+static void take_verdict(json_object *o, long long t)
+{
+    const char *v = str(o, "verdict");
+    json_object *obs = arr(o, "observations");
+    struct strvec all = {0}, tcp = {0};
+    for (size_t i = 0; obs && i < json_object_array_length(obs); i++) {
+        json_object *ob = json_object_array_get_idx(obs, i);
+        hosts_of(ob, &all);
+        const char *path = str(ob, "path");
+        if (path && strcmp(path, "tcp") == 0)
+            hosts_of(ob, &tcp);
+    }
+    bool fell = v && strcmp(v, "fallback") == 0;
+    if (!all.n)
+        fl.runs_without_host++;
+    for (size_t i = 0; i < all.n; i++) {
+        size_t n = node_of(all.v[i]);
+        struct node_stat *s = &fl.nodes[n];
+        s->runs++;
+        bool this_fell = fell && (sv_find(&tcp, all.v[i]) >= 0 || tcp.n == 0);
+        event(n, t, this_fell ? EV_RUN_FELL_BACK : EV_RUN_OK);
+        if (this_fell) {
+            s->fell_back++;
+            if (t > s->last_fell_back)
+                s->last_fell_back = t;
+        }
+    }
+    sv_free(&all);
+    sv_free(&tcp);
+}
+
+static struct pair_stat *pair_of(const char *x, const char *y)
+{
+    char *a = term_safe(x, strlen(x), 64), *b = term_safe(y, strlen(y), 64);
+    if (strcmp(a, b) > 0) {
+        char *c = a;
+        a = b;
+        b = c;
+    }
+    for (size_t i = 0; i < fl.npairs; i++)
+        if (strcmp(fl.pairs[i].a, a) == 0 && strcmp(fl.pairs[i].b, b) == 0) {
+            free(a);
+            free(b);
+            return &fl.pairs[i];
+        }
+    GROW(fl.pairs, fl.pcap, fl.npairs + 1);
+    memset(&fl.pairs[fl.npairs], 0, sizeof(*fl.pairs));
+    fl.pairs[fl.npairs].a = a;
+    fl.pairs[fl.npairs].b = b;
+    return &fl.pairs[fl.npairs++];
+}
+
+/* `check --path-test --json`: pairs of ranks, each rank's host. */
+static void take_path(json_object *o, long long t)
+{
+    json_object *nodes = arr(o, "nodes"), *pairs = arr(o, "pairs");
+    size_t nn = nodes ? json_object_array_length(nodes) : 0;
+    for (size_t i = 0; pairs && i < json_object_array_length(pairs); i++) {
+        json_object *p = json_object_array_get_idx(pairs, i), *f, *to, *okv;
+        if (!json_object_object_get_ex(p, "from", &f) || !json_object_object_get_ex(p, "to", &to))
+            continue;
+        int64_t a = json_object_get_int64(f), b = json_object_get_int64(to);
+        if (a < 0 || b < 0 || (size_t)a >= nn || (size_t)b >= nn)
+            continue;
+        const char *ha = str(json_object_array_get_idx(nodes, (size_t)a), "host");
+        const char *hb = str(json_object_array_get_idx(nodes, (size_t)b), "host");
+        if (!ha || !hb)
+            continue;
+        struct pair_stat *ps = pair_of(ha, hb);
+        ps->tested++;
+        bool good = json_object_object_get_ex(p, "ok", &okv) && json_object_get_boolean(okv);
+        if (good)
+            continue;
+        ps->failed++;
+        if (t >= ps->last_failed) {
+            ps->last_failed = t;
+            const char *step = str(p, "step");
+            free(ps->step);
+            ps->step = step ? term_safe(step, strlen(step), 64) : NULL;
+        }
+        size_t na = node_of(ha), nb = node_of(hb);   /* (node_of may move fl.nodes) */
+        fl.nodes[na].pair_failed++;
+        fl.nodes[nb].pair_failed++;
+    }
+}
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    if (type == FTW_D && ftw->level >= FLEET_MAX_DEPTH)
+        return FTW_SKIP_SUBTREE;
+    if (type != FTW_F || !S_ISREG(st->st_mode))
+        return FTW_CONTINUE;
+    size_t len = strlen(path);
+    if (len < 5 || strcmp(path + len - 5, ".json") != 0)
+        return FTW_CONTINUE;
+    if (++fl.files > FLEET_MAX_FILES) {
+        fl.full = true;
+        return FTW_STOP;
+    }
+    char *text = read_input(path, MAX_RECORD, &len);
+    json_object *o = text ? json_tokener_parse(text) : NULL;
+    free(text);
+    long long t = (long long)st->st_mtime;   /* a record without its own time: the file's */
+    if (!o || !json_object_is_type(o, json_type_object)) {
+        fl.skipped++;
+    } else if (str(o, "verdict") && arr(o, "observations")) {
+        take_verdict(o, t);
+        fl.records++;
+    } else if (str(o, "node") && arr(o, "checks")) {
+        take_check(o, t);
+        fl.records++;
+    } else if (str(o, "pairs_tested") && arr(o, "pairs")) {
+        take_path(o, t);
+        fl.records++;
+    } else {
+        fl.skipped++;
+    }
+    json_object_put(o);
+    return FTW_CONTINUE;
+}
+
+int fleet_read(const struct strvec *dirs, struct fleet *f)
+{
+    memset(f, 0, sizeof(*f));
+    fl_ = f;
+    int rc = 0;
+    /* FTW_PHYS: links are not followed (a link given is itself skipped). */
+    for (size_t i = 0; i < dirs->n && !f->full; i++) {
+        struct stat st;
+        if (lstat(dirs->v[i], &st) != 0 ||
+            nftw(dirs->v[i], visit, 16, FTW_PHYS | FTW_ACTIONRETVAL) == -1) {
+            rr_error("cannot read %s: %s", dirs->v[i], strerror(errno));
+            rc = RR_EX_NOINPUT;
+        }
+    }
+    fl_ = NULL;
+    return rc;
+}
+
+void fleet_free(struct fleet *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->nodes[i].name);
+        sv_free(&f->nodes[i].codes);
+        free(f->nodes[i].code_n);
+    }
+    for (size_t i = 0; i < f->npairs; i++) {
+        free(f->pairs[i].a);
+        free(f->pairs[i].b);
+        free(f->pairs[i].step);
+    }
+    free(f->nodes);
+    free(f->pairs);
+    free(f->ev);
+    memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,256 @@
+/* rdmarun report's output (report.h): the table, CSV or JSON, the pairs,
+ * the odd node out and the plot, from the fleet records.c read. */
+#include "fleet/fleet.h"
+#include "fleet/report.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static struct fleet fl;
+
+static char *when(long long t)
+{
+    if (!t)
+        return xstrdup("-");
+    time_t tt = (time_t)t;
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&tt, &tm);
+    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm);
+    return xstrdup(buf);
+}
+
+/* "RDMARUN-PORT-DOWN x4, RDMARUN-RATE x1", most frequent first. */
+static char *codes_text(const struct node_stat *s)
+{
+    struct strvec parts = {0};
+    bool *used = xcalloc(s->codes.n + 1, sizeof(*used));
+    for (size_t k = 0; k < s->codes.n; k++) {
+        size_t best = s->codes.n;
+        for (size_t m = 0; m < s->codes.n; m++)
+            if (!used[m] && (best == s->codes.n || s->code_n[m] > s->code_n[best]))
+                best = m;
+        used[best] = true;
+        sv_pushf(&parts, "%s x%ld", s->codes.v[best], s->code_n[best]);
+    }
+    free(used);
+    char *t = sv_join(&parts, ", ");
+    sv_free(&parts);
+    return t;
+}
+
+static int by_trouble(const void *x, const void *y)
+{
+    const struct node_stat *a = &fl.nodes[*(const size_t *)x], *b = &fl.nodes[*(const size_t *)y];
+    long ta = a->failed + a->fell_back + a->pair_failed, tb = b->failed + b->fell_back + b->pair_failed;
+    if (ta != tb)
+        return ta < tb ? 1 : -1;
+    return strcmp(a->name, b->name);
+}
+
+/* The odd node out: failed checks (or runs that fell back) at least twice,
+ * at a rate at least 3 times the rest of the fleet's and 20% or more. */
+static bool odd_one(const struct node_stat *s, long all_checks, long all_failed, long all_runs,
+                    long all_fell, char **why)
+{
+    long bad = s->failed + s->fell_back, total = s->checks + s->runs;
+    long rest_bad = all_failed + all_fell - bad, rest_total = all_checks + all_runs - total;
+    if (bad < 2 || total == 0)
+        return false;
+    double mine = (double)bad / (double)total;
+    double rest = rest_total > 0 ? (double)rest_bad / (double)rest_total : 0;
+    if (mine < 0.2 || mine < 3 * rest)
+        return false;
+    *why = xasprintf("%ld of %ld checks and runs went wrong (%.0f%%), the other nodes' %ld of %ld "
+                     "(%.0f%%)", bad, total, 100 * mine, rest_bad, rest_total, 100 * rest);
+    return true;
+}
+
+/* Each node's days, oldest first, one character a day (at most 60 days,
+ * the last ones): '.' all checks and runs good, 'X' a check failed, 'F' a
+ * run fell back to TCP, 'B' both, ' ' nothing recorded. */
+static void plot(const size_t *order, FILE *out)
+{
+    long long lo = 0, hi = 0;
+    for (size_t i = 0; i < fl.nev; i++) {
+        if (!lo || fl.ev[i].time < lo)
+            lo = fl.ev[i].time;
+        if (fl.ev[i].time > hi)
+            hi = fl.ev[i].time;
+    }
+    long days = (long)(hi / 86400 - lo / 86400) + 1;
+    long first = days > 60 ? hi / 86400 - 59 : lo / 86400;
+    if (days > 60)
+        days = 60;
+    char *from = when(first * 86400), *to = when(hi);
+    fprintf(out, "\nEach node's days, %.10s to %.10s (UTC), one column a day: '.' good, 'X' a "
+            "check failed, 'F' a run fell back to TCP, 'B' both\n", from, to);
+    free(from);
+    free(to);
+    for (size_t i = 0; i < fl.n; i++) {
+        const struct node_stat *s = &fl.nodes[order[i]];
+        char *row = xmalloc((size_t)days + 1);
+        memset(row, ' ', (size_t)days);
+        row[days] = '\0';
+        for (size_t k = 0; k < fl.nev; k++) {
+            if (fl.ev[k].node != order[i])
+                continue;
+            long d = (long)(fl.ev[k].time / 86400) - first;
+            if (d < 0 || d >= days)
+                continue;
+            char c = row[d];
+            bool x = c == 'X' || c == 'B', f = c == 'F' || c == 'B';
+            x |= fl.ev[k].kind == EV_CHECK_FAILED;
+            f |= fl.ev[k].kind == EV_RUN_FELL_BACK;
+            row[d] = x && f ? 'B' : x ? 'X' : f ? 'F' : '.';
+        }
+        fprintf(out, "  %-16s |%s|\n", s->name, row);
+        free(row);
+    }
+}
+
+static void csv_field(FILE *out, const char *s, bool last)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputs(last ? "\"\n" : "\",", out);
+}
+
+int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot, FILE *out)
+{
+    int rc = fleet_read(dirs, &fl);
+    if (fl.full)
+        rr_warn("more than %d .json files: the report reads the first %d", FLEET_MAX_FILES,
+                FLEET_MAX_FILES);
+    if (!rc && fl.records == 0) {
+        rr_error("no record of a run or a check under %s (hint: evidence folders with "
+                 "verdict.json, 'rdmarun check --json > DIR/NODE.TIME.json')", dirs->v[0]);
+        rc = RR_EX_NOINPUT;
+    }
+    if (!rc) {
+        /* Most trouble first; events keep naming nodes by their index. */
+        size_t *order = xcalloc(fl.n + 1, sizeof(*order));
+        for (size_t i = 0; i < fl.n; i++)
+            order[i] = i;
+        qsort(order, fl.n, sizeof(*order), by_trouble);
+        long all_checks = 0, all_failed = 0, all_runs = 0, all_fell = 0;
+        for (size_t i = 0; i < fl.n; i++) {
+            all_checks += fl.nodes[i].checks;
+            all_failed += fl.nodes[i].failed;
+            all_runs += fl.nodes[i].runs;
+            all_fell += fl.nodes[i].fell_back;
+        }
+        struct json j;
+        if (fmt == REPORT_JSON) {
+            json_init(&j, out);
+            json_begin_object(&j, NULL);
+            json_int(&j, "records", fl.records);
+            json_int(&j, "skipped", fl.skipped);
+            json_begin_array(&j, "nodes");
+        } else if (fmt == REPORT_CSV) {
+            fputs("node,checks,failed,last_failed,codes,runs,fell_back,last_fell_back,"
+                  "pairs_failed,odd\n", out);
+        } else {
+            fprintf(out, "rdmarun report: %ld records (%ld checks, %ld runs) on %zu node%s",
+                    fl.records, all_checks, all_runs, fl.n, fl.n == 1 ? "" : "s");
+            if (fl.skipped)
+                fprintf(out, "; %ld other .json files skipped", fl.skipped);
+            fprintf(out, "\n\n%-16s %7s %7s  %-16s  %5s %9s  %-16s  %5s  %s\n", "NODE", "CHECKS",
+                    "FAILED", "LAST FAILED", "RUNS", "FELL BACK", "LAST FELL BACK", "PAIRS",
+                    "FAULT CODES");
+        }
+        struct strvec odd = {0};
+        for (size_t i = 0; i < fl.n; i++) {
+            const struct node_stat *s = &fl.nodes[order[i]];
+            char *codes = codes_text(s), *lf = when(s->last_failed), *lb = when(s->last_fell_back);
+            char *why = NULL;
+            bool is_odd = odd_one(s, all_checks, all_failed, all_runs, all_fell, &why);
+            if (is_odd)
+                sv_pushf(&odd, "%s: %s", s->name, why);
+            if (fmt == REPORT_JSON) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "node", s->name);
+                json_int(&j, "checks", s->checks);
+                json_int(&j, "failed", s->failed);
+                if (s->last_failed)
+                    json_int(&j, "last_failed", s->last_failed);
+                json_begin_object(&j, "codes");
+                for (size_t k = 0; k < s->codes.n; k++)
+                    json_int(&j, s->codes.v[k], s->code_n[k]);
+                json_end_object(&j);
+                json_int(&j, "runs", s->runs);
+                json_int(&j, "fell_back", s->fell_back);
+                if (s->last_fell_back)
+                    json_int(&j, "last_fell_back", s->last_fell_back);
+                json_int(&j, "pairs_failed", s->pair_failed);
+                json_bool(&j, "odd", is_odd);
+                if (why)
+                    json_string(&j, "odd_why", why);
+                json_end_object(&j);
+            } else if (fmt == REPORT_CSV) {
+                csv_field(out, s->name, false);
+                fprintf(out, "%ld,%ld,", s->checks, s->failed);
+                csv_field(out, s->last_failed ? lf : "", false);
+                csv_field(out, codes, false);
+                fprintf(out, "%ld,%ld,", s->runs, s->fell_back);
+                csv_field(out, s->last_fell_back ? lb : "", false);
+                fprintf(out, "%ld,%s\n", s->pair_failed, is_odd ? "yes" : "no");
+            } else {
+                fprintf(out, "%-16s %7ld %7ld  %-16s  %5ld %9ld  %-16s  %5ld  %s\n", s->name,
+                        s->checks, s->failed, lf, s->runs, s->fell_back, lb, s->pair_failed,
+                        *codes ? codes : "-");
+            }
+            free(codes);
+            free(lf);
+            free(lb);
+            free(why);
+        }
+        if (fmt == REPORT_JSON) {
+            json_end_array(&j);
+            json_begin_array(&j, "pairs");
+            for (size_t i = 0; i < fl.npairs; i++) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "a", fl.pairs[i].a);
+                json_string(&j, "b", fl.pairs[i].b);
+                json_int(&j, "tested", fl.pairs[i].tested);
+                json_int(&j, "failed", fl.pairs[i].failed);
+                if (fl.pairs[i].failed)
+                    json_int(&j, "last_failed", fl.pairs[i].last_failed);
+                json_end_object(&j);
+            }
+            json_end_array(&j);
+            json_end_object(&j);
+            json_finish(&j);
+        } else if (fmt == REPORT_TABLE) {
+            bool head = false;
+            for (size_t i = 0; i < fl.npairs; i++) {
+                const struct pair_stat *p = &fl.pairs[i];
+                if (!p->failed)
+                    continue;
+                if (!head)
+                    fputs("\nPairs whose path test failed:\n", out);
+                head = true;
+                char *lf = when(p->last_failed);
+                fprintf(out, "  %s - %s: %ld of %ld tests failed, last %s%s%s\n", p->a, p->b,
+                        p->failed, p->tested, lf, p->step ? " at step " : "",
+                        p->step ? p->step : "");
+                free(lf);
+            }
+            for (size_t i = 0; i < odd.n; i++)
+                fprintf(out, "%sOdd one out: %s\n", i ? "" : "\n", odd.v[i]);
+            if (do_plot)
+                plot(order, out);
+        }
+        sv_free(&odd);
+        free(order);
+    }
+    fleet_free(&fl);
+    return rc;
+}

@@ -86,7 +86,7 @@ offers "--set after the =: nothing made up" "$R --set bind.smt="
 
 # For each subcommand (and a run), the options offered are those its help
 # lists, and nothing else.
-for sub in "" profiles probe verify check compare tune rank path-peer help version; do
+for sub in "" profiles probe verify check compare tune report rank path-peer help version; do
     if [ -n "$sub" ]; then
         help_opts=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
     else
@@ -141,7 +141,7 @@ else
     zincludes "a profile by name" "rdmarun -p r" roce
     zoffers "after --, the program's completion" "rdmarun compare -p roce --np 1 -- tru" true truncate
     # Every subcommand: what zsh offers after -- is what its help lists.
-    for sub in "" profiles probe verify check compare tune rank path-peer help version; do
+    for sub in "" profiles probe verify check compare tune report rank path-peer help version; do
         if [ -n "$sub" ]; then
             want=$("$R" $sub --help | sed -n '/^Options:$/,/^$/p')
         else

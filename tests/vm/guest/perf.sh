@@ -47,6 +47,33 @@ figure "rdmarun check loopback, % of ib_write_bw's" \
 figure "prolog with the loopback test (rxe0): wall time" \
     "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" s "<=" 15
 
+# The prolog with the loopback test on 8 ports at once (issue 38's target
+# is for 8 HCAs): rxe1..rxe8 on 8 dummy interfaces beside rxe0, each with
+# its own address, every port's test run in parallel from its NUMA node.
+for i in 1 2 3 4 5 6 7 8; do
+    ip link add "hca$i" type dummy && ip addr add "10.9.$i.1/24" dev "hca$i" &&
+        ip link set "hca$i" up && rdma link add "rxe$i" type rxe netdev "hca$i"
+done
+all_active() {
+    for i in 0 1 2 3 4 5 6 7 8; do
+        grep -q ACTIVE "/sys/class/infiniband/rxe$i/ports/1/state" 2>/dev/null || return 1
+    done
+}
+if within 30 all_active; then
+    printf '[check]\nloopback = yes\n' >/tmp/site/lb9.ini
+    t0=$(date +%s.%N)
+    "$RDMARUN" check --json --config /tmp/site/lb9.ini >/tmp/lb9.json 2>/dev/null
+    t1=$(date +%s.%N)
+    ports=$(python3 -c 'import json; d = json.load(open("/tmp/lb9.json"))
+print(sum(len(c.get("measured", [])) for c in d["checks"]))' 2>/dev/null)
+    figure "prolog with the loopback test on 9 rxe ports at once: ports measured" "${ports:-}" "" ">=" 9
+    figure "prolog with the loopback test on 9 rxe ports at once: wall time" \
+        "$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')" s "<=" 15
+else
+    figure "prolog with the loopback test on 9 rxe ports at once: wall time" "" s "<=" 15
+fi
+for i in 1 2 3 4 5 6 7 8; do rdma link delete "rxe$i"; ip link delete "hca$i"; done 2>/dev/null
+
 # mpi LABEL TARGETS OPTIONS...: a 2-rank ping-pong through rdmarun; its 8 B
 # latency and 1 MiB bandwidth beside perftest's (targets: "rdma" for the
 # profiles that use rxe0, none for tcp and shm). A job that gives no figure

@@ -474,6 +474,46 @@ RDMARUN-MANIFEST-DEVICE|rm -r $D/mlx5_1
 RDMARUN-MANIFEST-DEVICE|cp -r $D/mlx5_1 $D/mlx5_2
 RDMARUN-MANIFEST-PORT|rm -r $D/mlx5_0/ports/2
 CASES
+# P_Keys and the RDMA stack's modules: a copy of the node with a P_Key
+# table (two set, one empty) and three modules (an out-of-tree version, a
+# srcversion, an in-tree one).
+MK=$TMP/mk
+cp -r "$DATA/sysfs/ib-mlx5" "$MK"
+mkdir -p "$MK/$D/mlx5_0/ports/1/pkeys" "$MK/module/ib_core" "$MK/module/mlx5_core" "$MK/module/mlx5_ib"
+echo 0xffff >"$MK/$D/mlx5_0/ports/1/pkeys/0"; echo 0x8001 >"$MK/$D/mlx5_0/ports/1/pkeys/1"
+echo 0x0000 >"$MK/$D/mlx5_0/ports/1/pkeys/2"
+echo 24.10-1.1.4 >"$MK/module/mlx5_core/version"; echo 5F0A7D1C39B2E0C6A1D2B3F >"$MK/module/mlx5_ib/srcversion"
+run "$RDMARUN" probe --sysfs "$MK"
+check "probe: the P_Keys that are set, and each module's version" 0 \
+    "port 1: ACTIVE (LinkUp), InfiniBand, 100 Gb/sec (4X EDR), LID 0x1a, SM LID 0x1, P_Keys 0xffff,0x8001" \
+    "kernel unknown; RDMA modules: ib_core in-tree, mlx5_core 24.10-1.1.4, mlx5_ib srcversion 5F0A7D1C39B2E0C6A1D2B3F"
+"$RDMARUN" probe --json --sysfs "$MK" >"$TMP/mk.json"
+"$RDMARUN" probe --json --facts "$TMP/mk.json" | grep -v '"source"' >"$TMP/mk2.json"
+grep -v '"source"' "$TMP/mk.json" | cmp -s - "$TMP/mk2.json"; ok $? "--facts keeps P_Keys and module versions (the JSON round trip)"
+mcheck "$MK" "$TMP/mk.json"
+check "manifest with P_Keys and modules: the node it was taken on matches" 0 "is healthy"
+while IFS='|' read -r want change; do
+    rm -rf "$TMP/mt"
+    cp -r "$MK" "$TMP/mt"
+    (cd "$TMP/mt" && eval "$change")
+    mcheck "$TMP/mt" "$TMP/mk.json"
+    got=$(printf '%s\n' "$out" | grep -o 'RDMARUN-MANIFEST-[A-Z-]*' | sort -u | tr '\n' ' ')
+    [ "$rc" = 69 ] && [ "$got" = "$want " ]
+    ok $? "manifest: $change: $want (got: ${got:-none}, status $rc)"
+done <<'CASES'
+RDMARUN-MANIFEST-PKEY|echo 0x0000 >$D/mlx5_0/ports/1/pkeys/1
+RDMARUN-MANIFEST-PKEY|echo 0x8002 >$D/mlx5_0/ports/1/pkeys/2
+RDMARUN-MANIFEST-MODULE|echo 23.10-2.1.3 >module/mlx5_core/version
+RDMARUN-MANIFEST-MODULE|rm -r module/mlx5_ib
+CASES
+check "manifest: a module missing says so, with the fix" 69 \
+    "RDMARUN-MANIFEST-MODULE: kernel module mlx5_ib is not loaded, the manifest has mlx5_ib srcversion 5F0A7D1C39B2E0C6A1D2B3F (hint: modprobe mlx5_ib)"
+# The kernel: this node's own (live facts), against a subset naming another.
+printf '{"rdmarun_facts": 1, "kernel": "0.0.1-other"}\n' >"$TMP/kernel.json"
+conf kern port-state=any timeout=$(scaled 20)
+run "$RDMARUN" check --config "$SITE/kern.ini" --manifest "$TMP/kernel.json"
+check "manifest: another kernel release (this node's, read live)" 69 \
+    "RDMARUN-MANIFEST-KERNEL: this node runs kernel $(uname -r), the manifest 0.0.1-other"
 printf '{"rdmarun_facts": 1, "devices": [{"name": "mlx5_0", "fw_ver": "16.35.2000"}, {"name": "mlx5_1"}]}\n' >"$TMP/subset.json"
 mcheck "$DATA/sysfs/ib-mlx5" "$TMP/subset.json"
 check "manifest: a site's subset (device names, mlx5_0's firmware) matches the node" 0 "is healthy"

@@ -107,6 +107,7 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
         facts_read_cpu_state(f, sys);
         facts_read_gpu_pci(f, sys);
         facts_read_counters(f, src->sysfs_root);
+        facts_read_modules(f, sys, live);
         free(dcb);
         free(proc);
     }
@@ -141,6 +142,7 @@ static void free_port(struct rdma_port *p)
     free(p->link_layer);
     free(p->rate);
     free(p->roce_mode);
+    list_free(p->pkeys);
     port_counters_free(&p->counters);
 }
 
@@ -189,6 +191,8 @@ void facts_free(struct facts *f)
     free(f->source);
     free(f->sysfs_root);
     free(f->ucx_version);
+    free(f->kernel);
+    list_free(f->module_versions);
     memset(f, 0, sizeof(*f));
 }
 

@@ -47,6 +47,9 @@ struct rdma_port {
      * unknown (the directory exists only once an admin creates it). */
     char *roce_mode;
     int roce_tos;
+    /* The P_Key table's entries that are set ("0xffff", "0x8001"), in
+     * table order (ports/N/pkeys); NULL-terminated; NULL: unknown. */
+    char **pkeys;
 };
 
 struct rdma_device {
@@ -137,6 +140,11 @@ struct facts {
     char *sysfs_root;    /* the recorded tree the devices came from (--sysfs), whose
                           * counters are theirs; NULL: this node's /sys. Not saved. */
     char *ucx_version;   /* "1.13.1" */
+    char *kernel;          /* this node's kernel release (uname -r); NULL: unknown */
+    /* The RDMA stack's kernel modules loaded, "NAME VERSION" (modules.c):
+     * the module's version, else "srcversion HASH", else "in-tree" (the
+     * kernel's own); NULL-terminated; NULL: not read. */
+    char **module_versions;
     bool counters_timed_out;  /* the ports' counters were not read in time (a wedged HCA) */
     int npackages, ncores, npus;
     struct numa_node *numa;

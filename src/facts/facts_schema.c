@@ -56,6 +56,7 @@ static const struct field port[] = {
     {"counters", F_COUNTS, 0, MAX_PORT_COUNTERS, NULL},
     {"gids", F_OBJS, 0, 4096, gid},
     {"roce_mode", F_STR, 0, 64, NULL},      {"roce_tos", F_INT, -1, 255, NULL},
+    {"pkeys", F_STRS, 0, 6, NULL},
     END,
 };
 static const struct field pcie[] = {
@@ -124,6 +125,7 @@ static const struct field limits[] = {
 static const struct field facts[] = {
     {"rdmarun_facts", F_INT, 1, 1000, NULL}, {"hostname", F_STR, 0, NAME, NULL},
     {"source", F_STR, 0, 4096, NULL},        {"ucx_version", F_STR, 0, 64, NULL},
+    {"kernel", F_STR, 0, NAME, NULL},        {"module_versions", F_STRS, 0, NAME, NULL},
     {"host", F_OBJ, 0, 0, host},             {"devices", F_OBJS, 0, 4096, device},
     {"gpus", F_OBJS, 0, 1024, gpu},          {"netifs", F_OBJS, 0, 65536, netif},
     {"limits", F_OBJ, 0, 0, limits},         {"warnings", F_STRS, 0, 4096, NULL},

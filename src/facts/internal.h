@@ -11,6 +11,9 @@ void port_init(struct rdma_port *p, int num);
  * SYSFS_ROOT NULL: this node's. */
 #define COUNTERS_TIMEOUT_S 10.0
 void facts_read_counters(struct facts *f, const char *sysfs_root);
+/* The RDMA stack's modules under SYS/module with their versions, and (LIVE)
+ * this node's kernel release. */
+void facts_read_modules(struct facts *f, const char *sys, bool live);
 /* Append to a NULL-terminated string list. */
 void list_add(char ***list, const char *s);
 size_t list_len(char *const *list);

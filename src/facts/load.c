@@ -80,6 +80,17 @@ static char **strings_where(json_object *o, const char *key, bool (*keep)(const 
 
 static char **strings(json_object *o, const char *key) { return strings_where(o, key, NULL); }
 
+/* A list that may be known to be empty: an array (even []) is a list, a
+ * null or absent one is unknown (NULL), so that facts load as saved. */
+static char **known_strings(json_object *o, const char *key)
+{
+    json_object *a = get(o, key);
+    if (!a || !json_object_is_type(a, json_type_array))
+        return NULL;
+    char **list = strings(o, key);
+    return list ? list : xcalloc(1, sizeof(char *));
+}
+
 /* A CPU list ("0-1", "0,48") of at least one PU. */
 static bool is_cpu_list(const char *s)
 {
@@ -221,6 +232,7 @@ static void load_port(struct rdma_port *p, json_object *o)
     p->roce_mode = str(o, "roce_mode");
     long long tos = num(o, "roce_tos", -1);
     p->roce_tos = tos >= 0 && tos <= 255 ? (int)tos : -1;
+    p->pkeys = known_strings(o, "pkeys");
 }
 
 static void load_device(struct facts *f, json_object *o)
@@ -310,6 +322,8 @@ int facts_load_json(struct facts *f, const char *path)
     f->hostname = str(root, "hostname");
     f->source = xasprintf("facts %s", path);
     f->ucx_version = str(root, "ucx_version");
+    f->kernel = str(root, "kernel");
+    f->module_versions = known_strings(root, "module_versions");
     json_object *host = get(root, "host");
     f->npackages = (int)num(host, "packages", 0);
     f->ncores = (int)num(host, "cores", 0);
@@ -366,8 +380,20 @@ int facts_load_json(struct facts *f, const char *path)
     f->cpu.governors = keyed_cpu_lists(cpu, "governors");
     f->cpu.idle_states = keyed_cpu_lists(cpu, "idle_states");
     json_object *devs = get(root, "devices");
-    for (size_t i = 0; i < array_len(devs); i++)
+    for (size_t i = 0; i < array_len(devs); i++) {
+        /* One device per name: a second would be a node no kernel makes. */
+        char *name = str(json_object_array_get_idx(devs, i), "name");
+        for (size_t k = 0; name && k < f->ndevs; k++)
+            if (strcmp(f->devs[k].name, name) == 0) {
+                rr_error("%s: devices[%zu]: device %s is listed twice (hint: save facts with "
+                         "'rdmarun probe --json > FILE')", path, i, name);
+                free(name);
+                json_object_put(root);
+                return RR_EX_DATAERR;
+            }
+        free(name);
         load_device(f, json_object_array_get_idx(devs, i));
+    }
     json_object *gpus = get(root, "gpus");
     f->ngpus = array_len(gpus);
     f->gpus = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*f->gpus));

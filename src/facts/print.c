@@ -105,6 +105,8 @@ static void port_text(const struct rdma_port *p, FILE *out)
         fprintf(out, ", LID 0x%x", p->lid);
     if (p->sm_lid > 0)
         fprintf(out, ", SM LID 0x%x", p->sm_lid);
+    for (size_t k = 0; p->pkeys && p->pkeys[k]; k++)
+        fprintf(out, "%s%s", k ? "," : ", P_Keys ", p->pkeys[k]);
     fputc('\n', out);
     for (size_t k = 0; k < p->ngids; k++) {
         const struct gid_entry *g = &p->gids[k];
@@ -180,6 +182,17 @@ static void cpu_text(const struct cpu_state *c, FILE *out)
                 fprintf(out, "%s %s (exit %ld us) on PUs %s", s == c->idle_states ? "" : ";",
                         name, us, *s + at);
         }
+        fputc('\n', out);
+    }
+}
+
+/* The kernel and the RDMA stack's modules with their versions. */
+static void modules_text(const struct facts *f, FILE *out)
+{
+    if (f->kernel || (f->module_versions && f->module_versions[0])) {
+        fprintf(out, "kernel %s", f->kernel ? f->kernel : "unknown");
+        for (size_t i = 0; f->module_versions && f->module_versions[i]; i++)
+            fprintf(out, "%s%s", i ? ", " : "; RDMA modules: ", f->module_versions[i]);
         fputc('\n', out);
     }
 }
@@ -264,6 +277,7 @@ void facts_print_text(const struct facts *f, FILE *out)
         fputc('\n', out);
     }
     limits_text(&f->limits, out);
+    modules_text(f, out);
     cpu_text(&f->cpu, out);
     struct strvec w = {0};
     facts_warnings(f, &w);

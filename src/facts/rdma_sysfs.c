@@ -82,6 +82,29 @@ static void read_gids(struct rdma_port *port, const char *portdir)
         free(names);
 }
 
+#define PKEYS_READ 128   /* a P_Key table's entries read at most (mlx5's size) */
+
+/* The P_Key table's set entries, in table order; NULL when it has none. */
+static void read_pkeys(struct rdma_port *port, const char *portdir)
+{
+    char *dir = xasprintf("%s/pkeys", portdir);
+    struct dirent **names;
+    int n = scandir(dir, &names, not_dot, dirent_by_number);
+    free(dir);
+    if (n < 0)
+        return;
+    port->pkeys = xcalloc(1, sizeof(*port->pkeys));
+    for (int i = 0; i < n; i++) {
+        char *v = i < PKEYS_READ ? read_first_line("%s/pkeys/%s", portdir, names[i]->d_name)
+                                 : NULL;
+        if (v && strtol(v, NULL, 0) != 0 && strlen(v) <= 6)
+            list_add(&port->pkeys, v);
+        free(v);
+        free(names[i]);
+    }
+    free(names);
+}
+
 static void read_port(struct rdma_port *p, const char *portdir)
 {
     p->state = state_word(read_first_line("%s/state", portdir));
@@ -103,6 +126,7 @@ static void read_port(struct rdma_port *p, const char *portdir)
     free(lid);
     free(sm);
     read_gids(p, portdir);
+    read_pkeys(p, portdir);
 }
 
 /* The kernel driver: DRIVER= in device/uevent (a plain file, so recorded

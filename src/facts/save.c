@@ -87,6 +87,7 @@ static void port_json(struct json *j, const struct rdma_port *p)
     json_end_array(j);
     json_string(j, "roce_mode", p->roce_mode);
     opt_int(j, "roce_tos", p->roce_tos);
+    opt_list(j, "pkeys", p->pkeys);
     json_end_object(j);
 }
 
@@ -138,6 +139,8 @@ void facts_print_json(const struct facts *f, FILE *out)
     json_string(&j, "hostname", f->hostname);
     json_string(&j, "source", f->source);
     json_string(&j, "ucx_version", f->ucx_version);
+    json_string(&j, "kernel", f->kernel);
+    opt_list(&j, "module_versions", f->module_versions);
     json_begin_object(&j, "host");
     json_int(&j, "packages", f->npackages);
     json_int(&j, "cores", f->ncores);

@@ -87,6 +87,43 @@ static void ports(const struct rdma_device *w, const struct rdma_device *h, stru
             free(a);
             free(b);
         }
+        if (wp->pkeys && hp->pkeys) {   /* both known: the partitions the port is in */
+            char *a = joined(wp->pkeys), *b = joined(hp->pkeys);
+            if (strcmp(a, b) != 0)
+                differ(codes, problems, "RDMARUN-MANIFEST-PKEY", "%s port %d's P_Keys are %s, "
+                       "the manifest's %s (hint: the subnet manager's partitions, "
+                       "partitions.conf)", w->name, wp->num, b, a);
+            free(a);
+            free(b);
+        }
+    }
+}
+
+/* The kernel and the RDMA stack's modules (facts/modules.c): each module
+ * the manifest lists must be loaded here at its version. */
+static void modules(const struct facts *want, const struct facts *have, struct strvec *codes,
+                    struct strvec *problems)
+{
+    if (want->kernel && have->kernel && !same(want->kernel, have->kernel))
+        differ(codes, problems, "RDMARUN-MANIFEST-KERNEL", "this node runs kernel %s, the "
+               "manifest %s (its in-tree RDMA modules are that kernel's)", have->kernel,
+               want->kernel);
+    for (size_t i = 0; want->module_versions && have->module_versions &&
+                       want->module_versions[i]; i++) {
+        const char *w = want->module_versions[i];
+        size_t len = strcspn(w, " ");
+        const char *h = NULL;
+        for (size_t k = 0; have->module_versions[k] && !h; k++)
+            if (strncmp(have->module_versions[k], w, len) == 0 &&
+                (have->module_versions[k][len] == ' ' || !have->module_versions[k][len]))
+                h = have->module_versions[k];
+        if (!h)
+            differ(codes, problems, "RDMARUN-MANIFEST-MODULE", "kernel module %.*s is not "
+                   "loaded, the manifest has %s (hint: modprobe %.*s)", (int)len, w, w,
+                   (int)len, w);
+        else if (!same(h, w))
+            differ(codes, problems, "RDMARUN-MANIFEST-MODULE", "kernel module %s, the manifest's "
+                   "%s (hint: the same driver stack, MLNX_OFED or in-tree, on every node)", h, w);
     }
 }
 
@@ -143,6 +180,7 @@ void manifest_compare(const struct facts *want, const struct facts *have, struct
         if (!device_named(want, have->devs[i].name))
             differ(codes, problems, "RDMARUN-MANIFEST-DEVICE", "%s is on this node, not in the "
                    "manifest", have->devs[i].name);
+    modules(want, have, codes, problems);
     for (size_t i = 0; i < want->ngpus; i++) {
         const struct gpu *w = &want->gpus[i], *h = NULL;
         for (size_t k = 0; k < have->ngpus && !h; k++)

@@ -48,7 +48,18 @@ static int path_test(const struct cmdline *cl, long gid)
     };
     struct path_plan pp;
     path_plan_build(&rq, &pp);
-    rc = path_test_run(&pp, false, cl->json);
+    struct strvec bad = {0};
+    rc = path_test_run(&pp, false, cl->json, &bad);
+    /* --drain: the nodes re-pairing found bad, each by name; never the good
+     * side of a path, nor a node no re-pairing singled out. */
+    for (size_t i = 0; cl->drain && i < bad.n; i++) {
+        char *why = strchr(bad.v[i], '\t');
+        *why++ = '\0';
+        char *reason = xasprintf("RDMARUN-PATH: %s", why);
+        slurm_drain(cl->scontrol, bad.v[i], reason);   /* (it says what went wrong) */
+        free(reason);
+    }
+    sv_free(&bad);
     path_plan_free(&pp);
     free(launcher);
     free(self);

@@ -89,7 +89,7 @@ static const struct opt options[] = {
     {"config", NULL, CMD_CHECK, OPT_VALUE, C(config), NULL, "FILE",
      "check: the site's [check] configuration"},
     {"drain", NULL, CMD_CHECK, OPT_FLAG, C(drain), NULL, NULL,
-     "check: drain the node when unhealthy, resume it when\nrdmarun drained it and it is healthy"},
+     "check: drain the node when unhealthy, resume it when\nrdmarun drained it and it is healthy; --path-test: drain\nthe nodes re-pairing finds bad"},
     {"node", NULL, CMD_CHECK, OPT_VALUE, C(node), NULL, "NAME", "check --drain: the node's name"},
     {"scontrol", NULL, CMD_CHECK, OPT_VALUE, C(scontrol), NULL, "PATH",
      "check --drain: the scontrol to run"},

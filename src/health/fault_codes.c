@@ -65,6 +65,8 @@ const struct fault_code fault_codes[] = {
     {"RDMARUN-LOOPBACK", "loopback", "the loopback bandwidth test could not run on a port"},
     {"RDMARUN-LOOPBACK-BW", "loopback", "a port's loopback RDMA WRITE bandwidth is below "
      "min-loopback-gbps or min-loopback-percent of its rate"},
+    {"RDMARUN-PATH", "path-test", "check --path-test --drain: the node fails RDMA with a node "
+     "that passed every path (re-paired), so it is the bad side"},
     {FAULT_CONFIG, NULL, "a [check] value in the site's file the check cannot read"},
     {FAULT_TIMEOUT, NULL, "a check did not finish within its time limit (a hung read)"},
 };

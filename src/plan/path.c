@@ -48,6 +48,7 @@ void path_plan_build(const struct path_request *rq, struct path_plan *p)
         sv_pushf(&p->notes, "path test: a ring, not all pairs: %ld nodes make %ld pairs (all "
                  "pairs up to %d nodes)", p->nodes, p->nodes * (p->nodes - 1), PATH_ALL_PAIRS_MAX);
     }
+    p->srun = rq->srun;
     if (rq->srun) {
         sv_push(&p->argv, rq->launcher ? rq->launcher : "srun");
         sv_push(&p->argv, "--ntasks-per-node=1");
@@ -81,6 +82,49 @@ void path_plan_build(const struct path_request *rq, struct path_plan *p)
     if (p->all_pairs)
         sv_push(&p->argv, "--all-pairs");
     sv_pushf(&p->argv, "--step-timeout=%g", rq->step_s > 0 ? rq->step_s : PATH_STEP_S);
+}
+
+/* mpirun's options that name the nodes, each with its value. */
+static bool host_option(const char *w)
+{
+    static const char *const names[] = {"-H", "--host", "-host", "--hostfile", "-hostfile",
+                                        "--machinefile", "-machinefile", "--default-hostfile",
+                                        "--add-host", "--add-hostfile", NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(w, names[i]) == 0)
+            return true;
+    return false;
+}
+
+void path_plan_pair(const struct path_plan *pp, const char *a, const char *b,
+                    struct path_plan *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->srun = pp->srun;
+    out->nodes = 2;
+    out->timeout_s = pp->timeout_s;
+    sv_push(&out->hosts, a);
+    sv_push(&out->hosts, b);
+    for (size_t i = 0; i < pp->argv.n; i++) {
+        const char *w = pp->argv.v[i];
+        if (host_option(w) || (out->srun && (strncmp(w, "--nodelist", 10) == 0 ||
+                                             strncmp(w, "--nodes", 7) == 0 ||
+                                             strcmp(w, "-w") == 0 || strcmp(w, "-N") == 0))) {
+            if (!strchr(w, '='))
+                i++;   /* its value */
+            continue;
+        }
+        if (strcmp(w, "--all-pairs") == 0)
+            continue;   /* two nodes: the ring is both directions */
+        sv_push(&out->argv, w);
+        if (i == 0 && out->srun) {
+            sv_push(&out->argv, "--nodes=2");
+            sv_pushf(&out->argv, "--nodelist=%s,%s", a, b);
+        } else if (i == 0) {
+            sv_push(&out->argv, "-H");
+            sv_pushf(&out->argv, "%s,%s", a, b);
+        }
+    }
 }
 
 void path_plan_free(struct path_plan *p)

@@ -26,6 +26,7 @@ struct path_request {
 };
 
 struct path_plan {
+    bool srun;                 /* started by srun, else by mpirun */
     struct strvec argv;        /* the launcher with the peers */
     struct strvec hosts;       /* distinct nodes named, for naming the silent ones */
     long nodes;                /* how many nodes the job spans; -1: unknown */
@@ -36,6 +37,11 @@ struct path_plan {
 
 void path_plan_build(const struct path_request *rq, struct path_plan *out);
 void path_plan_free(struct path_plan *p);
+/* The same test between nodes A and B alone (re-pairing a suspect with a
+ * good node): the launcher's host options replaced by the two (mpirun -H
+ * A,B; srun --nodes=2 --nodelist=A,B), a ring of 2. */
+void path_plan_pair(const struct path_plan *pp, const char *a, const char *b,
+                    struct path_plan *out);
 /* The hosts of -H/--host values ("a,b:4,c") added to out, without slots
  * and repeats. */
 void path_hosts_add(struct strvec *out, const char *list);

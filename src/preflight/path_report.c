@@ -239,6 +239,44 @@ void path_report_free(struct path_report *r)
     memset(r, 0, sizeof(*r));
 }
 
+size_t path_suspects(const struct path_report *r, int **suspects, int *good)
+{
+    *suspects = xcalloc((size_t)(r->n > 0 ? r->n : 1), sizeof(**suspects));
+    *good = -1;
+    bool *bad = xcalloc((size_t)(r->n > 0 ? r->n : 1), sizeof(*bad));
+    for (int i = 0; i < r->n; i++)   /* answered, whole, and named: a partner to trust */
+        bad[i] = !r->nodes[i].seen || !r->nodes[i].done || r->nodes[i].fail_step ||
+                 !path_node_value(r, i, "host");
+    for (size_t k = 0; k < r->npairs; k++)
+        if (!r->pairs[k].seen || !r->pairs[k].ok) {
+            bad[r->pairs[k].from] = true;
+            bad[r->pairs[k].to] = true;
+        }
+    for (int i = 0; i < r->n && *good < 0; i++)
+        if (!bad[i])
+            *good = i;
+    size_t n = 0;
+    for (size_t k = 0; k < r->npairs; k++) {
+        const struct path_pair *p = &r->pairs[k];
+        if (p->seen && p->ok)
+            continue;
+        int ends[2] = {p->from, p->to};
+        /* A node whose own step failed is named by that already. */
+        if (r->nodes[p->from].fail_step || r->nodes[p->to].fail_step || p->from == p->to)
+            continue;
+        for (int e = 0; e < 2; e++) {
+            /* once each, and only a node with a name to start its peer on */
+            bool skip = !path_node_value(r, ends[e], "host");
+            for (size_t m = 0; m < n && !skip; m++)
+                skip = (*suspects)[m] == ends[e];
+            if (!skip)
+                (*suspects)[n++] = ends[e];
+        }
+    }
+    free(bad);
+    return n;
+}
+
 const char *path_node_value(const struct path_report *r, int i, const char *key)
 {
     if (i < 0 || i >= r->n)

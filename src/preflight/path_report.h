@@ -71,6 +71,12 @@ struct path_finding {
 size_t path_judge(const struct path_report *r, const struct strvec *hosts,
                   struct path_finding **out);
 void path_findings_free(struct path_finding *f, size_t n);
+/* Re-pairing (Google's way of telling which side of a bad path is bad):
+ * the nodes of the failed paths that no failure of their own explains (the
+ * suspects, *suspects, owned), and a node that answered and passed every
+ * path it was in, to test each suspect with (*good; -1 when there is
+ * none). Returns how many suspects. */
+size_t path_suspects(const struct path_report *r, int **suspects, int *good);
 /* "2 nodes, 2 paths (ring): latency 33.1-35.0 us, bandwidth 21.0-23.4 MB/s" */
 char *path_summary(const struct path_report *r);
 /* "b (rxe0:1, GID 1 RoCE v2)" */

@@ -62,8 +62,16 @@ static char *key_of(const char *kv, const char **value)
     return xstrndup(kv, strcspn(kv, "="));
 }
 
+/* One suspect re-paired with the good node: how their own test went. */
+struct repair {
+    char *node, *with;
+    bool ok;
+    char *step, *err;
+};
+
 static void print_json(const struct path_report *r, const struct path_finding *f, size_t nf,
-                       bool failed, const char *sum, double took)
+                       bool failed, const char *sum, double took, const struct repair *rp,
+                       size_t nrp)
 {
     struct json j;
     json_init(&j, stdout);
@@ -129,11 +137,111 @@ static void print_json(const struct path_report *r, const struct path_finding *f
         json_end_object(&j);
     }
     json_end_array(&j);
+    json_begin_array(&j, "repaired");
+    for (size_t i = 0; i < nrp; i++) {
+        json_begin_object(&j, NULL);
+        json_string(&j, "node", rp[i].node);
+        json_string(&j, "with", rp[i].with);
+        json_bool(&j, "ok", rp[i].ok);
+        json_string(&j, "step", rp[i].step);
+        json_string(&j, "error", rp[i].err);
+        json_bool(&j, "bad_side", !rp[i].ok);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
     json_end_object(&j);
     json_finish(&j);
 }
 
-int path_test_run(const struct path_plan *pp, bool quiet, bool json)
+/* One run of the launcher with its peers: their records into *r (the
+ * launcher's own lines shown as they are). 0, or RR_EX_NOTFOUND. */
+static int run_round(const struct path_plan *pp, struct path_report *r, double *took)
+{
+    struct proc_spec spec = {.argv = pp->argv.v, .err_to_out = true, .die_with_parent = true};
+    char *out = NULL;
+    bool timed_out = false;
+    double t0 = proc_now();
+    int status = proc_capture(&spec, pp->timeout_s, OUTPUT_MAX, &out, &timed_out);
+    *took = proc_now() - t0;
+    if (status < 0) {
+        rr_error("path test: cannot run %s: %s (hint: --mpirun PATH, or $RDMARUN_MPIRUN)",
+                 pp->argv.v[0], strerror(errno));
+        free(out);
+        return RR_EX_NOTFOUND;
+    }
+    for (char *line = out, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (!path_report_line(r, line))
+            fprintf(stderr, "%s\n", line);
+    }
+    free(out);
+    if (timed_out)
+        rr_warn("path test: stopped after %.0f s (its deadline, [check] path-timeout)",
+                pp->timeout_s);
+    return 0;
+}
+
+/* Each suspect of a failed path tested again with a node whose every path
+ * passed: the side that fails with a good partner too is the bad one. */
+static size_t repair(const struct path_plan *pp, const struct path_report *r, bool quiet,
+                     struct repair **out)
+{
+    int *sus, good;
+    size_t n = path_suspects(r, &sus, &good);
+    *out = xcalloc(n ? n : 1, sizeof(**out));
+    size_t done = 0;
+    const char *with = good >= 0 ? path_node_value(r, good, "host") : NULL;
+    if (n && !with && !quiet)
+        rr_note("path test: no node passed every path, so no suspect can be re-paired to tell "
+                "which side is bad");
+    for (size_t i = 0; with && i < n; i++) {
+        const char *node = path_node_value(r, sus[i], "host");
+        struct path_plan two;
+        path_plan_pair(pp, node, with, &two);
+        if (!quiet) {
+            char *cmd = sv_join(&two.argv, " ");
+            printf("rdmarun: path test: re-pairing %s with %s, which passed every path: %s\n",
+                   node, with, cmd);
+            fflush(stdout);
+            free(cmd);
+        }
+        struct path_report r2 = {.all_pairs = false};
+        double took;
+        struct repair *rp = &(*out)[done];
+        rp->node = xstrdup(node);
+        rp->with = xstrdup(with);
+        if (run_round(&two, &r2, &took) == 0) {
+            rp->ok = r2.npairs > 0;
+            for (size_t k = 0; k < r2.npairs; k++)
+                if (!r2.pairs[k].seen || !r2.pairs[k].ok) {
+                    rp->ok = false;
+                    if (!rp->step && r2.pairs[k].step) {
+                        rp->step = xstrdup(r2.pairs[k].step);
+                        rp->err = r2.pairs[k].err ? xstrdup(r2.pairs[k].err) : NULL;
+                    }
+                }
+            for (int k = 0; k < r2.n && !rp->step; k++)
+                if (r2.nodes[k].fail_step) {
+                    rp->step = xstrdup(r2.nodes[k].fail_step);
+                    rp->err = r2.nodes[k].fail_err ? xstrdup(r2.nodes[k].fail_err) : NULL;
+                }
+            if (!rp->ok && !rp->step)
+                rp->step = xstrdup(r2.n < 2 ? "launch" : "report");
+            done++;
+        } else {
+            free(rp->node);
+            free(rp->with);
+        }
+        path_report_free(&r2);
+        path_plan_free(&two);
+    }
+    free(sus);
+    return done;
+}
+
+int path_test_run(const struct path_plan *pp, bool quiet, bool json, struct strvec *bad)
 {
     for (size_t i = 0; i < pp->notes.n; i++)
         rr_note("%s", pp->notes.v[i]);
@@ -143,42 +251,45 @@ int path_test_run(const struct path_plan *pp, bool quiet, bool json)
         fflush(stdout);
         free(cmd);
     }
-    struct proc_spec spec = {.argv = pp->argv.v, .err_to_out = true, .die_with_parent = true};
-    char *out = NULL;
-    bool timed_out = false;
-    double t0 = proc_now();
-    int status = proc_capture(&spec, pp->timeout_s, OUTPUT_MAX, &out, &timed_out);
-    double took = proc_now() - t0;
-    if (status < 0) {
-        rr_error("path test: cannot run %s: %s (hint: --mpirun PATH, or $RDMARUN_MPIRUN)",
-                 pp->argv.v[0], strerror(errno));
-        free(out);
-        return RR_EX_NOTFOUND;
-    }
     struct path_report r = {.all_pairs = pp->all_pairs};
-    /* The launcher's own lines are the user's to read: shown as they were. */
-    for (char *line = out, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (!path_report_line(&r, line))
-            fprintf(stderr, "%s\n", line);
+    double took;
+    int rc = run_round(pp, &r, &took);
+    if (rc) {
+        path_report_free(&r);
+        return rc;
     }
-    free(out);
-    if (timed_out)
-        rr_warn("path test: stopped after %.0f s (its deadline, [check] path-timeout)",
-                pp->timeout_s);
     struct path_finding *f;
     size_t nf = path_judge(&r, &pp->hosts, &f);
     bool failed = false;
     for (size_t i = 0; i < nf; i++)
         failed = failed || f[i].level == PATH_FAIL;
+    struct repair *rp = NULL;
+    size_t nrp = failed ? repair(pp, &r, quiet || json, &rp) : 0;
     char *sum = path_summary(&r);
     if (json)
-        print_json(&r, f, nf, failed, sum, took);
+        print_json(&r, f, nf, failed, sum, took, rp, nrp);
     else
         print_text(&r, f, nf, quiet, failed, sum, took);
+    for (size_t i = 0; i < nrp; i++) {
+        if (!json && rp[i].ok)
+            printf("rdmarun: path test: %s passes with %s: %s is not the bad side\n", rp[i].node,
+                   rp[i].with, rp[i].node);
+        else if (!json)
+            rr_error("path test: %s fails with %s too, at step %s%s%s: %s is the bad side",
+                     rp[i].node, rp[i].with, rp[i].step, rp[i].err ? ": " : "",
+                     rp[i].err ? rp[i].err : "", rp[i].node);
+        if (!rp[i].ok && bad)
+            sv_pushf(bad, "%s\tfails RDMA with %s, which passed every path, at step %s",
+                     rp[i].node, rp[i].with, rp[i].step);
+    }
     fflush(stdout);
+    for (size_t i = 0; i < nrp; i++) {
+        free(rp[i].node);
+        free(rp[i].with);
+        free(rp[i].step);
+        free(rp[i].err);
+    }
+    free(rp);
     free(sum);
     path_findings_free(f, nf);
     path_report_free(&r);

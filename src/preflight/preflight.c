@@ -65,7 +65,7 @@ int preflight_run(const struct plan *p)
     }
     if (rc)
         rr_warn("preflight QP test failed; starting the job anyway (verify = warn)");
-    rc = p->path_test ? path_test_run(&p->path, true, false) : 0;
+    rc = p->path_test ? path_test_run(&p->path, true, false, NULL) : 0;
     if (rc && p->verify.value == VERIFY_STRICT) {
         rr_error("the path test between the job's nodes failed: not starting the job (verify = "
                  "strict; [check] path-test = no skips the test)");

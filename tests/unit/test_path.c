@@ -297,5 +297,82 @@ int main(void)
        "are failures");
     free(s);
     path_report_free(&r);
+
+    /* Re-pairing: a ring of 4 where c's both paths fail (b -> c, c -> d):
+     * b and c and d are suspects, a (whose every path passed) the partner. */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 4; i++) {
+        char *rec = xasprintf("rdmarun-path: node r=%d n=4 host=%s dev=mlx5_0 port=1 "
+                               "state=ACTIVE ll=InfiniBand mtu=4096 gidx=-1", i, names[i]);
+        path_report_line(&r, rec);
+        free(rec);
+        rec = i == 1 || i == 2
+             ? xasprintf("rdmarun-path: pair r=%d n=4 to=%d ok=0 step=rtr err=timeout", i, i + 1)
+             : xasprintf("rdmarun-path: pair r=%d n=4 to=%d ok=1 lat=2 bw=9000", i, (i + 1) % 4);
+        path_report_line(&r, rec);
+        free(rec);
+        rec = xasprintf("rdmarun-path: done r=%d n=4", i);
+        path_report_line(&r, rec);
+        free(rec);
+    }
+    int *sus, partner;
+    n = path_suspects(&r, &sus, &partner);
+    ok(partner == 0 && n == 3 && sus[0] == 1 && sus[1] == 2 && sus[2] == 3,
+       "re-pairing: b, c and d are suspects, a (every path passed) is the partner (%zu, %d)",
+       n, partner);
+    free(sus);
+    path_report_free(&r);
+    /* Every node in a failed path: no partner to trust. */
+    memset(&r, 0, sizeof(r));
+    feed(&r, healthy);
+    path_report_line(&r, "rdmarun-path: pair r=0 n=2 to=1 ok=0 step=rts err=timeout");
+    n = path_suspects(&r, &sus, &partner);
+    ok(partner == -1 && n == 2, "two nodes with a failed path: no partner to re-pair with");
+    free(sus);
+    path_report_free(&r);
+    /* A node that failed its own step is named by that: not a suspect. */
+    memset(&r, 0, sizeof(r));
+    feed(&r, healthy);
+    path_report_line(&r, "rdmarun-path: fail r=1 n=2 step=port err=port 1 is DOWN");
+    path_report_line(&r, "rdmarun-path: pair r=0 n=2 to=1 ok=0 step=connect err=no peer");
+    n = path_suspects(&r, &sus, &partner);
+    ok(n == 0, "a failed path of a node whose own port failed makes no suspect");
+    free(sus);
+    path_report_free(&r);
+
+    /* The re-paired test's command: the job's host options replaced by the
+     * two nodes, one peer each, a ring of 2. */
+    struct strvec words = {0};
+    sv_push(&words, "--hostfile");
+    sv_push(&words, "hosts");
+    sv_push(&words, "-H");
+    sv_push(&words, "a,b,c,d");
+    sv_push(&words, "--mca");
+    sv_push(&words, "btl");
+    sv_push(&words, "^openib");
+    struct path_request prq = {.launcher = "/usr/bin/mpirun", .mpirun_args = &words,
+                               .self = "/usr/bin/rdmarun", .gid_index = -1, .all_pairs = true};
+    struct path_plan big, two;
+    path_plan_build(&prq, &big);
+    path_plan_pair(&big, "c", "a", &two);
+    cmd = sv_join(&two.argv, " ");
+    ok(strcmp(cmd, "/usr/bin/mpirun -H c,a --mca btl ^openib --map-by ppr:1:node --bind-to none "
+                   "/usr/bin/rdmarun path-peer --step-timeout=2") == 0 && two.nodes == 2,
+       "re-pairing under mpirun: -H c,a in place of the job's hosts (%s)", cmd);
+    free(cmd);
+    path_plan_free(&two);
+    path_plan_free(&big);
+    struct path_request srq = {.srun = true, .launcher = "srun", .self = "rdmarun",
+                               .gid_index = -1, .alloc_nodes = 16};
+    path_plan_build(&srq, &big);
+    path_plan_pair(&big, "n07", "n01", &two);
+    cmd = sv_join(&two.argv, " ");
+    ok(strcmp(cmd, "srun --nodes=2 --nodelist=n07,n01 --ntasks-per-node=1 --mpi=pmix "
+                   "--kill-on-bad-exit=0 rdmarun path-peer --step-timeout=2") == 0,
+       "re-pairing under srun: --nodes=2 --nodelist=n07,n01 (%s)", cmd);
+    free(cmd);
+    path_plan_free(&two);
+    path_plan_free(&big);
+    sv_free(&words);
     return done_testing();
 }

@@ -174,6 +174,8 @@ sys.exit(not [p for p in c if p["port"] == "rxe0/1" and p["families"]["loss"] > 
     pt --gid-index "$G5"
     check "node b on VLAN 6, node a on VLAN 5: 83, the VLANs named" 83 \
         "VLANs differ: 5 on rxe-guest-a, 6 on rxe-guest-b"
+    check "two nodes, both in the failed path: re-pairing says it cannot tell the sides" 83 \
+        "no node passed every path, so no suspect can be re-paired to tell which side is bad"
     pt --gid-index 9
     check "a GID index that does not exist: 83, named on the node" 83 "GID index 9 cannot be read"
     pt --gid-index 0

@@ -453,15 +453,20 @@ mcheck() { run "$RDMARUN" check --config "$SITE/man.ini" --sysfs "$1" --manifest
 mcheck "$DATA/sysfs/ib-mlx5" "$TMP/manifest.json"
 check "manifest: the node the manifest was taken on matches it" 0 "is healthy: 2 checks passed"
 D=class/infiniband
-while IFS='|' read -r want change; do
-    rm -rf "$TMP/mt"
-    cp -r "$DATA/sysfs/ib-mlx5" "$TMP/mt"
-    (cd "$TMP/mt" && eval "$change")
-    mcheck "$TMP/mt" "$TMP/manifest.json"
-    got=$(printf '%s\n' "$out" | grep -o 'RDMARUN-MANIFEST-[A-Z-]*' | sort -u | tr '\n' ' ')
-    [ "$rc" = 69 ] && [ "$got" = "$want " ]
-    ok $? "manifest: $change: $want (got: ${got:-none}, status $rc)"
-done <<'CASES'
+# mcases TREE MANIFEST, with "CODE|CHANGE" lines on stdin: each CHANGE made
+# to a copy of TREE must give exactly CODE against MANIFEST.
+mcases() {
+    while IFS='|' read -r want change; do
+        rm -rf "$TMP/mt"
+        cp -r "$1" "$TMP/mt"
+        (cd "$TMP/mt" && eval "$change")
+        mcheck "$TMP/mt" "$2"
+        got=$(printf '%s\n' "$out" | grep -o 'RDMARUN-MANIFEST-[A-Z-]*' | sort -u | tr '\n' ' ')
+        [ "$rc" = 69 ] && [ "$got" = "$want " ]
+        ok $? "manifest: $change: $want (got: ${got:-none}, status $rc)"
+    done
+}
+mcases "$DATA/sysfs/ib-mlx5" "$TMP/manifest.json" <<'CASES'
 RDMARUN-MANIFEST-FIRMWARE|echo 16.35.4030 >$D/mlx5_0/fw_ver
 RDMARUN-MANIFEST-BOARD|echo MT_0000000099 >$D/mlx5_0/board_id
 RDMARUN-MANIFEST-NUMA|echo 1 >$D/mlx5_0/device/numa_node
@@ -492,15 +497,7 @@ check "probe: the P_Keys that are set, and each module's version" 0 \
 grep -v '"source"' "$TMP/mk.json" | cmp -s - "$TMP/mk2.json"; ok $? "--facts keeps P_Keys and module versions (the JSON round trip)"
 mcheck "$MK" "$TMP/mk.json"
 check "manifest with P_Keys and modules: the node it was taken on matches" 0 "is healthy"
-while IFS='|' read -r want change; do
-    rm -rf "$TMP/mt"
-    cp -r "$MK" "$TMP/mt"
-    (cd "$TMP/mt" && eval "$change")
-    mcheck "$TMP/mt" "$TMP/mk.json"
-    got=$(printf '%s\n' "$out" | grep -o 'RDMARUN-MANIFEST-[A-Z-]*' | sort -u | tr '\n' ' ')
-    [ "$rc" = 69 ] && [ "$got" = "$want " ]
-    ok $? "manifest: $change: $want (got: ${got:-none}, status $rc)"
-done <<'CASES'
+mcases "$MK" "$TMP/mk.json" <<'CASES'
 RDMARUN-MANIFEST-PKEY|echo 0x0000 >$D/mlx5_0/ports/1/pkeys/1
 RDMARUN-MANIFEST-PKEY|echo 0x8002 >$D/mlx5_0/ports/1/pkeys/2
 RDMARUN-MANIFEST-MODULE|echo 23.10-2.1.3 >module/mlx5_core/version

@@ -15,7 +15,7 @@ enum { EV_CHECK_OK, EV_CHECK_FAILED, EV_RUN_OK, EV_RUN_FELL_BACK };
 struct node_stat {
     char *name;
     long checks, failed, runs, fell_back, pair_failed;
-    long long last_failed, last_fell_back, first, last;
+    long long last_failed, last_fell_back;
     struct strvec codes;   /* each fault code once ... */
     long *code_n;          /* ... and how often */
     size_t code_cap;
@@ -41,7 +41,7 @@ struct fleet {
     size_t npairs, pcap;
     struct fleet_event *ev;
     size_t nev, evcap;
-    long files, records, runs_without_host, skipped;
+    long files, records, skipped;
     bool full;   /* more files than it reads */
 };
 

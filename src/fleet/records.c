@@ -40,11 +40,6 @@ static size_t node_of(const char *raw)
 
 static void event(size_t node, long long t, int kind)
 {
-    struct node_stat *s = &fl.nodes[node];
-    if (!s->first || t < s->first)
-        s->first = t;
-    if (t > s->last)
-        s->last = t;
     GROW(fl.ev, fl.evcap, fl.nev + 1);
     fl.ev[fl.nev++] = (struct fleet_event){node, t, kind};
 }
@@ -133,8 +128,6 @@ static void take_verdict(json_object *o, long long t)
             hosts_of(ob, &tcp);
     }
     bool fell = v && strcmp(v, "fallback") == 0;
-    if (!all.n)
-        fl.runs_without_host++;
     for (size_t i = 0; i < all.n; i++) {
         size_t n = node_of(all.v[i]);
         struct node_stat *s = &fl.nodes[n];

@@ -42,10 +42,15 @@ static char *codes_text(const struct node_stat *s)
     return t;
 }
 
+static long trouble(const struct node_stat *s)
+{
+    return s->failed + s->fell_back + s->pair_failed;
+}
+
 static int by_trouble(const void *x, const void *y)
 {
     const struct node_stat *a = &fl.nodes[*(const size_t *)x], *b = &fl.nodes[*(const size_t *)y];
-    long ta = a->failed + a->fell_back + a->pair_failed, tb = b->failed + b->fell_back + b->pair_failed;
+    long ta = trouble(a), tb = trouble(b);
     if (ta != tb)
         return ta < tb ? 1 : -1;
     return strcmp(a->name, b->name);

@@ -265,6 +265,23 @@ static bool counter_limits(struct hctx *h, const char *key, long long *limit)
     return good;
 }
 
+/* The folder of a file the checks keep between runs (the counter
+ * baseline, the ports' history), made when missing and opened, so that the
+ * file is read and replaced in it by name, never through a link: the
+ * folder's fd (-1 when it cannot be opened) and the file's name (*base, to
+ * free). */
+static int state_dir_open(const char *path, char **base)
+{
+    char *a = xstrdup(path), *b = xstrdup(path);
+    char *dir = dirname(a);
+    make_dirs(dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *base = xstrdup(basename(b));
+    free(a);
+    free(b);
+    return dfd;
+}
+
 /* A file of counters, "DEV PORT NAME VALUE" lines (the baseline, a job's
  * snapshot), read into each port's set: read only when it is this user's
  * regular file, never through a link. False when there is none. */
@@ -349,21 +366,20 @@ static void check_counters(struct hctx *h)
     long long limit[COUNTER_FAMILIES];
     if (!counter_limits(h, limits, limit))
         return;
-    char *a = xstrdup(path), *b = xstrdup(path);
-    char *dir = dirname(a), *base = basename(b);
+    char *base;
+    int dfd = state_dir_open(path, &base);
     char *snapshot = h->scope.job ? xasprintf("%s.job-%s", base, h->scope.job) : NULL;
-    make_dirs(dir);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct port_counters then[64];
     memset(then, 0, sizeof(then));
     bool had = counters_load(h, dfd, epilog ? snapshot : base, then);
     if (epilog && !had) {
-        fprintf(h->out, "note %s\tno counters from job %s's prolog in %s/%s (the prolog ran "
+        fprintf(h->out, "note %s\tno counters from job %s's prolog in %s.job-%s (the prolog ran "
                 "without 'counters = yes', or as another user): what grew during the job is "
-                "unknown\n", h->check, h->scope.job, dir, snapshot);
+                "unknown\n", h->check, h->scope.job, path, h->scope.job);
         fflush(h->out);
     }
-    char *since = epilog ? xasprintf("during job %s", h->scope.job) : xstrdup("since the last check");
+    char *since = epilog ? xasprintf("during job %s", h->scope.job)
+                         : xstrdup("since the last check");
     for (size_t i = 0; i < h->n; i++) {
         struct counter_growth g;
         counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &h->port[i]->counters, &g);
@@ -411,8 +427,7 @@ static void check_counters(struct hctx *h)
     if (dfd >= 0)
         close(dfd);
     free(snapshot);
-    free(a);
-    free(b);
+    free(base);
 }
 
 /* A [check] number of seconds or a count, else its default. */
@@ -432,10 +447,8 @@ static void check_flaps(struct hctx *h)
                      : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/port-state";
     struct flap_rules r = {cfg_count(h, "flap-window", 12 * 3600),
                            cfg_count(h, "drop-after", 240), (long)cfg_count(h, "flap-count", 3)};
-    char *a = xstrdup(path), *b = xstrdup(path);
-    char *dir = dirname(a), *base = basename(b);
-    make_dirs(dir);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char *base;
+    int dfd = state_dir_open(path, &base);
     size_t len, n = 0;
     char *text = dfd >= 0 ? read_own_file_at(dfd, base, 4 << 20, &len) : NULL;
     static struct port_history hist[256];
@@ -492,8 +505,7 @@ static void check_flaps(struct hctx *h)
     if (dfd >= 0)
         close(dfd);
     free(out);
-    free(a);
-    free(b);
+    free(base);
 }
 
 /* What the kernel said about the checked devices within kmsg-window

@@ -43,6 +43,29 @@ check "text verdict names the process, host, transport and line" 80 \
     "FALLBACK: process 4242 on c11 used tcp/eth0" "ucx-interleaved-diag-warn.log:7"
 run "$RDMARUN" verify "$LOGS/nccl-no-device.log"
 check "NCCL without an RDMA device is a fallback" 80 "FALLBACK"
+# UCX ending a process itself (a real MPICH job's teardown in the Soft-RoCE
+# VM): the verdict on the paths stands and the process is named, with UCX's
+# line; its exit status is the job's, not rdmarun's.
+run "$RDMARUN" verify --json "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log"
+check "UCX's assertion after RDMA: verdict rdma, the aborted process in JSON" 0 '"verdict": "rdma"' \
+    '"aborted": "process 2558 on rxe-guest: ib_device.c:210  Assertion `wait_ctx->cb_id == UCS_CALLBACKQ_ID_NULL'"'"' failed"' \
+    '"aborted_where": '
+run "$RDMARUN" verify "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log"
+check "and in the text, after the verdict" 0 \
+    "RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; then UCX ended process 2558 on rxe-guest: ib_device.c:210"
+# The forms UCX prints (debug/assert.c "%13s:%-4u %s" after "[host:pid:thread:tid] ",
+# debug.c "Caught signal N (...)"), before any path: the error that ended the job.
+printf '%s\n' '[c07:31337:0:31337] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))' >"$TMP/ucx-signal.log"
+run "$RDMARUN" verify "$TMP/ucx-signal.log"
+check "UCX's caught signal before any path: no verdict, the process and its line" 82 \
+    "no verdict: the job failed before any process chose a path to another: process 31337 on c07: Caught signal 11 (Segmentation fault"
+printf '%s\n' '[c07:31337:0:31337]      ucp_ep.c:1210 Fatal: endpoint reconfiguration not supported yet' >"$TMP/ucx-fatal.log"
+run "$RDMARUN" verify "$TMP/ucx-fatal.log"
+check "UCX's Fatal: the same" 82 "process 31337 on c07: ucp_ep.c:1210 Fatal: endpoint reconfiguration"
+# A program's own words of the same shape are not UCX's: no prefix, no file:line.
+printf '%s\n' 'Assertion `x > 0'"'"' failed' '[c07:31337] main.c: Assertion `x'"'"' failed' >"$TMP/app-assert.log"
+run "$RDMARUN" verify "$TMP/app-assert.log"
+check_without "a program's assertion is not UCX's" 82 "UCX ended" "no transport evidence"
 # Lines without a host:pid prefix (pasted from a job's output): the process
 # is said to have no host in the log, never "process -1 on ?".
 printf 'ep_cfg[0]: tag(self/memory0 tcp/eth0)\nep_cfg[1]: tag(tcp/eth0)\n' >"$TMP/pasted-tcp.log"

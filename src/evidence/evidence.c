@@ -323,6 +323,8 @@ void evidence_free(struct evidence *ev)
     free(ev->fault_where);
     free(ev->error);
     free(ev->error_where);
+    free(ev->abort);
+    free(ev->abort_where);
     free(ev->failure_where);
     free(ev->nccl_gdr_off);
     free(ev->nccl_no_device_proc);

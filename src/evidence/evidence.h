@@ -106,6 +106,10 @@ struct evidence {
     /* An error that ends a job (UCX ERROR, MPI_Init or NCCL init failing):
      * with no path between processes, the job aborted before any was chosen. */
     char *error, *error_where;
+    /* A process that UCX itself ended (a failed assertion, "Fatal:", a caught
+     * signal), whatever the paths were: "process 2382 on n1: ib_device.c:210
+     * Assertion ... failed". The job's own output keeps UCX's backtrace. */
+    char *abort, *abort_where;
     long nodes;                 /* the most nodes a log says the job spans (NCCL nNodes) */
     long ranks;                 /* the most ranks a communicator says it has (NCCL nRanks) */
     long planned_nodes;         /* the nodes the job's command line or allocation names

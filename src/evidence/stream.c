@@ -102,8 +102,10 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
      * the user's to see (rdmarun does not ask for them) and evidence too */
     bool table = !level && !nccl && rec[0] == '[' && isdigit((unsigned char)rec[1]) &&
                  (strstr(rec, "| ") || strstr(rec, "+--"));
-    int other = !level && !nccl && !table ? other_family(rec) : -1;
-    if (!level && !nccl && !table && other < 0) {
+    /* UCX ending a process: evidence, and the job's to see (not taken) */
+    bool fatal = !level && !nccl && !table && ucx_fatal_message(rec);
+    int other = !level && !nccl && !table && !fatal ? other_family(rec) : -1;
+    if (!level && !nccl && !table && !fatal && other < 0) {
         s->ev->lines++;
         return false;
     }
@@ -115,7 +117,7 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
     bool take = table ? false
               : level ? s->take_ucx && (level_is(level, "INFO") || level_is(level, "DIAG"))
               : nccl ? s->take_nccl : impi && s->take_mpi;
-    int which = level || table ? LOG_UCX : nccl ? LOG_NCCL : LOG_MPI;
+    int which = level || table || fatal ? LOG_UCX : nccl ? LOG_NCCL : LOG_MPI;
     bool wanted = other >= 0 || log_families[which].wanted(rec);
     if (!take && !wanted) {
         s->ev->lines++;

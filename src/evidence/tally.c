@@ -308,6 +308,11 @@ void evidence_error(struct evidence *ev, const char *line, const char *where)
     keep_first(&ev->error, &ev->error_where, line, where);
 }
 
+void evidence_abort(struct evidence *ev, const char *line, const char *where)
+{
+    keep_first(&ev->abort, &ev->abort_where, line, where);
+}
+
 void evidence_rank_host(struct evidence *ev, const char *host)
 {
     if (!ev->listed_host)

@@ -107,13 +107,15 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
 }
 
 /* ep_cfg[ and cfg# both hold "cfg"; lanes "lane["; protocol tables "| ";
- * TCP endpoints "tcp_ep"; the version line "Version". */
+ * TCP endpoints "tcp_ep"; the version line "Version"; UCX ending a process
+ * "' failed", "Fatal: ", "Caught signal". */
 bool ucx_wanted(const char *line)
 {
     return strstr(line, "cfg") || strstr(line, "lane[") || strstr(line, "| ") ||
            strstr(line, "+--") || strstr(line, "UCX  ERROR") || strstr(line, "(synd 0x") ||
            strstr(line, " QP 0x") ||
-           strstr(line, "tcp_ep") || strstr(line, "UCX  INFO  Version");
+           strstr(line, "tcp_ep") || strstr(line, "UCX  INFO  Version") ||
+           strstr(line, "' failed") || strstr(line, "Fatal: ") || strstr(line, "Caught signal ");
 }
 
 static void add_line(struct evidence *ev, const char *line, const char *where, const char *host,
@@ -319,6 +321,61 @@ static bool completion_error(struct evidence *ev, const char *line, const char *
     return true;
 }
 
+/* UCX ending a process itself, one line after its "[host:pid:thread:tid]"
+ * prefix (debug/assert.c ucs_fatal_error_message "%13s:%-4u %s", debug.c
+ * ucs_handle_error):
+ *   "[n1:2382 :a:2387]   ib_device.c:210  Assertion `wait_ctx->cb_id == ...' failed"
+ *   "[n1:2382 :0:2382]      ucp_ep.c:1210 Fatal: ..."
+ *   "[n1:2382 :0:2382] Caught signal 11 (Segmentation fault: address not mapped ...)"
+ * Returns its message, or NULL. */
+const char *ucx_fatal_message(const char *body)
+{
+    const char *s = body;
+    if (*s != '[')
+        return NULL;
+    size_t hl = strcspn(s + 1, ":] ");
+    const char *p = s + 1 + hl;
+    if (hl == 0 || *p != ':' || !isdigit((unsigned char)p[1]))
+        return NULL;
+    p += 1 + strspn(p + 1, "0123456789 ");
+    const char *close = strchr(p, ']');
+    if (*p != ':' || !close)
+        return NULL;
+    const char *text = close + 1 + strspn(close + 1, " ");
+    if (starts_with(text, "Caught signal "))
+        return text;
+    size_t name = strcspn(text, ": ");   /* "file.c:210  Assertion `...' failed" */
+    const char *after = text + name;
+    if (name == 0 || *after != ':' || !isdigit((unsigned char)after[1]))
+        return NULL;
+    after += 1 + strspn(after + 1, "0123456789");
+    after += strspn(after, " ");
+    if ((starts_with(after, "Assertion `") && strstr(after, "' failed")) ||
+        starts_with(after, "Fatal: "))
+        return text;
+    return NULL;
+}
+
+/* Kept as "process 2382 on n1: <message>"; with no path chosen yet it is
+ * also the error that ended the job. */
+static bool ucx_abort(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    const char *s = line_body(line), *text = ucx_fatal_message(s);
+    if (!text)
+        return false;
+    struct line_origin o;
+    line_origin(s, host, pid, &o);
+    char *who = evidence_process_words(o.host, o.pid);
+    char *said = xasprintf("%s: %s", who, text);
+    evidence_abort(ev, said, where);
+    evidence_error(ev, said, where);
+    free(said);
+    free(who);
+    free(o.host);
+    return true;
+}
+
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                     long pid)
 {
@@ -326,7 +383,7 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
         evidence_error(ev, line, where);
         return true;
     }
-    if (completion_error(ev, line, where, host, pid))
+    if (completion_error(ev, line, where, host, pid) || ucx_abort(ev, line, where, host, pid))
         return true;
     const char *lanes = NULL;
     enum path_scope scope = SCOPE_UNKNOWN;

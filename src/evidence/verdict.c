@@ -406,6 +406,13 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         break;
     }
     free(procs);
+    /* A verdict on the paths stands; a process UCX ended is said beside it
+     * (unknown verdicts name it as the error that ended the job). */
+    if (ev->abort && v != VERDICT_UNKNOWN) {
+        char *with = xasprintf("%s; then UCX ended %s (%s)", out, ev->abort, ev->abort_where);
+        free(out);
+        out = with;
+    }
     /* It quotes hosts, lanes and lines of logs from anywhere: shown, never
      * sent to the terminal as escape sequences. */
     char *safe = term_safe(out, strlen(out), 8192);
@@ -479,6 +486,10 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     if (ev->error) {
         json_string(&j, "error", ev->error);
         json_string(&j, "error_where", ev->error_where);
+    }
+    if (ev->abort) {
+        json_string(&j, "aborted", ev->abort);
+        json_string(&j, "aborted_where", ev->abort_where);
     }
     if (ev->nodes > 0)
         json_int(&j, "nodes", ev->nodes);

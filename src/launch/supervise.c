@@ -7,6 +7,7 @@
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <poll.h>
@@ -368,9 +369,12 @@ int supervise(const struct plan *p, const struct facts *f)
     char *chosen = NULL;
     if (v == VERDICT_UNKNOWN && rc) {
         free(summary);
+        char *said = ev.abort ? term_safe(ev.abort, strlen(ev.abort), 1024) : NULL;
         summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
-                            "transport (the messages above say why)", rc,
-                            w.tree ? "process" : "rank");
+                            "transport (%s%s)", rc, w.tree ? "process" : "rank",
+                            said ? "UCX ended " : "the messages above say why",
+                            said ? said : "");
+        free(said);
     } else if (v == VERDICT_UNKNOWN && !w.tree && (chosen = user_pml(p))) {
         /* An MPI program all the same: on the pml the user chose, which
          * (ob1 with its BTLs, cm) says nothing of the transport it uses. */

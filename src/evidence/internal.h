@@ -19,7 +19,9 @@ void evidence_failed(struct evidence *ev, const char *line, const char *where);
 void evidence_fault(struct evidence *ev, const char *line, const char *where);
 /* Note an error that ends the job (the first one is kept). */
 void evidence_error(struct evidence *ev, const char *line, const char *where);
+/* Note a process UCX itself ended (the first one is kept). */
 void evidence_abort(struct evidence *ev, const char *line, const char *where);
+/* UCX's own end of a process in a line's body: its message, or NULL (ucx.c). */
 const char *ucx_fatal_message(const char *body);
 /* Note the version a log names, once: "UCX 1.13.1". */
 void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len);

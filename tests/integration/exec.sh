@@ -109,7 +109,7 @@ check "a COMMAND that reports no transport: said so" 0 \
 # its status passes through, and the verdict names the process UCX ended.
 cat >"$TMP/crash.sh" <<'SH'
 #!/bin/sh
-ucx_perftest -p "$1" -t tag_lat & server=$!
+ucx_perftest $PERFTEST_P -p "$1" -t tag_lat & server=$!
 "$RDMARUN_SRCDIR/tests/listening.sh" "$1" || exit 1
 kill -SEGV $server
 wait $server

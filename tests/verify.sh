@@ -5,14 +5,17 @@
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 LOGS=$DATA/logs
 status_of() {
-    case $1 in rdma) echo 0 ;; fallback) echo 80 ;; local) echo 81 ;; unknown) echo 82 ;; esac
+    case ${1%@*} in rdma) echo 0 ;; fallback) echo 80 ;; local) echo 81 ;; unknown) echo 82 ;;
+    degraded) echo 84 ;; esac
 }
 grep -v '^#' "$LOGS/EXPECTED" | while read -r file want source; do
     run "$RDMARUN" verify --json "$LOGS/$file"
-    # "unknown/no_peer": the verdict and, for unknown, its reason_code
+    # "unknown/no_peer": the verdict and, for unknown, its reason_code;
+    # "rdma@efa": and the path class it rests on
     got=$(printf '%s' "$out" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
-print(d["verdict"] + ("/" + d["reason_code"] if "/" in sys.argv[1] else ""))' "$want")
+print(d["verdict"] + ("/" + d["reason_code"] if "/" in sys.argv[1] else "")
+      + ("@" + d["class"] if "@" in sys.argv[1] else ""))' "$want")
     [ "$got" = "$want" ] && [ "$rc" = "$(status_of "${want%/*}")" ]
     ok $? "$file: verdict $want, status $(status_of "${want%/*}") (got $got, $rc; $source)"
 done >"$TMP/tap"

@@ -321,6 +321,9 @@ void evidence_free(struct evidence *ev)
     free(ev->failure);
     free(ev->fault);
     free(ev->fault_where);
+    free(ev->synd);
+    free(ev->synd_where);
+    free(ev->nccl_nvlink_line);
     free(ev->error);
     free(ev->error_where);
     free(ev->abort);

@@ -5,12 +5,12 @@
 #define RDMARUN_EVIDENCE_H
 #include "profile/settings.h"
 #include "facts/counters.h"
+#include "evidence/path_class.h"
 #include "util/strvec.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-enum path_kind { PATH_SELF, PATH_LOCAL, PATH_RDMA, PATH_TCP, PATH_UNKNOWN };
 enum path_scope { SCOPE_UNKNOWN, SCOPE_SELF, SCOPE_INTRA, SCOPE_INTER };
 
 /* A class of evidence: one transport configuration (family, peer scope,
@@ -21,7 +21,8 @@ enum path_scope { SCOPE_UNKNOWN, SCOPE_SELF, SCOPE_INTRA, SCOPE_INTER };
 struct observation {
     char *family;            /* "ucx", "nccl", "ompi", "impi" */
     enum path_scope scope;
-    enum path_kind kind;
+    enum path_class cls;     /* path_class.h */
+    enum path_kind kind;     /* the class's */
     bool selected;           /* a library's choice (NCCL's network, a libfabric
                               * provider), not a path between two processes */
     char *transports;        /* data lanes, "rc_verbs/rxe0:1 tcp/eth0" */
@@ -86,9 +87,18 @@ struct evidence {
      * 7 > 4)"). */
     unsigned long nccl_gdr_channels, nccl_staged_channels;
     bool nccl_gdr_capable;
+    /* NCCL's graph joins a node's GPUs over NVLink ("type NVL/..." in
+     * graph/search.cc's "Pattern %d, crossNic %d, nChannels %d, ..."): its
+     * P2P channels are NVLink, and SHM or NET within the node is a lower
+     * tier; the first such line. */
+    bool nccl_nvlink;
+    char *nccl_nvlink_line;
+    /* ucx_info -e's endpoint dump (the tool connected to itself). */
+    bool ucx_self_dump;
     char *nccl_gdr_off;
     int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
     char *fabtests_provider;    /* the pasted fabtests command's -p */
+    bool fabtests_loopback;     /* and its server is the host itself (127.0.0.1) */
     /* Intel MPI: the libfabric provider it names, and whether its fabric is
      * ofi alone (I_MPI_FABRICS=ofi: no shm), when the provider carries the
      * ranks' traffic within a node too. */
@@ -103,6 +113,9 @@ struct evidence {
      * QP sending to a remote LID or GID, "Transport retry count exceeded"):
      * data moved over it first. */
     char *fault, *fault_where;
+    /* A completion's error line whose QP line has not come yet (ucx.c): a
+     * fault when it never comes. */
+    char *synd, *synd_where;
     /* An error that ends a job (UCX ERROR, MPI_Init or NCCL init failing):
      * with no path between processes, the job aborted before any was chosen. */
     char *error, *error_where;
@@ -152,20 +165,29 @@ bool evidence_is_run_dir(const char *path);
  * staged through host memory; NULL when no NCCL channel was seen. */
 char *nccl_gdr_words(const struct evidence *ev);
 
-enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN };
-/* "rdma", "fallback", "local", "unknown" (NULL-terminated), and one of them. */
+/* rdma: the paths between nodes went over a fabric class (named by
+ * evidence_class: rdma, efa, cxi, opx, gpudirect-tcp); degraded: NCCL moved
+ * data within a node below the tier its own graph shows (shared memory or
+ * the NIC where NVLink joins the GPUs). */
+enum verdict { VERDICT_RDMA, VERDICT_FALLBACK, VERDICT_LOCAL, VERDICT_UNKNOWN,
+               VERDICT_DEGRADED };
+/* "rdma", "fallback", "local", "unknown", "degraded" (NULL-terminated), and one of them. */
 extern const char *const verdict_names[];
 const char *verdict_name(enum verdict v);
 enum verdict evidence_verdict(const struct evidence *ev);
 /* Why the verdict is unknown (WHY_NONE when it is not). */
 enum unknown_reason evidence_why(const struct evidence *ev);
-/* Whether a verdict is what a profile expects: the one judgement the
- * supervisor, compare and verify all use. rdma: RDMA, or local only (a job
- * within one node never needs the network); tcp: TCP or local only; local:
- * local only; any: every verdict. No evidence never meets rdma, tcp or
- * local: an unproven path is not the path expected. */
-bool verdict_meets(enum verdict v, enum expectation e);
-/* `rdmarun verify`'s status for a verdict: 0, 80, 81 or 82. */
+/* The path class the verdict rests on (PC_UNKNOWN without one). */
+enum path_class evidence_class(const struct evidence *ev);
+/* Whether a verdict resting on class c is what a profile expects: the one
+ * judgement the supervisor, compare, verify and report all use. A network
+ * expectation (rdma, efa, cxi, opx, gpudirect-tcp, tcp) is met by its own
+ * classes between nodes, or by local only (a job within one node never
+ * needs the network); local: local only; any: every verdict. No evidence
+ * and a degraded tier never meet rdma, tcp or local: an unproven path is
+ * not the path expected. */
+bool verdict_meets(enum verdict v, enum path_class c, enum expectation e);
+/* `rdmarun verify`'s status for a verdict: 0, 80, 81, 82 or 84. */
 int verdict_status(enum verdict v);
 /* verdict_meets for this evidence: a job without a peer (one process) has
  * nothing to prove and meets every expectation. */
@@ -192,6 +214,11 @@ bool evidence_own_file(const char *name);
 char *evidence_reason(const struct evidence *ev);
 /* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
 char *verdict_summary(const struct evidence *ev, enum verdict v);
+/* The same for a run that expected e (why: the plan's reason): TCP that
+ * meets it is "TCP, as intended (expect tcp: ...)" or "TCP, as allowed
+ * (expect any)", never a FALLBACK. */
+char *verdict_summary_expected(const struct evidence *ev, enum verdict v, enum expectation e,
+                               const char *why);
 void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out);
 
 #endif

@@ -35,7 +35,7 @@ static void ofi_path(struct evidence *ev, const char *line, const char *where, c
     line_origin(line, host, pid, &o);
     /* the provider's name is the lane, as UCX's transport/device is */
     evidence_add(ev, "impi", o.host, o.pid, SCOPE_UNKNOWN,
-                 provider_kind(ev->impi_provider, strlen(ev->impi_provider)), ev->impi_provider,
+                 provider_class(ev->impi_provider, strlen(ev->impi_provider)), ev->impi_provider,
                  line, where);
     free(o.host);
 }
@@ -56,7 +56,7 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
     if (strstr(line, "Defaulting to shm fabric") || shm_only) {
         struct line_origin o;
         line_origin(line, host, pid, &o);
-        evidence_selected(ev, "impi", o.host, o.pid, PATH_LOCAL,
+        evidence_selected(ev, "impi", o.host, o.pid, PC_SHM,
                           shm_only ? "shm fabric (I_MPI_FABRICS=shm)"
                                    : "shm fabric (a single node launch)", line, where);
         free(o.host);
@@ -73,14 +73,14 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
         return false;
     p += strlen("libfabric provider: ");
     size_t len = strcspn(p, " \r\n");
-    enum path_kind kind = provider_kind(p, len);
-    if (kind == PATH_UNKNOWN)
+    enum path_class cls = provider_class(p, len);
+    if (cls == PC_UNKNOWN)
         return false;
     struct line_origin o;
     line_origin(line, host, pid, &o);
     char *what = xasprintf("libfabric provider %.*s", (int)len, p);
     /* The provider carries traffic between nodes, if the job has any. */
-    evidence_selected(ev, "impi", o.host, o.pid, kind, what, line, where);
+    evidence_selected(ev, "impi", o.host, o.pid, cls, what, line, where);
     free(what);
     free(o.host);
     free(ev->impi_provider);

@@ -17,6 +17,9 @@ void line_origin(const char *line, const char *host, long pid, struct line_origi
 void evidence_failed(struct evidence *ev, const char *line, const char *where);
 /* Note that RDMA carried sends and then failed (the first one is kept). */
 void evidence_fault(struct evidence *ev, const char *line, const char *where);
+/* Hold a completion's error line until its QP line says whether data moved
+ * (the latest is held). */
+void evidence_synd(struct evidence *ev, const char *line, const char *where);
 /* Note an error that ends the job (the first one is kept). */
 void evidence_error(struct evidence *ev, const char *line, const char *where);
 /* Note a process UCX itself ended (the first one is kept). */
@@ -27,14 +30,14 @@ const char *ucx_fatal_message(const char *body);
 void evidence_version(struct evidence *ev, const char *family, const char *version, size_t len);
 /* Record that a process used a path to a peer, or count it again. */
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
-                  enum path_scope scope, enum path_kind kind, const char *transports,
+                  enum path_scope scope, enum path_class cls, const char *transports,
                   const char *line, const char *where);
 /* "process 4242 on c11" ("a process on c11" without a pid), for reports. */
 char *evidence_process_words(const char *host, long pid);
 /* Record a library's choice of transport (no peer named): what would carry
  * the traffic between nodes, not proof that it did. */
 void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,
-                       enum path_kind kind, const char *what, const char *line,
+                       enum path_class cls, const char *what, const char *line,
                        const char *where);
 
 struct ev_host {
@@ -78,8 +81,8 @@ struct log_family {
 extern const struct log_family log_families[];
 extern const size_t nlog_families;
 
-/* A libfabric provider's path ("efa" RDMA, "tcp;ofi_rxm" TCP, "shm" local). */
-enum path_kind provider_kind(const char *prov, size_t len);
+/* A libfabric provider's class ("efa", "tcp;ofi_rxm" tcp, "shm"). */
+enum path_class provider_class(const char *prov, size_t len);
 
 bool ucx_wanted(const char *line);
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,

@@ -46,6 +46,15 @@ static bool fabtests_command(struct evidence *ev, const char *line)
     free(ev->fabtests_provider);
     ev->fabtests_provider = xstrndup(p, len);
     ev->fabtests_rows = false;
+    /* the server named as the host itself (127.0.0.1, localhost, ::1): the
+     * client and the server share a node, whatever the provider */
+    ev->fabtests_loopback = false;
+    for (const char *t = f; *t && *t != '\r' && *t != '\n';) {
+        t += strspn(t, " \t");
+        size_t tl = strcspn(t, " \t\r\n");
+        ev->fabtests_loopback |= loopback_name(t, tl);
+        t += tl;
+    }
     return true;
 }
 
@@ -56,11 +65,11 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
     if ((p = strstr(line, "libfabric provider: ")) && !strstr(line, "MPI startup()")) {
         p += strlen("libfabric provider: ");
         size_t len = strcspn(p, " \r\n");
-        enum path_kind kind = provider_kind(p, len);
-        if (kind == PATH_UNKNOWN)
+        enum path_class cls = provider_class(p, len);
+        if (cls == PC_UNKNOWN)
             return false;
         char *what = xasprintf("libfabric provider %.*s", (int)len, p);
-        evidence_selected(ev, "mpich", host, pid, kind, what, line, where);
+        evidence_selected(ev, "mpich", host, pid, cls, what, line, where);
         free(what);
         return true;
     }
@@ -72,13 +81,14 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
     }
     if (!ev->fabtests_rows || !fabtests_row(line))
         return false;
-    enum path_kind kind = provider_kind(ev->fabtests_provider, strlen(ev->fabtests_provider));
-    if (kind == PATH_UNKNOWN)
+    enum path_class cls = provider_class(ev->fabtests_provider, strlen(ev->fabtests_provider));
+    if (cls == PC_UNKNOWN)
         return false;
     char *what = xasprintf("fabtests provider %s", ev->fabtests_provider);
     /* the client names its server, the server nobody: not known to stay on a node */
-    evidence_add(ev, "fabtests", host, pid, kind == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN,
-                 kind, what, line, where);
+    enum path_scope scope = path_class_kind(cls) == PATH_LOCAL || ev->fabtests_loopback
+                                ? SCOPE_INTRA : SCOPE_UNKNOWN;
+    evidence_add(ev, "fabtests", host, pid, scope, cls, what, line, where);
     free(what);
     return true;
 }

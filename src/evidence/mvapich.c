@@ -41,12 +41,12 @@ bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where
         if (starts_with(p, "MV2_HCA_UNKWN"))
             return false;
         char *what = xasprintf("HCA %.*s", (int)len, p);
-        evidence_selected(ev, "mvapich", host, pid, PATH_RDMA, what, line, where);
+        evidence_selected(ev, "mvapich", host, pid, PC_RDMA, what, line, where);
         free(what);
         return true;
     }
     if (strstr(line, "MV2_IBA_EAGER_THRESHOLD") && value(line)) {
-        evidence_add(ev, "mvapich", host, pid, SCOPE_UNKNOWN, PATH_RDMA, "mrail verbs", line,
+        evidence_add(ev, "mvapich", host, pid, SCOPE_UNKNOWN, PC_RDMA, "mrail verbs", line,
                      where);
         return true;
     }

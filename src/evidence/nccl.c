@@ -16,47 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A network by NCCL's name for it. IB and its plugins (IBext_v8, UCX, SHARP)
- * are RDMA; Socket, and the TCP-based GPU plugins (GPUDirectTCPX, FasTrak,
- * FastSocket), are TCP; the libfabric plugin's name ("Libfabric", "AWS
- * Libfabric", "OFI") says nothing: its provider line does. */
-static enum path_kind net_kind(const char *net, size_t len)
+/* A network by NCCL's name for it (path_class.c's NCCL words); the
+ * libfabric plugin's name ("Libfabric", "AWS Libfabric", "OFI") says
+ * nothing: its provider line does. */
+static enum path_class net_class(const char *net, size_t len)
 {
-    static const struct { const char *name; enum path_kind kind; } nets[] = {
-        {"Socket", PATH_TCP},     {"GPUDirectTCPX", PATH_TCP}, {"FasTrak", PATH_TCP},
-        {"FastSocket", PATH_TCP}, {"IB", PATH_RDMA},           {"UCX", PATH_RDMA},
-        {"SHARP", PATH_RDMA},
-        /* Google's gIB: RDMA over RoCE on A3 Ultra and A4 (cloud.google.com,
-         * "Collect and understand NCCL logs") */
-        {"gIB", PATH_RDMA},
-    };
-    for (size_t i = 0; i < sizeof(nets) / sizeof(*nets); i++) {
-        size_t n = strlen(nets[i].name);
-        if (len >= n && strncmp(net, nets[i].name, n) == 0)
-            return nets[i].kind;
-    }
-    return PATH_UNKNOWN;
+    return path_class_of(VOCAB_NCCL_NET, net, len);
 }
 
-/* A libfabric provider as aws-ofi-nccl, Open MPI's mtl ofi and Intel MPI name
- * it: tcp, "tcp;ofi_rxm", sockets, udp carry TCP/UDP; efa, verbs, cxi, psm2,
- * opx, mlx and ucx are RDMA (or OS bypass); shm stays on the node; psm3 may
- * be either (PSM3_HAL). */
-enum path_kind provider_kind(const char *prov, size_t len)
+enum path_class provider_class(const char *prov, size_t len)
 {
-    char name[64];
-    snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), prov);
-    name[strcspn(name, ";, ")] = '\0';   /* "tcp;ofi_rxm": the core provider */
-    static const char *const tcp[] = {"tcp", "sockets", "udp", "net", "rstream"};
-    static const char *const rdma[] = {"efa", "verbs", "cxi", "psm2", "opx", "mlx", "ucx",
-                                       "usnic", "gni"};
-    for (size_t i = 0; i < sizeof(tcp) / sizeof(*tcp); i++)
-        if (strcmp(name, tcp[i]) == 0)
-            return PATH_TCP;
-    for (size_t i = 0; i < sizeof(rdma) / sizeof(*rdma); i++)
-        if (strcmp(name, rdma[i]) == 0)
-            return PATH_RDMA;
-    return strcmp(name, "shm") == 0 ? PATH_LOCAL : PATH_UNKNOWN;
+    return path_class_of(VOCAB_OFI_PROV, prov, len);
 }
 
 /* NCCL's own words when a line ends RDMA or the job:
@@ -104,11 +74,152 @@ bool nccl_wanted(const char *line)
     return strstr(line, "NCCL") != NULL;
 }
 
+/* fdToString's "10.0.1.2<43211>->10.0.1.3<50002> tx": both ends one host. */
+static bool same_host_flow(const char *f)
+{
+    size_t a = strcspn(f, "<");
+    const char *arrow = strstr(f, ">->");
+    if (!arrow)
+        arrow = strstr(f, "><-");
+    if (!arrow || f[a] != '<')
+        return false;
+    const char *b = arrow + 3;
+    size_t bl = strcspn(b, "<");
+    return (a == bl && strncmp(f, b, a) == 0) || loopback_name(f, a) || loopback_name(b, bl);
+}
+
+/* NCCL's graph joining GPUs over NVLink (NCCL_DEBUG_SUBSYS=GRAPH):
+ * graph/search.cc ncclTopoPrintGraph "Pattern %d, crossNic %d, nChannels %d,
+ * bw %f/%f, type %s/%s, sameChannels %d" with the intra-node type NVL, or
+ * graph/topo.cc ncclTopoPrintRec's link "+ NVL[%2.1f] - GPU/..." (NVS: an
+ * NVSwitch). */
+static bool nvlink_line(struct evidence *ev, const char *line)
+{
+    if (!strstr(line, " type NVL/") && !strstr(line, "+ NVL["))
+        return false;
+    if (!ev->nccl_nvlink) {
+        const char *b = line_body(line);
+        ev->nccl_nvlink_line = trim_dup(b, strlen(b) < 400 ? strlen(b) : 400);
+    }
+    ev->nccl_nvlink = true;
+    return true;
+}
+
+/* A channel's transport after " via ": "NET/AWS Libfabric/0/GDRDMA" (a
+ * network's name may hold a space; it ends at its device's "/N", "/0(1)"
+ * through a proxy, then the flags up to a blank: RCCL adds " comm 0x...
+ * nRanks 16"), "P2P/CUMEM/read", "SHM/direct/direct". */
+static size_t channel_len(const char *p)
+{
+    size_t len = strcspn(p, " \r\n");
+    if (strncmp(p, "NET/", 4) != 0)
+        return len;
+    const char *d = p + 4;
+    while ((d = strchr(d, '/')) && !(d[1] >= '0' && d[1] <= '9'))
+        d++;
+    len = d ? (size_t)(d - p) + strcspn(d, " \r\n") : strcspn(p, "\r\n");
+    while (len && p[len - 1] == ' ')
+        len--;
+    return len;
+}
+
+/* A channel's class and scope (transport/net.cc, p2p.cc, shm.cc, nvls.cc,
+ * coll_net.cc):
+ * - NET/<name>: between nodes, whatever the plugin is called and whatever
+ *   the hostnames say (pods print one name on every node), unless NCCL
+ *   counted one node (nNodes 1: the NIC within the node); a plugin whose
+ *   name does not tell (aws-ofi-nccl's "AWS Libfabric", "Libfabric")
+ *   carries what its provider does;
+ * - P2P: NVLink where NCCL's graph says NVL (its P2P/MNNVL crosses nodes
+ *   over NVLink), else PCIe; SHM; NVLS (NVLink SHARP); CollNet, COLLNET:
+ *   the collective network between nodes. */
+static void channel_class(struct evidence *ev, const char *p, size_t len, enum path_class *cls,
+                          enum path_scope *scope)
+{
+    if (strncmp(p, "NET/", 4) == 0) {
+        *scope = ev->nodes == 1 ? SCOPE_INTRA : SCOPE_INTER;
+        *cls = net_class(p + 4, len - 4);
+        if (*cls == PC_UNKNOWN && ev->nccl_provider)
+            *cls = (enum path_class)(ev->nccl_provider - 1);
+        if (ev->nodes == 1)
+            *cls = PC_NET_INTRA;
+        if (*cls == PC_GPUDIRECT_TCP)
+            return;   /* GPU-direct by design: no /GDRDMA to count */
+        const char *gdr = strstr(p, "/GDRDMA");
+        if (gdr && gdr < p + len)
+            ev->nccl_gdr_channels++;
+        else
+            ev->nccl_staged_channels++;
+        return;
+    }
+    *cls = path_class_of(VOCAB_NCCL_P2P, p, len);
+    if (*cls == PC_UNKNOWN)
+        return;
+    *scope = path_class_kind(*cls) == PATH_LOCAL ? SCOPE_INTRA : SCOPE_INTER;
+    if (*cls == PC_PCIE_P2P && (ev->nccl_nvlink || strncmp(p, "P2P/MNNVL", 9) == 0))
+        *cls = PC_NVLINK;
+    if (strncmp(p, "P2P/MNNVL", 9) == 0)
+        *scope = SCOPE_INTER;   /* multi-node NVLink: between hosts, over NVLink */
+}
+
+/* The lines of TCP-based plugins that show data moving, and their helpers
+ * failing (path_class.c names the plugins):
+ * - google/nccl-fastsocket net_fastsocket.cc: "NET/FastSocket : Connected
+ *   data socket %d", "... Accepted data socket %d" (no peer address);
+ * - google/nccl-plugin-gpudirecttcpx connect.cc tcpxAsyncConnectV5 and
+ *   tcpxAsyncAccept: "NET/GPUDirectTCPX: connected  (%d) [%lu:%s] through
+ *   %s ..." with socket_utils.cc fdToString's "<ip><port>->|<-<ip><port> tx";
+ * - the TCPXO plugin (fastrak_offload): "All DXS flows connected to %s ...
+ *   (Local IP: %s)";
+ * - without the receive-datapath manager: connect.cc "failed against
+ *   receive-datapath-manager", rx_pool.cu "unix client %s, gpumem fd client
+ *   connect failed", init.cc "Timeout: RxDM not ready": the fabric chosen
+ *   and failing before data moved. */
+static bool plugin_line(struct evidence *ev, const char *line, const char *where,
+                        const char *host, long pid)
+{
+    if (strstr(line, "failed against receive-datapath-manager") ||
+        strstr(line, "gpumem fd client connect failed") || strstr(line, "RxDM not ready on ")) {
+        evidence_failed(ev, line, where);
+        return true;
+    }
+    enum path_class cls = PC_UNKNOWN;
+    enum path_scope scope = SCOPE_UNKNOWN;
+    const char *what = NULL, *p;
+    if (strstr(line, "NET/FastSocket : Connected data socket") ||
+        strstr(line, "NET/FastSocket : Accepted data socket")) {
+        cls = PC_TCP;
+        what = "NET/FastSocket data socket";
+    } else if ((p = strstr(line, "NET/GPUDirectTCPX: connected ")) ||
+               (p = strstr(line, "NET/GPUDirectTCPX: accepted "))) {
+        const char *flow = strchr(p, ':');
+        flow = flow ? strchr(flow + 1, ':') : NULL;   /* "[%lu:<ip><port>->..." */
+        cls = PC_GPUDIRECT_TCP;
+        what = "NET/GPUDirectTCPX flow";
+        scope = flow && same_host_flow(flow + 1) ? SCOPE_INTRA : SCOPE_INTER;
+    } else if ((p = strstr(line, "All DXS flows connected to "))) {
+        p += strlen("All DXS flows connected to ");
+        const char *local = strstr(p, "(Local IP: ");
+        size_t rl = strcspn(p, " ");
+        bool same = local && strncmp(local + 11, p, rl) == 0 && local[11 + rl] == ')';
+        cls = PC_GPUDIRECT_TCP;
+        what = "NET/FasTrak DXS flows";
+        scope = same || loopback_name(p, rl) ? SCOPE_INTRA : SCOPE_INTER;
+    }
+    if (cls == PC_UNKNOWN)
+        return false;
+    struct line_origin o;
+    line_origin(line, host, pid, &o);
+    evidence_add(ev, "nccl", o.host, o.pid, scope, cls, what, line, where);
+    free(o.host);
+    return true;
+}
+
 bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
     struct line_origin o;
-    enum path_kind kind = PATH_UNKNOWN;
+    enum path_class cls = PC_UNKNOWN;
     enum path_scope scope = SCOPE_UNKNOWN;
     char *what = NULL;
     const char *p;
@@ -167,60 +278,32 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         evidence_error(ev, line, where);
         return true;
     }
+    if (plugin_line(ev, line, where, host, pid))
+        return true;
+    if (nvlink_line(ev, line))
+        return false;
     if ((p = strstr(line, "Selected Provider is ")) || (p = strstr(line, "Selected provider is "))) {
         p += strlen("Selected provider is ");
         size_t len = strcspn(p, ", \r\n");   /* "efa (found 16 nics)", "tcp, fabric is ..." */
-        kind = provider_kind(p, len);
+        cls = provider_class(p, len);
         what = xasprintf("provider %.*s", (int)len, p);
         if (!ev->nccl_provider)
-            ev->nccl_provider = (int)kind + 1;   /* what its NET/<plugin> channels carry */
+            ev->nccl_provider = (int)cls + 1;   /* what its NET/<plugin> channels carry */
     } else if ((p = strstr(line, "NET/IB : Using ")) && (strstr(p, "/IB") || strstr(p, "/RoCE"))) {
-        kind = PATH_RDMA;   /* "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:..." */
+        cls = PC_RDMA;   /* "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:..." */
         what = xstrdup("network IB");
     } else if ((p = strstr(line, "Using network "))) {
         p += strlen("Using network ");
         size_t len = strcspn(p, "\r\n");
-        kind = net_kind(p, len);
+        cls = net_class(p, len);
         what = xasprintf("network %.*s", (int)len, p);
     } else if ((p = strstr(line, " via "))) {
         p += 5;
-        size_t len = strcspn(p, " \r\n");
-        if (strncmp(p, "NET/", 4) == 0) {
-            /* "NET/AWS Libfabric/0/GDRDMA": a network's name may hold a space;
-             * it ends at its device's "/N" ("/0(1)" through a proxy), then
-             * the flags up to a blank (RCCL adds " comm 0x... nRanks 16"). */
-            const char *d = p + 4;
-            while ((d = strchr(d, '/')) && !(d[1] >= '0' && d[1] <= '9'))
-                d++;
-            if (d)
-                len = (size_t)(d - p) + strcspn(d, " \r\n");
-            else
-                len = strcspn(p, "\r\n");
-            while (len && p[len - 1] == ' ')
-                len--;
-        }
-        if (strncmp(p, "NET/", 4) == 0) {
-            /* Between nodes, whatever the plugin is called and whatever the
-             * hostnames say (pods print one name on every node); a plugin
-             * whose name does not tell (aws-ofi-nccl's "AWS Libfabric",
-             * "Libfabric") carries what its provider does. */
-            scope = SCOPE_INTER;
-            kind = net_kind(p + 4, len - 4);
-            if (kind == PATH_UNKNOWN && ev->nccl_provider)
-                kind = (enum path_kind)(ev->nccl_provider - 1);
-            char *gdr = strstr(p, "/GDRDMA");
-            if (gdr && gdr < p + len)
-                ev->nccl_gdr_channels++;
-            else
-                ev->nccl_staged_channels++;
-        } else if (strncmp(p, "P2P", 3) == 0 || strncmp(p, "SHM", 3) == 0 ||
-                   strncmp(p, "CollNet", 7) == 0 || strncmp(p, "NVLS", 4) == 0) {
-            scope = SCOPE_INTRA;
-            kind = PATH_LOCAL;
-        }
+        size_t len = channel_len(p);
+        channel_class(ev, p, len, &cls, &scope);
         what = xasprintf("%.*s", (int)len, p);
     }
-    if (kind == PATH_UNKNOWN && scope != SCOPE_INTER) {
+    if (cls == PC_UNKNOWN && scope != SCOPE_INTER) {
         free(what);
         return false;
     }
@@ -228,9 +311,9 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
     /* A channel is a path between two ranks; the network and the provider
      * are NCCL's choice for paths between nodes, whether or not there are any. */
     if (scope == SCOPE_UNKNOWN)
-        evidence_selected(ev, "nccl", o.host, o.pid, kind, what, line, where);
+        evidence_selected(ev, "nccl", o.host, o.pid, cls, what, line, where);
     else
-        evidence_add(ev, "nccl", o.host, o.pid, scope, kind, what, line, where);
+        evidence_add(ev, "nccl", o.host, o.pid, scope, cls, what, line, where);
     free(o.host);
     free(what);
     return true;

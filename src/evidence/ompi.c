@@ -19,27 +19,12 @@ bool ompi_wanted(const char *line)
            strstr(line, "MPI_INIT failed");
 }
 
-/* A BTL by name: tcp leaves the node unless the peer is on it; vader, sm,
- * smcuda and self stay; openib, uct, usnic and ugni are RDMA. */
-static enum path_kind btl_kind(const char *name, size_t len)
-{
-    static const struct { const char *name; enum path_kind kind; } btls[] = {
-        {"tcp", PATH_TCP},     {"vader", PATH_LOCAL}, {"sm", PATH_LOCAL},  {"smcuda", PATH_LOCAL},
-        {"self", PATH_SELF},   {"openib", PATH_RDMA}, {"uct", PATH_RDMA},  {"usnic", PATH_RDMA},
-        {"ugni", PATH_RDMA},   /* Cray Aries (Open MPI <= 4.1) */
-    };
-    for (size_t i = 0; i < sizeof(btls) / sizeof(*btls); i++)
-        if (strlen(btls[i].name) == len && strncmp(name, btls[i].name, len) == 0)
-            return btls[i].kind;
-    return PATH_UNKNOWN;
-}
-
 bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
     struct line_origin o;
     line_origin(line, host, pid, &o);
-    enum path_kind kind = PATH_UNKNOWN;
+    enum path_class cls = PC_UNKNOWN;
     enum path_scope scope = SCOPE_UNKNOWN;
     char *what = NULL;
     bool selected = false;
@@ -60,7 +45,7 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
     if ((p = strstr(line, "mca: bml: Using "))) {
         p += strlen("mca: bml: Using ");
         size_t len = strcspn(p, " ");
-        kind = btl_kind(p, len);
+        cls = path_class_of(VOCAB_OMPI_BTL, p, len);
         const char *node = strstr(p, " on node ");
         if (node && o.host) {
             node += strlen(" on node ");
@@ -68,11 +53,11 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
             scope = strlen(o.host) == nl && strncmp(node, o.host, nl) == 0 ? SCOPE_INTRA
                                                                            : SCOPE_INTER;
         }
-        if (kind == PATH_SELF)
+        if (cls == PC_SELF)
             scope = SCOPE_SELF;
         what = xasprintf("btl %.*s", (int)len, p);
     } else if ((p = strstr(line, "btl: tcp: attempting to connect() to "))) {
-        kind = PATH_TCP;
+        cls = PC_TCP;
         const char *addr = strstr(p, " address ");
         what = addr ? xasprintf("btl tcp to %.*s", (int)strcspn(addr + 9, " "), addr + 9)
                     : xstrdup("btl tcp");
@@ -81,15 +66,15 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
          * "mtl:ofi:provider: DOMAIN" (hfi1_0, mlx5_0), which names no provider */
         p += strlen(p[12] == ':' ? "mtl:ofi:prov: " : "mtl:ofi:provider: ");
         size_t len = strcspn(p, " \r\n");
-        kind = provider_kind(p, len);
+        cls = provider_class(p, len);
         what = xasprintf("mtl ofi provider %.*s", (int)len, p);
         selected = true;
     }
-    bool ok = kind != PATH_UNKNOWN;
+    bool ok = cls != PC_UNKNOWN;
     if (ok && selected)   /* the mtl's provider: chosen for the job, no peer named */
-        evidence_selected(ev, "ompi", o.host, o.pid, kind, what, line, where);
+        evidence_selected(ev, "ompi", o.host, o.pid, cls, what, line, where);
     else if (ok)
-        evidence_add(ev, "ompi", o.host, o.pid, scope, kind, what, line, where);
+        evidence_add(ev, "ompi", o.host, o.pid, scope, cls, what, line, where);
     free(what);
     free(o.host);
     return ok;

@@ -38,19 +38,19 @@ static bool same(const char *a, const char *b)
 struct class_key {
     const char *family, *transports;
     enum path_scope scope;
-    enum path_kind kind;
+    enum path_class cls;
     bool selected;
 };
 
 static size_t hash_key(const struct class_key *k)
 {
     size_t h = hash_str(hash_str(14695981039346656037u, k->family), k->transports);
-    return mix(h, (size_t)k->scope << 8 | (size_t)k->kind << 4 | k->selected);
+    return mix(h, (size_t)k->scope << 8 | (size_t)k->cls << 1 | k->selected);
 }
 
 static bool is_key(const struct observation *o, const struct class_key *k)
 {
-    return o->scope == k->scope && o->kind == k->kind && o->selected == k->selected &&
+    return o->scope == k->scope && o->cls == k->cls && o->selected == k->selected &&
            strcmp(o->family, k->family) == 0 && strcmp(o->transports, k->transports) == 0;
 }
 
@@ -100,7 +100,7 @@ static void rehash(size_t **index, size_t *cap, size_t count, size_t (*hash_of)(
 static size_t class_hash(const void *ev, size_t i)
 {
     const struct observation *o = &((const struct evidence *)ev)->obs[i];
-    struct class_key k = {o->family, o->transports, o->scope, o->kind, o->selected};
+    struct class_key k = {o->family, o->transports, o->scope, o->cls, o->selected};
     return hash_key(&k);
 }
 
@@ -129,7 +129,8 @@ static size_t class_of(struct evidence *ev, struct class_key k, const char *host
     o->family = xstrdup(k.family);
     o->transports = xstrdup(k.transports);
     o->scope = k.scope;
-    o->kind = k.kind;
+    o->cls = k.cls;
+    o->kind = path_class_kind(k.cls);
     o->selected = k.selected;
     o->host = host ? xstrdup(host) : NULL;
     o->pid = pid;
@@ -268,19 +269,19 @@ static void record(struct evidence *ev, struct class_key k, const char *host, lo
 }
 
 void evidence_add(struct evidence *ev, const char *family, const char *host, long pid,
-                  enum path_scope scope, enum path_kind kind, const char *transports,
+                  enum path_scope scope, enum path_class cls, const char *transports,
                   const char *line, const char *where)
 {
-    record(ev, (struct class_key){family, transports, scope, kind, false}, host, pid, line,
+    record(ev, (struct class_key){family, transports, scope, cls, false}, host, pid, line,
            where);
 }
 
 void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,
-                       enum path_kind kind, const char *what, const char *line,
+                       enum path_class cls, const char *what, const char *line,
                        const char *where)
 {
-    enum path_scope scope = kind == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN;
-    record(ev, (struct class_key){family, what, scope, kind, true}, host, pid, line, where);
+    enum path_scope scope = path_class_kind(cls) == PATH_LOCAL ? SCOPE_INTRA : SCOPE_UNKNOWN;
+    record(ev, (struct class_key){family, what, scope, cls, true}, host, pid, line, where);
 }
 
 /* The first line of a kind, kept. */
@@ -301,6 +302,14 @@ void evidence_failed(struct evidence *ev, const char *line, const char *where)
 void evidence_fault(struct evidence *ev, const char *line, const char *where)
 {
     keep_first(&ev->fault, &ev->fault_where, line, where);
+}
+
+void evidence_synd(struct evidence *ev, const char *line, const char *where)
+{
+    free(ev->synd);
+    free(ev->synd_where);
+    ev->synd = ev->synd_where = NULL;
+    keep_first(&ev->synd, &ev->synd_where, line, where);
 }
 
 void evidence_error(struct evidence *ev, const char *line, const char *where)

@@ -24,42 +24,46 @@ static bool data_lane(const char *name, size_t len)
     return false;
 }
 
-enum tl_class { TL_SELF, TL_MEMORY, TL_RDMA, TL_TCP, TL_OTHER };
-
-static enum tl_class classify(const char *tl, size_t len)
+/* A transport's class ("rc_mlx5", "tcp", "sysv"): path_class.c's UCX words. */
+static enum path_class tl_class(const char *tl, size_t len)
 {
-    static const char *const memory[] = {"posix", "sysv", "xpmem", "knem", "cma", "cuda_ipc",
-                                         "rocm_ipc", "cuda_copy", "rocm_copy", "gdr_copy", "mm"};
-    static const char *const rdma[] = {"rc_verbs", "rc_mlx5", "dc_mlx5", "ud_verbs", "ud_mlx5",
-                                       "rc", "dc", "ud", "srd", "efa"};
-    char name[32];
-    snprintf(name, sizeof(name), "%.*s", (int)(len < 31 ? len : 31), tl);
-    if (strcmp(name, "self") == 0)
-        return TL_SELF;
-    if (strcmp(name, "tcp") == 0 || strcmp(name, "sockcm") == 0)
-        return TL_TCP;
-    for (size_t i = 0; i < sizeof(memory) / sizeof(*memory); i++)
-        if (strcmp(name, memory[i]) == 0)
-            return TL_MEMORY;
-    for (size_t i = 0; i < sizeof(rdma) / sizeof(*rdma); i++)
-        if (strcmp(name, rdma[i]) == 0)
-            return TL_RDMA;
-    return TL_OTHER;
+    return path_class_of(VOCAB_UCX_TL, tl, len);
 }
 
-/* A transport's path on its own: one lane of a lane line or a table row. */
-static enum path_kind tl_kind(const char *tl, size_t len)
+/* What the data lanes of an endpoint hold, in the order that decides its
+ * class: self first, then TCP on any lane, then a fabric, then memory. */
+struct lanes_seen {
+    bool self_first, any;
+    enum path_class tcp, fabric, local;   /* the first of each, PC_UNKNOWN: none */
+    bool tcp_off_host;                    /* a TCP lane on a device other than loopback */
+};
+
+static void lanes_note(struct lanes_seen *l, const char *t, size_t tlen, bool first)
 {
-    static const enum path_kind kinds[] = {[TL_SELF] = PATH_SELF, [TL_MEMORY] = PATH_LOCAL,
-                                           [TL_RDMA] = PATH_RDMA, [TL_TCP] = PATH_TCP,
-                                           [TL_OTHER] = PATH_UNKNOWN};
-    return kinds[classify(tl, len)];
+    size_t slash = strcspn(t, "/");
+    enum path_class c = tl_class(t, slash < tlen ? slash : tlen);
+    if (first)
+        l->self_first = c == PC_SELF;
+    enum path_kind k = path_class_kind(c);
+    if (k == PATH_TCP) {
+        l->tcp = c;
+        /* "tcp/lo": the loopback device, one host by construction */
+        const char *dev = slash < tlen ? t + slash + 1 : "";
+        size_t dlen = slash < tlen ? tlen - slash - 1 : 0;
+        l->tcp_off_host |= !loopback_name(dev, dlen);
+    } else if (k == PATH_RDMA && l->fabric == PC_UNKNOWN) {
+        l->fabric = c;
+    } else if (k == PATH_LOCAL && l->local == PC_UNKNOWN) {
+        l->local = c;
+    }
+    l->any = true;
 }
 
-/* Walk "name(tl/dev tl/dev) name(...)" and classify the data lanes. */
-static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
+/* Walk "name(tl/dev tl/dev) name(...)" and classify the data lanes; *loop:
+ * the TCP lanes are all on the loopback device. */
+static void parse_lanes(const char *s, enum path_class *cls, bool *loop, char **transports)
 {
-    bool self_first = false, any_tcp = false, any_rdma = false, any_mem = false, any = false;
+    struct lanes_seen l = {.tcp = PC_UNKNOWN, .fabric = PC_UNKNOWN, .local = PC_UNKNOWN};
     bool first_lane = true;
     struct strvec seen = {0};
     while (*s) {
@@ -82,14 +86,7 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
                     tlen++;
                 if (!tlen)
                     break;
-                size_t slash = strcspn(t, "/");
-                enum tl_class c = classify(t, slash < tlen ? slash : tlen);
-                if (first_lane && t == body + strspn(body, " "))
-                    self_first = c == TL_SELF;
-                any_tcp |= c == TL_TCP;
-                any_rdma |= c == TL_RDMA;
-                any_mem |= c == TL_MEMORY;
-                any = true;
+                lanes_note(&l, t, tlen, first_lane && t == body + strspn(body, " "));
                 char *item = xstrndup(t, tlen);
                 if (sv_find(&seen, item) < 0)
                     sv_push(&seen, item);
@@ -100,8 +97,9 @@ static void parse_lanes(const char *s, enum path_kind *kind, char **transports)
         }
         s = close + 1;
     }
-    *kind = !any ? PATH_UNKNOWN : self_first ? PATH_SELF : any_tcp ? PATH_TCP
-          : any_rdma ? PATH_RDMA : any_mem ? PATH_LOCAL : PATH_UNKNOWN;
+    *cls = !l.any ? PC_UNKNOWN : l.self_first ? PC_SELF : l.tcp != PC_UNKNOWN ? l.tcp
+         : l.fabric != PC_UNKNOWN ? l.fabric : l.local;
+    *loop = l.tcp != PC_UNKNOWN && !l.tcp_off_host;
     *transports = sv_join(&seen, " ");
     sv_free(&seen);
 }
@@ -115,15 +113,30 @@ bool ucx_wanted(const char *line)
            strstr(line, "+--") || strstr(line, "UCX  ERROR") || strstr(line, "(synd 0x") ||
            strstr(line, " QP 0x") ||
            strstr(line, "tcp_ep") || strstr(line, "UCX  INFO  Version") ||
-           strstr(line, "' failed") || strstr(line, "Fatal: ") || strstr(line, "Caught signal ");
+           strstr(line, "' failed") || strstr(line, "Fatal: ") || strstr(line, "Caught signal ") ||
+           strstr(line, "ucx_info") || strstr(line, "# UCP endpoint");
+}
+
+/* ucx_info -e's endpoint: the command pasted ("ucx_info -e -u t"), its
+ * context's name in a table header ("ucx_info self cfg#0"), or the block
+ * ucp_ep_print_info opens with ("# UCP endpoint", ucp_ep.c), which only
+ * the tool prints. */
+static bool self_dump_line(struct evidence *ev, const char *line)
+{
+    const char *u = strstr(line, "ucx_info");
+    bool command = u && (strstr(u, " -e") || strstr(u, " -pe") || strstr(u, " self cfg#"));
+    if (!command && !strstr(line, "# UCP endpoint"))
+        return false;
+    ev->ucx_self_dump = true;
+    return !strstr(line, "| ");   /* a table header is read as one too */
 }
 
 static void add_line(struct evidence *ev, const char *line, const char *where, const char *host,
-                     long pid, enum path_scope scope, enum path_kind kind, const char *transports)
+                     long pid, enum path_scope scope, enum path_class cls, const char *transports)
 {
     struct line_origin o;
     line_origin(line, host, pid, &o);
-    evidence_add(ev, "ucx", o.host, o.pid, scope, kind, transports, line, where);
+    evidence_add(ev, "ucx", o.host, o.pid, scope, cls, transports, line, where);
     free(o.host);
 }
 
@@ -165,11 +178,15 @@ static bool lane_line(struct evidence *ev, const char *line, const char *where,
     char *dot = strrchr(tl, '.');
     if (dot && dot > strchr(tl, '/') && strspn(dot + 1, "0123456789") == strlen(dot + 1))
         *dot = '\0';
-    enum path_kind kind = tl_kind(tl, strcspn(tl, "/"));
-    bool ok = kind != PATH_UNKNOWN;
+    size_t slash = strcspn(tl, "/");
+    enum path_class cls = tl_class(tl, slash);
+    bool ok = cls != PC_UNKNOWN;
+    bool loop = path_class_kind(cls) == PATH_TCP && tl[slash] &&
+                loopback_name(tl + slash + 1, strlen(tl + slash + 1));
     if (ok)
-        add_line(ev, line, where, host, pid, kind == PATH_SELF ? SCOPE_SELF : SCOPE_UNKNOWN,
-                 kind, tl);
+        add_line(ev, line, where, host, pid, cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA
+                                                                             : SCOPE_UNKNOWN,
+                 cls, tl);
     free(tl);
     return ok;
 }
@@ -235,14 +252,16 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
         char *path = strstr(tok, "/path");
         if (path)
             *path = '\0';
-        enum path_kind kind = tl_kind(tok, slash);
-        if (kind == PATH_TCP)
+        enum path_class cls = tl_class(tok, slash);
+        if (path_class_kind(cls) == PATH_TCP)
             tcp_pct += share ? share : 100;
         share = 0;
-        if (kind == PATH_UNKNOWN)
+        if (cls == PC_UNKNOWN)
             continue;
-        enum path_scope scope = kind == PATH_SELF ? SCOPE_SELF : table_scope;
-        evidence_add(ev, "ucx", o.host, o.pid, scope, kind, tok, line, where);
+        bool loop = path_class_kind(cls) == PATH_TCP && tok[slash] &&
+                    loopback_name(tok + slash + 1, strcspn(tok + slash + 1, ":/"));
+        enum path_scope scope = cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA : table_scope;
+        evidence_add(ev, "ucx", o.host, o.pid, scope, cls, tok, line, where);
         any = true;
     }
     if (tcp_pct > 0 && tcp_pct < 100 && tcp_pct > ev->tcp_share)
@@ -286,7 +305,7 @@ static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where
     bool same = alen == blen && strncmp(a, be, alen) == 0;
     bool loop = strncmp(a, "127.", 4) == 0 || strncmp(be, "127.", 4) == 0;
     char *what = xasprintf("tcp %.*s<->%.*s", (int)alen, a, (int)blen, be);
-    add_line(ev, line, where, host, pid, same || loop ? SCOPE_INTRA : SCOPE_INTER, PATH_TCP,
+    add_line(ev, line, where, host, pid, same || loop ? SCOPE_INTRA : SCOPE_INTER, PC_TCP,
              what);
     free(what);
     return true;
@@ -298,14 +317,17 @@ static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where
  *   "DCI QP 0x2a41 wqe[5023]: SEND s-e [rqpn 0x1b07 rlid 884] [va ... len 4912 ...]"
  *   "RC QP 0x5e13 wqe[712]: RDMA_WRITE s-- [rva ...] [rqpn 0x5d88 dlid=117 ...]"
  * A work request to a remote QP (rqpn: UCX 1.12+) was on the wire: RDMA
- * carried the job's data, then failed. The first line alone is the fault. */
+ * carried the job's data, then failed, unless it was the QP's very first
+ * (wqe[0]: the first send of a new QP, as in MPI_Init's wireup), when
+ * nothing was delivered over it. The first line is held until the second
+ * says which; alone (older UCX) it is the fault. */
 static bool completion_error(struct evidence *ev, const char *line, const char *where,
                              const char *host, long pid)
 {
     const char *close = strchr(line, ']');   /* the text after its prefix */
     const char *text = line_body(close ? close + 1 : line);
     if (strstr(line, "(synd 0x") && strstr(line, " on ")) {
-        evidence_fault(ev, text, where);
+        evidence_synd(ev, text, where);
         return true;
     }
     const char *qp = strstr(line, " QP 0x");
@@ -316,8 +338,18 @@ static bool completion_error(struct evidence *ev, const char *line, const char *
         type--;
     const char *tl = starts_with(type, "DCI") ? "dc_mlx5" : starts_with(type, "UD") ? "ud_mlx5"
                                                                                   : "rc_mlx5";
-    evidence_fault(ev, text, where);
-    add_line(ev, line, where, host, pid, SCOPE_UNKNOWN, PATH_RDMA, tl);
+    bool first_request = strstr(qp, " wqe[0]:") != NULL;
+    char *said = ev->synd ? ev->synd : xstrdup(text);
+    char *said_where = ev->synd ? ev->synd_where : xstrdup(where);
+    ev->synd = ev->synd_where = NULL;
+    if (first_request) {
+        evidence_failed(ev, said, said_where);
+    } else {
+        evidence_fault(ev, said, said_where);
+        add_line(ev, line, where, host, pid, SCOPE_UNKNOWN, PC_RDMA, tl);
+    }
+    free(said);
+    free(said_where);
     return true;
 }
 
@@ -385,6 +417,8 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
     }
     if (completion_error(ev, line, where, host, pid) || ucx_abort(ev, line, where, host, pid))
         return true;
+    if (self_dump_line(ev, line))
+        return false;
     const char *lanes = NULL;
     enum path_scope scope = SCOPE_UNKNOWN;
     if (strstr(line, "| "))
@@ -428,19 +462,22 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
     line_origin(line, host, pid, &o);
     /* An endpoint line of its own: the process's earlier table is over. */
     evidence_table_end(ev, o.host, o.pid);
-    enum path_kind kind;
+    enum path_class cls;
+    bool loop;
     char *transports;
-    parse_lanes(lanes, &kind, &transports);
-    if (kind == PATH_UNKNOWN) {
+    parse_lanes(lanes, &cls, &loop, &transports);
+    if (cls == PC_UNKNOWN) {
         free(transports);
         free(o.host);
         return false;
     }
     if (scope == SCOPE_SELF)
-        kind = PATH_SELF;
-    else if (kind == PATH_SELF)
+        cls = PC_SELF;
+    else if (cls == PC_SELF)
         scope = SCOPE_SELF;
-    evidence_add(ev, "ucx", o.host, o.pid, scope, kind, transports, line, where);
+    else if (loop)
+        scope = SCOPE_INTRA;   /* "tcp/lo": the loopback device is one host */
+    evidence_add(ev, "ucx", o.host, o.pid, scope, cls, transports, line, where);
     free(o.host);
     free(transports);
     return true;

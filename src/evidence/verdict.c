@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const verdict_names[] = {"rdma", "fallback", "local", "unknown", NULL};
+const char *const verdict_names[] = {"rdma", "fallback", "local", "unknown", "degraded", NULL};
 
 const char *const unknown_reason_names[] = {
     "none", "no_evidence", "no_peer", "aborted_before_transport", "rdma_failed",
@@ -34,40 +34,78 @@ const char *path_scope_name(enum path_scope s)
     return names[s];
 }
 
+/* One process whose endpoints are all to itself: ucx_info -e's endpoint is
+ * the tool's worker connected to its own address (tools/info/proto_info.c,
+ * print_ucp_info: ucp_ep_create with ucp_worker_get_address's address), so
+ * none of its lanes reaches a peer, whatever transport it names. */
+static bool only_self_dump(const struct evidence *ev)
+{
+    if (!ev->ucx_self_dump || ev->nprocs > 1 || ev->ranks > 1 || ev->listed_hosts)
+        return false;
+    for (size_t i = 0; i < ev->n; i++)
+        if (ev->obs[i].scope == SCOPE_INTER || ev->obs[i].scope == SCOPE_INTRA)
+            return false;
+    return true;
+}
+
 /* What the classes hold, in the verdict's terms. */
 struct seen {
-    const struct observation *rdma;        /* a path to a peer over RDMA */
+    const struct observation *rdma;        /* a path to a peer over a fabric class */
+    const struct observation *rdma_in;     /* over a fabric within the node (loopback) */
     const struct observation *tcp_out;     /* over TCP, not known to stay on the node */
     const struct observation *tcp_in;      /* over TCP within the node */
     const struct observation *local;       /* a path to a peer within the node */
     const struct observation *self;        /* a process to itself */
     const struct observation *sel_tcp;     /* a library chose TCP (or no RDMA device) */
-    const struct observation *sel_rdma;    /* a library chose RDMA */
+    const struct observation *sel_rdma;    /* a library chose a fabric */
     const struct observation *sel_other;   /* a library chose something else */
     const struct observation *other;       /* a path of a kind rdmarun cannot class */
+    const struct observation *low_tier;    /* NCCL within a node below NVLink (SHM, NET) */
 };
+
+static bool benchmark_family(const char *family)
+{
+    static const char *const names[] = {"fabtests", "perftest", "ibv_pingpong"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(family, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static const struct observation **slot_for(struct seen *s, const struct observation *o,
+                                           bool self_dump)
+{
+    if (o->selected)
+        return o->kind == PATH_TCP ? &s->sel_tcp : o->kind == PATH_RDMA ? &s->sel_rdma
+                                                                        : &s->sel_other;
+    if (o->kind == PATH_SELF || o->scope == SCOPE_SELF || self_dump)
+        return &s->self;
+    if (o->kind == PATH_UNKNOWN)
+        return &s->other;
+    /* A benchmark pointed at its own host measures the NIC's loopback: one
+     * node. An MPI library's endpoint within a node over a fabric (UCX's
+     * intra-node cfg on rc_verbs when shared memory is off) is the path it
+     * chose for those ranks, proven by the device's QPs: RDMA. */
+    if (o->kind == PATH_RDMA)
+        return o->scope == SCOPE_INTRA && benchmark_family(o->family) ? &s->rdma_in : &s->rdma;
+    if (o->kind == PATH_TCP)
+        return o->scope == SCOPE_INTRA ? &s->tcp_in : &s->tcp_out;
+    return &s->local;
+}
 
 static struct seen seen_in(const struct evidence *ev)
 {
     struct seen s = {0};
+    bool self_dump = only_self_dump(ev);
     for (size_t i = 0; i < ev->n; i++) {
         const struct observation *o = &ev->obs[i];
-        const struct observation **slot;
-        if (o->selected)
-            slot = o->kind == PATH_TCP ? &s.sel_tcp : o->kind == PATH_RDMA ? &s.sel_rdma
-                                                                    : &s.sel_other;
-        else if (o->kind == PATH_SELF || o->scope == SCOPE_SELF)
-            slot = &s.self;
-        else if (o->kind == PATH_UNKNOWN)
-            slot = &s.other;
-        else if (o->kind == PATH_RDMA)
-            slot = &s.rdma;
-        else if (o->kind == PATH_TCP)
-            slot = o->scope == SCOPE_INTRA ? &s.tcp_in : &s.tcp_out;
-        else
-            slot = &s.local;
+        const struct observation **slot = slot_for(&s, o, self_dump && o->scope != SCOPE_SELF);
         if (!*slot)
             *slot = o;
+        int tier = path_classes[o->cls].tier;
+        if (!o->selected && tier && tier < path_classes[PC_NVLINK].tier &&
+            strcmp(o->family, "nccl") == 0 && !s.low_tier && o->cls != PC_PCIE_P2P)
+            s.low_tier = o;
     }
     return s;
 }
@@ -84,24 +122,38 @@ struct judged {
     enum unknown_reason why;
 };
 
-/* TCP between processes that may be on two nodes is a fallback, and so is
- * TCP chosen for the paths between nodes (NCCL's Socket network, a tcp
- * provider) when no path shows where the traffic went, unless the log shows
- * the job on one node or with one rank: a warning that may be early is
- * cheap, a TCP job passed as RDMA is not. RDMA
- * counts only on a path to a peer: chosen or opened is not used. Paths
- * within one node are local, unless the job spans several nodes and the log
- * shows nothing between them. */
+/* A node's GPUs that NCCL's graph joins over NVLink, and a channel between
+ * them on shared memory or through the NIC: a tier lost within the node. */
+static struct judged tiered(const struct evidence *ev, const struct seen *s, enum verdict v)
+{
+    if (ev->nccl_nvlink && s->low_tier)
+        return (struct judged){VERDICT_DEGRADED, WHY_NONE};
+    return (struct judged){v, WHY_NONE};
+}
+
+/* The truth table (rdmarun(1), VERIFY):
+ * - TCP between processes not known to share a node: FALLBACK; so is TCP
+ *   chosen for the paths between nodes when no path shows where traffic
+ *   went, unless the log shows one node or one rank;
+ * - a fabric class on a path to a peer (or chosen, in a job the log puts
+ *   on several nodes): RDMA, named by its class;
+ * - a fabric chosen and failing before data moved (a QP's first request
+ *   included): no verdict;
+ * - a path between nodes over a network rdmarun cannot class: no verdict,
+ *   never local (a class that crosses nodes is never local);
+ * - paths within one node: LOCAL, or DEGRADED below the tier NCCL's graph
+ *   shows; a job the log spreads over nodes with only such paths: no verdict;
+ * - a process to itself (ucx_info's endpoint included) is never a peer. */
 static struct judged judge(const struct evidence *ev)
 {
     struct seen s = seen_in(ev);
     long nodes = nodes_of(ev);
     bool one_node = nodes == 1, many_nodes = nodes > 1;
-    bool peers = s.local || s.tcp_in || s.tcp_out || s.rdma || s.other || ev->ranks > 1 ||
-                 ev->nprocs > 1;
+    bool peers = s.local || s.tcp_in || s.tcp_out || s.rdma || s.rdma_in || s.other ||
+                 ev->ranks > 1 || ev->nprocs > 1;
     bool alone = !peers && (ev->ranks == 1 || s.self);
     bool chose_tcp = s.sel_tcp || ev->nccl_no_device;
-    bool paths = s.rdma || s.tcp_out || s.tcp_in || s.local || s.other;
+    bool paths = s.rdma || s.rdma_in || s.tcp_out || s.tcp_in || s.local || s.other;
     /* The job's own command line or allocation names one node: a library's
      * choice for paths between nodes carries nothing. Never used against a
      * path a line shows (a default hostfile may still spread the ranks). */
@@ -116,15 +168,17 @@ static struct judged judge(const struct evidence *ev)
     /* RDMA chosen for the paths between nodes of a job the log puts on
      * several: the only way its ranks reach each other across nodes. */
     if (s.rdma || (s.sel_rdma && many_nodes && !ev->failure))
-        return (struct judged){VERDICT_RDMA, WHY_NONE};
+        return tiered(ev, &s, VERDICT_RDMA);
     if (ev->failure)
         return (struct judged){VERDICT_UNKNOWN, WHY_RDMA_FAILED};
-    bool chose = chose_tcp || s.sel_rdma || s.sel_other;
-    if (s.local || s.tcp_in || s.tcp_out || (one_node && peers) || (planned_one && chose && !alone))
-        return many_nodes ? (struct judged){VERDICT_UNKNOWN, WHY_NO_INTER_NODE}
-                          : (struct judged){VERDICT_LOCAL, WHY_NONE};
+    /* an unclassed network between nodes: never a local verdict */
     if (s.other)
         return (struct judged){VERDICT_UNKNOWN, WHY_UNKNOWN_NETWORK};
+    bool chose = chose_tcp || s.sel_rdma || s.sel_other;
+    if (s.local || s.tcp_in || s.rdma_in || s.tcp_out || (one_node && peers) ||
+        (planned_one && chose && !alone))
+        return many_nodes ? (struct judged){VERDICT_UNKNOWN, WHY_NO_INTER_NODE}
+                          : tiered(ev, &s, VERDICT_LOCAL);
     if (ev->error)
         return (struct judged){VERDICT_UNKNOWN, WHY_ABORTED};
     if (alone || (one_node && !peers))
@@ -145,31 +199,93 @@ enum unknown_reason evidence_why(const struct evidence *ev)
     return judge(ev).why;
 }
 
-bool verdict_meets(enum verdict v, enum expectation e)
+enum path_class evidence_class(const struct evidence *ev)
+{
+    struct seen s = seen_in(ev);
+    const struct observation *o = NULL;
+    switch (judge(ev).v) {
+    case VERDICT_RDMA:
+        o = s.rdma ? s.rdma : s.sel_rdma;
+        break;
+    case VERDICT_FALLBACK:
+        return PC_TCP;
+    case VERDICT_DEGRADED:
+        o = s.low_tier;
+        break;
+    case VERDICT_LOCAL:
+        o = s.tcp_in ? s.tcp_in : s.rdma_in ? s.rdma_in : s.local ? s.local : s.tcp_out;
+        if (o && o->kind == PATH_TCP)
+            return PC_TCP;
+        if (!o)
+            return PC_SHM;
+        break;
+    case VERDICT_UNKNOWN:
+        return PC_UNKNOWN;
+    }
+    return o ? o->cls : PC_UNKNOWN;
+}
+
+/* The fabric classes each network expectation accepts (rdma: any fabric
+ * that is not TCP by design). */
+static bool class_expected(enum path_class c, enum expectation e)
 {
     switch (e) {
     case EXPECT_RDMA:
-        return v == VERDICT_RDMA || v == VERDICT_LOCAL;
+        return c == PC_RDMA || c == PC_EFA || c == PC_CXI || c == PC_OPX;
+    case EXPECT_EFA:
+        return c == PC_EFA;
+    case EXPECT_CXI:
+        return c == PC_CXI;
+    case EXPECT_OPX:
+        return c == PC_OPX;
+    case EXPECT_GPUDIRECT_TCP:
+        return c == PC_GPUDIRECT_TCP;
     case EXPECT_TCP:
-        return v == VERDICT_FALLBACK || v == VERDICT_LOCAL;
+        return c == PC_TCP;
     case EXPECT_LOCAL:
-        return v == VERDICT_LOCAL;
+        return false;
     case EXPECT_ANY:
         break;
     }
     return true;
 }
 
+bool verdict_meets(enum verdict v, enum path_class c, enum expectation e)
+{
+    if (e == EXPECT_ANY)
+        return true;
+    switch (v) {
+    case VERDICT_LOCAL:   /* a job within one node never needs the network */
+        return true;
+    case VERDICT_RDMA:
+    case VERDICT_FALLBACK:
+        return class_expected(c, e);
+    case VERDICT_DEGRADED:
+    case VERDICT_UNKNOWN:
+        break;
+    }
+    return false;
+}
+
 bool evidence_meets(const struct evidence *ev, enum expectation e)
 {
     struct judged j = judge(ev);
-    return verdict_meets(j.v, e) || j.why == WHY_NO_PEER;
+    return verdict_meets(j.v, evidence_class(ev), e) || j.why == WHY_NO_PEER;
 }
 
 int verdict_status(enum verdict v)
 {
-    static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE};
+    static const int status[] = {0, RR_EX_FALLBACK, RR_EX_LOCAL, RR_EX_NO_EVIDENCE,
+                                 RR_EX_DEGRADED};
     return status[v];
+}
+
+/* The fault a transfer met: a completion's error line that no QP line
+ * followed is one too. */
+static const char *fault_of(const struct evidence *ev, const char **where)
+{
+    *where = ev->fault ? ev->fault_where : ev->synd_where;
+    return ev->fault ? ev->fault : ev->synd;
 }
 
 /* The distinct lanes of the paths between processes of one kind
@@ -182,7 +298,12 @@ static char *transports_in(const struct evidence *ev, enum path_kind kind, bool 
         if (o->kind != kind || o->selected || (intra && o->scope != SCOPE_INTRA))
             continue;
         struct strvec items = {0};
-        sv_split(&items, o->transports, " ");
+        /* UCX lists its lanes with blanks between; a NCCL network's name
+         * may hold one ("NET/AWS Libfabric/0") */
+        if (strcmp(o->family, "ucx") == 0)
+            sv_split(&items, o->transports, " ");
+        else
+            sv_push(&items, o->transports);
         for (size_t k = 0; k < items.n && v.n < 64; k++)
             if (sv_find(&v, items.v[k]) < 0)
                 sv_push(&v, items.v[k]);
@@ -239,8 +360,9 @@ static char *reason_words(const struct evidence *ev, enum unknown_reason why)
     struct seen s = seen_in(ev);
     switch (why) {
     case WHY_RDMA_FAILED:
-        return xasprintf("no verdict: RDMA was chosen and then failed, so no data moved over it: "
-                         "%s (%s)", ev->failure, ev->failure_where);
+        return xasprintf("no verdict: %s was chosen and then failed, so no data moved over it: "
+                         "%s (%s)", s.sel_rdma ? path_classes[s.sel_rdma->cls].label : "RDMA",
+                         ev->failure, ev->failure_where);
     case WHY_NO_INTER_NODE:
         return xasprintf("no verdict: the job spans %ld nodes but the log shows only paths "
                          "within a node (hint: NCCL_DEBUG_SUBSYS=INIT,NET prints the network "
@@ -251,7 +373,10 @@ static char *reason_words(const struct evidence *ev, enum unknown_reason why)
     case WHY_NO_PEER:
         return xasprintf("no verdict: no peer: %llu process%s with %s, so nothing crossed a "
                          "network or shared memory", ev->nprocs, plural(ev->nprocs, "", "es"),
-                         ev->ranks == 1 ? "a communicator of one rank" : "only paths to itself");
+                         ev->ranks == 1 ? "a communicator of one rank"
+                         : ev->ucx_self_dump ? "only paths to itself (ucx_info -e connects the "
+                                               "tool to its own worker)"
+                                             : "only paths to itself");
     case WHY_SELECTED_ONLY: {
         const struct observation *o = s.sel_rdma ? s.sel_rdma : s.sel_other;
         char *who = evidence_process_words(o->host, o->pid);
@@ -341,66 +466,101 @@ static char *process_count(const struct evidence *ev)
                      plural(n, "", "es"), ranks);
 }
 
+/* "RDMA verified: ..." (its class's words: "EFA (SRD) verified", "GPUDirect-TCPX
+ * verified"), or what was chosen for a job the log puts on several nodes. */
+static char *fabric_words(const struct evidence *ev, const struct seen *s, const char *procs)
+{
+    const char *label = path_classes[evidence_class(ev)].label;
+    if (!s->rdma)
+        return xasprintf("%s: %s selected %s (%s) and the log puts the ranks on %ld nodes, so it "
+                         "carried the traffic between them; no TCP lanes (no line names each "
+                         "peer's path)", label, s->sel_rdma->family, s->sel_rdma->transports,
+                         s->sel_rdma->where, nodes_of(ev));
+    char *rdma = transports_in(ev, PATH_RDMA, false), *gdr = nccl_gdr_words(ev);
+    const char *fault_where, *fault_line = fault_of(ev, &fault_where);
+    char *fault = fault_line ? xasprintf("; then a transfer over %s failed: %s (%s)", label,
+                                         fault_line, fault_where) : NULL;
+    char *failed = ev->failure ? xasprintf("; RDMA failed elsewhere before carrying data: "
+                                           "%s (%s)", ev->failure, ev->failure_where) : NULL;
+    char *out = xasprintf("%s verified: %s, lanes %s, no TCP lanes%s%s%s%s", label, procs, rdma,
+                          gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
+                          failed ? failed : "");
+    free(rdma);
+    free(gdr);
+    free(fault);
+    free(failed);
+    return out;
+}
+
+static char *local_words(const struct evidence *ev, const struct seen *s, const char *procs)
+{
+    /* UCX 1.14+ says when TCP (or RDMA) connects ranks of one node: never
+     * call that shared memory (a log that puts every rank on one node: all
+     * its TCP stays there). */
+    char *tcp_in = transports_in(ev, PATH_TCP, nodes_of(ev) != 1);
+    char *local = transports_in(ev, PATH_LOCAL, false), *out;
+    const struct observation *chose = s->sel_tcp ? s->sel_tcp : s->sel_rdma ? s->sel_rdma
+                                                                             : s->sel_other;
+    /* A library that chose shared memory for a one-node job (Intel MPI's
+     * shm fabric) says what carried it; a network choice, what would. */
+    char *would = !chose ? xstrdup("")
+                : chose->kind == PATH_LOCAL
+                    ? xasprintf("; %s used its %s", chose->family, chose->transports)
+                    : xasprintf("; %s's %s is what would carry traffic between nodes",
+                                chose->family, chose->transports);
+    if (strcmp(tcp_in, "none") != 0)
+        out = xasprintf("local only: %s within one node, over TCP (%s), not shared memory; "
+                        "no path left the node", procs, tcp_in);
+    else if (s->rdma_in)
+        out = xasprintf("local only: %s within one node, through %s's loopback (%s, %s); no "
+                        "path left the node", procs, path_classes[s->rdma_in->cls].label,
+                        s->rdma_in->transports, s->rdma_in->where);
+    else if (strcmp(local, "none") != 0)
+        out = xasprintf("local only: %s on %s (%s), no path left the node%s", procs,
+                        s->local->cls == PC_SHM ? "shared memory"
+                                                : path_classes[s->local->cls].label,
+                        local, would);
+    else
+        out = xasprintf("local only: %s, all on one node as %s says%s", procs,
+                        nodes_of(ev) == 1 ? "the log" : "the job's command line or allocation",
+                        would);
+    free(tcp_in);
+    free(local);
+    free(would);
+    return out;
+}
+
+static char *degraded_words(const struct evidence *ev, const struct seen *s, const char *procs)
+{
+    char *who = evidence_process_words(s->low_tier->host, s->low_tier->pid);
+    char *out = xasprintf("DEGRADED: %s: NCCL moved data between GPUs of one node over %s (%s, "
+                          "%s, %s) although its graph joins them over NVLink (%s) (hint: "
+                          "NCCL_P2P_LEVEL, NCCL_P2P_DISABLE and nvidia-smi topo -m; "
+                          "NCCL_SHM_DISABLE=1 makes NCCL fail instead)", procs,
+                          path_classes[s->low_tier->cls].label, s->low_tier->transports, who,
+                          s->low_tier->where, ev->nccl_nvlink_line ? ev->nccl_nvlink_line : "");
+    free(who);
+    return out;
+}
+
 char *verdict_summary(const struct evidence *ev, enum verdict v)
 {
     struct seen s = seen_in(ev);
     char *procs = process_count(ev);
     char *out = NULL;
     switch (v) {
-    case VERDICT_RDMA: {
-        char *rdma = transports_in(ev, PATH_RDMA, false), *gdr = nccl_gdr_words(ev);
-        char *fault = ev->fault ? xasprintf("; then a transfer over RDMA failed: %s (%s)",
-                                            ev->fault, ev->fault_where) : NULL;
-        char *failed = ev->failure ? xasprintf("; RDMA failed elsewhere before carrying data: "
-                                               "%s (%s)", ev->failure, ev->failure_where) : NULL;
-        if (s.rdma)
-            out = xasprintf("RDMA verified: %s, lanes %s, no TCP lanes%s%s%s%s", procs, rdma,
-                            gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
-                            failed ? failed : "");
-        else
-            out = xasprintf("RDMA: %s selected %s (%s) and the log puts the ranks on %ld nodes, "
-                            "so it carried the traffic between them; no TCP lanes (no line names "
-                            "each peer's path)", s.sel_rdma->family, s.sel_rdma->transports,
-                            s.sel_rdma->where, nodes_of(ev));
-        free(rdma);
-        free(gdr);
-        free(fault);
-        free(failed);
+    case VERDICT_RDMA:
+        out = fabric_words(ev, &s, procs);
         break;
-    }
     case VERDICT_FALLBACK:
         out = fallback_words(ev, &s);
         break;
-    case VERDICT_LOCAL: {
-        /* UCX 1.14+ says when TCP (or RDMA) connects ranks of one node:
-         * never call that shared memory. */
-        /* (a log that puts every rank on one node: all its TCP stays there) */
-        char *tcp_in = transports_in(ev, PATH_TCP, nodes_of(ev) != 1);
-        char *local = transports_in(ev, PATH_LOCAL, false);
-        const struct observation *chose = s.sel_tcp ? s.sel_tcp : s.sel_rdma ? s.sel_rdma
-                                                                              : s.sel_other;
-        /* A library that chose shared memory for a one-node job (Intel MPI's
-         * shm fabric) says what carried it; a network choice, what would. */
-        char *would = !chose ? xstrdup("")
-                    : chose->kind == PATH_LOCAL
-                        ? xasprintf("; %s used its %s", chose->family, chose->transports)
-                        : xasprintf("; %s's %s is what would carry traffic between nodes",
-                                    chose->family, chose->transports);
-        if (strcmp(tcp_in, "none") != 0)
-            out = xasprintf("local only: %s within one node, over TCP (%s), not shared memory; "
-                            "no path left the node", procs, tcp_in);
-        else if (strcmp(local, "none") != 0)
-            out = xasprintf("local only: %s on shared memory (%s), no path left the node%s",
-                            procs, local, would);
-        else
-            out = xasprintf("local only: %s, all on one node as %s says%s", procs,
-                            nodes_of(ev) == 1 ? "the log" : "the job's command line or allocation",
-                            would);
-        free(tcp_in);
-        free(local);
-        free(would);
+    case VERDICT_LOCAL:
+        out = local_words(ev, &s, procs);
         break;
-    }
+    case VERDICT_DEGRADED:
+        out = degraded_words(ev, &s, procs);
+        break;
     case VERDICT_UNKNOWN:
         out = evidence_reason(ev);
         break;
@@ -418,6 +578,23 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
     char *safe = term_safe(out, strlen(out), 8192);
     free(out);
     return safe;
+}
+
+char *verdict_summary_expected(const struct evidence *ev, enum verdict v, enum expectation e,
+                               const char *why)
+{
+    char *out = verdict_summary(ev, v);
+    if (v != VERDICT_FALLBACK || !evidence_meets(ev, e))
+        return out;
+    /* TCP that the run meant (expect tcp), or allowed (expect any): said as
+     * TCP, never as a fallback. */
+    static const char word[] = "FALLBACK: ";
+    const char *rest = strncmp(out, word, sizeof(word) - 1) == 0 ? out + sizeof(word) - 1 : out;
+    char *said = xasprintf("TCP, as %s (expect %s%s%s): %s", e == EXPECT_TCP ? "intended"
+                           : "allowed", expectation_names[e], why && *why ? ": " : "",
+                           why ? why : "", rest);
+    free(out);
+    return said;
 }
 
 static void json_example(struct json *j, const char *host, long pid, const char *where)
@@ -438,6 +615,7 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
     if (ev->run)
         json_string(&j, "run", ev->run);
     json_string(&j, "verdict", verdict_name(v));
+    json_string(&j, "class", path_class_name(evidence_class(ev)));
     char *summary = verdict_summary(ev, v);
     json_string(&j, "summary", summary);
     free(summary);
@@ -479,9 +657,10 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
         json_string(&j, "failure", ev->failure);
         json_string(&j, "failure_where", ev->failure_where);
     }
-    if (ev->fault) {
-        json_string(&j, "fault", ev->fault);
-        json_string(&j, "fault_where", ev->fault_where);
+    const char *fault_where, *fault = fault_of(ev, &fault_where);
+    if (fault) {
+        json_string(&j, "fault", fault);
+        json_string(&j, "fault_where", fault_where);
     }
     if (ev->error) {
         json_string(&j, "error", ev->error);
@@ -533,6 +712,7 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
         json_string(&j, "family", o->family);
         json_string(&j, "scope", path_scope_name(o->scope));
         json_string(&j, "path", path_kind_name(o->kind));
+        json_string(&j, "class", path_class_name(o->cls));
         json_bool(&j, "selected", o->selected);
         json_string(&j, "transports", o->transports);
         json_int(&j, "count", (int64_t)o->count);

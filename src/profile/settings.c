@@ -4,7 +4,8 @@
 #include <string.h>
 
 const char *const verify_policy_names[] = {"off", "warn", "strict", NULL};
-const char *const expectation_names[] = {"rdma", "tcp", "local", "any", NULL};
+const char *const expectation_names[] = {"rdma", "tcp", "local", "any", "efa", "cxi", "opx",
+                                         "gpudirect-tcp", NULL};
 const char *const launcher_names[] = {"mpirun", "srun", "exec", "hydra", "flux", "pals", NULL};
 const char *const mpi_family_names[] = {"openmpi", "mpich", "impi", NULL};
 const char *const mpi_family_titles[] = {"Open MPI", "MPICH", "Intel MPI", NULL};

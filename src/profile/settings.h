@@ -7,7 +7,11 @@
 #include "profile/profile.h"
 
 enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
-enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY };
+/* What a job's paths between nodes should be: a path class (evidence/
+ * path_class.h) or a set of them; rdma is every fabric class that is not
+ * TCP by design (rdma, efa, cxi, opx). */
+enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY, EXPECT_EFA, EXPECT_CXI,
+                   EXPECT_OPX, EXPECT_GPUDIRECT_TCP };
 enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC, LAUNCHER_HYDRA, LAUNCHER_FLUX,
                 LAUNCHER_PALS };
 /* The MPI family a job's program is linked with: its launcher and vocabulary. */
@@ -26,7 +30,7 @@ extern const char *const verify_policy_names[], *const expectation_names[],
     *const nic_choice_names[], *const mpi_family_names[],
     *const mpi_family_titles[];
 #define VERIFY_POLICIES "off|warn|strict"
-#define EXPECTATIONS "rdma|tcp|local|any"
+#define EXPECTATIONS "rdma|tcp|local|any|efa|cxi|opx|gpudirect-tcp"
 #define LAUNCHERS "mpirun|srun|exec|hydra|flux|pals"
 #define MPI_FAMILIES "openmpi|mpich|impi"
 #define BIND_POLICIES "none|numa|nic-local|gpu-local"

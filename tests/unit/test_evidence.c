@@ -334,25 +334,53 @@ static void test_verdict(void)
 
 static void test_verdict_meets(void)
 {
-    static const struct { enum verdict v; enum expectation e; bool met; } table[] = {
-        {VERDICT_RDMA, EXPECT_RDMA, true},      {VERDICT_FALLBACK, EXPECT_RDMA, false},
-        {VERDICT_LOCAL, EXPECT_RDMA, true},     {VERDICT_UNKNOWN, EXPECT_RDMA, false},
-        {VERDICT_RDMA, EXPECT_TCP, false},      {VERDICT_FALLBACK, EXPECT_TCP, true},
-        {VERDICT_LOCAL, EXPECT_TCP, true},      {VERDICT_UNKNOWN, EXPECT_TCP, false},
-        {VERDICT_RDMA, EXPECT_LOCAL, false},    {VERDICT_FALLBACK, EXPECT_LOCAL, false},
-        {VERDICT_LOCAL, EXPECT_LOCAL, true},    {VERDICT_UNKNOWN, EXPECT_LOCAL, false},
-        {VERDICT_RDMA, EXPECT_ANY, true},       {VERDICT_FALLBACK, EXPECT_ANY, true},
-        {VERDICT_LOCAL, EXPECT_ANY, true},      {VERDICT_UNKNOWN, EXPECT_ANY, true},
+    /* The expectation's truth table (rdmarun(1), VERIFY): a network
+     * expectation is met by its own classes between nodes or by local only;
+     * rdma takes every fabric class but GPUDirect-TCPX; no evidence and a
+     * degraded tier meet none but any. */
+    static const struct {
+        enum verdict v;
+        enum path_class c;
+        enum expectation e;
+        bool met;
+    } table[] = {
+        {VERDICT_RDMA, PC_RDMA, EXPECT_RDMA, true},
+        {VERDICT_RDMA, PC_EFA, EXPECT_RDMA, true},
+        {VERDICT_RDMA, PC_CXI, EXPECT_RDMA, true},
+        {VERDICT_RDMA, PC_OPX, EXPECT_RDMA, true},
+        {VERDICT_RDMA, PC_GPUDIRECT_TCP, EXPECT_RDMA, false},
+        {VERDICT_RDMA, PC_GPUDIRECT_TCP, EXPECT_GPUDIRECT_TCP, true},
+        {VERDICT_RDMA, PC_RDMA, EXPECT_EFA, false},
+        {VERDICT_RDMA, PC_EFA, EXPECT_EFA, true},
+        {VERDICT_RDMA, PC_CXI, EXPECT_CXI, true},
+        {VERDICT_RDMA, PC_OPX, EXPECT_OPX, true},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_RDMA, false},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_EFA, false},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_GPUDIRECT_TCP, false},
+        {VERDICT_LOCAL, PC_SHM, EXPECT_RDMA, true},
+        {VERDICT_LOCAL, PC_SHM, EXPECT_EFA, true},
+        {VERDICT_UNKNOWN, PC_UNKNOWN, EXPECT_RDMA, false},
+        {VERDICT_DEGRADED, PC_SHM, EXPECT_RDMA, false},
+        {VERDICT_DEGRADED, PC_SHM, EXPECT_LOCAL, false},
+        {VERDICT_DEGRADED, PC_SHM, EXPECT_ANY, true},
+        {VERDICT_RDMA, PC_RDMA, EXPECT_TCP, false},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_TCP, true},
+        {VERDICT_LOCAL, PC_TCP, EXPECT_TCP, true},
+        {VERDICT_UNKNOWN, PC_UNKNOWN, EXPECT_TCP, false},
+        {VERDICT_RDMA, PC_RDMA, EXPECT_LOCAL, false},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_LOCAL, false},
+        {VERDICT_LOCAL, PC_NVLINK, EXPECT_LOCAL, true},
+        {VERDICT_UNKNOWN, PC_UNKNOWN, EXPECT_LOCAL, false},
+        {VERDICT_RDMA, PC_RDMA, EXPECT_ANY, true},
+        {VERDICT_FALLBACK, PC_TCP, EXPECT_ANY, true},
+        {VERDICT_LOCAL, PC_SHM, EXPECT_ANY, true},
+        {VERDICT_UNKNOWN, PC_UNKNOWN, EXPECT_ANY, true},
     };
-    static const char *const expect[] = {"rdma", "tcp", "local", "any"};
     for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
-        ok(verdict_meets(table[i].v, table[i].e) == table[i].met, "verdict %s %s expect %s",
-           verdict_name(table[i].v), table[i].met ? "meets" : "does not meet",
-           expect[table[i].e]);
-    ok(!verdict_meets(VERDICT_UNKNOWN, EXPECT_RDMA),
-       "decided: unknown (no evidence) does NOT meet expect rdma");
-    ok(!verdict_meets(VERDICT_RDMA, EXPECT_LOCAL),
-       "decided: rdma does NOT meet expect local");
+        ok(verdict_meets(table[i].v, table[i].c, table[i].e) == table[i].met,
+           "verdict %s on %s %s expect %s", verdict_name(table[i].v),
+           path_class_name(table[i].c), table[i].met ? "meets" : "does not meet",
+           expectation_names[table[i].e]);
 }
 
 static void test_status_and_names(void)
@@ -367,12 +395,13 @@ static void test_status_and_names(void)
     is_str(verdict_name(VERDICT_UNKNOWN), "unknown", "verdict_name unknown");
     /* The words rdmarun(1) documents for --json's "verdict" and
      * "reason_code" (man/rdmarun.1.in, rdmarun verify), in enum order. */
-    static const char *const verdicts[] = {"rdma", "fallback", "local", "unknown"};
+    static const char *const verdicts[] = {"rdma", "fallback", "local", "unknown", "degraded"};
     size_t n = 0;
     while (verdict_names[n])
         n++;
-    ok(n == 4, "verdict_names: four names, NULL-terminated (got %zu)", n);
-    for (size_t i = 0; i < n && i < 4; i++)
+    ok(n == 5, "verdict_names: five names, NULL-terminated (got %zu)", n);
+    ok(verdict_status(VERDICT_DEGRADED) == 84 && RR_EX_DEGRADED == 84, "status of degraded is 84");
+    for (size_t i = 0; i < n && i < 5; i++)
         is_str(verdict_names[i], verdicts[i], "verdict_names[%zu] is %s, as rdmarun(1) says", i, verdicts[i]);
     static const char *const reasons[] = {
         "none", /* WHY_NONE: there is a verdict, never printed */
@@ -412,10 +441,13 @@ static void test_fixtures(void)
         struct evidence ev = {0};
         int rc = evidence_read(&ev, path);
         enum verdict v = evidence_verdict(&ev);
-        /* "unknown/no_peer": the verdict, then the reason it is unknown */
-        char got[96];
-        snprintf(got, sizeof(got), "%s%s%s", verdict_name(v), strchr(want, '/') ? "/" : "",
-                 strchr(want, '/') ? unknown_reason_names[evidence_why(&ev)] : "");
+        /* "unknown/no_peer": the verdict, then the reason it is unknown;
+         * "rdma@efa": then the path class it rests on */
+        char got[128];
+        snprintf(got, sizeof(got), "%s%s%s%s%s", verdict_name(v), strchr(want, '/') ? "/" : "",
+                 strchr(want, '/') ? unknown_reason_names[evidence_why(&ev)] : "",
+                 strchr(want, '@') ? "@" : "",
+                 strchr(want, '@') ? path_class_name(evidence_class(&ev)) : "");
         ok(rc == 0 && ev.files == 1 && strcmp(got, want) == 0,
            "fixture %s: verdict %s (got %s, rc %d)", file, want, got, rc);
         evidence_free(&ev);

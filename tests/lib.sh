@@ -41,7 +41,7 @@ UCX_VERSION=$(ucx_info -v 2>/dev/null | sed -nE 's/^# (Library version:|Version)
 if [ "$(printf '%s\n' 1.14 "${UCX_VERSION:-0}" | sort -V | head -1)" = 1.14 ]; then
     ONE_NODE_TCP=local ONE_NODE_TCP_TEXT="within one node, over TCP ("
 else
-    ONE_NODE_TCP=fallback ONE_NODE_TCP_TEXT="TCP, as the profile intends"
+    ONE_NODE_TCP=fallback ONE_NODE_TCP_TEXT="TCP, as intended (expect tcp"
 fi
 # ucx_perftest's MPI mode off where it has one: UCX 1.18's in Debian 13 is
 # built with MPI and, when stdin is not a terminal (a background job's is

@@ -24,12 +24,13 @@ static int severity(int rc)
     }
 }
 
-/* The status of a verdict, under --expect when given. */
+/* The status of a verdict, under --expect when given, else under what the
+ * run recorded that it expected. */
 static int status_of(const struct cmdline *cl, const struct evidence *ev, enum verdict v)
 {
-    /* With --expect, a verdict that meets it is a success, and one that
-     * does not is never 0 (RDMA where only local was expected: 80). */
-    int e = name_index(expectation_names, cl->expect);
+    /* With an expectation, a verdict that meets it is a success, and one
+     * that does not is never 0 (RDMA where only local was expected: 80). */
+    int e = name_index(expectation_names, cl->expect ? cl->expect : ev->expect);
     int rc = verdict_status(v);
     if (e >= 0)
         rc = evidence_meets(ev, (enum expectation)e) ? 0 : rc ? rc : RR_EX_FALLBACK;
@@ -42,11 +43,15 @@ static int verdict_of(const struct cmdline *cl, char *const *paths, size_t n, co
 {
     struct evidence ev = {0};
     int rc = 0;
+    char *expect = NULL, *why = NULL;
+    if (n == 1)
+        evidence_recorded_expect(paths[0], &ev, &expect, &why);
     for (size_t i = 0; i < n && !rc; i++)
         rc = evidence_read(&ev, paths[i]);
     if (!rc) {
         enum verdict v = evidence_verdict(&ev);
         ev.run = run;
+        int e = name_index(expectation_names, cl->expect ? cl->expect : ev.expect);
         if (cl->json) {
             if (first_json && !*first_json)
                 fputs(",\n", stdout);
@@ -54,7 +59,9 @@ static int verdict_of(const struct cmdline *cl, char *const *paths, size_t n, co
                 *first_json = false;
             evidence_print_json(&ev, v, stdout);
         } else {
-            char *summary = verdict_summary(&ev, v);
+            char *summary = e >= 0 ? verdict_summary_expected(&ev, v, (enum expectation)e,
+                                                              cl->expect ? "--expect" : ev.expect_reason)
+                                   : verdict_summary(&ev, v);
             char *painted = msg_paint_verdict(stdout, summary);
             printf("rdmarun: %s%s%s\n", run ? run : "", run ? ": " : "", painted);
             free(painted);
@@ -63,6 +70,8 @@ static int verdict_of(const struct cmdline *cl, char *const *paths, size_t n, co
         rc = status_of(cl, &ev, v);
     }
     evidence_free(&ev);
+    free(expect);
+    free(why);
     return rc;
 }
 

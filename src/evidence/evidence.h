@@ -131,6 +131,10 @@ struct evidence {
     bool listed_hosts;          /* and another one: the job spans nodes */
     int tcp_share;              /* percent of a protocol's traffic on TCP, when a table says */
     struct strvec versions;     /* "UCX 1.13.1", "NCCL 2.18.3+cuda12.2", as the logs say */
+    /* What the run expected (the plan's expect and its reason), written into
+     * verdict.json so that verify and report judge the run by it later;
+     * borrowed, NULL when not told. */
+    const char *expect, *expect_reason;
     /* The launch node's port counters that grew during the job (borrowed:
      * the supervisor owns them), for verdict.json. */
     const struct counter_growth *counters;
@@ -157,6 +161,10 @@ void evidence_free(struct evidence *ev);
  * ranks' own (ucx.HOST.PID.log, nccl.HOST.PID.log): all a run directory's
  * files that are read. */
 bool evidence_log_name(const char *name);
+/* What a run directory's verdict.json says the run expected, set as
+ * ev->expect and ev->expect_reason (owned by *expect and *why, freed by the
+ * caller); nothing when it does not say. */
+void evidence_recorded_expect(const char *dir, struct evidence *ev, char **expect, char **why);
 /* Whether a directory is a run directory (holds the mark). */
 bool evidence_is_run_dir(const char *path);
 

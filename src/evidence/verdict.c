@@ -616,6 +616,12 @@ void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
         json_string(&j, "run", ev->run);
     json_string(&j, "verdict", verdict_name(v));
     json_string(&j, "class", path_class_name(evidence_class(ev)));
+    int e = ev->expect ? name_index(expectation_names, ev->expect) : -1;
+    if (e >= 0) {
+        json_string(&j, "expect", ev->expect);
+        json_string(&j, "expect_reason", ev->expect_reason);
+        json_bool(&j, "expected", evidence_meets(ev, (enum expectation)e));
+    }
     char *summary = verdict_summary(ev, v);
     json_string(&j, "summary", summary);
     free(summary);

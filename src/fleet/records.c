@@ -113,8 +113,21 @@ static void hosts_of(json_object *obs, struct strvec *out)
     }
 }
 
-/* A run's verdict.json: each host that carried a TCP path fell back; the
- * others ran as the verdict says. */
+/* Whether a fallback is what the run expected: its verdict.json's
+ * "expected" (rdmarun writes it with the plan's expect), else TCP meant
+ * (expect tcp) or allowed (expect any). */
+static bool run_expected(json_object *o)
+{
+    json_object *met;
+    if (json_object_object_get_ex(o, "expected", &met) &&
+        json_object_is_type(met, json_type_boolean))
+        return json_object_get_boolean(met);
+    const char *e = str(o, "expect");
+    return e && (strcmp(e, "tcp") == 0 || strcmp(e, "any") == 0);
+}
+
+/* A run's verdict.json: each host that carried a TCP path fell back, unless
+ * the run expected TCP; the others ran as the verdict says. */
 static void take_verdict(json_object *o, long long t)
 {
     const char *v = str(o, "verdict");
@@ -127,7 +140,7 @@ static void take_verdict(json_object *o, long long t)
         if (path && strcmp(path, "tcp") == 0)
             hosts_of(ob, &tcp);
     }
-    bool fell = v && strcmp(v, "fallback") == 0;
+    bool fell = v && strcmp(v, "fallback") == 0 && !run_expected(o);
     for (size_t i = 0; i < all.n; i++) {
         size_t n = node_of(all.v[i]);
         struct node_stat *s = &fl.nodes[n];

@@ -364,7 +364,10 @@ int supervise(const struct plan *p, const struct facts *f)
                 : "SIGTERM", 128 + ending_sig);
         rc = 128 + ending_sig;
     }
-    char *summary = verdict_summary(&ev, v);
+    ev.expect = expectation_names[p->expect.value];
+    ev.expect_reason = p->expect.origin;
+    char *summary = verdict_summary_expected(&ev, v, (enum expectation)p->expect.value,
+                                             p->expect.origin);
     const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
     char *chosen = NULL;
     if (v == VERDICT_UNKNOWN && rc) {
@@ -395,11 +398,6 @@ int supervise(const struct plan *p, const struct facts *f)
                                "have used ob1, which reports no transport", summary);
         free(summary);
         summary = more;
-    }
-    if (v == VERDICT_FALLBACK && p->expect.value == EXPECT_TCP) {
-        free(summary);
-        summary = xasprintf("TCP, as the profile intends: %llu process%s, the job did not use "
-                            "RDMA", ev.nprocs, ev.nprocs == 1 ? "" : "es");
     }
     struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
     char *moved = NULL, *trouble = NULL;

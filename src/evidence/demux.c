@@ -22,7 +22,6 @@
 #include <time.h>
 
 #define NO_RANK (-1L)    /* mpiexec's own output */
-#define MAX_PARTS 4096   /* ranks with an unfinished line kept apart; more pass as they are */
 /* A held start that looks like a log record ("[1796397941.86] [vm:1:0] ...",
  * "[0] MPI startup(): ...") is the start of a line that a rank writes in
  * pieces, however slowly (a loaded node): it waits for its end this long
@@ -36,25 +35,65 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The ranks with an unfinished line: open addressing by rank, at most half
+ * full, no limit on their number (a million ranks' pieces are each judged
+ * whole); a slot with used false is free. Deletion moves later entries of
+ * the run back, so no tombstones. */
+static size_t part_home(long rank, size_t cap)
+{
+    return (size_t)((unsigned long long)(rank + 2) * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
+}
+
+static struct stream_part *part_slot(struct stream_part *parts, size_t cap, long rank)
+{
+    size_t i = part_home(rank, cap);
+    while (parts[i].used && parts[i].rank != rank)
+        i = (i + 1) & (cap - 1);
+    return &parts[i];
+}
+
+static void parts_room(struct evidence_stream *s)
+{
+    if (s->partcap && (s->nparts + 1) * 2 <= s->partcap)
+        return;
+    size_t ncap = s->partcap ? s->partcap * 2 : 64;
+    struct stream_part *np = xcalloc(ncap, sizeof(*np));
+    for (size_t i = 0; i < s->partcap; i++)
+        if (s->parts[i].used)
+            *part_slot(np, ncap, s->parts[i].rank) = s->parts[i];
+    free(s->parts);
+    s->parts = np;
+    s->partcap = ncap;
+}
+
 static struct stream_part *part_of(struct evidence_stream *s, long rank)
 {
-    for (size_t i = 0; i < s->nparts; i++)
-        if (s->parts[i].rank == rank)
-            return &s->parts[i];
-    if (s->nparts == MAX_PARTS)
-        return NULL;
-    if (s->nparts == s->partcap) {
-        s->partcap = s->partcap ? 2 * s->partcap : 8;
-        s->parts = xrealloc(s->parts, s->partcap * sizeof(*s->parts));
+    parts_room(s);
+    struct stream_part *p = part_slot(s->parts, s->partcap, rank);
+    if (!p->used) {
+        *p = (struct stream_part){.rank = rank, .used = true};
+        s->nparts++;
     }
-    s->parts[s->nparts] = (struct stream_part){.rank = rank};
-    return &s->parts[s->nparts++];
+    return p;
 }
 
 static void part_drop(struct evidence_stream *s, struct stream_part *p)
 {
     free(p->data);
-    *p = s->parts[--s->nparts];
+    size_t i = (size_t)(p - s->parts), j = i, cap = s->partcap;
+    s->parts[i] = (struct stream_part){0};
+    s->nparts--;
+    for (;;) {
+        j = (j + 1) & (cap - 1);
+        if (!s->parts[j].used)
+            return;
+        size_t home = part_home(s->parts[j].rank, cap);
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        s->parts[i] = s->parts[j];
+        s->parts[j] = (struct stream_part){0};
+        i = j;
+    }
 }
 
 /* "[RANK] " when the job asked for Hydra's -l, else "". */
@@ -99,12 +138,9 @@ static size_t deliver(struct evidence_stream *s, const char *data, size_t n)
         const char *nl = memchr(data, '\n', n);
         size_t k = nl ? (size_t)(nl - data) + 1 : n;
         struct stream_part *p = part_of(s, s->rank);
-        if (!p || p->passing) {
-            if (p)
-                write_all(s->out, data, k);   /* the rest of a line already passed */
-            else
-                pass_start(s, s->rank, data, k);
-            if (p && nl)
+        if (p->passing) {
+            write_all(s->out, data, k);   /* the rest of a line already passed */
+            if (nl)
                 part_drop(s, p);
         } else if (nl) {
             found += whole_line(s, s->rank, p->data, p->len, data, k);
@@ -179,8 +215,8 @@ size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
 
 bool stream_demux_holding(const struct evidence_stream *s)
 {
-    for (size_t i = 0; i < s->nparts; i++)
-        if (s->parts[i].len)
+    for (size_t i = 0; i < s->partcap; i++)
+        if (s->parts[i].used && s->parts[i].len)
             return true;
     return false;
 }
@@ -192,8 +228,10 @@ bool stream_demux_holding(const struct evidence_stream *s)
 void stream_demux_flush(struct evidence_stream *s, bool end)
 {
     double t = end ? 0 : now_s();
-    for (size_t i = 0; i < s->nparts; i++) {
+    for (size_t i = 0; i < s->partcap; i++) {
         struct stream_part *p = &s->parts[i];
+        if (!p->used)
+            continue;
         bool record = p->len && p->data[0] == '[';
         if (p->len && (end || !record || t - p->since > RECORD_WAIT_S)) {
             pass_start(s, p->rank, p->data, p->len);
@@ -204,7 +242,7 @@ void stream_demux_flush(struct evidence_stream *s, bool end)
     if (!end)
         return;
     write_all(s->out, s->raw, s->rawlen);
-    for (size_t i = 0; i < s->nparts; i++)
+    for (size_t i = 0; i < s->partcap; i++)
         free(s->parts[i].data);
     free(s->parts);
     free(s->raw);

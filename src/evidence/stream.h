@@ -28,6 +28,7 @@ struct stream_part {
     size_t len;
     double since;              /* when its held start came (monotonic seconds) */
     bool passing;              /* its start passed unjudged: the rest follows as it comes */
+    bool used;                 /* a slot of demux.c's table in use */
 };
 
 struct evidence_stream {
@@ -46,7 +47,7 @@ struct evidence_stream {
     char *raw;                 /* the end of a read that may begin a label */
     size_t rawlen;
     long rank;                 /* whose bytes come now; -1: mpiexec's own */
-    struct stream_part *parts; /* ranks with an unfinished line */
+    struct stream_part *parts; /* ranks with an unfinished line (open-addressed by rank) */
     size_t nparts, partcap;
 };
 

@@ -761,6 +761,48 @@ static void test_stream_labelled(void)
            "a rank's text that looks like a label passes as it is");
     evidence_free(&ev);
 }
+
+/* Every rank's labelled pieces are judged, at any rank count: each of
+ * `ranks` ranks starts a UCX line, then each ends it, the last one's on TCP
+ * between nodes. Before, past 4096 ranks with an unfinished line a piece
+ * passed unjudged: that TCP line was lost and the run read as local. */
+static enum verdict labelled_ranks(long ranks, unsigned long long *procs)
+{
+    static struct evidence_stream st;
+    struct evidence ev = {0};
+    struct evidence_logs logs = {0};
+    st = (struct evidence_stream){.ev = &ev, .logs = &logs, .take_ucx = true, .label = LBL,
+                                  .out = -1};
+    char piece[256];
+    for (long r = 0; r < ranks; r++) {
+        int n = snprintf(piece, sizeof(piece), LBL "%ld][1.1] [h%ld:%ld:0]      ucp_worker.c:1903 "
+                         "UCX  INFO    ucp_context_0 %s cfg#1 tag(", r, r / 64, 1000 + r,
+                         r == ranks - 1 ? "inter-node" : "intra-node");
+        stream_feed(&st, piece, (size_t)n);
+    }
+    for (long r = 0; r < ranks; r++) {
+        int n = snprintf(piece, sizeof(piece), LBL "%ld]%s)\n", r,
+                         r == ranks - 1 ? "tcp/eth0" : "sysv/memory");
+        stream_feed(&st, piece, (size_t)n);
+    }
+    stream_end(&st);
+    enum verdict v = evidence_verdict(&ev);
+    *procs = ev.nprocs;
+    evidence_free(&ev);
+    return v;
+}
+
+static void test_labelled_many_ranks(void)
+{
+    static const long counts[] = {2, 4095, 4096, 4097, 100000};
+    for (size_t i = 0; i < sizeof(counts) / sizeof(*counts); i++) {
+        unsigned long long procs;
+        enum verdict v = labelled_ranks(counts[i], &procs);
+        ok(v == VERDICT_FALLBACK && procs == (unsigned long long)counts[i],
+           "%ld Hydra-labelled ranks, each line in two pieces, the last on TCP: fallback, %ld "
+           "processes (got %s, %llu)", counts[i], counts[i], verdict_name(v), procs);
+    }
+}
 #undef LBL
 
 /* Many ranks: repeats are counted in place, processes counted once. */
@@ -950,6 +992,7 @@ int main(void)
     test_read_files();
     test_stream();
     test_stream_labelled();
+    test_labelled_many_ranks();
     test_many_ranks();
     test_pidset();
     test_class_cap();

@@ -99,6 +99,12 @@ struct evidence {
     int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
     char *fabtests_provider;    /* the pasted fabtests command's -p */
     bool fabtests_loopback;     /* and its server is the host itself (127.0.0.1) */
+    /* A pasted verbs benchmark's ends (bench.c): each end's "lid 0x02" or
+     * "gid fe80::1", the device, and what was read of it. */
+    struct bench_state {
+        char local[64], remote[64], device[32];
+        bool addresses, last_remote, table, data, loopback;
+    } bench;
     /* Intel MPI: the libfabric provider it names, and whether its fabric is
      * ofi alone (I_MPI_FABRICS=ofi: no shm), when the provider carries the
      * ranks' traffic within a node too. */

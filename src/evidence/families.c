@@ -10,5 +10,6 @@ const struct log_family log_families[] = {
     {"ranks", ranks_wanted, ranks_parse_line},
     {"libfabric", libfabric_wanted, libfabric_parse_line},
     {"mvapich", mvapich_wanted, mvapich_parse_line},
+    {"perftest", bench_wanted, bench_parse_line},
 };
 const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);

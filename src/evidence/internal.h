@@ -104,6 +104,9 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
 bool mvapich_wanted(const char *line);
 bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where,
                         const char *host, long pid);
+bool bench_wanted(const char *line);
+bool bench_parse_line(struct evidence *ev, const char *line, const char *where,
+                      const char *host, long pid);
 bool impi_wanted(const char *line);
 bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);

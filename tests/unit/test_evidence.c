@@ -38,7 +38,9 @@ static bool offer(const struct log_family *fam, struct evidence *ev, const char 
 
 static void test_family_table(void)
 {
-    ok(nlog_families == 7, "seven log families (got %zu)", nlog_families);
+    ok(nlog_families == 8, "eight log families (got %zu)", nlog_families);
+    ok(family("perftest") && family("perftest")->parse == bench_parse_line,
+       "perftest's row (perftest and the ibv_*_pingpong examples) holds bench.c's parser");
     ok(family("ucx") && family("nccl") && family("ompi") && family("impi"),
        "the table has ucx, nccl, ompi (Open MPI's own reports) and impi (Intel MPI's)");
     ok(family("ucx")->parse == ucx_parse_line && family("ucx")->wanted == ucx_wanted,

@@ -42,7 +42,7 @@ offers "bind-policy's values" "$R --bind-policy " none numa nic-local gpu-local
 offers "verify's values" "$R --verify s" strict
 offers "launcher's values" "$R --launcher " mpirun srun exec hydra flux pals
 offers "mpi's values" "$R --mpi " openmpi mpich impi
-offers "expect's values" "$R verify --expect " rdma tcp local any
+offers "expect's values" "$R verify --expect " rdma tcp local any efa cxi opx gpudirect-tcp
 offers "threads: auto" "$R --threads a" auto
 offers "a profile by name" "$R -p r" roce
 offers "a profile by name, long option" "$R --profile pv" pvrdma
@@ -127,7 +127,7 @@ else
         ok $bad "zsh: $desc"
     }
     zoffers "probe's options only" "rdmarun probe --" --json --sysfs --topology --facts --color --help
-    zoffers "verify's --expect values" "rdmarun verify --expect " rdma tcp local any
+    zoffers "verify's --expect values" "rdmarun verify --expect " rdma tcp local any efa cxi opx gpudirect-tcp
     zoffers "threads: the word, never the metavar N" "rdmarun --threads " auto
     zoffers "bind-policy's values" "rdmarun --bind-policy " none numa nic-local gpu-local
     zoffers "--set: SECTION.KEY= from profiles --keys" "rdmarun --set bind.sm" bind.smt=

@@ -212,16 +212,17 @@ run "$RDMARUN" verify --expect any "$LOGS/ucx-1.13-tcp.log"
 check_without "--expect any, TCP: met, never a FALLBACK" 0 "FALLBACK" "TCP, as allowed (expect any"
 # Expectations by path class: rdma takes EFA, Slingshot, Omni-Path, never
 # GPUDirect-TCPX; each class meets its own name.
-run "$RDMARUN" verify --expect efa "$LOGS/nccl-aws-libfabric-space.log"
-check "--expect efa, EFA: met" 0 "EFA (SRD) verified"
-run "$RDMARUN" verify --expect rdma "$LOGS/nccl-ofi-cxi.log"
-check "--expect rdma, Slingshot: met" 0 "Slingshot (cxi) verified"
-run "$RDMARUN" verify --expect efa "$LOGS/nccl-ofi-cxi.log"
-check "--expect efa, Slingshot: not met (80)" 80 "Slingshot (cxi) verified"
-run "$RDMARUN" verify --expect rdma "$LOGS/nccl-fastrak.log"
-check "--expect rdma, GPUDirect-TCPXO: not met (80)" 80 "GPUDirect-TCPX verified"
-run "$RDMARUN" verify --expect gpudirect-tcp "$LOGS/nccl-fastrak.log"
-check "--expect gpudirect-tcp, GPUDirect-TCPXO: met" 0 "GPUDirect-TCPX verified"
+# EXPECT FIXTURE STATUS WORDS
+while read -r expect file status words; do
+    run "$RDMARUN" verify --expect "$expect" "$LOGS/$file"
+    check "--expect $expect, $file: status $status" "$status" "$words"
+done <<'CASES'
+efa nccl-aws-libfabric-space.log 0 EFA (SRD) verified
+rdma nccl-ofi-cxi.log 0 Slingshot (cxi) verified
+efa nccl-ofi-cxi.log 80 Slingshot (cxi) verified
+rdma nccl-fastrak.log 80 GPUDirect-TCPX verified
+gpudirect-tcp nccl-fastrak.log 0 GPUDirect-TCPX verified
+CASES
 run "$RDMARUN" verify "$LOGS/nccl-nvlink-shm-degraded.log"
 check "NVLink in NCCL's graph, SHM used: degraded (84), both lines named" 84 \
     "DEGRADED: " "over shared memory (SHM/direct/direct" "type NVL/PIX"

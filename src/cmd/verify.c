@@ -24,13 +24,13 @@ static int severity(int rc)
     }
 }
 
-/* The status of a verdict, under --expect when given, else under what the
- * run recorded that it expected. */
-static int status_of(const struct cmdline *cl, const struct evidence *ev, enum verdict v)
+/* The status of a verdict under the evidence's expectation (--expect, else
+ * what the run recorded), if any. */
+static int status_of(const struct evidence *ev, enum verdict v)
 {
     /* With an expectation, a verdict that meets it is a success, and one
      * that does not is never 0 (RDMA where only local was expected: 80). */
-    int e = name_index(expectation_names, cl->expect ? cl->expect : ev->expect);
+    int e = ev->expect ? name_index(expectation_names, ev->expect) : -1;
     int rc = verdict_status(v);
     if (e >= 0)
         rc = evidence_meets(ev, (enum expectation)e) ? 0 : rc ? rc : RR_EX_FALLBACK;
@@ -44,14 +44,17 @@ static int verdict_of(const struct cmdline *cl, char *const *paths, size_t n, co
     struct evidence ev = {0};
     int rc = 0;
     char *expect = NULL, *why = NULL;
-    if (n == 1)
+    if (cl->expect) {   /* --expect wins over what a run recorded */
+        ev.expect = cl->expect;
+        ev.expect_reason = "--expect";
+    } else if (n == 1) {
         evidence_recorded_expect(paths[0], &ev, &expect, &why);
+    }
     for (size_t i = 0; i < n && !rc; i++)
         rc = evidence_read(&ev, paths[i]);
     if (!rc) {
         enum verdict v = evidence_verdict(&ev);
         ev.run = run;
-        int e = name_index(expectation_names, cl->expect ? cl->expect : ev.expect);
         if (cl->json) {
             if (first_json && !*first_json)
                 fputs(",\n", stdout);
@@ -59,15 +62,13 @@ static int verdict_of(const struct cmdline *cl, char *const *paths, size_t n, co
                 *first_json = false;
             evidence_print_json(&ev, v, stdout);
         } else {
-            char *summary = e >= 0 ? verdict_summary_expected(&ev, v, (enum expectation)e,
-                                                              cl->expect ? "--expect" : ev.expect_reason)
-                                   : verdict_summary(&ev, v);
+            char *summary = verdict_summary(&ev, v);
             char *painted = msg_paint_verdict(stdout, summary);
             printf("rdmarun: %s%s%s\n", run ? run : "", run ? ": " : "", painted);
             free(painted);
             free(summary);
         }
-        rc = status_of(cl, &ev, v);
+        rc = status_of(&ev, v);
     }
     evidence_free(&ev);
     free(expect);

@@ -42,29 +42,29 @@ bool bench_wanted(const char *line)
            strstr(line, "_pingpong") || (*unquoted(line) && isdigit((unsigned char)*unquoted(line)));
 }
 
-/* "LID 0x02 QPN ..., GID fe80::..." of one end: "lid 0x02" or "gid fe80::1",
- * the GID when it is not all zero, else the LID when it is not zero. */
+/* The value after key ("GID ", "LID ") as NAME VALUE ("gid fe80::1", "lid
+ * 0x02), when it is not all zero (zero: the characters an unset one is made
+ * of); whether it was. */
+static bool id_after(const char *s, const char *key, const char *name, const char *zero,
+                     char *id, size_t size)
+{
+    const char *v = strstr(s, key);
+    if (!v)
+        return false;
+    v += strlen(key);
+    size_t n = strcspn(v, " ,\r\n");
+    if (!n || strspn(v, zero) >= n)
+        return false;
+    snprintf(id, size, "%s %.*s", name, (int)n, v);
+    return true;
+}
+
+/* One end's "LID 0x02 QPN ..., GID fe80::...": the GID when it is set, else
+ * the LID when it is. */
 static void end_id(const char *s, char *id, size_t size)
 {
-    const char *g = strstr(s, "GID ");
-    if (g) {
-        g += 4;
-        size_t n = strcspn(g, " \r\n");
-        if (n && strspn(g, ":0") != n) {
-            snprintf(id, size, "gid %.*s", (int)n, g);
-            return;
-        }
-    }
-    const char *l = strstr(s, "LID ");
-    if (l) {
-        l += 4;
-        size_t n = strcspn(l, " ,\r\n");
-        if (n && strspn(l, "0x") != n) {
-            snprintf(id, size, "lid %.*s", (int)n, l);
-            return;
-        }
-    }
-    id[0] = '\0';
+    if (!id_after(s, "GID ", "gid", ":0", id, size) && !id_after(s, "LID ", "lid", "0x", id, size))
+        id[0] = '\0';
 }
 
 /* A word naming a benchmark: "ib_write_bw", "/usr/bin/ib_read_lat",
@@ -96,12 +96,7 @@ static bool command_line(struct evidence *ev, const char *s)
         return false;
     struct bench_state *b = &ev->bench;
     *b = (struct bench_state){0};
-    for (const char *w = s; *w && *w != '\r' && *w != '\n';) {
-        w += strspn(w, " \t");
-        size_t n = strcspn(w, " \t\r\n");
-        b->loopback |= loopback_name(w, n);
-        w += n;
-    }
+    b->loopback = loopback_word_in(s);
     return true;
 }
 
@@ -117,10 +112,7 @@ static bool address_line(struct evidence *ev, const char *s)
         return true;
     }
     if (starts_with(s, "GID: ") && b->addresses) {   /* perftest: the end printed last */
-        char *id = b->last_remote ? b->remote : b->local;
-        size_t n = strcspn(s + 5, " \r\n");
-        if (strspn(s + 5, ":0") != n)
-            snprintf(id, sizeof(b->local), "gid %.*s", (int)n, s + 5);
+        id_after(s, "GID: ", "gid", ":0", b->last_remote ? b->remote : b->local, sizeof(b->local));
         return true;
     }
     const char *dev = strstr(s, "Device ");
@@ -151,8 +143,8 @@ static bool data_line(struct evidence *ev, const char *s, const char *line, cons
     const char *family = pingpong ? "ibv_pingpong" : "perftest";
     char *what = xasprintf("%s verbs%s%s%s", family, b->device[0] ? " on " : "", b->device,
                            same ? " (one port: loopback)" : "");
-    evidence_add(ev, family, host, pid, same ? SCOPE_INTRA : SCOPE_UNKNOWN, PC_RDMA, what, line,
-                 where);
+    evidence_add(ev, family, host, pid, same ? SCOPE_INTRA : SCOPE_UNKNOWN,
+                 same ? path_class_looped(PC_RDMA) : PC_RDMA, what, line, where);
     free(what);
     return true;
 }

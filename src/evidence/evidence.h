@@ -226,13 +226,11 @@ bool evidence_own_file(const char *name);
 
 /* Why there is no verdict, for people (verify's JSON "reason"). */
 char *evidence_reason(const struct evidence *ev);
-/* One line for people: "RDMA verified: ..." or "FALLBACK: ...". */
+/* One line for people: "RDMA verified: ..." or "FALLBACK: ...". TCP that
+ * meets the evidence's expect (ev->expect: tcp or any) is "TCP, as
+ * intended (expect tcp: REASON): ..." or "TCP, as allowed (expect any:
+ * ...)", never a FALLBACK. */
 char *verdict_summary(const struct evidence *ev, enum verdict v);
-/* The same for a run that expected e (why: the plan's reason): TCP that
- * meets it is "TCP, as intended (expect tcp: ...)" or "TCP, as allowed
- * (expect any)", never a FALLBACK. */
-char *verdict_summary_expected(const struct evidence *ev, enum verdict v, enum expectation e,
-                               const char *why);
 void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out);
 
 #endif

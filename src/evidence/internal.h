@@ -77,6 +77,10 @@ struct log_family {
      * the defaults from the file's name. */
     bool (*parse)(struct evidence *ev, const char *line, const char *where, const char *host,
                   long pid);
+    /* The live filter (stream.c) offers a job's line to it as another
+     * family's report: not UCX and NCCL (their own levels decide), not a
+     * pasted benchmark's (a job's own lines of numbers are not reports). */
+    bool live_other;
 };
 extern const struct log_family log_families[];
 extern const size_t nlog_families;

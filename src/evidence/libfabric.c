@@ -48,13 +48,7 @@ static bool fabtests_command(struct evidence *ev, const char *line)
     ev->fabtests_rows = false;
     /* the server named as the host itself (127.0.0.1, localhost, ::1): the
      * client and the server share a node, whatever the provider */
-    ev->fabtests_loopback = false;
-    for (const char *t = f; *t && *t != '\r' && *t != '\n';) {
-        t += strspn(t, " \t");
-        size_t tl = strcspn(t, " \t\r\n");
-        ev->fabtests_loopback |= loopback_name(t, tl);
-        t += tl;
-    }
+    ev->fabtests_loopback = loopback_word_in(f);
     return true;
 }
 
@@ -86,6 +80,8 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
         return false;
     char *what = xasprintf("fabtests provider %s", ev->fabtests_provider);
     /* the client names its server, the server nobody: not known to stay on a node */
+    if (ev->fabtests_loopback)
+        cls = path_class_looped(cls);
     enum path_scope scope = path_class_kind(cls) == PATH_LOCAL || ev->fabtests_loopback
                                 ? SCOPE_INTRA : SCOPE_UNKNOWN;
     evidence_add(ev, "fabtests", host, pid, scope, cls, what, line, where);

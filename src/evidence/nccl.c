@@ -215,22 +215,22 @@ static bool plugin_line(struct evidence *ev, const char *line, const char *where
     return true;
 }
 
-bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
-                     long pid)
+/* The lines that say what NCCL found or how it ended, no path: no RDMA
+ * device, GPUDirect's state, RDMA or the job failing, its version, the
+ * communicator's size. 1 or 0 (evidence or not) when it is one, else -1. */
+static int state_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
 {
-    struct line_origin o;
-    enum path_class cls = PC_UNKNOWN;
-    enum path_scope scope = SCOPE_UNKNOWN;
-    char *what = NULL;
     const char *p;
     if (strstr(line, "NET/IB : No device found")) {
         ev->nccl_no_device = true;
         /* The line's own host:pid (read live there is no file to name it). */
+        struct line_origin o;
         line_origin(line, host, pid, &o);
         if (!ev->nccl_no_device_proc && o.pid > 0)
             ev->nccl_no_device_proc = evidence_process_words(o.host, o.pid);
         free(o.host);
-        return true;
+        return 1;
     }
     if ((p = strstr(line, "GPU Direct RDMA "))) {
         /* NCCL 2.18-2.25: "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and
@@ -239,25 +239,25 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
             ev->nccl_gdr_capable = true;
         else if (strncmp(p + 16, "Disabled for GPU", 16) == 0 && !ev->nccl_gdr_off)
             ev->nccl_gdr_off = trim_dup(line_body(line), strlen(line_body(line)));
-        return true;
+        return 1;
     }
     switch (trouble(line)) {
     case RDMA_NEVER_UP:
         evidence_failed(ev, line, where);
-        return true;
+        return 1;
     case RDMA_FAULT:
         evidence_fault(ev, line, where);
-        return true;
+        return 1;
     case JOB_ERROR:
         evidence_error(ev, line, where);
-        return true;
+        return 1;
     case NOT_TROUBLE:
         break;
     }
     if ((p = strstr(line, "NCCL version "))) {
         p += strlen("NCCL version ");
         evidence_version(ev, "NCCL", p, strcspn(p, " \r\n"));
-        return false;
+        return 0;
     }
     if (((p = strstr(line, " nRanks ")) || (p = strstr(line, " nranks "))) &&
         strstr(line, " rank ")) {
@@ -272,16 +272,25 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         long n = nn ? strtol(nn + 8, NULL, 10) : 0;
         if (n > ev->nodes)
             ev->nodes = n;
-        return false;
+        return 0;
     }
     if (failure_trail(line)) {
         evidence_error(ev, line, where);
-        return true;
+        return 1;
     }
-    if (plugin_line(ev, line, where, host, pid))
-        return true;
-    if (nvlink_line(ev, line))
-        return false;
+    return -1;
+}
+
+/* NCCL's choice (its provider, its network) or a channel between two ranks:
+ * the network and the provider are NCCL's choice for paths between nodes,
+ * whether or not there are any; a channel is a path. */
+static bool path_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    enum path_class cls = PC_UNKNOWN;
+    enum path_scope scope = SCOPE_UNKNOWN;
+    char *what = NULL;
+    const char *p;
     if ((p = strstr(line, "Selected Provider is ")) || (p = strstr(line, "Selected provider is "))) {
         p += strlen("Selected provider is ");
         size_t len = strcspn(p, ", \r\n");   /* "efa (found 16 nics)", "tcp, fabric is ..." */
@@ -307,9 +316,8 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
         free(what);
         return false;
     }
+    struct line_origin o;
     line_origin(line, host, pid, &o);
-    /* A channel is a path between two ranks; the network and the provider
-     * are NCCL's choice for paths between nodes, whether or not there are any. */
     if (scope == SCOPE_UNKNOWN)
         evidence_selected(ev, "nccl", o.host, o.pid, cls, what, line, where);
     else
@@ -317,6 +325,19 @@ bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, c
     free(o.host);
     free(what);
     return true;
+}
+
+bool nccl_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid)
+{
+    int said = state_line(ev, line, where, host, pid);
+    if (said >= 0)
+        return said;
+    if (plugin_line(ev, line, where, host, pid))
+        return true;
+    if (nvlink_line(ev, line))
+        return false;
+    return path_line(ev, line, where, host, pid);
 }
 
 char *nccl_gdr_words(const struct evidence *ev)

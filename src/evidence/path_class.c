@@ -155,6 +155,23 @@ enum path_class path_class_of(enum path_vocab vocab, const char *word, size_t le
     return PC_UNKNOWN;
 }
 
+bool loopback_word_in(const char *line)
+{
+    for (const char *w = line; *w && *w != '\r' && *w != '\n';) {
+        w += strspn(w, " \t");
+        size_t n = strcspn(w, " \t\r\n");
+        if (loopback_name(w, n))
+            return true;
+        w += n;
+    }
+    return false;
+}
+
+enum path_class path_class_looped(enum path_class c)
+{
+    return path_class_kind(c) == PATH_RDMA ? PC_NET_INTRA : c;
+}
+
 bool loopback_name(const char *s, size_t len)
 {
     if (!s)

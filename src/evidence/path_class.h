@@ -58,5 +58,11 @@ enum path_class path_class_of(enum path_vocab vocab, const char *word, size_t le
 /* Whether an address or device names the host itself: "lo", 127/8, ::1,
  * "localhost". */
 bool loopback_name(const char *s, size_t len);
+/* Whether a word of a command line (up to its end) is such a name: a
+ * benchmark's client pointed at its own host. */
+bool loopback_word_in(const char *line);
+/* The class of a path whose two ends are one host: a fabric's traffic then
+ * loops through the NIC (net-intra); any other class is what it is. */
+enum path_class path_class_looped(enum path_class c);
 
 #endif

@@ -15,14 +15,11 @@ static const char *const log_names[] = {"ucx.log", "nccl.log", "mpi.log"};
 #define NLOGS 3
 
 /* Another family's report (the MPI's own: Intel MPI's I_MPI_DEBUG lines,
- * Open MPI's, MVAPICH's, libfabric's): its family, or -1. A pasted benchmark's
- * lines (bench.c) are read from saved output only: a job's own lines of
- * numbers are not reports. */
+ * Open MPI's, MVAPICH's, libfabric's): its family, or -1. */
 static int other_family(const char *rec)
 {
     for (size_t i = 0; i < nlog_families; i++)
-        if (strcmp(log_families[i].name, "ucx") != 0 && strcmp(log_families[i].name, "nccl") != 0 &&
-            strcmp(log_families[i].name, "perftest") != 0 && log_families[i].wanted(rec))
+        if (log_families[i].live_other && log_families[i].wanted(rec))
             return (int)i;
     return -1;
 }

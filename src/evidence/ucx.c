@@ -30,6 +30,18 @@ static enum path_class tl_class(const char *tl, size_t len)
     return path_class_of(VOCAB_UCX_TL, tl, len);
 }
 
+/* "tcp/lo", "tcp/lo:1" (the first len bytes of a lane): TCP on the
+ * loopback device, one host by construction. */
+static bool tcp_on_loopback(const char *tl, size_t len)
+{
+    size_t slash = strcspn(tl, "/");
+    if (slash >= len || path_class_kind(tl_class(tl, slash)) != PATH_TCP)
+        return false;
+    const char *dev = tl + slash + 1;
+    size_t dlen = strcspn(dev, ":/ ");
+    return loopback_name(dev, dlen < len - slash - 1 ? dlen : len - slash - 1);
+}
+
 /* What the data lanes of an endpoint hold, in the order that decides its
  * class: self first, then TCP on any lane, then a fabric, then memory. */
 struct lanes_seen {
@@ -47,10 +59,7 @@ static void lanes_note(struct lanes_seen *l, const char *t, size_t tlen, bool fi
     enum path_kind k = path_class_kind(c);
     if (k == PATH_TCP) {
         l->tcp = c;
-        /* "tcp/lo": the loopback device, one host by construction */
-        const char *dev = slash < tlen ? t + slash + 1 : "";
-        size_t dlen = slash < tlen ? tlen - slash - 1 : 0;
-        l->tcp_off_host |= !loopback_name(dev, dlen);
+        l->tcp_off_host |= !tcp_on_loopback(t, tlen);
     } else if (k == PATH_RDMA && l->fabric == PC_UNKNOWN) {
         l->fabric = c;
     } else if (k == PATH_LOCAL && l->local == PC_UNKNOWN) {
@@ -181,8 +190,7 @@ static bool lane_line(struct evidence *ev, const char *line, const char *where,
     size_t slash = strcspn(tl, "/");
     enum path_class cls = tl_class(tl, slash);
     bool ok = cls != PC_UNKNOWN;
-    bool loop = path_class_kind(cls) == PATH_TCP && tl[slash] &&
-                loopback_name(tl + slash + 1, strlen(tl + slash + 1));
+    bool loop = tcp_on_loopback(tl, strlen(tl));
     if (ok)
         add_line(ev, line, where, host, pid, cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA
                                                                              : SCOPE_UNKNOWN,
@@ -258,8 +266,7 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
         share = 0;
         if (cls == PC_UNKNOWN)
             continue;
-        bool loop = path_class_kind(cls) == PATH_TCP && tok[slash] &&
-                    loopback_name(tok + slash + 1, strcspn(tok + slash + 1, ":/"));
+        bool loop = tcp_on_loopback(tok, strlen(tok));
         enum path_scope scope = cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA : table_scope;
         evidence_add(ev, "ucx", o.host, o.pid, scope, cls, tok, line, where);
         any = true;
@@ -303,7 +310,7 @@ static bool tcp_ep_line(struct evidence *ev, const char *line, const char *where
         ae++;
     size_t alen = (size_t)(ae - a), blen = strcspn(be, ":]");
     bool same = alen == blen && strncmp(a, be, alen) == 0;
-    bool loop = strncmp(a, "127.", 4) == 0 || strncmp(be, "127.", 4) == 0;
+    bool loop = loopback_name(a, alen) || loopback_name(be, blen);
     char *what = xasprintf("tcp %.*s<->%.*s", (int)alen, a, (int)blen, be);
     add_line(ev, line, where, host, pid, same || loop ? SCOPE_INTRA : SCOPE_INTER, PC_TCP,
              what);

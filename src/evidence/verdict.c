@@ -51,7 +51,6 @@ static bool only_self_dump(const struct evidence *ev)
 /* What the classes hold, in the verdict's terms. */
 struct seen {
     const struct observation *rdma;        /* a path to a peer over a fabric class */
-    const struct observation *rdma_in;     /* over a fabric within the node (loopback) */
     const struct observation *tcp_out;     /* over TCP, not known to stay on the node */
     const struct observation *tcp_in;      /* over TCP within the node */
     const struct observation *local;       /* a path to a peer within the node */
@@ -63,15 +62,6 @@ struct seen {
     const struct observation *low_tier;    /* NCCL within a node below NVLink (SHM, NET) */
 };
 
-static bool benchmark_family(const char *family)
-{
-    static const char *const names[] = {"fabtests", "perftest", "ibv_pingpong"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        if (strcmp(family, names[i]) == 0)
-            return true;
-    return false;
-}
-
 static const struct observation **slot_for(struct seen *s, const struct observation *o,
                                            bool self_dump)
 {
@@ -82,12 +72,12 @@ static const struct observation **slot_for(struct seen *s, const struct observat
         return &s->self;
     if (o->kind == PATH_UNKNOWN)
         return &s->other;
-    /* A benchmark pointed at its own host measures the NIC's loopback: one
-     * node. An MPI library's endpoint within a node over a fabric (UCX's
+    /* An MPI library's endpoint within a node over a fabric (UCX's
      * intra-node cfg on rc_verbs when shared memory is off) is the path it
-     * chose for those ranks, proven by the device's QPs: RDMA. */
+     * chose for those ranks, proven by the device's QPs: RDMA. (A benchmark
+     * pointed at its own host is net-intra: path_class_looped.) */
     if (o->kind == PATH_RDMA)
-        return o->scope == SCOPE_INTRA && benchmark_family(o->family) ? &s->rdma_in : &s->rdma;
+        return &s->rdma;
     if (o->kind == PATH_TCP)
         return o->scope == SCOPE_INTRA ? &s->tcp_in : &s->tcp_out;
     return &s->local;
@@ -117,18 +107,34 @@ static long nodes_of(const struct evidence *ev)
     return ev->nodes > listed ? ev->nodes : listed;
 }
 
+/* A verdict, why there is none, and the path class it rests on. */
 struct judged {
     enum verdict v;
     enum unknown_reason why;
+    enum path_class cls;
 };
+
+static struct judged none_because(enum unknown_reason why)
+{
+    return (struct judged){VERDICT_UNKNOWN, why, PC_UNKNOWN};
+}
+
+/* What paths within one node rest on: TCP there, else the first local
+ * class, else shared memory (a library's shm fabric, a one-node job). */
+static enum path_class local_class(const struct seen *s)
+{
+    const struct observation *o = s->tcp_in ? s->tcp_in : s->local ? s->local : s->tcp_out;
+    return !o ? PC_SHM : o->kind == PATH_TCP ? PC_TCP : o->cls;
+}
 
 /* A node's GPUs that NCCL's graph joins over NVLink, and a channel between
  * them on shared memory or through the NIC: a tier lost within the node. */
-static struct judged tiered(const struct evidence *ev, const struct seen *s, enum verdict v)
+static struct judged tiered(const struct evidence *ev, const struct seen *s, enum verdict v,
+                            enum path_class cls)
 {
     if (ev->nccl_nvlink && s->low_tier)
-        return (struct judged){VERDICT_DEGRADED, WHY_NONE};
-    return (struct judged){v, WHY_NONE};
+        return (struct judged){VERDICT_DEGRADED, WHY_NONE, s->low_tier->cls};
+    return (struct judged){v, WHY_NONE, cls};
 }
 
 /* The truth table (rdmarun(1), VERIFY):
@@ -149,44 +155,43 @@ static struct judged judge(const struct evidence *ev)
     struct seen s = seen_in(ev);
     long nodes = nodes_of(ev);
     bool one_node = nodes == 1, many_nodes = nodes > 1;
-    bool peers = s.local || s.tcp_in || s.tcp_out || s.rdma || s.rdma_in || s.other ||
-                 ev->ranks > 1 || ev->nprocs > 1;
+    bool peers = s.local || s.tcp_in || s.tcp_out || s.rdma || s.other || ev->ranks > 1 ||
+                 ev->nprocs > 1;
     bool alone = !peers && (ev->ranks == 1 || s.self);
     bool chose_tcp = s.sel_tcp || ev->nccl_no_device;
-    bool paths = s.rdma || s.rdma_in || s.tcp_out || s.tcp_in || s.local || s.other;
+    bool paths = s.rdma || s.tcp_out || s.tcp_in || s.local || s.other;
     /* The job's own command line or allocation names one node: a library's
      * choice for paths between nodes carries nothing. Never used against a
      * path a line shows (a default hostfile may still spread the ranks). */
     bool planned_one = ev->planned_nodes == 1 && nodes <= 1;
+    struct judged fallback = {VERDICT_FALLBACK, WHY_NONE, PC_TCP};
     if (s.tcp_out && !one_node)
-        return (struct judged){VERDICT_FALLBACK, WHY_NONE};
+        return fallback;
     /* TCP chosen decides where paths do not: none shown, or the job spans
      * nodes and none of them is RDMA */
     if (chose_tcp && !s.rdma && !one_node && !planned_one && !alone &&
         (many_nodes || !paths))
-        return (struct judged){VERDICT_FALLBACK, WHY_NONE};
+        return fallback;
     /* RDMA chosen for the paths between nodes of a job the log puts on
      * several: the only way its ranks reach each other across nodes. */
     if (s.rdma || (s.sel_rdma && many_nodes && !ev->failure))
-        return tiered(ev, &s, VERDICT_RDMA);
+        return tiered(ev, &s, VERDICT_RDMA, (s.rdma ? s.rdma : s.sel_rdma)->cls);
     if (ev->failure)
-        return (struct judged){VERDICT_UNKNOWN, WHY_RDMA_FAILED};
+        return none_because(WHY_RDMA_FAILED);
     /* an unclassed network between nodes: never a local verdict */
     if (s.other)
-        return (struct judged){VERDICT_UNKNOWN, WHY_UNKNOWN_NETWORK};
+        return none_because(WHY_UNKNOWN_NETWORK);
     bool chose = chose_tcp || s.sel_rdma || s.sel_other;
-    if (s.local || s.tcp_in || s.rdma_in || s.tcp_out || (one_node && peers) ||
-        (planned_one && chose && !alone))
-        return many_nodes ? (struct judged){VERDICT_UNKNOWN, WHY_NO_INTER_NODE}
-                          : tiered(ev, &s, VERDICT_LOCAL);
+    if (s.local || s.tcp_in || s.tcp_out || (one_node && peers) || (planned_one && chose && !alone))
+        return many_nodes ? none_because(WHY_NO_INTER_NODE)
+                          : tiered(ev, &s, VERDICT_LOCAL, local_class(&s));
     if (ev->error)
-        return (struct judged){VERDICT_UNKNOWN, WHY_ABORTED};
+        return none_because(WHY_ABORTED);
     if (alone || (one_node && !peers))
-        return (struct judged){VERDICT_UNKNOWN, WHY_NO_PEER};
+        return none_because(WHY_NO_PEER);
     if (s.sel_rdma || s.sel_other)
-        return (struct judged){VERDICT_UNKNOWN, WHY_SELECTED_ONLY};
-    return (struct judged){VERDICT_UNKNOWN,
-                           ev->n || ev->reports ? WHY_NO_DATA_LINES : WHY_NO_EVIDENCE};
+        return none_because(WHY_SELECTED_ONLY);
+    return none_because(ev->n || ev->reports ? WHY_NO_DATA_LINES : WHY_NO_EVIDENCE);
 }
 
 enum verdict evidence_verdict(const struct evidence *ev)
@@ -201,54 +206,22 @@ enum unknown_reason evidence_why(const struct evidence *ev)
 
 enum path_class evidence_class(const struct evidence *ev)
 {
-    struct seen s = seen_in(ev);
-    const struct observation *o = NULL;
-    switch (judge(ev).v) {
-    case VERDICT_RDMA:
-        o = s.rdma ? s.rdma : s.sel_rdma;
-        break;
-    case VERDICT_FALLBACK:
-        return PC_TCP;
-    case VERDICT_DEGRADED:
-        o = s.low_tier;
-        break;
-    case VERDICT_LOCAL:
-        o = s.tcp_in ? s.tcp_in : s.rdma_in ? s.rdma_in : s.local ? s.local : s.tcp_out;
-        if (o && o->kind == PATH_TCP)
-            return PC_TCP;
-        if (!o)
-            return PC_SHM;
-        break;
-    case VERDICT_UNKNOWN:
-        return PC_UNKNOWN;
-    }
-    return o ? o->cls : PC_UNKNOWN;
+    return judge(ev).cls;
 }
 
-/* The fabric classes each network expectation accepts (rdma: any fabric
- * that is not TCP by design). */
-static bool class_expected(enum path_class c, enum expectation e)
-{
-    switch (e) {
-    case EXPECT_RDMA:
-        return c == PC_RDMA || c == PC_EFA || c == PC_CXI || c == PC_OPX;
-    case EXPECT_EFA:
-        return c == PC_EFA;
-    case EXPECT_CXI:
-        return c == PC_CXI;
-    case EXPECT_OPX:
-        return c == PC_OPX;
-    case EXPECT_GPUDIRECT_TCP:
-        return c == PC_GPUDIRECT_TCP;
-    case EXPECT_TCP:
-        return c == PC_TCP;
-    case EXPECT_LOCAL:
-        return false;
-    case EXPECT_ANY:
-        break;
-    }
-    return true;
-}
+#define CLASS(c) (1u << (c))
+/* The classes between nodes each expectation accepts (rdma: every fabric
+ * class that is not TCP by design; local: none, any: all). */
+static const unsigned expected_classes[] = {
+    [EXPECT_RDMA] = CLASS(PC_RDMA) | CLASS(PC_EFA) | CLASS(PC_CXI) | CLASS(PC_OPX),
+    [EXPECT_TCP] = CLASS(PC_TCP),
+    [EXPECT_LOCAL] = 0,
+    [EXPECT_ANY] = ~0u,
+    [EXPECT_EFA] = CLASS(PC_EFA),
+    [EXPECT_CXI] = CLASS(PC_CXI),
+    [EXPECT_OPX] = CLASS(PC_OPX),
+    [EXPECT_GPUDIRECT_TCP] = CLASS(PC_GPUDIRECT_TCP),
+};
 
 bool verdict_meets(enum verdict v, enum path_class c, enum expectation e)
 {
@@ -259,7 +232,7 @@ bool verdict_meets(enum verdict v, enum path_class c, enum expectation e)
         return true;
     case VERDICT_RDMA:
     case VERDICT_FALLBACK:
-        return class_expected(c, e);
+        return (expected_classes[e] & CLASS(c)) != 0;
     case VERDICT_DEGRADED:
     case VERDICT_UNKNOWN:
         break;
@@ -270,7 +243,7 @@ bool verdict_meets(enum verdict v, enum path_class c, enum expectation e)
 bool evidence_meets(const struct evidence *ev, enum expectation e)
 {
     struct judged j = judge(ev);
-    return verdict_meets(j.v, evidence_class(ev), e) || j.why == WHY_NO_PEER;
+    return verdict_meets(j.v, j.cls, e) || j.why == WHY_NO_PEER;
 }
 
 int verdict_status(enum verdict v)
@@ -415,13 +388,14 @@ char *evidence_reason(const struct evidence *ev)
     return reason_words(ev, j.why == WHY_NONE ? WHY_NO_EVIDENCE : j.why);
 }
 
-static char *fallback_words(const struct evidence *ev, const struct seen *s)
+/* head: "FALLBACK", or what a run that expected TCP calls it. */
+static char *fallback_words(const struct evidence *ev, const struct seen *s, const char *head)
 {
     char *rdma = transports_in(ev, PATH_RDMA, false), *out;
     const struct observation *o = s->tcp_out ? s->tcp_out : s->sel_tcp;
     if (!o) {
-        out = xasprintf("FALLBACK: %s%sNCCL found no RDMA device (NET/IB : No device found) "
-                        "and uses sockets between nodes", ev->nccl_no_device_proc
+        out = xasprintf("%s: %s%sNCCL found no RDMA device (NET/IB : No device found) "
+                        "and uses sockets between nodes", head, ev->nccl_no_device_proc
                         ? ev->nccl_no_device_proc : "", ev->nccl_no_device_proc ? ": " : "");
         free(rdma);
         return out;
@@ -432,8 +406,8 @@ static char *fallback_words(const struct evidence *ev, const struct seen *s)
         if (nodes_of(ev) > 1)
             snprintf(nodes, sizeof(nodes), "the job spans %s%ld nodes",
                      ev->nodes > 1 ? "" : "at least ", nodes_of(ev));
-        out = xasprintf("FALLBACK: %s selected %s for traffic between nodes (%s, %s), and %s%s",
-                        o->family, o->transports, who, o->where, nodes, spread);
+        out = xasprintf("%s: %s selected %s for traffic between nodes (%s, %s), and %s%s",
+                        head, o->family, o->transports, who, o->where, nodes, spread);
     } else {
         char *tcp = transports_in(ev, PATH_TCP, false);
         if (s->rdma) {
@@ -441,10 +415,10 @@ static char *fallback_words(const struct evidence *ev, const struct seen *s)
             if (ev->tcp_share > 0)
                 snprintf(share, sizeof(share), " (%d%% of one protocol's, as UCX's table says)",
                          ev->tcp_share);
-            out = xasprintf("FALLBACK: %s used %s (%s) beside RDMA lanes %s: part of the "
-                            "traffic goes over TCP%s%s", who, tcp, o->where, rdma, share, spread);
+            out = xasprintf("%s: %s used %s (%s) beside RDMA lanes %s: part of the "
+                            "traffic goes over TCP%s%s", head, who, tcp, o->where, rdma, share, spread);
         } else {
-            out = xasprintf("FALLBACK: %s used %s (%s)%s", who, tcp, o->where, spread);
+            out = xasprintf("%s: %s used %s (%s)%s", head, who, tcp, o->where, spread);
         }
         free(tcp);
     }
@@ -511,10 +485,6 @@ static char *local_words(const struct evidence *ev, const struct seen *s, const 
     if (strcmp(tcp_in, "none") != 0)
         out = xasprintf("local only: %s within one node, over TCP (%s), not shared memory; "
                         "no path left the node", procs, tcp_in);
-    else if (s->rdma_in)
-        out = xasprintf("local only: %s within one node, through %s's loopback (%s, %s); no "
-                        "path left the node", procs, path_classes[s->rdma_in->cls].label,
-                        s->rdma_in->transports, s->rdma_in->where);
     else if (strcmp(local, "none") != 0)
         out = xasprintf("local only: %s on %s (%s), no path left the node%s", procs,
                         s->local->cls == PC_SHM ? "shared memory"
@@ -543,7 +513,7 @@ static char *degraded_words(const struct evidence *ev, const struct seen *s, con
     return out;
 }
 
-char *verdict_summary(const struct evidence *ev, enum verdict v)
+static char *summary_headed(const struct evidence *ev, enum verdict v, const char *fallback_head)
 {
     struct seen s = seen_in(ev);
     char *procs = process_count(ev);
@@ -553,7 +523,7 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
         out = fabric_words(ev, &s, procs);
         break;
     case VERDICT_FALLBACK:
-        out = fallback_words(ev, &s);
+        out = fallback_words(ev, &s, fallback_head);
         break;
     case VERDICT_LOCAL:
         out = local_words(ev, &s, procs);
@@ -580,21 +550,19 @@ char *verdict_summary(const struct evidence *ev, enum verdict v)
     return safe;
 }
 
-char *verdict_summary_expected(const struct evidence *ev, enum verdict v, enum expectation e,
-                               const char *why)
+char *verdict_summary(const struct evidence *ev, enum verdict v)
 {
-    char *out = verdict_summary(ev, v);
-    if (v != VERDICT_FALLBACK || !evidence_meets(ev, e))
-        return out;
+    int e = ev->expect ? name_index(expectation_names, ev->expect) : -1;
+    if (v != VERDICT_FALLBACK || e < 0 || !evidence_meets(ev, (enum expectation)e))
+        return summary_headed(ev, v, "FALLBACK");
     /* TCP that the run meant (expect tcp), or allowed (expect any): said as
      * TCP, never as a fallback. */
-    static const char word[] = "FALLBACK: ";
-    const char *rest = strncmp(out, word, sizeof(word) - 1) == 0 ? out + sizeof(word) - 1 : out;
-    char *said = xasprintf("TCP, as %s (expect %s%s%s): %s", e == EXPECT_TCP ? "intended"
-                           : "allowed", expectation_names[e], why && *why ? ": " : "",
-                           why ? why : "", rest);
-    free(out);
-    return said;
+    const char *why = ev->expect_reason;
+    char *head = xasprintf("TCP, as %s (expect %s%s%s)", e == EXPECT_TCP ? "intended" : "allowed",
+                           ev->expect, why && *why ? ": " : "", why ? why : "");
+    char *out = summary_headed(ev, v, head);
+    free(head);
+    return out;
 }
 
 static void json_example(struct json *j, const char *host, long pid, const char *where)
@@ -607,135 +575,153 @@ static void json_example(struct json *j, const char *host, long pid, const char 
     json_string(j, "where", where);
 }
 
+/* The verdict, its class, what the run expected, and the counts. */
+static void json_verdict(struct json *j, const struct evidence *ev, enum verdict v)
+{
+    if (ev->run)
+        json_string(j, "run", ev->run);
+    json_string(j, "verdict", verdict_name(v));
+    json_string(j, "class", path_class_name(evidence_class(ev)));
+    int e = ev->expect ? name_index(expectation_names, ev->expect) : -1;
+    if (e >= 0) {
+        json_string(j, "expect", ev->expect);
+        json_string(j, "expect_reason", ev->expect_reason);
+        json_bool(j, "expected", evidence_meets(ev, (enum expectation)e));
+    }
+    char *summary = verdict_summary(ev, v);
+    json_string(j, "summary", summary);
+    free(summary);
+    json_int(j, "files", ev->files);
+    json_int(j, "lines", (int64_t)ev->lines);
+    json_int(j, "processes", (int64_t)ev->nprocs);
+    json_int(j, "hosts", (int64_t)ev->nhosts);
+    if (ev->classes_full || ev->hosts_full || ev->pairs_full) {
+        /* Past the caps nothing is dropped, but counts are lower bounds. */
+        json_begin_object(j, "merged");
+        json_bool(j, "lanes", ev->classes_full);
+        json_bool(j, "hosts", ev->hosts_full);
+        json_bool(j, "class_processes", ev->pairs_full);
+        json_end_object(j);
+    }
+    json_bool(j, "nccl_no_device", ev->nccl_no_device);
+}
+
+static void json_line_pair(struct json *j, const char *name, const char *line,
+                           const char *where_name, const char *where)
+{
+    if (!line)
+        return;
+    json_string(j, name, line);
+    json_string(j, where_name, where);
+}
+
+/* What explains the verdict: the log families and versions seen, the
+ * reason when there is none, the lines that ended RDMA or the job. */
+static void json_explain(struct json *j, const struct evidence *ev, enum verdict v)
+{
+    struct strvec fams = {0};
+    for (size_t i = 0; i < ev->n; i++)
+        if (sv_find(&fams, ev->obs[i].family) < 0)
+            sv_push(&fams, ev->obs[i].family);
+    json_begin_array(j, "families");
+    for (size_t i = 0; i < fams.n; i++)
+        json_string(j, NULL, fams.v[i]);
+    json_end_array(j);
+    sv_free(&fams);
+    json_begin_array(j, "versions");
+    for (size_t i = 0; i < ev->versions.n; i++)
+        json_string(j, NULL, ev->versions.v[i]);
+    json_end_array(j);
+    if (v == VERDICT_UNKNOWN) {
+        char *why = evidence_reason(ev);
+        json_string(j, "reason", why);
+        free(why);
+        json_string(j, "reason_code", unknown_reason_names[evidence_why(ev)]);
+    }
+    const char *fault_where, *fault = fault_of(ev, &fault_where);
+    json_line_pair(j, "failure", ev->failure, "failure_where", ev->failure_where);
+    json_line_pair(j, "fault", fault, "fault_where", fault_where);
+    json_line_pair(j, "error", ev->error, "error_where", ev->error_where);
+    json_line_pair(j, "aborted", ev->abort, "aborted_where", ev->abort_where);
+    if (ev->nodes > 0)
+        json_int(j, "nodes", ev->nodes);
+    if (ev->tcp_share > 0)
+        json_int(j, "tcp_share_percent", ev->tcp_share);
+    if (ev->nccl_gdr_channels + ev->nccl_staged_channels) {
+        json_begin_object(j, "nccl_channels");
+        json_int(j, "gdrdma", (int64_t)ev->nccl_gdr_channels);
+        json_int(j, "host_staged", (int64_t)ev->nccl_staged_channels);
+        json_bool(j, "gdr_capable", ev->nccl_gdr_capable);
+        json_string(j, "gdr_disabled", ev->nccl_gdr_off);
+        json_end_object(j);
+    }
+}
+
+/* Every counter delta, known or not, and the words for what is not traffic. */
+static void json_counters(struct json *j, const struct evidence *ev)
+{
+    if (!ev->ncounters)
+        return;
+    json_begin_array(j, "counters");
+    for (size_t i = 0; i < ev->ncounters; i++) {
+        const struct counter_growth *g = &ev->counters[i];
+        json_begin_object(j, NULL);
+        json_string(j, "port", g->port);
+        json_begin_object(j, "grew");
+        for (size_t k = 0; k < g->names.n; k++)
+            json_int(j, g->names.v[k], g->deltas[k]);
+        json_end_object(j);
+        json_begin_object(j, "families");
+        for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
+            json_int(j, counter_family_names[fam], counter_growth_sum(g, fam));
+        json_end_object(j);
+        char *words = counter_growth_words(g);
+        json_string(j, "words", words);
+        free(words);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
+/* One entry a class: its first process whole, the next by name. */
+static void json_observations(struct json *j, const struct evidence *ev)
+{
+    json_begin_array(j, "observations");
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct observation *o = &ev->obs[i];
+        json_begin_object(j, NULL);
+        json_string(j, "family", o->family);
+        json_string(j, "scope", path_scope_name(o->scope));
+        json_string(j, "path", path_kind_name(o->kind));
+        json_string(j, "class", path_class_name(o->cls));
+        json_bool(j, "selected", o->selected);
+        json_string(j, "transports", o->transports);
+        json_int(j, "count", (int64_t)o->count);
+        json_int(j, "processes", (int64_t)o->procs);
+        json_int(j, "hosts", (int64_t)o->hosts);
+        json_example(j, o->host, o->pid, o->where);
+        json_string(j, "line", o->line);
+        json_begin_array(j, "also");
+        for (unsigned k = 0; k < o->nalso; k++) {
+            json_begin_object(j, NULL);
+            json_example(j, o->also[k].host, o->also[k].pid, o->also[k].where);
+            json_end_object(j);
+        }
+        json_end_array(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
 void evidence_print_json(const struct evidence *ev, enum verdict v, FILE *out)
 {
     struct json j;
     json_init(&j, out);
     json_begin_object(&j, NULL);
-    if (ev->run)
-        json_string(&j, "run", ev->run);
-    json_string(&j, "verdict", verdict_name(v));
-    json_string(&j, "class", path_class_name(evidence_class(ev)));
-    int e = ev->expect ? name_index(expectation_names, ev->expect) : -1;
-    if (e >= 0) {
-        json_string(&j, "expect", ev->expect);
-        json_string(&j, "expect_reason", ev->expect_reason);
-        json_bool(&j, "expected", evidence_meets(ev, (enum expectation)e));
-    }
-    char *summary = verdict_summary(ev, v);
-    json_string(&j, "summary", summary);
-    free(summary);
-    json_int(&j, "files", ev->files);
-    json_int(&j, "lines", (int64_t)ev->lines);
-    json_int(&j, "processes", (int64_t)ev->nprocs);
-    json_int(&j, "hosts", (int64_t)ev->nhosts);
-    if (ev->classes_full || ev->hosts_full || ev->pairs_full) {
-        /* Past the caps nothing is dropped, but counts are lower bounds. */
-        json_begin_object(&j, "merged");
-        json_bool(&j, "lanes", ev->classes_full);
-        json_bool(&j, "hosts", ev->hosts_full);
-        json_bool(&j, "class_processes", ev->pairs_full);
-        json_end_object(&j);
-    }
-    json_bool(&j, "nccl_no_device", ev->nccl_no_device);
-    /* What explains the verdict: the log families and versions seen, the
-     * reason when there is none. */
-    struct strvec fams = {0};
-    for (size_t i = 0; i < ev->n; i++)
-        if (sv_find(&fams, ev->obs[i].family) < 0)
-            sv_push(&fams, ev->obs[i].family);
-    json_begin_array(&j, "families");
-    for (size_t i = 0; i < fams.n; i++)
-        json_string(&j, NULL, fams.v[i]);
-    json_end_array(&j);
-    sv_free(&fams);
-    json_begin_array(&j, "versions");
-    for (size_t i = 0; i < ev->versions.n; i++)
-        json_string(&j, NULL, ev->versions.v[i]);
-    json_end_array(&j);
-    if (v == VERDICT_UNKNOWN) {
-        char *why = evidence_reason(ev);
-        json_string(&j, "reason", why);
-        free(why);
-        json_string(&j, "reason_code", unknown_reason_names[evidence_why(ev)]);
-    }
-    if (ev->failure) {
-        json_string(&j, "failure", ev->failure);
-        json_string(&j, "failure_where", ev->failure_where);
-    }
-    const char *fault_where, *fault = fault_of(ev, &fault_where);
-    if (fault) {
-        json_string(&j, "fault", fault);
-        json_string(&j, "fault_where", fault_where);
-    }
-    if (ev->error) {
-        json_string(&j, "error", ev->error);
-        json_string(&j, "error_where", ev->error_where);
-    }
-    if (ev->abort) {
-        json_string(&j, "aborted", ev->abort);
-        json_string(&j, "aborted_where", ev->abort_where);
-    }
-    if (ev->nodes > 0)
-        json_int(&j, "nodes", ev->nodes);
-    if (ev->tcp_share > 0)
-        json_int(&j, "tcp_share_percent", ev->tcp_share);
-    if (ev->nccl_gdr_channels + ev->nccl_staged_channels) {
-        json_begin_object(&j, "nccl_channels");
-        json_int(&j, "gdrdma", (int64_t)ev->nccl_gdr_channels);
-        json_int(&j, "host_staged", (int64_t)ev->nccl_staged_channels);
-        json_bool(&j, "gdr_capable", ev->nccl_gdr_capable);
-        json_string(&j, "gdr_disabled", ev->nccl_gdr_off);
-        json_end_object(&j);
-    }
-    if (ev->ncounters) {
-        /* Every delta, known or not, and the words for what is not traffic. */
-        json_begin_array(&j, "counters");
-        for (size_t i = 0; i < ev->ncounters; i++) {
-            const struct counter_growth *g = &ev->counters[i];
-            json_begin_object(&j, NULL);
-            json_string(&j, "port", g->port);
-            json_begin_object(&j, "grew");
-            for (size_t k = 0; k < g->names.n; k++)
-                json_int(&j, g->names.v[k], g->deltas[k]);
-            json_end_object(&j);
-            json_begin_object(&j, "families");
-            for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
-                json_int(&j, counter_family_names[fam], counter_growth_sum(g, fam));
-            json_end_object(&j);
-            char *words = counter_growth_words(g);
-            json_string(&j, "words", words);
-            free(words);
-            json_end_object(&j);
-        }
-        json_end_array(&j);
-    }
-    /* One entry a class: its first process whole, the next by name. */
-    json_begin_array(&j, "observations");
-    for (size_t i = 0; i < ev->n; i++) {
-        const struct observation *o = &ev->obs[i];
-        json_begin_object(&j, NULL);
-        json_string(&j, "family", o->family);
-        json_string(&j, "scope", path_scope_name(o->scope));
-        json_string(&j, "path", path_kind_name(o->kind));
-        json_string(&j, "class", path_class_name(o->cls));
-        json_bool(&j, "selected", o->selected);
-        json_string(&j, "transports", o->transports);
-        json_int(&j, "count", (int64_t)o->count);
-        json_int(&j, "processes", (int64_t)o->procs);
-        json_int(&j, "hosts", (int64_t)o->hosts);
-        json_example(&j, o->host, o->pid, o->where);
-        json_string(&j, "line", o->line);
-        json_begin_array(&j, "also");
-        for (unsigned k = 0; k < o->nalso; k++) {
-            json_begin_object(&j, NULL);
-            json_example(&j, o->also[k].host, o->also[k].pid, o->also[k].where);
-            json_end_object(&j);
-        }
-        json_end_array(&j);
-        json_end_object(&j);
-    }
-    json_end_array(&j);
+    json_verdict(&j, ev, v);
+    json_explain(&j, ev, v);
+    json_counters(&j, ev);
+    json_observations(&j, ev);
     json_end_object(&j);
     json_finish(&j);
 }

@@ -113,17 +113,13 @@ static void hosts_of(json_object *obs, struct strvec *out)
     }
 }
 
-/* Whether a fallback is what the run expected: its verdict.json's
- * "expected" (rdmarun writes it with the plan's expect), else TCP meant
- * (expect tcp) or allowed (expect any). */
+/* Whether the run's verdict met what it expected: its verdict.json's
+ * "expected", which rdmarun writes beside the plan's expect. */
 static bool run_expected(json_object *o)
 {
     json_object *met;
-    if (json_object_object_get_ex(o, "expected", &met) &&
-        json_object_is_type(met, json_type_boolean))
-        return json_object_get_boolean(met);
-    const char *e = str(o, "expect");
-    return e && (strcmp(e, "tcp") == 0 || strcmp(e, "any") == 0);
+    return json_object_object_get_ex(o, "expected", &met) &&
+           json_object_is_type(met, json_type_boolean) && json_object_get_boolean(met);
 }
 
 /* A run's verdict.json: each host that carried a TCP path fell back, unless

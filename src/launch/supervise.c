@@ -287,6 +287,86 @@ static char *user_pml(const struct plan *p)
     return how;
 }
 
+/* The closing line's verdict: the evidence's words, or, where there is no
+ * verdict, why in the job's terms (it ended first, the user's pml, not a
+ * program that reports a transport). */
+static char *job_summary(const struct plan *p, const struct watch *w, const struct evidence *ev,
+                         enum verdict v, int rc)
+{
+    char *summary = verdict_summary(ev, v);
+    const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
+    char *chosen = NULL;
+    if (v == VERDICT_UNKNOWN && rc) {
+        free(summary);
+        char *said = ev->abort ? term_safe(ev->abort, strlen(ev->abort), 1024) : NULL;
+        summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
+                            "transport (%s%s)", rc, w->tree ? "process" : "rank",
+                            said ? "UCX ended " : "the messages above say why",
+                            said ? said : "");
+        free(said);
+    } else if (v == VERDICT_UNKNOWN && !w->tree && (chosen = user_pml(p))) {
+        /* An MPI program all the same: on the pml the user chose, which
+         * (ob1 with its BTLs, cm) says nothing of the transport it uses. */
+        free(summary);
+        summary = xasprintf("no verdict: an MPI program on the pml you chose (%s), which reports "
+                            "no transport; rdmarun sees the transport through pml ucx (hint: "
+                            "leave pml to the profile, or --verify off)", chosen);
+    } else if (v == VERDICT_UNKNOWN && !ev->reports && (w->take_ucx || w->take_nccl)) {
+        /* Nothing of UCX or NCCL at all: not a question of log levels. */
+        free(summary);
+        summary = xstrdup(w->tree ? "no verdict: no process of COMMAND reported a transport (not "
+                                   "a program that uses UCX or NCCL)"
+                                 : "no verdict: no rank reported a transport (not an MPI "
+                                   "program, or not one that uses UCX or NCCL)");
+    } else if (v == VERDICT_UNKNOWN && !w->tree && p->mpi.value == MPI_OPENMPI &&
+               (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
+        char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
+                               "have used ob1, which reports no transport", summary);
+        free(summary);
+        summary = more;
+    }
+    free(chosen);
+    return summary;
+}
+
+/* verdict.json in the run directory (with the run's expectation). */
+static void write_verdict(const char *dir, const struct evidence *ev, enum verdict v)
+{
+    char *path = xasprintf("%s/verdict.json", dir);
+    FILE *out = create_new_file(dir, "verdict.json");
+    if (out)
+        evidence_print_json(ev, v, out);
+    if (!out || ferror(out) | (fclose(out) != 0))
+        rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
+    free(path);
+}
+
+/* The ranks' QPs the kernel listed, after the counters' words (moved, owned). */
+static char *qp_words(char *moved, int max_rts, const struct strvec *stuck)
+{
+    if (max_rts >= 0) {
+        char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
+                               moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");
+        free(moved);
+        moved = with;
+    }
+    if (stuck->n) {
+        size_t shown = stuck->n < 4 ? stuck->n : 4;
+        struct strvec first = {0};
+        for (size_t i = 0; i < shown; i++)
+            sv_push(&first, stuck->v[i]);
+        char *list = sv_join(&first, ", ");
+        char *with = xasprintf("%s%s%zu QP%s of the ranks stayed in an error state (rdma res): "
+                               "%s%s", moved ? moved : "", moved ? ", " : "", stuck->n,
+                               stuck->n == 1 ? "" : "s", list, shown < stuck->n ? ", ..." : "");
+        free(list);
+        sv_free(&first);
+        free(moved);
+        moved = with;
+    }
+    return moved;
+}
+
 int supervise(const struct plan *p, const struct facts *f)
 {
     static struct watch w;   /* its stream buffers are large */
@@ -319,6 +399,8 @@ int supervise(const struct plan *p, const struct facts *f)
     w.take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
     const struct plan_item *impi = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
     w.ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
+    w.ev.expect = expectation_names[p->expect.value];   /* into verdict.json, and the words */
+    w.ev.expect_reason = p->expect.origin;
     w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
                                      .take_ucx = w.take_ucx, .take_nccl = w.take_nccl,
                                      .take_mpi = impi && impi->source == SOURCE_EVIDENCE};
@@ -364,67 +446,14 @@ int supervise(const struct plan *p, const struct facts *f)
                 : "SIGTERM", 128 + ending_sig);
         rc = 128 + ending_sig;
     }
-    ev.expect = expectation_names[p->expect.value];
-    ev.expect_reason = p->expect.origin;
-    char *summary = verdict_summary_expected(&ev, v, (enum expectation)p->expect.value,
-                                             p->expect.origin);
-    const struct plan_item *pml = plan_find(p, ITEM_MCA, "pml");
-    char *chosen = NULL;
-    if (v == VERDICT_UNKNOWN && rc) {
-        free(summary);
-        char *said = ev.abort ? term_safe(ev.abort, strlen(ev.abort), 1024) : NULL;
-        summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
-                            "transport (%s%s)", rc, w.tree ? "process" : "rank",
-                            said ? "UCX ended " : "the messages above say why",
-                            said ? said : "");
-        free(said);
-    } else if (v == VERDICT_UNKNOWN && !w.tree && (chosen = user_pml(p))) {
-        /* An MPI program all the same: on the pml the user chose, which
-         * (ob1 with its BTLs, cm) says nothing of the transport it uses. */
-        free(summary);
-        summary = xasprintf("no verdict: an MPI program on the pml you chose (%s), which reports "
-                            "no transport; rdmarun sees the transport through pml ucx (hint: "
-                            "leave pml to the profile, or --verify off)", chosen);
-    } else if (v == VERDICT_UNKNOWN && !ev.reports && (w.take_ucx || w.take_nccl)) {
-        /* Nothing of UCX or NCCL at all: not a question of log levels. */
-        free(summary);
-        summary = xstrdup(w.tree ? "no verdict: no process of COMMAND reported a transport (not "
-                                   "a program that uses UCX or NCCL)"
-                                 : "no verdict: no rank reported a transport (not an MPI "
-                                   "program, or not one that uses UCX or NCCL)");
-    } else if (v == VERDICT_UNKNOWN && !w.tree && p->mpi.value == MPI_OPENMPI &&
-               (!pml || !pml->value || strcmp(pml->value, "ucx") != 0)) {
-        char *more = xasprintf("%s; Open MPI's pml is not forced to ucx ([mpi] pml), so it may "
-                               "have used ob1, which reports no transport", summary);
-        free(summary);
-        summary = more;
-    }
+    char *summary = job_summary(p, &w, &ev, v, rc);
     struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
     char *moved = NULL, *trouble = NULL;
     if (!counters_lost)
         counter_summary(f, before, grown, &moved, &trouble);
     ev.counters = grown;
     ev.ncounters = nports;
-    if (max_rts >= 0) {
-        char *with = xasprintf("%s%s%d RC QP%s of the ranks in RTS (rdma res)", moved ? moved : "",
-                               moved ? ", " : "", max_rts, max_rts == 1 ? "" : "s");
-        free(moved);
-        moved = with;
-    }
-    if (w.stuck.n) {
-        size_t shown = w.stuck.n < 4 ? w.stuck.n : 4;
-        struct strvec first = {0};
-        for (size_t i = 0; i < shown; i++)
-            sv_push(&first, w.stuck.v[i]);
-        char *list = sv_join(&first, ", ");
-        char *with = xasprintf("%s%s%zu QP%s of the ranks stayed in an error state (rdma res): "
-                               "%s%s", moved ? moved : "", moved ? ", " : "", w.stuck.n,
-                               w.stuck.n == 1 ? "" : "s", list, shown < w.stuck.n ? ", ..." : "");
-        free(list);
-        sv_free(&first);
-        free(moved);
-        moved = with;
-    }
+    moved = qp_words(moved, max_rts, &w.stuck);
     sv_free(&w.was_broken);
     sv_free(&w.stuck);
     bool expected = evidence_meets(&ev, (enum expectation)p->expect.value);
@@ -451,17 +480,9 @@ int supervise(const struct plan *p, const struct facts *f)
             warn ? "; the profile expects " : "",
             warn ? expectation_names[p->expect.value] : "");
     free(painted);
-    if (w.logs.dir && !w.logs.failed) {
-        char *path = xasprintf("%s/verdict.json", p->evidence_dir);
-        FILE *out = create_new_file(p->evidence_dir, "verdict.json");
-        if (out)
-            evidence_print_json(&ev, v, out);
-        if (!out || ferror(out) | (fclose(out) != 0))
-            rr_warn("cannot write %s: %s (the verdict above stands)", path, strerror(errno));
-        free(path);
-    }
+    if (w.logs.dir && !w.logs.failed)
+        write_verdict(p->evidence_dir, &ev, v);
     free(summary);
-    free(chosen);
     free(moved);
     free(trouble);
     for (size_t i = 0; i < nports; i++) {

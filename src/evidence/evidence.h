@@ -111,6 +111,19 @@ struct evidence {
     char *impi_provider;
     bool impi_ofi_only, impi_ofi_path;
     bool fabtests_rows;         /* its results table is being read */
+    /* libfabric's FI_LOG: the class + 1 of the fabric a process opened last
+     * ("Opened fabric: %s"), and whether that fabric is a loopback subnet
+     * (127.0.0.1/32: its endpoints reach only their own host). */
+    int ofi_fabric;
+    bool ofi_fabric_loop;
+    /* An Open MPI help message being read (ompi.c): its class + 1 (0: none
+     * open), the "Local host:" it names, and whether a line of it has
+     * been recorded. */
+    struct ompi_help {
+        int cls;
+        char host[128];
+        bool recorded;
+    } ompi_help;
     /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed";
      * Open MPI's pml mismatch): no data moved over it. The first such line
      * and where. */

@@ -10,6 +10,8 @@ const struct log_family log_families[] = {
     {"ranks", ranks_wanted, ranks_parse_line, true},
     {"libfabric", libfabric_wanted, libfabric_parse_line, true},
     {"mvapich", mvapich_wanted, mvapich_parse_line, true},
+    {"psm3", psm3_wanted, psm3_parse_line, true},
+    {"mpich", mpich_wanted, mpich_parse_line, true},
     {"perftest", bench_wanted, bench_parse_line, false},
 };
 const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);

@@ -111,6 +111,12 @@ bool mvapich_parse_line(struct evidence *ev, const char *line, const char *where
 bool bench_wanted(const char *line);
 bool bench_parse_line(struct evidence *ev, const char *line, const char *where,
                       const char *host, long pid);
+bool psm3_wanted(const char *line);
+bool psm3_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                     long pid);
+bool mpich_wanted(const char *line);
+bool mpich_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid);
 bool impi_wanted(const char *line);
 bool impi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid);

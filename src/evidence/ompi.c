@@ -6,22 +6,116 @@
  *   [node01:04321] mtl_ofi_component.c:343: mtl:ofi:provider: psm3
  *   [node01:04321] ... selected pml ob1, but peer [[41223,1],1] on node02 selected pml ucx
  * (opal/util/output.c's "[%s:%05d] " prefix; bml_r2.c, btl_tcp_endpoint.c,
- * common/ofi, pml_base_select.c.) */
+ * common/ofi, pml_base_select.c.) And its help messages, framed by lines
+ * of dashes (opal_show_help), whose first sentence says the BTL and whose
+ * "Local host:" and "Peer host:" lines the two ends (help_topics below). */
 #include "evidence/internal.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
+/* Help messages that name a path between two processes: the first words
+ * of their text (help-*.txt), the class, and whether they end the job. */
+static const struct help_topic {
+    const char *opening;
+    enum path_class cls;
+    bool error;
+    const char *source;
+} help_topics[] = {
+    {"Open MPI failed to TCP connect to a peer MPI process", PC_TCP, true,
+     "help-mpi-btl-tcp.txt [client connect fail], btl_tcp_endpoint.c"},
+    {"Open MPI failed to handshake with a peer MPI process", PC_TCP, true,
+     "help-mpi-btl-tcp.txt [client handshake fail]"},
+    {"An MPI communication peer process has unexpectedly disconnected", PC_TCP, false,
+     "help-mpi-btl-tcp.txt [peer hung up], btl_tcp_frag.c"},
+    {"detected an inbound MPI TCP connection request from a peer", PC_TCP, false,
+     "help-mpi-btl-tcp.txt [dropped inbound connection], btl_tcp_proc.c"},
+    {"Open MPI accepted a TCP connection from what appears to be a", PC_TCP, false,
+     "help-mpi-btl-tcp.txt [server accept cannot find guid]"},
+    {"The InfiniBand retry count between two MPI processes has been", PC_RDMA, true,
+     "help-mpi-btl-openib.txt [pp retry exceeded] (<= 4.1)"},
+};
+
 bool ompi_wanted(const char *line)
 {
     return strstr(line, "btl") || strstr(line, "mtl:ofi:prov") || strstr(line, "selected pml") ||
            strstr(line, "pml_ucx.c") || strstr(line, "cannot be selected") ||
-           strstr(line, "MPI_INIT failed");
+           strstr(line, "MPI_INIT failed") || strstr(line, "Open MPI ") ||
+           strstr(line, " host:") || strstr(line, " hostname:") || strstr(line, "Message:") ||
+           strstr(line, "MPI communication peer") || strstr(line, "InfiniBand retry count") ||
+           strstr(line, "-----");
+}
+
+/* A line of a help message: its host or peer, recorded once per message. */
+static bool help_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    struct ompi_help *h = &ev->ompi_help;
+    const char *body = line + strspn(line, " \t");
+    if (strncmp(body, "----------", 10) == 0 && body[strspn(body, "-")] <= ' ') {
+        bool closing = h->cls && !h->recorded;   /* a message naming no peer */
+        enum path_class cls = closing ? (enum path_class)(h->cls - 1) : PC_UNKNOWN;
+        if (closing)
+            evidence_add(ev, "ompi", h->host[0] ? h->host : host, pid, SCOPE_UNKNOWN, cls,
+                         path_class_name(cls), line, where);
+        h->cls = 0;
+        return closing;
+    }
+    for (size_t i = 0; i < sizeof(help_topics) / sizeof(*help_topics); i++)
+        if (strstr(line, help_topics[i].opening)) {
+            *h = (struct ompi_help){(int)help_topics[i].cls + 1, "", false};
+            if (help_topics[i].error && help_topics[i].cls == PC_TCP)
+                evidence_error(ev, line, where);
+            else if (help_topics[i].error)
+                evidence_fault(ev, line, where);
+            return false;
+        }
+    const char *folded = strstr(line, "have sent help message help-mpi-btl-");
+    if (folded) {   /* "[host:pid] 3 more processes have sent help message ..." */
+        enum path_class cls = strncmp(folded + 36, "tcp.txt", 7) == 0 ? PC_TCP : PC_UNKNOWN;
+        if (cls != PC_UNKNOWN)
+            evidence_add(ev, "ompi", host, pid, SCOPE_UNKNOWN, cls, "btl tcp", line, where);
+        return cls != PC_UNKNOWN;
+    }
+    if (!h->cls || h->recorded)
+        return false;
+    if (strncmp(body, "Local host:", 11) == 0) {
+        const char *v = body + 11 + strspn(body + 11, " \t");
+        snprintf(h->host, sizeof(h->host), "%.*s", (int)strcspn(v, " \t\r\n"), v);
+        return false;
+    }
+    /* "Peer host:" ("Peer hostname:" in the inbound message); "Message:
+     * connect() to 10.0.0.2:1024 failed" names the peer's address */
+    const char *peer = NULL;
+    size_t plen = 0;
+    if (strncmp(body, "Peer host", 9) == 0 && (peer = strchr(body, ':'))) {
+        peer += 1 + strspn(peer + 1, " \t");
+        plen = strcspn(peer, " \t\r\n");
+    } else if (strncmp(body, "Message:", 8) == 0 && (peer = strstr(body, "connect() to "))) {
+        peer += strlen("connect() to ");
+        plen = strcspn(peer, ": \t\r\n");
+    }
+    if (!peer || !plen)
+        return false;
+    enum path_class cls = (enum path_class)(h->cls - 1);
+    /* the hostnames alone never put two processes on one node (pods and
+     * containers repeat them): only different names, or a loopback address */
+    bool other = h->host[0] && strncmp(body, "Peer", 4) == 0 &&
+                 (strlen(h->host) != plen || strncmp(h->host, peer, plen) != 0);
+    enum path_scope scope = loopback_name(peer, plen) ? SCOPE_INTRA
+                            : other                   ? SCOPE_INTER : SCOPE_UNKNOWN;
+    char *what = xasprintf("%s to %.*s", cls == PC_TCP ? "btl tcp" : "btl openib", (int)plen, peer);
+    evidence_add(ev, "ompi", h->host[0] ? h->host : host, pid, scope, cls, what, line, where);
+    free(what);
+    h->recorded = true;
+    return true;
 }
 
 bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
+    if (help_line(ev, line, where, host, pid))
+        return true;
     struct line_origin o;
     line_origin(line, host, pid, &o);
     enum path_class cls = PC_UNKNOWN;
@@ -30,7 +124,8 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
     bool selected = false;
     const char *p;
     if ((strstr(line, "pml_ucx.c:") && strstr(line, "Error: ")) ||
-        strstr(line, "PML ucx cannot be selected") || strstr(line, "MPI_INIT failed")) {
+        (strstr(line, "PML ") && strstr(line, " cannot be selected")) ||
+        strstr(line, "MPI_INIT failed")) {
         /* pml_ucx.c "Error: Failed to create UCP worker", "ucp_ep_create(proc=%d)
          * failed", mca_pml_base_select's abort, the MPI_Init help text */
         evidence_error(ev, line, where);

@@ -135,6 +135,32 @@ static const struct path_word words[] = {
     {VOCAB_NCCL_P2P, "NVLS", PC_NVLINK, "nccl transport/nvls.cc"},
     /* CollNet: the collective network (SHARP) between nodes */
     {VOCAB_NCCL_P2P, "CollNet", PC_RDMA, "nccl transport/coll_net.cc"},
+
+    /* libfabric fabric names (fi_info's fabric_attr->name), printed by
+     * src/fabric.c fi_fabric_() as "Opened fabric: %s". IP providers (tcp,
+     * sockets, udp, net and their rxm/rxd layerings) name their subnet
+     * instead, "10.0.0.0/24" (prov/util/src/util_main.c util_set_netif_names):
+     * TCP, or one host when it is 127/8 or ::1 (libfabric.c). */
+    {VOCAB_OFI_FABRIC, "IB-0x", PC_RDMA, "prov/verbs/src/verbs_info.c VERBS_IB_PREFIX (IB, RoCE)"},
+    {VOCAB_OFI_FABRIC, "Ethernet-iWARP", PC_RDMA, "prov/verbs/src/verbs_info.c VERBS_IWARP_FABRIC"},
+    {VOCAB_OFI_FABRIC, "IB/OPA-0x", PC_RDMA, "prov/psm3 psm3_subnet128_fmt_name (verbs HAL)"},
+    {VOCAB_OFI_FABRIC, "RoCE-", PC_RDMA, "prov/psm3 psm3_subnet128_fmt_name (verbs HAL)"},
+    {VOCAB_OFI_FABRIC, "TCP-", PC_TCP, "prov/psm3 psm3_subnet128_fmt_name (sockets HAL); tcp's old TCP-IP"},
+    {VOCAB_OFI_FABRIC, "UDP-", PC_TCP, "prov/psm3 psm3_subnet128_fmt_name (sockets HAL over UDP)"},
+    {VOCAB_OFI_FABRIC, "efa", PC_EFA, "prov/efa EFA_FABRIC_NAME, EFA_DIRECT_FABRIC_NAME"},
+    {VOCAB_OFI_FABRIC, "EFA-", PC_EFA, "prov/efa EFA_FABRIC_PREFIX (1.x)"},
+    {VOCAB_OFI_FABRIC, "cxi", PC_CXI, "prov/cxi cxip_info"},
+    {VOCAB_OFI_FABRIC, "OPX-", PC_OPX, "prov/opx FI_OPX_FABRIC_NAME \"OPX-100\""},
+    {VOCAB_OFI_FABRIC, "psm2", PC_OPX, "prov/psm2 psmx2_fabric"},
+    {VOCAB_OFI_FABRIC, "shm", PC_SHM, "prov/shm smr_fabric"},
+    {VOCAB_OFI_FABRIC, "sm2", PC_SHM, "prov/sm2"},
+
+    /* psm3's HALs (psm2_hal.h psm3_hal_index_to_str), in PSM3_IDENTIFY's
+     * "HAL: %s (%s)" (psm_utils.c psm3_print_identify, hal_verbs/verbs_hal.c,
+     * hal_sockets/sockets_hal.c); "loopback" keeps a process to itself */
+    {VOCAB_PSM3_HAL, "verbs", PC_RDMA, "prov/psm3/psm3/hal_verbs/verbs_hal.c"},
+    {VOCAB_PSM3_HAL, "sockets", PC_TCP, "prov/psm3/psm3/hal_sockets/sockets_hal.c"},
+    {VOCAB_PSM3_HAL, "loopback", PC_SELF, "prov/psm3/psm3/hal_loopback"},
 };
 
 enum path_class path_class_of(enum path_vocab vocab, const char *word, size_t len)
@@ -148,7 +174,8 @@ enum path_class path_class_of(enum path_vocab vocab, const char *word, size_t le
         if (w->vocab != vocab)
             continue;
         size_t n = strlen(w->word);
-        bool prefix = vocab == VOCAB_NCCL_NET || vocab == VOCAB_NCCL_P2P;
+        bool prefix = vocab == VOCAB_NCCL_NET || vocab == VOCAB_NCCL_P2P ||
+                      vocab == VOCAB_OFI_FABRIC;
         if (prefix ? strncmp(name, w->word, n) == 0 : strcmp(name, w->word) == 0)
             return w->cls;
     }

@@ -51,6 +51,9 @@ enum path_vocab {
     VOCAB_OFI_PROV,   /* a libfabric core provider: "efa", "tcp" ("tcp;ofi_rxm") */
     VOCAB_OMPI_BTL,   /* an Open MPI BTL */
     VOCAB_NCCL_P2P,   /* NCCL's intra-node transports: "P2P", "SHM", "NVLS", "CollNet" */
+    VOCAB_OFI_FABRIC, /* a libfabric fabric name, as FI_LOG's "Opened fabric: %s"
+                       * prints it (prefix match); an IP subnet is not a row */
+    VOCAB_PSM3_HAL,   /* psm3's HAL, as PSM3_IDENTIFY's "HAL: %s" prints it */
 };
 /* The class of a library's word (len bytes), or PC_UNKNOWN. */
 enum path_class path_class_of(enum path_vocab vocab, const char *word, size_t len);

@@ -38,7 +38,7 @@ static bool offer(const struct log_family *fam, struct evidence *ev, const char 
 
 static void test_family_table(void)
 {
-    ok(nlog_families == 8, "eight log families (got %zu)", nlog_families);
+    ok(nlog_families == 10, "ten log families (got %zu)", nlog_families);
     ok(family("perftest") && family("perftest")->parse == bench_parse_line,
        "perftest's row (perftest and the ibv_*_pingpong examples) holds bench.c's parser");
     ok(family("ucx") && family("nccl") && family("ompi") && family("impi"),

@@ -23,12 +23,13 @@ cd "$(dirname "$0")/.."
 # for a real torchrun under --launcher exec, strace to see its workers' writes;
 # python3-venv for Intel MPI's wheels (below); python3-prometheus-client, the
 # Prometheus project's own parser, to read check --prometheus's file.
+# libfabric-bin: fi_pingpong and fi_info for the libfabric suite.
 packages="build-essential autoconf automake libtool pkg-config
   libhwloc-dev hwloc libibverbs-dev ibverbs-providers libnuma-dev libinih-dev
   libucx-dev ucx-utils libjson-c-dev libpmix-dev libelf-dev openmpi-bin libopenmpi-dev python3
   mpich libmpich-dev
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
-  perftest iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
+  perftest libfabric-bin iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
   debhelper lintian rpm python3-torch strace python3-venv python3-prometheus-client"
 missing=

@@ -8,6 +8,13 @@
 # to the mpirun run beside it), and <= 10 ms over --verify off,
 # each figure printed beside its target, met or missed. Exits 1 when a figure
 # is missing.
+# What each library is asked to print (plan.c's evidence rows): UCX at
+# UCX_LOG_LEVEL=info (its endpoint lines, ucp_worker.c, a few a process),
+# NCCL at NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET. UCX's
+# UCX_LOG_FILE_FILTER=ucp_worker.c would keep only the endpoint lines, but
+# it filters every level: ucp_context.c's "UCX  ERROR no usable
+# transports/devices" is then lost (UCX 1.13, ucx_info -e with
+# UCX_TLS=rc_mlx5 on a node without mlx5), so it is not used.
 #   benchmarks/verify-overhead.sh [RUNS]      (from a built tree; BENCH_SHORT=1: 5 runs)
 set -eu
 cd "$(dirname "$0")/.."

@@ -103,6 +103,10 @@ struct gpu {
     char **acs_redirect;
     char **path_bridges; /* the PCI bridges on each path, same form: where ACS is read */
     long long bar1_mib;  /* the BAR1 aperture GPUDirect maps through; -1 unknown */
+    /* The node's other GPUs this one reaches over NVLink, directly or
+     * through one NVSwitch (hwloc's "NVLinkBandwidth" distances, nvlink.c);
+     * -1: not known (hwloc without NVML, a tree recorded without it). */
+    int nvlink_peers;
 };
 
 struct netif {
@@ -202,6 +206,9 @@ void facts_read_lossless(struct facts *f, const char *sysfs_root, const char *dc
 void facts_read_irqs(struct facts *f, const char *sysfs_root, const char *proc_root);
 void facts_read_cpu_state(struct facts *f, const char *sysfs_root);
 void facts_read_gpu_pci(struct facts *f, const char *sysfs_root);
+/* Whether NVLink joins every pair of the node's GPUs (two or more), so
+ * that NCCL's peer-to-peer transport always has a path within the node. */
+bool facts_nvlink_all_pairs(const struct facts *f);
 int facts_load_json(struct facts *f, const char *path);
 void facts_print_json(const struct facts *f, FILE *out);
 void facts_print_text(const struct facts *f, FILE *out);

@@ -102,7 +102,7 @@ static const struct field gpu[] = {
     {"name", F_STR, 0, NAME, NULL},          {"pci_busid", F_STR, 0, 64, NULL},
     {"vendor", F_STR, 0, NAME, NULL},        {"numa_node", F_INT, -1, MAX_NUMA_NODES - 1, NULL},
     {"nic_paths", F_STRS, 0, NAME, NULL},    {"acs_redirect", F_STRS, 0, LIST, NULL},
-    {"bar1_mib", F_INT, -1, BIG, NULL},
+    {"bar1_mib", F_INT, -1, BIG, NULL},      {"nvlink_peers", F_INT, -1, BIG, NULL},
     END,
 };
 static const struct field netif[] = {

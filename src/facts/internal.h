@@ -34,6 +34,11 @@ const char *driver_from_name(const char *name);
  * anyone but root ends after 64 bytes). */
 int pci_acs_redirects(const unsigned char *cfg, size_t len);
 
+/* Each GPU's NVLink peers from hwloc's NVLinkBandwidth matrix (nvlink.c);
+ * hwloc_topology_t is hwloc's, which the includer has. */
+struct hwloc_topology;
+void gpu_nvlink_peers(struct facts *f, struct hwloc_topology *t);
+
 /* hwloc discovers this node into `t` (initialized, flags set) with the I/O
  * rdmarun reads and without the components it never needs. 0 or -1. */
 /* Saved facts against what each field may hold (facts_schema.c): 0, or 65

@@ -413,6 +413,7 @@ int facts_load_json(struct facts *f, const char *path)
                 f->gpus[i].acs_redirect = xcalloc(1, sizeof(char *));
         }
         f->gpus[i].bar1_mib = num(g, "bar1_mib", -1);
+        f->gpus[i].nvlink_peers = (int)num(g, "nvlink_peers", -1);
     }
     json_object *netifs = get(root, "netifs");
     f->nnetifs = array_len(netifs);

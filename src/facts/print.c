@@ -254,6 +254,9 @@ void facts_print_text(const struct facts *f, FILE *out)
                 fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
             if (f->gpus[i].bar1_mib >= 0)
                 fprintf(out, ", BAR1 %lld MiB", f->gpus[i].bar1_mib);
+            if (f->gpus[i].nvlink_peers >= 0)
+                fprintf(out, ", NVLink to %d of %zu GPUs", f->gpus[i].nvlink_peers,
+                        f->ngpus - 1);
             /* said where the bridges were to be read: this node or a recorded tree */
             if (f->gpus[i].nic_paths && !f->gpus[i].acs_redirect &&
                 (strcmp(f->source, "this node") == 0 || strstr(f->source, "sysfs ")))

@@ -185,6 +185,7 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_end_array(&j);
         opt_list(&j, "acs_redirect", f->gpus[i].acs_redirect);
         opt_int(&j, "bar1_mib", f->gpus[i].bar1_mib);
+        opt_int(&j, "nvlink_peers", f->gpus[i].nvlink_peers);
         json_end_object(&j);
     }
     json_end_array(&j);

@@ -258,6 +258,7 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     struct gpu *g = &f->gpus[f->ngpus++];
     memset(g, 0, sizeof(*g));
     g->bar1_mib = -1;
+    g->nvlink_peers = -1;
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
     g->vendor = gpu_vendor(pci, osdev);
@@ -430,6 +431,7 @@ int facts_read_topology(struct facts *f, const char *xml)
         }
     }
     gpu_nic_paths(f, t);
+    gpu_nvlink_peers(f, t);
     /* IPoIB netdevs hwloc saw under an RDMA device's PCI function. */
     for (hwloc_obj_t o = NULL; devices_from_xml && (o = hwloc_get_next_osdev(t, o));) {
         if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent)

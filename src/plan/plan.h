@@ -165,6 +165,9 @@ void plan_free(struct plan *p);
 /* One item's strings (an item that leaves the plan). */
 void plan_item_free(struct plan_item *it);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);
+/* verify = strict: the libraries' fail-closed switches the node's facts
+ * make safe (strict.c). */
+void plan_strict_switches(struct plan *p, const struct facts *f);
 /* Whether the plan verifies the job (verify is not off). */
 bool plan_verifies(const struct plan *p);
 

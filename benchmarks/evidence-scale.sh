@@ -8,7 +8,9 @@
 # the process, its host and its lane, at every size. For each log: rdmarun
 # verify's wall time and peak RSS, and the same read live by the supervisor
 # (a launcher that writes the ranks' reports to its stdout, as mpirun
-# forwards them). Targets at 1,000,000 ranks, and so at fewer: <= 10 s and
+# forwards them); and read live from Hydra's mpiexec with every piece
+# labelled by rank (each rank's line in two pieces, the demux joining them).
+# Targets at 1,000,000 ranks, and so at fewer: <= 10 s and
 # <= 64 MiB, each figure printed beside them, met or missed; memory flat
 # from the smallest size to the largest (<= 1.25 x). Exits 1 when a verdict
 # is wrong or a figure is missing.
@@ -68,6 +70,31 @@ PY
 }
 
 want="FALLBACK: process 4242 on node99999 used tcp/eth0 .* beside RDMA lanes"
+
+# Hydra's mpiexec with every piece labelled (-prepend-pattern LABEL%r],
+# src/plan/argv_hydra.c): a launcher that takes the pattern rdmarun gives it
+# and writes each of N ranks' UCX line in two pieces, 1,000 ranks at a time
+# (their first pieces, then their second ones: 1,000 unfinished lines held
+# at once), the last rank's line on TCP between nodes. (With every rank's
+# first piece before any second one, 1,000,000 lines held at once: 3.3 s,
+# 194 MiB, the pieces themselves about 120 MB.)
+hydra_launcher() {
+    cat >"$tmp/hydra" <<EOF
+#!/bin/sh
+while [ \$# -gt 0 ] && [ "\$1" != -prepend-pattern ]; do shift; done
+label=\${2%%%r]}
+exec awk -v n=$1 -v label="\$label" 'BEGIN {
+    for (g = 0; g < n; g += 1000) {
+        for (r = g; r < n && r < g + 1000; r++)
+            printf "%s%d][1796126212.%06d] [node%05d:%d :0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(", label, r, r % 1000000, int(r / 100), 10000 + r % 100
+        for (r = g; r < n && r < g + 1000; r++)
+            printf "%s%d]%s) am(%s);\\n", label, r, r < n - 1 ? "rc_mlx5/mlx5_0:1" : "tcp/eth0", r < n - 1 ? "rc_mlx5/mlx5_0:1" : "tcp/eth0"
+    }
+}'
+EOF
+    chmod +x "$tmp/hydra"
+}
+hydra_want="FALLBACK: process .* used tcp/eth0"
 status=0
 mib() { [ -n "$1" ] && awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 echo "live: a launcher that writes the log to its stdout, as mpirun forwards the ranks' reports"
@@ -103,6 +130,18 @@ for shape in ucx-lanes ucx-tables nccl mix; do
         "$([ $# = 4 ] && awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", b / a }')" x "<=" 1.25
     figure "$shape, live MiB at ${sizes##* } over ${sizes%% *} ranks" \
         "$([ $# = 4 ] && awk -v a="$2" -v b="$4" 'BEGIN { printf "%.2f", b / a }')" x "<=" 1.25
+done
+echo "live: Hydra-labelled pieces, every rank holding a line (the demux)"
+for n in $sizes; do
+    hydra_launcher "$n"
+    rm -rf "$tmp/ev"
+    set -- $(measure drop "$tmp/out" "$rdmarun" -p shm --launcher hydra --mpi mpich --mpirun "$tmp/hydra" \
+        --evidence-dir "$tmp/ev" -np 2 ./app)
+    grep -q "$hydra_want" "$tmp/out" ||
+        { echo "evidence-scale: hydra $n: live missed the fallback: $(tail -c 300 "$tmp/out")" >&2; status=1; }
+    rm -rf "$tmp/ev" "$tmp/out"
+    figure "hydra-labelled, $n ranks, each line in two pieces, live" "${1:-}" s "<=" 10
+    figure "hydra-labelled, $n ranks, each line in two pieces, live" "$(mib "${2:-}")" MiB "<=" 64
 done
 [ "$status" = 0 ] || bench_missing=$((bench_missing + 1))   # a wrong verdict fails too
 bench_end

@@ -83,6 +83,16 @@ static const struct observation **slot_for(struct seen *s, const struct observat
     return &s->local;
 }
 
+/* Paths within a node rest on their lowest tier (shared memory under
+ * NVLink), whatever the order of the lines; fabric classes on the first in
+ * the table's order: the class a verdict names never depends on the order
+ * of the log. */
+static bool rests_lower(const struct observation *o, const struct observation *than)
+{
+    int a = path_classes[o->cls].tier, b = path_classes[than->cls].tier;
+    return a < b || (a == b && o->cls < than->cls);
+}
+
 static struct seen seen_in(const struct evidence *ev)
 {
     struct seen s = {0};
@@ -90,7 +100,8 @@ static struct seen seen_in(const struct evidence *ev)
     for (size_t i = 0; i < ev->n; i++) {
         const struct observation *o = &ev->obs[i];
         const struct observation **slot = slot_for(&s, o, self_dump && o->scope != SCOPE_SELF);
-        if (!*slot)
+        if (!*slot || (slot == &s.local && rests_lower(o, *slot)) ||
+            (slot == &s.rdma && o->cls < (*slot)->cls))
             *slot = o;
         int tier = path_classes[o->cls].tier;
         if (!o->selected && tier && tier < path_classes[PC_NVLINK].tier &&

@@ -242,6 +242,108 @@ static void test_cut_tables(void)
     evidence_free(&ev);
 }
 
+/* Any mix of classes (issue 46): lines that each show one path between
+ * processes, from several libraries, drawn at random (fixed seeds) and fed
+ * in random orders. The verdict follows the truth table written here
+ * independently of verdict.c: TCP not known to stay on a node is a
+ * fallback; else a class that crosses nodes is RDMA, named by that class,
+ * never local; else a network rdmarun cannot class is no verdict; else
+ * paths within the node are local, resting on the lowest tier among them;
+ * a process to itself alone is no verdict. And verdict and class are the
+ * same in every order. */
+static const struct mix_line {
+    const char *line;
+    /* 't' TCP out, 'r' a fabric class, 'u' a network rdmarun cannot class,
+     * 'l' within a node, 's' self */
+    char kind;
+    const char *cls;      /* the class a verdict resting on it names */
+} mix_pool[] = {
+    {"[1.1] [m1:101:0] ucp_worker.c:1903 UCX  INFO    ucp_context_0 inter-node cfg#1 "
+     "tag(rc_mlx5/mlx5_0:1)", 'r', "rdma"},
+    {"[1.1] [m2:102:0] ucp_worker.c:1903 UCX  INFO    ucp_context_0 inter-node cfg#1 "
+     "tag(tcp/eth0)", 't', "tcp"},
+    {"[1.1] [m3:103:0] ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#2 "
+     "tag(sysv/memory cma/memory)", 'l', "shm"},
+    {"[1.1] [m4:104:0] ucp_worker.c:1903 UCX  INFO    ucp_context_0 self cfg#0 tag(self/memory)",
+     's', NULL},
+    {"g1:201:201 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA", 'r',
+     "rdma"},
+    {"g2:202:202 [0] NCCL INFO Channel 00/0 : 2[0] -> 3[0] [send] via NET/Socket/0", 't', "tcp"},
+    {"g3:203:203 [0] NCCL INFO Channel 00/0 : 4[0] -> 5[1] via P2P/IPC", 'l', "pcie-p2p"},
+    {"g4:204:204 [0] NCCL INFO Channel 01/0 : 6[0] -> 7[1] via SHM/direct/direct", 'l', "shm"},
+    {"g5:205:205 [0] NCCL INFO Channel 00/0 : 8[0] -> 9[0] [send] via NET/AWS Libfabric/0/GDRDMA",
+     'u', NULL},
+    {"[o1:00301] mca: bml: Using tcp btl for send to [[7,1],1] on node o2", 't', "tcp"},
+    {"[o3:00303] mca: bml: Using vader btl for send to [[7,1],2] on node o3", 'l', "shm"},
+    {"[o4:00304] mca: bml: Using uct btl for send to [[7,1],5] on node o5", 'r', "rdma"},
+};
+#define NMIX (sizeof(mix_pool) / sizeof(*mix_pool))
+
+/* The truth table's verdict for a draw: the kinds it holds. */
+static enum verdict mix_model(const char *kinds)
+{
+    if (strchr(kinds, 't'))
+        return VERDICT_FALLBACK;
+    if (strchr(kinds, 'r'))
+        return VERDICT_RDMA;
+    if (strchr(kinds, 'u'))
+        return VERDICT_UNKNOWN;
+    if (strchr(kinds, 'l'))
+        return VERDICT_LOCAL;
+    return VERDICT_UNKNOWN;
+}
+
+static void test_class_mixes(void)
+{
+    size_t wrong = 0, unstable = 0, local_crossing = 0, draws = 0;
+    char *first = NULL;
+    for (unsigned seed = 1; seed <= 500; seed++) {
+        rng = seed * 7919u;
+        const char *lines[NMIX];
+        char kinds[NMIX + 1];
+        size_t n = 0;
+        for (size_t i = 0; i < NMIX; i++)
+            if (next_random(3) == 0) {
+                lines[n] = mix_pool[i].line;
+                kinds[n++] = mix_pool[i].kind;
+            }
+        kinds[n] = '\0';
+        if (!n)
+            continue;
+        draws++;
+        enum verdict want = mix_model(kinds), first_v = VERDICT_UNKNOWN;
+        enum path_class first_c = PC_UNKNOWN;
+        for (int order = 0; order < 8; order++) {
+            for (size_t i = n; i > 1; i--) {   /* Fisher-Yates */
+                size_t j = next_random((unsigned)i);
+                const char *t = lines[i - 1];
+                lines[i - 1] = lines[j];
+                lines[j] = t;
+            }
+            struct evidence ev = {0};
+            parse_all(&ev, lines, n);
+            enum verdict v = evidence_verdict(&ev);
+            enum path_class c = evidence_class(&ev);
+            if (order == 0) {
+                first_v = v;
+                first_c = c;
+            }
+            unstable += v != first_v || c != first_c;
+            local_crossing += strchr(kinds, 'r') && v == VERDICT_LOCAL;
+            if (v != want && !wrong++)
+                first = xasprintf("seed %u: kinds %s, got %s, want %s", seed, kinds,
+                                  verdict_name(v), verdict_name(want));
+            evidence_free(&ev);
+        }
+    }
+    ok(wrong == 0, "%zu random mixes of classes, 8 orders each: the verdict follows the truth "
+       "table (%zu wrong%s%s)", draws, wrong, first ? "; first: " : "", first ? first : "");
+    ok(unstable == 0, "and each mix's verdict and class are the same in every order (%zu differ)",
+       unstable);
+    ok(local_crossing == 0, "a class that crosses nodes is never local (%zu were)", local_crossing);
+    free(first);
+}
+
 int main(void)
 {
     check_orders("RDMA between nodes, TCP within one", scenario_rdma,
@@ -250,5 +352,6 @@ int main(void)
     check_orders("one inter-node table on TCP", scenario_tcp,
                  sizeof(scenario_tcp) / sizeof(*scenario_tcp), VERDICT_FALLBACK, tcp_paths, -1);
     test_cut_tables();
+    test_class_mixes();
     return done_testing();
 }

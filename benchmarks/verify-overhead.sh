@@ -47,9 +47,13 @@ for i in $(seq "$runs"); do
     wall_us "$rdmarun" -p shm $root -np 2 "$hello" >>"$tmp/rdmarun"
     wall_us sh -c "$cmd" >>"$tmp/mpirun"
     wall_us "$rdmarun" -p shm --verify off $root -np 2 "$hello" >>"$tmp/off"
+    # UCX's own part: its info lines printed, nobody reading them
+    wall_us "$rdmarun" -p shm --verify off $root -x UCX_LOG_LEVEL=info -x UCX_LOG_FILE=stdout \
+        -np 2 "$hello" >>"$tmp/ucxinfo"
     wall_us "$rdmarun" -p shm --dry-run $root -np 2 "$hello" >>"$tmp/dry"
 done
 r=$(median <"$tmp/rdmarun") m=$(median <"$tmp/mpirun") o=$(median <"$tmp/off") d=$(median <"$tmp/dry")
+u=$(median <"$tmp/ucxinfo")
 ms() { [ -n "$1" ] && awk -v v="$1" 'BEGIN { printf "%.1f", v / 1000 }'; }
 echo "mpi_hello, 2 ranks, shm profile, median of $runs interleaved runs"
 figure "rdmarun (verify warn)" "$(ms "$r")" ms
@@ -63,5 +67,7 @@ figure "rdmarun / mpirun, median of paired runs" "$(quart 0.5)" "" "<=" 1.05
 echo "  (quartiles $(quart 0.25) - $(quart 0.75); ratio of the two medians $([ -n "$r" ] && [ -n "$m" ] && awk -v r="$r" -v m="$m" 'BEGIN { printf "%.2f", r / m }'))"
 figure "rdmarun --verify off" "$(ms "$o")" ms
 figure "supervision adds" "$([ -n "$r" ] && [ -n "$o" ] && awk -v r="$r" -v o="$o" 'BEGIN { printf "%.1f", (r - o) / 1000 }')" ms "<=" 10
+figure "of it, UCX printing its info lines (--verify off with UCX_LOG_LEVEL=info)" \
+    "$([ -n "$u" ] && [ -n "$o" ] && awk -v u="$u" -v o="$o" 'BEGIN { printf "%.1f", (u - o) / 1000 }')" ms "<=" 10
 figure "rdmarun --dry-run (facts and plan, before any job starts)" "$(ms "$d")" ms
 bench_end

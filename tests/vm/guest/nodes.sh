@@ -33,8 +33,9 @@ CFG
     -o UsePAM=no -o StrictModes=no -o PidFile=/run/sshd.pid
 ok $? "sshd started on node $role"
 
-# Node b: serve until node a is done (or `scaled 500` s).
-serve() { within 500 test -f "$S/a-done"; }
+# Node b: serve until node a is done (or `scaled 680` s: pair.sh gives the
+# guests 780).
+serve() { within 680 test -f "$S/a-done"; }
 
 # Node a: wait until node b answers over ssh; sets oob and hosts for mpirun.
 # Open MPI 4.1's runtime is kept on eth0; Open MPI 5's runs without the

@@ -95,6 +95,43 @@ else
     ok $s "and b's rdmarun, under the step's kill-on-bad-exit: $how"
     [ $s = 0 ] || sed 's/^/#   b: /' "$TMP/b.out" | tail -20
 
+    # The verbs benchmarks as evidence (issue 46), each output judged by
+    # rdmarun verify as a user pastes it (the command line first): perftest's
+    # ib_write_bw between the nodes (two GIDs: RDMA between nodes), and
+    # rdma-core's ibv_rc_pingpong with both ends on node a (one GID: the
+    # port's own loopback, within the node).
+    v2_gid() {  # the GID index of rxe0's RoCE v2 IPv4 GID
+        for t in /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/*; do
+            [ "$(cat "$t" 2>/dev/null)" = "RoCE v2" ] &&
+                grep -q ffff: "/sys/class/infiniband/rxe0/ports/1/gids/${t##*/}" &&
+                { echo "${t##*/}"; return; }
+        done
+    }
+    gx=$(v2_gid)
+    bw="ib_write_bw -d rxe0 -x $gx -p 18515 -n 100 -s 65536"
+    ssh $B "timeout $(scaled 120) $bw" >"$TMP/bw-b.out" 2>&1 &
+    bwb=$!
+    ssh $B "$RDMARUN_SRCDIR/tests/listening.sh 18515 60"
+    { echo "\$ $bw $B"; timeout "$(scaled 120)" $bw $B 2>&1; } >"$TMP/bw.log"
+    wait $bwb
+    run "$RDMARUN" verify --json "$TMP/bw.log"
+    python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+assert d["verdict"] == "rdma" and d["class"] == "rdma", d
+' <<<"$out"
+    s=$?
+    ok $s "ib_write_bw between the nodes, its client's output: RDMA between nodes"
+    [ $s = 0 ] || sed 's/^/#   /' "$TMP/bw.log" | tail -20
+    pp="ibv_rc_pingpong -d rxe0 -g $gx -p 18516 -n 100"
+    timeout "$(scaled 120)" $pp >"$TMP/pp-server.out" 2>&1 &
+    pps=$!
+    "$RDMARUN_SRCDIR/tests/listening.sh" 18516 60
+    { echo "\$ $pp localhost"; timeout "$(scaled 120)" $pp localhost 2>&1; } >"$TMP/pp.log"
+    wait $pps
+    run "$RDMARUN" verify "$TMP/pp.log"
+    check "ibv_rc_pingpong with both ends on node a: local (the port's own loopback)" 81 \
+        "the NIC within the node"
+
     # The path test between the nodes (issue 17): healthy, then one fault at a
     # time on a second RoCE port, rxe1 on VLAN 5 (eth0 keeps ssh and mpirun's
     # own traffic, so the launcher is not what breaks).

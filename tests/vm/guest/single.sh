@@ -307,6 +307,30 @@ ok $? "launcher exec: the verdict is RDMA over both processes, and names the nod
 grep -q "type RC state RTS.*comm ucx_perftest" "$TMP/exec.qps"
 ok $? "launcher exec: ucx_perftest's RC QPs are in RTS in rdma res"
 
+# Open MPI's mtl ofi over libfabric's verbs;ofi_rxm on rxe0 (issue 46), with
+# libfabric's own log at info: the fabric it opened (verbs_info.c's
+# "IB-0x..." name) and rxm's connection to the other rank, read by rdmarun
+# verify as pasted: RDMA, class rdma.
+rxe_counters >"$TMP/ofi.before"
+timeout "$(scaled 120)" mpirun --allow-run-as-root -np 2 --mca pml cm --mca mtl ofi \
+    --mca mtl_ofi_provider_include "verbs;ofi_rxm" -x FI_LOG_LEVEL=info "$PINGPONG" 200 8 1048576 \
+    >"$TMP/ofi-verbs.log" 2>&1
+s=$?
+rxe_counters >"$TMP/ofi.after"
+grep -q "pingpong size=1048576" "$TMP/ofi-verbs.log" && [ $s = 0 ]
+ok $? "mtl ofi over verbs;ofi_rxm: a 2-rank ping-pong runs (status $s)"
+run "$RDMARUN" verify --json "$TMP/ofi-verbs.log"
+python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+assert d["verdict"] == "rdma" and d["class"] == "rdma", d
+assert any(o["family"] == "libfabric" and not o.get("selected") for o in d["observations"]), d
+' <<<"$out"
+s=$?
+ok $s "rdmarun verify of its log: RDMA, from libfabric's opened fabric and rxm's connection"
+[ $s = 0 ] || grep -E "Opened fabric|connreq|mtl:ofi" "$TMP/ofi-verbs.log" | head -5 | sed 's/^/#   /'
+sent=$(counter_delta "$TMP/ofi.before" "$TMP/ofi.after" sent_pkts)
+[ "$sent" -gt 1000 ]; ok $? "mtl ofi over verbs: rxe0 sent $sent packets during the job"
+
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp
 check "tcp: the same job with the tcp profile" 0 "pingpong size=1048576"

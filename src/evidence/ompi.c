@@ -46,14 +46,49 @@ bool ompi_wanted(const char *line)
            strstr(line, "-----");
 }
 
-/* A line of a help message: its host or peer, recorded once per message. */
-static bool help_line(struct evidence *ev, const char *line, const char *where, const char *host,
-                      long pid)
+/* A help message's line that names the peer ("Peer host:", "Peer
+ * hostname:", "Message:    connect() to 10.0.0.2:1024 failed"): recorded
+ * with where it puts the two ends. */
+static bool help_peer(struct evidence *ev, const char *body, const char *line, const char *where,
+                      const char *host, long pid)
 {
     struct ompi_help *h = &ev->ompi_help;
-    const char *body = line + strspn(line, " \t");
+    const char *peer = NULL;
+    size_t plen = 0;
+    if (strncmp(body, "Peer host", 9) == 0 && (peer = strchr(body, ':'))) {
+        peer += 1 + strspn(peer + 1, " \t");
+        plen = strcspn(peer, " \t\r\n");
+    } else if (strncmp(body, "Message:", 8) == 0 && (peer = strstr(body, "connect() to "))) {
+        peer += strlen("connect() to ");
+        if (*peer == '[')   /* "[::1]:1024" */
+            plen = strcspn(++peer, "]\r\n");
+        else
+            plen = strcspn(peer, ": \t\r\n");
+    }
+    if (!peer || !plen)
+        return false;
+    enum path_class cls = (enum path_class)(h->cls - 1);
+    /* the hostnames alone never put two processes on one node (pods and
+     * containers repeat them): only different names, or a loopback address */
+    bool other = h->host[0] && strncmp(body, "Peer", 4) == 0 &&
+                 (strlen(h->host) != plen || strncmp(h->host, peer, plen) != 0);
+    enum path_scope scope = loopback_name(peer, plen) ? SCOPE_INTRA
+                            : other                   ? SCOPE_INTER : SCOPE_UNKNOWN;
+    char *what = xasprintf("%s to %.*s", cls == PC_TCP ? "btl tcp" : "btl openib", (int)plen, peer);
+    evidence_add(ev, "ompi", h->host[0] ? h->host : host, pid, scope, cls, what, line, where);
+    free(what);
+    h->recorded = true;
+    return true;
+}
+
+/* A help message's first line (help_topics), its closing dashes (a message
+ * that named no peer is recorded then), opal_show_help's folded repeats. */
+static bool help_frame(struct evidence *ev, const char *body, const char *line,
+                       const char *where, const char *host, long pid)
+{
+    struct ompi_help *h = &ev->ompi_help;
     if (strncmp(body, "----------", 10) == 0 && body[strspn(body, "-")] <= ' ') {
-        bool closing = h->cls && !h->recorded;   /* a message naming no peer */
+        bool closing = h->cls && !h->recorded;
         enum path_class cls = closing ? (enum path_class)(h->cls - 1) : PC_UNKNOWN;
         if (closing)
             evidence_add(ev, "ompi", h->host[0] ? h->host : host, pid, SCOPE_UNKNOWN, cls,
@@ -70,13 +105,25 @@ static bool help_line(struct evidence *ev, const char *line, const char *where, 
                 evidence_fault(ev, line, where);
             return false;
         }
-    const char *folded = strstr(line, "have sent help message help-mpi-btl-");
+    const char *folded = strstr(line, "have sent help message help-mpi-btl-tcp.txt");
     if (folded) {   /* "[host:pid] 3 more processes have sent help message ..." */
-        enum path_class cls = strncmp(folded + 36, "tcp.txt", 7) == 0 ? PC_TCP : PC_UNKNOWN;
-        if (cls != PC_UNKNOWN)
-            evidence_add(ev, "ompi", host, pid, SCOPE_UNKNOWN, cls, "btl tcp", line, where);
-        return cls != PC_UNKNOWN;
+        struct line_origin o;
+        line_origin(line, host, pid, &o);
+        evidence_add(ev, "ompi", o.host, o.pid, SCOPE_UNKNOWN, PC_TCP, "btl tcp", line, where);
+        free(o.host);
     }
+    return folded != NULL;
+}
+
+/* A line of a help message: its frame, its host or its peer, recorded once
+ * per message. */
+static bool help_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    struct ompi_help *h = &ev->ompi_help;
+    const char *body = line + strspn(line, " \t");
+    if (help_frame(ev, body, line, where, host, pid))
+        return true;
     if (!h->cls || h->recorded)
         return false;
     if (strncmp(body, "Local host:", 11) == 0) {
@@ -84,31 +131,7 @@ static bool help_line(struct evidence *ev, const char *line, const char *where, 
         snprintf(h->host, sizeof(h->host), "%.*s", (int)strcspn(v, " \t\r\n"), v);
         return false;
     }
-    /* "Peer host:" ("Peer hostname:" in the inbound message); "Message:
-     * connect() to 10.0.0.2:1024 failed" names the peer's address */
-    const char *peer = NULL;
-    size_t plen = 0;
-    if (strncmp(body, "Peer host", 9) == 0 && (peer = strchr(body, ':'))) {
-        peer += 1 + strspn(peer + 1, " \t");
-        plen = strcspn(peer, " \t\r\n");
-    } else if (strncmp(body, "Message:", 8) == 0 && (peer = strstr(body, "connect() to "))) {
-        peer += strlen("connect() to ");
-        plen = strcspn(peer, ": \t\r\n");
-    }
-    if (!peer || !plen)
-        return false;
-    enum path_class cls = (enum path_class)(h->cls - 1);
-    /* the hostnames alone never put two processes on one node (pods and
-     * containers repeat them): only different names, or a loopback address */
-    bool other = h->host[0] && strncmp(body, "Peer", 4) == 0 &&
-                 (strlen(h->host) != plen || strncmp(h->host, peer, plen) != 0);
-    enum path_scope scope = loopback_name(peer, plen) ? SCOPE_INTRA
-                            : other                   ? SCOPE_INTER : SCOPE_UNKNOWN;
-    char *what = xasprintf("%s to %.*s", cls == PC_TCP ? "btl tcp" : "btl openib", (int)plen, peer);
-    evidence_add(ev, "ompi", h->host[0] ? h->host : host, pid, scope, cls, what, line, where);
-    free(what);
-    h->recorded = true;
-    return true;
+    return help_peer(ev, body, line, where, host, pid);
 }
 
 bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,

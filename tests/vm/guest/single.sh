@@ -311,25 +311,31 @@ ok $? "launcher exec: ucx_perftest's RC QPs are in RTS in rdma res"
 # libfabric's own log at info: the fabric it opened (verbs_info.c's
 # "IB-0x..." name) and rxm's connection to the other rank, read by rdmarun
 # verify as pasted: RDMA, class rdma.
-rxe_counters >"$TMP/ofi.before"
-timeout "$(scaled 120)" mpirun --allow-run-as-root -np 2 --mca pml cm --mca mtl ofi \
-    --mca mtl_ofi_provider_include "verbs;ofi_rxm" -x FI_LOG_LEVEL=info "$PINGPONG" 200 8 1048576 \
-    >"$TMP/ofi-verbs.log" 2>&1
-s=$?
-rxe_counters >"$TMP/ofi.after"
-grep -q "pingpong size=1048576" "$TMP/ofi-verbs.log" && [ $s = 0 ]
-ok $? "mtl ofi over verbs;ofi_rxm: a 2-rank ping-pong runs (status $s)"
-run "$RDMARUN" verify --json "$TMP/ofi-verbs.log"
-python3 -c 'import json, sys
+if [ "${OMPI_MAJOR:-4}" -ge 5 ]; then
+    skip "mtl ofi over verbs;ofi_rxm" "checked with Open MPI 4.1 and libfabric 1.17 (Debian 12) only"
+else
+    rxe_counters >"$TMP/ofi.before"
+    # FI_UNIVERSE_SIZE: rxm sizes its MSG CQ for 256 peers by default,
+    # past what rxe0 allows ("vrb_cq_open(): Unable to create verbs CQ")
+    timeout "$(scaled 120)" mpirun --allow-run-as-root -np 2 --mca pml cm --mca mtl ofi \
+        --mca mtl_ofi_provider_include "verbs;ofi_rxm" -x FI_LOG_LEVEL=info -x FI_UNIVERSE_SIZE=16 \
+        "$PINGPONG" 200 8 1048576 >"$TMP/ofi-verbs.log" 2>&1
+    s=$?
+    rxe_counters >"$TMP/ofi.after"
+    grep -q "pingpong size=1048576" "$TMP/ofi-verbs.log" && [ $s = 0 ]
+    ok $? "mtl ofi over verbs;ofi_rxm: a 2-rank ping-pong runs (status $s)"
+    run "$RDMARUN" verify --json "$TMP/ofi-verbs.log"
+    python3 -c 'import json, sys
 d = json.loads(sys.stdin.read())
 assert d["verdict"] == "rdma" and d["class"] == "rdma", d
 assert any(o["family"] == "libfabric" and not o.get("selected") for o in d["observations"]), d
 ' <<<"$out"
-s=$?
-ok $s "rdmarun verify of its log: RDMA, from libfabric's opened fabric and rxm's connection"
-[ $s = 0 ] || grep -E "Opened fabric|connreq|mtl:ofi" "$TMP/ofi-verbs.log" | head -5 | sed 's/^/#   /'
-sent=$(counter_delta "$TMP/ofi.before" "$TMP/ofi.after" sent_pkts)
-[ "$sent" -gt 1000 ]; ok $? "mtl ofi over verbs: rxe0 sent $sent packets during the job"
+    s=$?
+    ok $s "rdmarun verify of its log: RDMA, from libfabric's opened fabric and rxm's connection"
+    [ $s = 0 ] || grep -E "Opened fabric|connreq|mtl:ofi" "$TMP/ofi-verbs.log" | head -5 | sed 's/^/#   /'
+    sent=$(counter_delta "$TMP/ofi.before" "$TMP/ofi.after" sent_pkts)
+    [ "$sent" -gt 1000 ]; ok $? "mtl ofi over verbs: rxe0 sent $sent packets during the job"
+fi
 
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp

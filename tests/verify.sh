@@ -237,5 +237,16 @@ check "channels staged through host memory on a GDR-capable NIC are named, with 
     "GPU Direct RDMA Disabled for GPU 1b000 / HCA 1 (distance 7 > 4)"
 run "$RDMARUN" verify --json "$LOGS/nccl-gdr-staged.log"
 check "verdict.json counts GDRDMA and host-staged channels" 0 '"gdrdma": 0' '"host_staged": 4' '"gdr_capable": true'
+# A log's bytes that are not UTF-8 (a host name, a line) reach verdict.json:
+# Python's own JSON reader must take it, and the name read back whole where
+# it was well-formed.
+printf '[1.1] [n\xffde\xc3\xa9:4242:0]      ucp_worker.c:1888 UCX  INFO  ep_cfg[1]: tag(tcp/eth0\xed\xa0\x80);\n' >"$TMP/bytes.log"
+run "$RDMARUN" verify --json "$TMP/bytes.log"
+python3 -c 'import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+assert d["verdict"] == "fallback", d
+assert "n\ufffdde\u00e9" in json.dumps(d, ensure_ascii=False), d
+' <<<"$out"
+ok $? "bytes that are not UTF-8 in a log: verdict.json still reads as JSON (U+FFFD for them)"
 
 done_testing

@@ -151,10 +151,11 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
         ev->fabtests_rows = ev->fabtests_provider != NULL || ev->ofi_fabric;
         return false;
     }
-    if (!ev->fabtests_rows || !fabtests_row(line))
-        return false;
-    /* the command's -p, else the fabric FI_LOG says the test opened */
     const char *prov = ev->fabtests_provider;
+    /* the command's -p, else the fabric FI_LOG says the test opened (a
+     * fabric opened later may be one no row names: then nothing) */
+    if (!ev->fabtests_rows || !fabtests_row(line) || (!prov && !ev->ofi_fabric))
+        return false;
     enum path_class cls = prov ? provider_class(prov, strlen(prov))
                                : (enum path_class)(ev->ofi_fabric - 1);
     if (cls == PC_UNKNOWN)

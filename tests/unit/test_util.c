@@ -100,6 +100,20 @@ static void test_json(void)
                 "  \"n\": null,\n  \"empty\": [],\n  \"a\": [\n    \"x\",\n    null\n  ]\n}\n",
            "JSON writer escapes, nests and indents");
     free(buf);
+
+    /* Bytes from logs and host names: well-formed UTF-8 passes as it is;
+     * every byte that starts no well-formed sequence (RFC 3629 section 4:
+     * a stray continuation, an overlong form, a surrogate, a cut sequence,
+     * 0xF5 and up) becomes U+FFFD, so that JSON readers take it. */
+    f = open_memstream(&buf, &len);
+    json_init(&j, f);
+    json_string(&j, NULL, "\xc3\xa9|\xe4\xb8\xad|\xf0\x9f\x98\x80|\xff|\x80|\xc0\xaf|"
+                          "\xed\xa0\x80|\xf5\x80\x80\x80|\xe2\x82");
+    fclose(f);
+    is_str(buf, "\"\xc3\xa9|\xe4\xb8\xad|\xf0\x9f\x98\x80|\\ufffd|\\ufffd|\\ufffd\\ufffd|"
+                "\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\"",
+           "JSON strings keep well-formed UTF-8 and write U+FFFD for each byte of the rest");
+    free(buf);
 }
 
 static void test_strvec(void)

@@ -19,6 +19,8 @@ for f in "$REG"/profile/*; do
     run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/none" -p "$f" ./app
     ! crashed && [ "$rc" = 78 ]; ok $? "profile $(basename "$f"): refused with 78, no crash"
 done
+run "$RDMARUN" probe --facts "$REG/facts/state-not-utf8.json"
+check "facts that are not UTF-8 (saved again they would differ): refused, 65" 65 "not UTF-8 text"
 for f in "$REG"/facts/*; do
     run "$RDMARUN" probe --facts "$f"
     ! crashed; ok $? "probe --facts $(basename "$f"): status $rc, no crash"

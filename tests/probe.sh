@@ -240,7 +240,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 run "$RDMARUN" probe --facts "$TMP/bad.json"
 check "saved counters that are no counts are refused (65), each named, no escape shown" 65 \
-    "devices[0].ports[0].counters.esc\\x1b[2Jname: expected a counter named by printable text" \
+    "devices[0].ports[0].counters.esc\\x1b[2Jname: expected a counter named by printable UTF-8 text" \
     "devices[0].ports[0].counters.out_of_sequence: expected a whole number from 0, not -3"
 
 done_testing

@@ -171,7 +171,8 @@ static bool text_ok(json_object *v, long long max)
         return false;
     size_t len = (size_t)json_object_get_string_len(v);
     const char *s = json_object_get_string(v);
-    return len <= (size_t)max && strlen(s) == len && is_printable(s);
+    /* well-formed UTF-8: saved again byte for byte (json_string) */
+    return len <= (size_t)max && strlen(s) == len && is_printable(s) && utf8_valid(s);
 }
 
 static void check_object(struct walk *w, json_object *o, const struct field *fields,
@@ -196,7 +197,7 @@ static void check_value(struct walk *w, json_object *v, const struct field *f, c
     }
     case F_STR:
         if (!text_ok(v, f->max))
-            want = xasprintf("text of at most %lld bytes without control characters", f->max);
+            want = xasprintf("UTF-8 text of at most %lld bytes without control characters", f->max);
         break;
     case F_BOOL:
         if (!json_object_is_type(v, json_type_boolean))
@@ -223,8 +224,8 @@ static void check_value(struct walk *w, json_object *v, const struct field *f, c
                 break;
             char *safe = term_safe(name, strlen(name), 40);
             char *at = xasprintf("%s.%s", path, safe);
-            if (strlen(name) > NAME || !is_printable(name) || !*name)
-                bad(w, at, count, "a counter named by printable text of at most 256 bytes");
+            if (strlen(name) > NAME || !is_printable(name) || !*name || !utf8_valid(name))
+                bad(w, at, count, "a counter named by printable UTF-8 text of at most 256 bytes");
             else if (!whole(count, 0, INT64_MAX))
                 bad(w, at, count, "a whole number from 0");
             free(at);
@@ -255,7 +256,7 @@ static void check_value(struct walk *w, json_object *v, const struct field *f, c
                     check_object(w, e, f->fields, at);
             } else if (f->type == F_STRS ? !text_ok(e, f->max) : !whole(e, f->min, f->max)) {
                 char *what = f->type == F_STRS
-                    ? xasprintf("text of at most %lld bytes without control characters", f->max)
+                    ? xasprintf("UTF-8 text of at most %lld bytes without control characters", f->max)
                     : xasprintf("a whole number from %lld to %lld", f->min, f->max);
                 bad(w, at, e, what);
                 free(what);

@@ -4,6 +4,7 @@
 #include "facts/internal.h"
 #include "util/fs.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <hwloc.h>
@@ -297,9 +298,13 @@ int facts_load_json(struct facts *f, const char *path)
     json_object *root = strlen(text) == len ? json_tokener_parse_verbose(text, &jerr) : NULL;
     if (strlen(text) != len)
         jerr = json_tokener_error_parse_unexpected;   /* a NUL byte inside */
+    /* JSON is UTF-8 (RFC 8259): bytes that are not would be saved again as
+     * U+FFFD, another file */
+    bool utf8 = strlen(text) != len || utf8_valid(text);
     free(text);
-    if (!root || !json_object_is_type(root, json_type_object)) {
-        const char *why = root ? "not an object" : json_tokener_error_desc(jerr);
+    if (!root || !json_object_is_type(root, json_type_object) || !utf8) {
+        const char *why = !utf8 ? "not UTF-8 text" : root ? "not an object"
+                                                          : json_tokener_error_desc(jerr);
         rr_error("%s is not valid facts JSON: %s (hint: save facts with 'rdmarun probe --json "
                  "> FILE')", path, why);
         json_object_put(root);

@@ -1,4 +1,5 @@
 #include "util/json.h"
+#include "util/text.h"
 #include <inttypes.h>
 #include <math.h>
 
@@ -9,36 +10,21 @@ void json_init(struct json *j, FILE *f)
     j->need_comma[0] = false;
 }
 
-/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
- * overlong form, no surrogate, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-    size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
-    if (!n || *p > 0xf4)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f) ||
-        (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))
-        return 0;
-    return n;
-}
-
 /* A JSON string: control bytes escaped, and a byte that starts no
  * well-formed UTF-8 sequence (a log's or a host name's bytes) written as
- * U+FFFD, so that every JSON reader takes the document. */
+ * U+FFFD in UTF-8, so that every JSON reader takes the document and what it
+ * reads back is written the same again. */
 static void put_escaped(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p >= 0x80) {
-            size_t n = utf8_len(p);
+            size_t n = utf8_seq_len(p);
             if (n) {
                 fwrite(p, 1, n, f);
                 p += n - 1;
             } else {
-                fputs("\\ufffd", f);
+                fputs("\xef\xbf\xbd", f);   /* U+FFFD, as JSON readers give it back */
             }
             continue;
         }

@@ -242,3 +242,32 @@ void random_word(char out[17])
     for (size_t i = 0; i < sizeof(b); i++)
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
+
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF), or 0. */
+size_t utf8_seq_len(const unsigned char *p)
+{
+    size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+    if (!n || *p > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f) ||
+        (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+bool utf8_valid(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x80)
+            continue;
+        size_t n = utf8_seq_len(p);
+        if (!n)
+            return false;
+        p += n - 1;
+    }
+    return true;
+}

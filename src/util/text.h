@@ -40,4 +40,9 @@ char *term_safe(const char *s, size_t len, size_t max);
 /* Whether every byte is printable (no control characters such as newline or NUL). */
 bool is_printable(const char *s);
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629), or 0;
+ * and whether a whole string is well-formed UTF-8. */
+size_t utf8_seq_len(const unsigned char *p);
+bool utf8_valid(const char *s);
+
 #endif

@@ -40,15 +40,32 @@ run "$RDMARUN" verify ofi-lo.log
 check "a loopback fabric (127.0.0.1/32) keeps the ranks on one host: local, over TCP" 81 \
     "within one node, over TCP (a libfabric tcp connection"
 
+# pp_server PROVIDER EP PORT: start fi_pingpong's server on PORT and wait
+# until it listens (status 0) or exits (status 1: its port was taken, by a
+# socket in TIME_WAIT for one). Server and client end within a minute.
+pp_server() {
+    timeout "$(scaled 60)" fi_pingpong -p "$1" -e "$2" -I 100 -B "$3" >server.out 2>&1 &
+    server=$!
+    server_up() { ss -ltn | grep -q ":$1 " || ! kill -0 $server 2>/dev/null; }
+    within 30 server_up "$3" && kill -0 $server 2>/dev/null && return 0
+    kill $server 2>/dev/null; wait $server
+    echo "# fi_pingpong's server on port $3 did not listen: $(tr '\n' ' ' <server.out)" >&2
+    return 1
+}
 # pingpong PROVIDER EP LOG: fi_pingpong's server and client on this host,
-# the client's output (its command first, as users paste it) into LOG.
+# the client's output (its command first, as users paste it) into LOG. Ports
+# lie below Linux's ephemeral range (32768 up) that the jobs before use;
+# a port that will not listen is tried again with another, three times.
 pingpong() {
-    local port=$((47000 + RANDOM % 1000))
-    fi_pingpong -p "$1" -e "$2" -I 100 -B "$port" >server.out 2>&1 &
-    local server=$!
-    "$RDMARUN_SRCDIR/tests/listening.sh" "$port" || { kill $server; return 1; }
+    local port try up=1
+    for try in 1 2 3; do
+        port=$((20000 + RANDOM % 10000))
+        ss -tan | grep -q ":$port " && continue   # in use, TIME_WAIT too
+        pp_server "$1" "$2" "$port" && { up=0; break; }
+    done
+    [ $up = 0 ] || return 1
     { echo "\$ fi_pingpong -p $1 -e $2 -I 100 -P $port 127.0.0.1"
-      FI_LOG_LEVEL=info fi_pingpong -p "$1" -e "$2" -I 100 -P "$port" 127.0.0.1 2>&1
+      FI_LOG_LEVEL=info timeout "$(scaled 60)" fi_pingpong -p "$1" -e "$2" -I 100 -P "$port" 127.0.0.1 2>&1
     } | grep -v "param_get\|registering provider" >"$3"
     wait $server
 }

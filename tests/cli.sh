@@ -302,6 +302,7 @@ printf '[profile]\ninherit = shm\n' >"$TMP/site.ini"
 rc=$? out=$(cat "$TMP/out") err=$(cat "$TMP/err")
 check "-p site.ini with the file in this folder suggests ./site.ini" 66 "say -p ./site.ini"
 mkdir -p "$TMP/cmp"
+printf 'rdmarun-results compare\n' >"$TMP/cmp/.rdmarun-results"
 printf 'profile=shm\nthis line is junk\n' >"$TMP/cmp/compare.conf"
 run "$RDMARUN" compare --resume "$TMP/cmp"
 check "a junk line in compare.conf is refused with its place" 65 "compare.conf:2: not a NAME=VALUE setting"

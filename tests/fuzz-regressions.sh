@@ -30,6 +30,7 @@ done
 for f in "$REG"/runs/*; do
     d=$TMP/cmp-$(basename "$f")
     mkdir -p "$d"
+    printf 'rdmarun-results compare\n' >"$d/.rdmarun-results"   # as compare -o made it
     printf 'profile=shm\nnp=1\nnp=2\nrepeat=1\nwarmup=0\nbaseline=shm\nprogram=/bin/true\n' >"$d/compare.conf"
     cp "$f" "$d/runs.csv"
     # Only the reading matters here: every run it lists is already recorded.
@@ -42,6 +43,7 @@ done
 for f in "$REG"/tune/*; do
     d=$TMP/tune-$(basename "$f")
     mkdir -p "$d"
+    printf 'rdmarun-results tune\n' >"$d/.rdmarun-results"   # as tune -o made it
     tail -c +2 "$f" >"$d/input"
     if [ $(($(od -An -tu1 -N1 "$f") % 4)) = 0 ]; then
         printf 'base=shm\nbudget_runs=3\nbudget_s=0\nbetter=lower\narg=--launcher\narg=exec\narg=--verify\narg=off\nprogram=/bin/true\nkey=ucx.RNDV_THRESH\nfrom=x\nvalue=\nvalue=8K\n' >"$d/tune.conf"

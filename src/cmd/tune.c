@@ -172,13 +172,13 @@ int cmd_tune(const struct cmdline *cl)
         return RR_EX_USAGE;
     }
     if (cl->validate) {   /* a finished tune, measured again */
-        int rc = tune_load(&t, cl->validate);
+        int rc = tune_load(&t, cl->validate, "tune --validate");
         if (!rc)
             rc = tune_validate(&t, pairs);
         tune_free(&t);
         return rc;
     }
-    int rc = cl->resume ? tune_load(&t, cl->resume) : settings_from(&t, cl);
+    int rc = cl->resume ? tune_load(&t, cl->resume, "tune --resume") : settings_from(&t, cl);
     if (!rc)
         rc = tune_run(&t, cl->output);
     /* A tuned profile is measured again, with a plot, unless told not to. */

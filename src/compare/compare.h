@@ -4,6 +4,7 @@
  * plot). */
 #ifndef RDMARUN_COMPARE_H
 #define RDMARUN_COMPARE_H
+#include "compare/results_dir.h"
 #include "compare/runs.h"
 #include "compare/stats.h"
 #include "util/strvec.h"
@@ -14,7 +15,7 @@
 #define MAX_NP 32
 
 struct compare {
-    char *dir;
+    struct results_dir out;  /* the results folder */
     struct strvec profiles;  /* as given: names or paths */
     struct strvec labels;    /* what results call them: the name, without folder or .ini */
     long np[MAX_NP];

@@ -144,27 +144,3 @@ void metric_read(const regex_t *re, const char *log,
     if (f)
         fclose(f);
 }
-
-int results_dir_new(const char *output, const char *parent, const char *marker, const char *who,
-                    const char *what, char **dir)
-{
-    char stamp[32];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-    if (!output)
-        mkdir(parent, 0755);
-    *dir = output ? xstrdup(output) : xasprintf("%s/%s", parent, stamp);
-    if (mkdir(*dir, 0755) != 0 && errno != EEXIST) {
-        rr_error("%s: cannot create %s: %s", who, *dir, strerror(errno));
-        return RR_EX_CANTCREAT;
-    }
-    char *path = xasprintf("%s/%s", *dir, marker);
-    int rc = 0;
-    if (access(path, F_OK) == 0) {
-        rr_error("%s: %s already holds %s (hint: --resume %s, or another -o DIR)", who, *dir,
-                 what, *dir);
-        rc = RR_EX_USAGE;
-    }
-    free(path);
-    return rc;
-}

@@ -34,13 +34,6 @@ void measure_run(char *const *argv, const char *log, const char *evdir, const ch
  * it would have had in *status. `what` names the job in messages. */
 char *measure_plan(const struct strvec *argv, const char *path, const char *what, int *status);
 
-/* A new results folder: `output`, else PARENT/DATE-TIME (PARENT made in the
- * working folder); refused (64) when it holds `marker` already, a run of
- * `what` ("a comparison") to resume instead. *dir is set either way
- * (caller frees). An RR_EX_ status after saying why, from `who`. */
-int results_dir_new(const char *output, const char *parent, const char *marker, const char *who,
-                    const char *what, char **dir);
-
 /* Compile an extended regular expression given as `option`; false after
  * saying why. */
 bool metric_compile(regex_t *re, const char *regex, const char *option);

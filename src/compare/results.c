@@ -1,10 +1,12 @@
 /* compare's results: statistics per (profile, np), the table, the CSV and
  * JSON summaries, and the gnuplot plot. */
 #include "compare/compare.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +77,17 @@ static void print_num(FILE *f, const char *fmt, double v, bool csv)
         fprintf(f, fmt, v);
 }
 
+/* DIR/NAME replaced by `text` (which is freed), never written through a
+ * link; 0, or -1 after saying why. */
+static int save_text(const struct compare *c, const char *name, char *text, size_t len)
+{
+    int rc = replace_file_at(c->out.fd, name, text, len);
+    if (rc != 0)
+        rr_error("compare: cannot write %s/%s: %s", c->out.path, name, strerror(errno));
+    free(text);
+    return rc;
+}
+
 int compare_write(const struct compare *c, const struct result *res, size_t n,
                   const struct run *runs, size_t nruns)
 {
@@ -98,14 +111,12 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
         putchar('\n');
     }
     printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
-           "in %s\n", c->baseline, c->dir);
+           "in %s\n", c->baseline, c->out.path);
 
     /* CSV and JSON. */
-    char *path = xasprintf("%s/summary.csv", c->dir);
-    FILE *f = fopen(path, "w");
-    free(path);
-    if (!f)
-        return RR_EX_CANTCREAT;
+    char *text;
+    size_t len;
+    FILE *f = xmemstream_open(&text, &len);
     fprintf(f, "profile,np,runs,excluded,value,better,median,min,max,cv,speedup,efficiency,"
             "ratio_to_baseline\n");
     for (size_t i = 0; i < n; i++) {
@@ -123,13 +134,11 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
         print_num(f, "%.9g", r->ratio, true);
         fputc('\n', f);
     }
-    fclose(f);
-
-    path = xasprintf("%s/summary.json", c->dir);
-    f = fopen(path, "w");
-    free(path);
-    if (!f)
+    xmemstream_close(f);
+    if (save_text(c, "summary.csv", text, len) != 0)
         return RR_EX_CANTCREAT;
+
+    f = xmemstream_open(&text, &len);
     struct json j;
     json_init(&j, f);
     json_begin_object(&j, NULL);
@@ -175,26 +184,17 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     json_end_array(&j);
     json_end_object(&j);
     json_finish(&j);
-    fclose(f);
-    return 0;
+    xmemstream_close(f);
+    return save_text(c, "summary.json", text, len) != 0 ? RR_EX_CANTCREAT : 0;
 }
 
 /* Speedup and efficiency against np, one line per profile, with gnuplot
  * when it is installed: DIR/scaling.png and DIR/scaling.svg. */
 void compare_plot(const struct compare *c, const struct result *res, size_t n)
 {
-    char *dat = xasprintf("%s/scaling.dat", c->dir), *gp = xasprintf("%s/scaling.gp", c->dir);
-    FILE *d = fopen(dat, "w"), *g = fopen(gp, "w");
-    if (!d || !g) {
-        rr_warn("compare: cannot write %s: no plot", !d ? dat : gp);
-        if (d)
-            fclose(d);
-        if (g)
-            fclose(g);
-        free(dat);
-        free(gp);
-        return;
-    }
+    char *dat_text, *gp_text;
+    size_t dat_len, gp_len;
+    FILE *d = xmemstream_open(&dat_text, &dat_len), *g = xmemstream_open(&gp_text, &gp_len);
     fprintf(d, "# np speedup efficiency, one block per profile\n");
     for (size_t p = 0; p < c->profiles.n; p++) {
         fprintf(d, "# %s\n", c->labels.v[p]);
@@ -203,7 +203,7 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
                 fprintf(d, "%ld %.6f %.6f\n", res[i].np, res[i].speedup, res[i].efficiency);
         fprintf(d, "\n\n");
     }
-    fclose(d);
+    xmemstream_close(d);
     fprintf(g, "# Made by rdmarun compare; run 'gnuplot scaling.gp' here to redraw.\n"
                "set key left top\nset grid\nset xlabel 'ranks (np)'\nset logscale x 2\n");
     for (int t = 0; t < 2; t++) {
@@ -230,10 +230,12 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
         }
         fprintf(g, "unset multiplot\nset output\n");
     }
-    fclose(g);
-    plot_draw(c->dir, "scaling", "compare");
-    free(dat);
-    free(gp);
+    xmemstream_close(g);
+    if (save_text(c, "scaling.dat", dat_text, dat_len) == 0 &&
+        save_text(c, "scaling.gp", gp_text, gp_len) == 0)
+        plot_draw(c->out.path, "scaling", "compare");
+    else
+        rr_warn("compare: no plot");
 }
 
 void plot_draw(const char *dir, const char *name, const char *who)

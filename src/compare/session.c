@@ -7,6 +7,7 @@
 #include "compare/compare.h"
 #include "compare/measure.h"
 #include "evidence/evidence.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/strvec.h"
@@ -91,13 +92,9 @@ bool compare_count(const char *what, const char *s, long lo, long hi, long *out)
 
 static int save_settings(const struct compare *c)
 {
-    char *path = xasprintf("%s/compare.conf", c->dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        rr_error("compare: cannot write %s: %s", path, strerror(errno));
-        free(path);
-        return RR_EX_CANTCREAT;
-    }
+    char *text;
+    size_t len;
+    FILE *f = xmemstream_open(&text, &len);
     fprintf(f, "# rdmarun compare settings; 'rdmarun compare --resume DIR' reads them\n");
     for (size_t i = 0; i < c->profiles.n; i++)
         fprintf(f, "profile=%s\n", c->profiles.v[i]);
@@ -110,14 +107,19 @@ static int save_settings(const struct compare *c)
         fprintf(f, "arg=%s\n", c->args.v[i]);
     for (size_t i = 0; i < c->program.n; i++)
         fprintf(f, "program=%s\n", c->program.v[i]);
-    int rc = fclose(f) == 0 ? 0 : RR_EX_CANTCREAT;
-    free(path);
+    xmemstream_close(f);
+    int rc = 0;
+    if (replace_file_at(c->out.fd, "compare.conf", text, len) != 0) {
+        rr_error("compare: cannot write %s/compare.conf: %s", c->out.path, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(text);
     return rc;
 }
 
 static int load_settings(struct compare *c)
 {
-    char *path = xasprintf("%s/compare.conf", c->dir);
+    char *path = xasprintf("%s/compare.conf", c->out.path);
     FILE *f = fopen(path, "r");
     if (!f) {
         rr_error("compare --resume: cannot read %s: %s (hint: the directory of an earlier "
@@ -198,10 +200,13 @@ static void job_argv(const struct compare *c, struct strvec *argv, long np)
  * the verdict it expects. */
 static int save_plans(struct compare *c, const char *self)
 {
-    char *dir = xasprintf("%s/plans", c->dir);
-    mkdir(dir, 0755);
+    char *dir = results_dir_file(&c->out, "plans");
     c->expect = xcalloc(ncombos(c), sizeof(*c->expect));
     int rc = 0;
+    if (results_dir_subdir(&c->out, "plans") != 0) {
+        rr_error("compare: cannot make %s: %s", dir, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
     for (size_t k = 0; k < ncombos(c) && !rc; k++) {
         struct strvec argv = {0};
         base_argv(&argv, self, combo_profile(c, k));
@@ -239,7 +244,7 @@ static int do_runs(struct compare *c, const char *self)
 {
     /* What is recorded stays as it is; new runs are appended a line each.
      * The next run is the one after the last recorded. */
-    char *csv_path = xasprintf("%s/runs.csv", c->dir);
+    char *csv_path = xasprintf("%s/runs.csv", c->out.path);
     struct run *rows;
     size_t nrows = runs_read(csv_path, &rows);
     int next = nrows ? rows[nrows - 1].index + 1 : 0;
@@ -255,7 +260,7 @@ static int do_runs(struct compare *c, const char *self)
     int rc = 0, started = next;
     if (next)
         fprintf(stderr, "rdmarun: compare: %d of %d runs already recorded in %s; continuing\n",
-                next, total, c->dir);
+                next, total, c->out.path);
     for (int i = next; i < total && !measure_interrupted(); i++) {
         struct run r;
         memset(&r, 0, sizeof(r));
@@ -266,8 +271,8 @@ static int do_runs(struct compare *c, const char *self)
         snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
         r.np = combo_np(c, k);
         progress(i - started, total - started, &r, proc_now() - t0);
-        char *evdir = xasprintf("%s/runs/%04d", c->dir, i);
-        char *log = xasprintf("%s/runs/%04d.out", c->dir, i);
+        char *evdir = xasprintf("%s/runs/%04d", c->out.path, i);
+        char *log = xasprintf("%s/runs/%04d.out", c->out.path, i);
         struct strvec argv = {0};
         base_argv(&argv, self, combo_profile(c, k));
         sv_push(&argv, "--evidence-dir");
@@ -308,7 +313,7 @@ static int do_runs(struct compare *c, const char *self)
         fputc('\n', stderr);
     if (measure_interrupted()) {
         rr_error("compare: interrupted; the runs finished so far are in %s (continue with: "
-                 "rdmarun compare --resume %s)", csv_path, c->dir);
+                 "rdmarun compare --resume %s)", csv_path, c->out.path);
         rc = 130;
     }
     close(csv);
@@ -329,14 +334,13 @@ void compare_free(struct compare *c)
     sv_free(&c->program);
     free(c->metric);
     free(c->baseline);
-    free(c->dir);
+    results_dir_close(&c->out);
 }
 
-/* A new comparison's folder: created, empty of results, with its settings. */
+/* A new comparison's folder: made now, with its settings. */
 static int start_dir(struct compare *c, const char *output)
 {
-    int rc = results_dir_new(output, "rdmarun-compare", "runs.csv", "compare", "a comparison",
-                             &c->dir);
+    int rc = results_dir_create(&c->out, output, "rdmarun-compare", "compare");
     return rc ? rc : save_settings(c);
 }
 
@@ -380,13 +384,13 @@ static int nothing_measured(const struct result *res, size_t n, const struct run
 
 int compare_load(struct compare *c, const char *dir)
 {
-    c->dir = xstrdup(dir);
-    return load_settings(c);
+    int rc = results_dir_resume(&c->out, dir, "compare", "compare --resume");
+    return rc ? rc : load_settings(c);
 }
 
 int compare_run(struct compare *c, const char *output)
 {
-    bool resumed = c->dir != NULL;
+    bool resumed = c->out.path != NULL;
     int rc = make_labels(c);
     if (!rc)
         rc = compile_metric(c);
@@ -394,16 +398,17 @@ int compare_run(struct compare *c, const char *output)
         rc = start_dir(c, output);
     char *self = realpath("/proc/self/exe", NULL);
     if (!rc) {
-        char *runsdir = xasprintf("%s/runs", c->dir);
-        mkdir(runsdir, 0755);
-        free(runsdir);
-        rc = save_plans(c, self);
+        if (results_dir_subdir(&c->out, "runs") != 0) {
+            rr_error("compare: cannot make %s/runs: %s", c->out.path, strerror(errno));
+            rc = RR_EX_CANTCREAT;
+        } else
+            rc = save_plans(c, self);
     }
     if (!rc) {
         measure_catch_signals();
         int runs_rc = do_runs(c, self);
         struct run *runs;
-        char *csv = xasprintf("%s/runs.csv", c->dir);
+        char *csv = xasprintf("%s/runs.csv", c->out.path);
         size_t nruns = runs_read(csv, &runs);
         free(csv);
         struct result *res = xcalloc(ncombos(c), sizeof(*res));

@@ -28,54 +28,12 @@ static bool own_file(const char *name)
     return evidence_log_name(name) || evidence_own_file(name) || strcmp(name, MARK) == 0;
 }
 
-static char *parent_of(const char *dir)
-{
-    char *p = xstrdup(dir);
-    char *slash = strrchr(p, '/');
-    while (slash && slash > p && slash[1] == '\0') {   /* "a/b/" */
-        *slash = '\0';
-        slash = strrchr(p, '/');
-    }
-    if (!slash)
-        strcpy(p, ".");
-    else if (slash == p)
-        p[1] = '\0';
-    else
-        *slash = '\0';
-    return p;
-}
-
 char *evidence_dir_template(const char *root)
 {
     char host[64] = "host";
     gethostname(host, sizeof(host) - 1);
     host[sizeof(host) - 1] = '\0';
     return xasprintf("%s/%s.%ld.%ld.XXXXXX", root, host, (long)getpid(), (long)time(NULL));
-}
-
-/* A directory rdmarun may make its run directory in: this user's, or open
- * to others only with the sticky bit (then no one can rename or remove what
- * we make there). Never through a final symlink of someone else's. */
-static int safe_parent(const char *dir)
-{
-    struct stat st;
-    if (lstat(dir, &st) != 0)
-        return -1;
-    if (S_ISLNK(st.st_mode) && st.st_uid != geteuid()) {
-        errno = EPERM;
-        return -1;
-    }
-    if (stat(dir, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
-        errno = EPERM;
-        return -1;
-    }
-    return access(dir, W_OK | X_OK);
 }
 
 /* Marks a directory rdmarun made; its fd, or -1. */
@@ -252,7 +210,7 @@ static char *fresh(const char *template)
 
 static char *make_exact(const char *dir)
 {
-    char *parent = parent_of(dir);
+    char *parent = path_parent(dir);
     int rc = make_dirs(parent);
     free(parent);
     if (rc != 0)
@@ -282,7 +240,7 @@ static char *make_exact(const char *dir)
         }
         if (kind == 1) {
             char *base = strrchr(dir, '/');
-            char *up = parent_of(dir);
+            char *up = path_parent(dir);
             int pfd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             free(up);
             if (pfd >= 0) {
@@ -295,7 +253,7 @@ static char *make_exact(const char *dir)
     }
     if (dfd >= 0)
         close(dfd);
-    if (safe_parent(dir) != 0)
+    if (safe_parent_dir(dir) != 0)
         return NULL;
     char *t = evidence_dir_template(dir);
     char *made = fresh(t);
@@ -307,16 +265,16 @@ char *evidence_dir_make(const char *dir, bool exact)
 {
     if (exact)
         return make_exact(dir);
-    char *root = parent_of(dir);
+    char *root = path_parent(dir);
     struct stat st;
     char *made = NULL;
     if (lstat(root, &st) != 0 && errno == ENOENT) {
-        char *up = parent_of(root);
+        char *up = path_parent(root);
         if (make_dirs(up) == 0 && (mkdir(root, 0700) == 0 || errno == EEXIST))
             chmod(root, SHARED_ROOT_MODE);   /* (mkdir's mode passes the umask) */
         free(up);
     }
-    if (safe_parent(root) == 0)
+    if (safe_parent_dir(root) == 0)
         made = fresh(dir);
     int e = errno;
     free(root);
@@ -326,7 +284,7 @@ char *evidence_dir_make(const char *dir, bool exact)
 
 void evidence_dir_prune(const char *made)
 {
-    char *root = parent_of(made);
+    char *root = path_parent(made);
     const char *slash = strrchr(made, '/');
     prune(root, slash ? slash + 1 : made, keep_runs());
     free(root);
@@ -337,7 +295,7 @@ int evidence_dir_check(const char *dir, bool exact)
     /* The nearest existing ancestor: a directory rdmarun could write in. A
      * directory is made and removed there (access() says yes to root where
      * mkdir fails, in /proc or on a read-only mount). */
-    char *d = exact ? xstrdup(dir) : parent_of(dir);
+    char *d = exact ? xstrdup(dir) : path_parent(dir);
     struct stat st;
     int rc = -1;
     for (;;) {
@@ -352,7 +310,7 @@ int evidence_dir_check(const char *dir, bool exact)
         }
         if (errno != ENOENT || strcmp(d, "/") == 0 || strcmp(d, ".") == 0)
             break;
-        char *up = parent_of(d);
+        char *up = path_parent(d);
         free(d);
         d = up;
     }

@@ -109,17 +109,19 @@ static int save_settings(const struct tune *t)
     }
     xmemstream_close(f);
     int rc = 0;
-    if (replace_file_in(t->dir, "tune.conf", text, len) != 0) {
-        rr_error("tune: cannot write %s/tune.conf: %s", t->dir, strerror(errno));
+    if (replace_file_at(t->out.fd, "tune.conf", text, len) != 0) {
+        rr_error("tune: cannot write %s/tune.conf: %s", t->out.path, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }
     free(text);
     return rc;
 }
 
-int tune_load(struct tune *t, const char *dir)
+int tune_load(struct tune *t, const char *dir, const char *who)
 {
-    t->dir = xstrdup(dir);
+    int opened = results_dir_resume(&t->out, dir, "tune", who);
+    if (opened)
+        return opened;
     char *path = xasprintf("%s/tune.conf", dir);
     FILE *f = open_input(path);
     if (!f) {
@@ -192,7 +194,7 @@ int tune_load(struct tune *t, const char *dir)
 
 void tune_free(struct tune *t)
 {
-    free(t->dir);
+    results_dir_close(&t->out);
     free(t->base);
     free(t->space_file);
     free(t->metric);
@@ -331,8 +333,8 @@ bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, co
 static bool run_one(struct session *x, const unsigned *choice, struct journal_record *r)
 {
     const struct tune *t = x->t;
-    char *evdir = xasprintf("%s/runs/%04zu", t->dir, x->next);
-    char *log = xasprintf("%s/runs/%04zu.out", t->dir, x->next);
+    char *evdir = xasprintf("%s/runs/%04zu", t->out.path, x->next);
+    char *log = xasprintf("%s/runs/%04zu.out", t->out.path, x->next);
     struct strvec argv = {0};
     tune_job_argv(t, x->self, t->base, choice, evdir, &argv);
     bool done = tune_measure(t, &x->re, argv.v, evdir, log, x->expect, r);
@@ -385,7 +387,7 @@ static enum tune_sample_status sample(const struct tune_search *s, const unsigne
         if (!run_one(x, choice, r))
             goto out;
         if (journal_append(x->fd, r) != 0) {
-            rr_error("tune: cannot record run %zu in %s/samples.tsv: %s", x->next, t->dir,
+            rr_error("tune: cannot record run %zu in %s/samples.tsv: %s", x->next, t->out.path,
                      strerror(errno));
             x->error = RR_EX_CANTCREAT;
             journal_record_clear(r);
@@ -425,7 +427,7 @@ char *tune_expectation(const struct tune *t, const char *self, int *rc)
 {
     struct strvec argv = {0};
     tune_job_argv(t, self, t->base, NULL, NULL, &argv);
-    char *path = xasprintf("%s/plan.json", t->dir);
+    char *path = xasprintf("%s/plan.json", t->out.path);
     char *what = xasprintf("tune: profile %s", t->base);
     char *expect = measure_plan(&argv, path, what, rc);
     /* --verify off: the user's word that no run is to be judged. */
@@ -538,7 +540,7 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     if (interrupted)
         fprintf(m, "# Interrupted: the values below were accepted by the search but not yet\n"
                    "# measured against %s (continue with: rdmarun tune --resume %s).\n",
-                t->base, t->dir);
+                t->base, t->out.path);
     else if (!s->beats_base && !rules && !nccl)
         fprintf(m, "# Nothing beat %s by %.0f%% in a bin without another bin slower beyond\n"
                    "# the noise: the values stay %s's.\n", t->base, TUNE_MIN_GAIN * 100, t->base);
@@ -611,9 +613,9 @@ static int write_profile(const struct session *x, const struct tune_search *s,
     }
     sv_free(&done);
     xmemstream_close(m);
-    int rc = replace_file_in(t->dir, "tuned.ini", text, len);
+    int rc = replace_file_at(t->out.fd, "tuned.ini", text, len);
     if (rc)
-        rr_error("tune: cannot write %s/tuned.ini: %s", t->dir, strerror(errno));
+        rr_error("tune: cannot write %s/tuned.ini: %s", t->out.path, strerror(errno));
     free(text);
     free(kind);
     free(fp);
@@ -686,14 +688,14 @@ static int write_summary(const struct session *x, const struct tune_search *s)
     xmemstream_close(csv);
     xmemstream_close(js);
     int rc = 0;
-    if (replace_file_in(t->dir, "summary.csv", csv_text, csv_len) != 0 ||
-        replace_file_in(t->dir, "summary.json", js_text, js_len) != 0) {
-        rr_error("tune: cannot write the summary in %s: %s", t->dir, strerror(errno));
+    if (replace_file_at(t->out.fd, "summary.csv", csv_text, csv_len) != 0 ||
+        replace_file_at(t->out.fd, "summary.json", js_text, js_len) != 0) {
+        rr_error("tune: cannot write the summary in %s: %s", t->out.path, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }
     free(csv_text);
     free(js_text);
-    printf("profile: %s/tuned.ini (rdmarun -p %s/tuned.ini ...)\n", t->dir, t->dir);
+    printf("profile: %s/tuned.ini (rdmarun -p %s/tuned.ini ...)\n", t->out.path, t->out.path);
     free(cbase);
     free(cbest);
     free(settings);
@@ -705,12 +707,12 @@ static int write_summary(const struct session *x, const struct tune_search *s)
  * name; NULL after a warning. */
 static char *keep_file(const struct tune *t, const char *name, const char *text)
 {
-    if (replace_file_in(t->dir, name, text, strlen(text)) != 0) {
-        rr_warn("tune: cannot write %s/%s: %s", t->dir, name, strerror(errno));
+    if (replace_file_at(t->out.fd, name, text, strlen(text)) != 0) {
+        rr_warn("tune: cannot write %s/%s: %s", t->out.path, name, strerror(errno));
         return NULL;
     }
-    char *dir = realpath(t->dir, NULL);
-    char *path = xasprintf("%s/%s", dir ? dir : t->dir, name);
+    char *dir = realpath(t->out.path, NULL);
+    char *path = xasprintf("%s/%s", dir ? dir : t->out.path, name);
     free(dir);
     return path;
 }
@@ -836,13 +838,13 @@ static void per_size_rules(struct session *x, struct tune_search *s)
     free(info);
     for (size_t b = 0; b < nblocks; b++)
         blocks[b].name = names_done.v[b];
-    char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->dir);
+    char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->out.path);
     char *text = ok && nblocks ? coll_rules_text(header, blocks, nblocks) : NULL;
     char *list = sv_join(&names_done, ", ");
     free(header);
     if (text && !coll_rules_check(text, max_alg, &why))
         rr_warn("tune: the %s rules made for %s fail their own check (%s): not kept", list,
-                t->dir, why);
+                t->out.path, why);
     else if (text && (x->rules = keep_file(t, "coll-rules.txt", text))) {
         x->rules_colls = xstrdup(list);
         x->rules_notes = notes;
@@ -940,11 +942,11 @@ static void per_size_nccl(struct session *x, struct tune_search *s)
         if (rules[i].algo)
             rules[m++] = rules[i];
     char *err = NULL, *header = xasprintf("rdmarun tune: %s in %s, for NCCL's example tuner "
-                                          "plugin (NCCL_TUNER_CONFIG_FILE)", t->base, t->dir);
+                                          "plugin (NCCL_TUNER_CONFIG_FILE)", t->base, t->out.path);
     char *text = ok && m ? nccl_rules_text(header, rules, m) : NULL;
     free(header);
     if (text && !nccl_rules_check(text, &err))
-        rr_warn("tune: the NCCL rules made for %s fail their own check (%s): not kept", t->dir,
+        rr_warn("tune: the NCCL rules made for %s fail their own check (%s): not kept", t->out.path,
                 err);
     else if (text && (x->nccl_rules = keep_file(t, "nccl-tuner.csv", text))) {
         x->nccl_keys[keys[0]] = x->nccl_keys[keys[1]] = true;
@@ -965,10 +967,10 @@ static void per_size_nccl(struct session *x, struct tune_search *s)
 
 /* ---- the tune ---- */
 
-/* A new tune's folder: created, not one that holds a tune, with its settings. */
+/* A new tune's folder: made now, with its settings. */
 static int start_dir(struct tune *t, const char *output)
 {
-    int rc = results_dir_new(output, "rdmarun-tune", "samples.tsv", "tune", "a tune", &t->dir);
+    int rc = results_dir_create(&t->out, output, "rdmarun-tune", "tune");
     return rc ? rc : save_settings(t);
 }
 
@@ -996,21 +998,19 @@ int tune_run(struct tune *t, const char *output)
     const char *regex = t->metric ? t->metric : "$^";   /* none: the wall time */
     if (!metric_compile(&x.re, regex, "tune: --metric"))
         return RR_EX_USAGE;
-    int rc = t->dir ? 0 : start_dir(t, output);
+    int rc = t->out.path ? 0 : start_dir(t, output);
     x.self = realpath("/proc/self/exe", NULL);
-    char *plans = xasprintf("%s/runs", t->dir);
-    if (!rc && make_dirs(plans) != 0) {
-        rr_error("tune: cannot create %s: %s", plans, strerror(errno));
+    if (!rc && results_dir_subdir(&t->out, "runs") != 0) {
+        rr_error("tune: cannot make %s/runs: %s", t->out.path, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }
-    free(plans);
     if (!rc)
         x.expect = tune_expectation(t, x.self, &rc);
     struct facts f;
     memset(&f, 0, sizeof(f));
     if (!rc)
         rc = facts_gather(&f, &(struct facts_sources){.placement_only = false});
-    char *journal = xasprintf("%s/samples.tsv", t->dir);
+    char *journal = xasprintf("%s/samples.tsv", t->out.path);
     if (!rc) {
         x.nold = journal_read(journal, &x.old);
         /* A line past what could be read (a torn one) is cut when opened. */
@@ -1024,14 +1024,14 @@ int tune_run(struct tune *t, const char *output)
     if (!rc) {
         if (strcmp(x.expect, "any") == 0)
             fprintf(stderr, "rdmarun: tune: %s in %s, runs not verified (--verify off); "
-                    "searching:\n", t->base, t->dir);
+                    "searching:\n", t->base, t->out.path);
         else
             fprintf(stderr, "rdmarun: tune: %s in %s, every run verified as '%s'; searching:\n",
-                    t->base, t->dir, x.expect);
+                    t->base, t->out.path, x.expect);
         tune_space_print(&t->space, stderr);
         if (x.nold)
             fprintf(stderr, "rdmarun: tune: %zu runs already recorded in %s/samples.tsv; "
-                    "continuing\n", x.nold, t->dir);
+                    "continuing\n", x.nold, t->out.path);
         measure_catch_signals();
         x.t0 = proc_now();
         size_t nvalues[TUNE_MAX_KEYS];
@@ -1061,7 +1061,7 @@ int tune_run(struct tune *t, const char *output)
                 fputs("\r\033[K", stderr);
             /* The replayed records and the new ones, for the medians. */
             journal_free(x.old, x.nold);
-            char *jpath = xasprintf("%s/samples.tsv", t->dir);
+            char *jpath = xasprintf("%s/samples.tsv", t->out.path);
             x.nold = journal_read(jpath, &x.old);
             free(jpath);
             bool interrupted = measure_interrupted();
@@ -1077,7 +1077,7 @@ int tune_run(struct tune *t, const char *output)
             if (!rc && interrupted) {
                 rr_error("tune: interrupted; the runs so far are in %s/samples.tsv and what the "
                          "search accepted in %s/tuned.ini (continue with: rdmarun tune "
-                         "--resume %s)", t->dir, t->dir, t->dir);
+                         "--resume %s)", t->out.path, t->out.path, t->out.path);
                 rc = 130;
             }
         }

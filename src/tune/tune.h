@@ -4,13 +4,14 @@
  * profile and the summary). */
 #ifndef RDMARUN_TUNE_H
 #define RDMARUN_TUNE_H
+#include "compare/results_dir.h"
 #include "tune/space.h"
 #include "util/strvec.h"
 #include <regex.h>
 #include <stdbool.h>
 
 struct tune {
-    char *dir;               /* the results folder */
+    struct results_dir out;  /* the results folder */
     char *base;              /* -p BASE as given */
     char *space_file;        /* --space FILE (NULL: the default space) */
     long budget_runs;        /* --budget N: at most N runs (0: no limit) */
@@ -40,8 +41,9 @@ char *tune_builtin_benchmark(bool ucx);
  * overhead) at each size, in microseconds. */
 #define TUNE_UCX_METRIC "^((tag_lat|tag_bw) size=[0-9]+) .*time_us=([0-9.eE+-]+)"
 
-/* An earlier tune's settings, from DIR/tune.conf, to resume it. */
-int tune_load(struct tune *t, const char *dir);
+/* An earlier tune's folder (results_dir_resume, locked) and its settings,
+ * from DIR/tune.conf, for `who` ("tune --resume", "tune --validate"). */
+int tune_load(struct tune *t, const char *dir, const char *who);
 /* Run the tune t holds: a new one in `output` (NULL: rdmarun-tune/TIMESTAMP)
  * or the one tune_load read, resumed. Returns rdmarun's exit status. */
 int tune_run(struct tune *t, const char *output);

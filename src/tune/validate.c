@@ -42,7 +42,7 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
     size_t csv_len, dat_len, gp_len;
     FILE *csv = xmemstream_open(&csv_text, &csv_len), *dat = xmemstream_open(&dat_text, &dat_len);
     printf("rdmarun tune --validate: %s against %s/tuned.ini, %zu interleaved pairs of runs\n",
-           t->base, t->dir, n);
+           t->base, t->out.path, n);
     printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "speedup (95% CI)");
     fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
     fprintf(dat, "# bin base_median tuned_median label\n");
@@ -100,13 +100,13 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
                 k ? "svg" : "pngcairo", k ? "svg" : "png");
     xmemstream_close(gp);
     int rc = 0;
-    if (replace_file_in(t->dir, "validate.csv", csv_text, csv_len) != 0 ||
-        replace_file_in(t->dir, "validate.dat", dat_text, dat_len) != 0 ||
-        replace_file_in(t->dir, "validate.gp", gp_text, gp_len) != 0) {
-        rr_error("tune --validate: cannot write in %s: %s", t->dir, strerror(errno));
+    if (replace_file_at(t->out.fd, "validate.csv", csv_text, csv_len) != 0 ||
+        replace_file_at(t->out.fd, "validate.dat", dat_text, dat_len) != 0 ||
+        replace_file_at(t->out.fd, "validate.gp", gp_text, gp_len) != 0) {
+        rr_error("tune --validate: cannot write in %s: %s", t->out.path, strerror(errno));
         rc = RR_EX_CANTCREAT;
     } else {
-        plot_draw(t->dir, "validate", "tune --validate");
+        plot_draw(t->out.path, "validate", "tune --validate");
     }
     free(csv_text);
     free(dat_text);
@@ -117,7 +117,7 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
 
 int tune_validate(struct tune *t, long pairs)
 {
-    char *tuned = xasprintf("%s/tuned.ini", t->dir);
+    char *tuned = xasprintf("%s/tuned.ini", t->out.path);
     if (access(tuned, R_OK) != 0) {
         rr_error("tune --validate: %s: %s (hint: the folder of a finished 'rdmarun tune')", tuned,
                  strerror(errno));
@@ -132,9 +132,11 @@ int tune_validate(struct tune *t, long pairs)
     char *self = realpath("/proc/self/exe", NULL);
     int rc = 0;
     char *expect = tune_expectation(t, self, &rc);
-    char *dir = xasprintf("%s/validate", t->dir), *journal = xasprintf("%s/validate.tsv", t->dir);
+    char *dir = results_dir_file(&t->out, "validate");
+    char *journal = results_dir_file(&t->out, "validate.tsv");
     int fd = -1;
-    if (!rc && (make_dirs(dir) != 0 || (fd = journal_open(journal)) < 0)) {
+    if (!rc && (results_dir_subdir(&t->out, "validate") != 0 ||
+                (fd = journal_open(journal)) < 0)) {
         rr_error("tune --validate: cannot write %s: %s", journal, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }

@@ -13,6 +13,10 @@
 
 int make_dirs(const char *path)
 {
+    if (!path[0]) {   /* no folder at all */
+        errno = ENOENT;
+        return -1;
+    }
     char *copy = xstrdup(path);
     int rc = 0;
     for (char *s = copy + 1; rc == 0; s++) {
@@ -28,6 +32,24 @@ int make_dirs(const char *path)
     }
     free(copy);
     return rc;
+}
+
+char *path_parent(const char *path)
+{
+    char *p = xmalloc(strlen(path) + 2);   /* room for "." when path is "" */
+    strcpy(p, path);
+    char *slash = strrchr(p, '/');
+    while (slash && slash > p && slash[1] == '\0') {   /* "a/b/" */
+        *slash = '\0';
+        slash = strrchr(p, '/');
+    }
+    if (!slash)
+        strcpy(p, ".");
+    else if (slash == p)
+        p[1] = '\0';
+    else
+        *slash = '\0';
+    return p;
 }
 
 char *read_first_line(const char *fmt, ...)
@@ -188,6 +210,31 @@ int private_dir_open(const char *path)
     return fd;
 }
 
+int safe_parent_dir(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return -1;
+    if (S_ISLNK(st.st_mode) && st.st_uid != geteuid()) {
+        errno = EPERM;
+        return -1;
+    }
+    if (stat(dir, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    /* Others may write: only a sticky folder of root's or ours keeps what we
+     * make (its owner may still rename or remove any entry). */
+    if ((st.st_mode & 022) &&
+        (!(st.st_mode & S_ISVTX) || (st.st_uid != 0 && st.st_uid != geteuid()))) {
+        errno = EPERM;
+        return -1;
+    }
+    return access(dir, W_OK | X_OK);
+}
+
 char *user_runtime_dir(void)
 {
     const char *run = getenv("XDG_RUNTIME_DIR");
@@ -329,11 +376,18 @@ int replace_file_mode_at(int dirfd, const char *name, const void *buf, size_t le
     char *tmp = xasprintf(".%s.%ld.tmp", name, (long)getpid());
     int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     /* the mode set on the open file: the umask does not narrow it */
+    /* on disk before the rename, and the rename on disk before the caller
+     * goes on: a power cut leaves the old file or the new one, never an
+     * empty one */
     int rc = fd < 0 ? -1 : fchmod(fd, mode) != 0 ? -1 : write_all(fd, buf, len);
+    if (rc == 0)
+        rc = fsync(fd);
     if (fd >= 0 && close(fd) != 0)
         rc = -1;
     if (rc == 0)
         rc = renameat(dirfd, tmp, dirfd, name);
+    if (rc == 0)
+        fsync(dirfd);   /* (a folder opened O_RDONLY: EBADF or EINVAL on some file systems) */
     if (rc != 0 && fd >= 0) {
         int e = errno;
         unlinkat(dirfd, tmp, 0);

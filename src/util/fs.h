@@ -5,6 +5,9 @@
 #include <sys/types.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
+/* The folder PATH is in: "a/b/" and "a/b" give "a", "b" and "" give ".",
+ * "/b" gives "/". Caller frees. */
+char *path_parent(const char *path);
 /* First line of a sysfs or procfs attribute (open_input's rules), trimmed;
  * NULL if absent or empty, and (errno EILSEQ) when it holds a control
  * character or a byte past ASCII, which the kernel never writes there. */
@@ -31,6 +34,13 @@ char *helper_path(const char *tree_path);
  * or anyone else may write or read it. A directory fd (O_CLOEXEC), or -1
  * with errno. */
 int private_dir_open(const char *path);
+/* A folder rdmarun may make a folder of its own in (a run's evidence, a
+ * tune's results): one no one else may write, or a sticky one (/tmp) of
+ * root's or this user's, where no one else can rename or remove what is
+ * made; never through a final symlink of someone else's. 0, or -1 with
+ * errno (EPERM: others could swap what is made there; EACCES: not
+ * writable). */
+int safe_parent_dir(const char *dir);
 /* This user's folder for what rdmarun keeps between runs of one boot (the
  * topology cache, the launcher's options): $XDG_RUNTIME_DIR/rdmarun (a
  * per-boot tmpfs), else /tmp/rdmarun-UID (as tmux keeps its sockets: a batch

@@ -31,7 +31,7 @@ static int child_io(enum proc_io io, const char *file, int pipe_w, int target)
 {
     int fd = io == PROC_PIPE ? pipe_w
            : io == PROC_NULL ? open("/dev/null", O_WRONLY)
-           : io == PROC_FILE ? open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : target;
+           : io == PROC_FILE ? open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644) : target;
     if (fd < 0)
         return -1;
     if (fd != target && dup2(fd, target) < 0)

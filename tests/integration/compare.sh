@@ -197,7 +197,7 @@ check "a metric that is not a regex" 64 "is not a regular expression"
 run "$RDMARUN" compare -p shm --np 1 -o "$D" -- "$HELLO"
 check "a folder that already holds a comparison" 64 "already holds a comparison" "--resume"
 run "$RDMARUN" compare --resume "$TMP/nothing"
-check "--resume of a folder without a comparison" 66 "compare.conf"
+check "--resume of a folder that is not there" 66 "cannot open $TMP/nothing: No such file or directory"
 run "$RDMARUN" compare -p nosuchprofile --np 1 -o "$TMP/nsp" -- "$HELLO"
 check "a profile that does not exist: its reason on the terminal and 66, before any run" 66 \
     "compare: profile nosuchprofile, 1 ranks: profile 'nosuchprofile' not found"

@@ -68,7 +68,7 @@ else
     skip "the validation plot" "gnuplot not installed"
 fi
 run "$RDMARUN" tune --validate "$TMP"
-check "--validate of a folder without a tune" 66 "tune.conf"
+check "--validate of a folder without a tune" 66 "tune --validate: $TMP was not made by rdmarun tune"
 
 # Nothing to gain: the base stays, and tuned.ini says so.
 printf '[tune]\ndefaults = no\n[ucx]\nZCOPY_THRESH = 4K | 16K\n' >"$TMP/flat.ini"
@@ -271,15 +271,16 @@ else
     skip "Open MPI's parameters in the search" "mpirun or ompi_info missing"
 fi
 
-# Files rdmarun writes in the results folder are never written through a
-# planted symlink: they are replaced (tuned.ini, the summary, the settings).
+# rdmarun writes results only into a folder it makes: a folder that exists
+# (with links planted in it, or the user's own files) is refused and left
+# as it was.
 mkdir -p "$TMP/planted"
 printf 'keep\n' >"$TMP/victim"
-for f in tuned.ini summary.csv summary.json tune.conf; do ln -s "$TMP/victim" "$TMP/planted/$f"; done
+for f in tuned.ini summary.csv summary.json tune.conf samples.tsv; do ln -s "$TMP/victim" "$TMP/planted/$f"; done
 run "$RDMARUN" "${TUNE[@]}" -o "$TMP/planted" -- "$TMP/bench"
-check "a tune in a folder with planted symlinks" 0 "tuned"
-[ "$(cat "$TMP/victim")" = keep ] && [ ! -L "$TMP/planted/tuned.ini" ] && [ ! -L "$TMP/planted/summary.csv" ]
-ok $? "the symlinks' target is untouched; the results are files of their own"
+check "a tune into a folder that exists is refused" 64 "exists: rdmarun writes a tune only into a folder it makes"
+[ "$(cat "$TMP/victim")" = keep ] && [ "$(ls -A "$TMP/planted" | wc -l)" = 5 ]
+ok $? "the links' target is untouched and nothing is added to the folder"
 
 # A base whose own run cannot be measured: the tune says so, with the status
 # of why (a figure the metric does not find: 65; the run's own failure: its status).
@@ -390,7 +391,7 @@ printf '[ucx]\nRNDV_THRES = 8K | 16K\n' >"$TMP/typo.ini"
 run "$RDMARUN" tune -p shm --launcher exec --space "$TMP/typo.ini" -- "$TMP/bench"
 check "a key UCX does not have" 78 "$TMP/typo.ini:2" "RNDV_THRESH"
 run "$RDMARUN" tune --resume "$TMP/nosuch"
-check "--resume of a folder without a tune" 66 "tune.conf"
+check "--resume of a folder that is not there" 66 "cannot open $TMP/nosuch: No such file or directory"
 run "$RDMARUN" "${TUNE[@]}" -o "$TMP/t1" -- "$TMP/bench"
 check "a folder that holds a tune is not overwritten" 64 "already holds a tune"
 

@@ -326,6 +326,28 @@ mkdir -p "$TMP/textfile"
 echo "keep" >"$TMP/target"
 ln -s "$TMP/target" "$TMP/textfile/rdmarun.prom"   # a link planted where the file goes
 run "$RDMARUN" check --config "$SITE/prom.ini" --sysfs "$DATA/sysfs/ib-mlx5" --prometheus "$TMP/textfile/rdmarun.prom"
+check "--prometheus over a planted link: refused (the node is unhealthy: 69 wins over 73)" 69 \
+    "--prometheus $TMP/textfile/rdmarun.prom: it is a symbolic link, which rdmarun never replaces"
+[ -L "$TMP/textfile/rdmarun.prom" ] && [ "$(cat "$TMP/target")" = keep ] && [ "$(ls -A "$TMP/textfile" | wc -l)" = 1 ]
+ok $? "--prometheus: the link and its target are left as they were, no temporary file left"
+# Not a regular file of the caller's: a FIFO, a device node (as root: a
+# copy of /dev/null's), another user's file. Each is refused and kept.
+mkfifo "$TMP/textfile/fifo.prom"
+targets=("$TMP/textfile/fifo.prom:FIFO")
+if [ "$(id -u)" = 0 ]; then
+    mknod "$TMP/textfile/null.prom" c 1 3 && targets+=("$TMP/textfile/null.prom:character device")
+    echo theirs >"$TMP/textfile/theirs.prom" && chown 65534 "$TMP/textfile/theirs.prom" &&
+        targets+=("$TMP/textfile/theirs.prom:regular file of another user's")
+fi
+for t in "${targets[@]}"; do
+    f=${t%%:*} kind=${t#*:}
+    before=$(stat -c %F:%U:%i "$f")
+    run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prometheus "$f"
+    check "--prometheus over a $kind: refused, 73" 73 "--prometheus $f: it is a $kind, which rdmarun never replaces"
+    [ "$(stat -c %F:%U:%i "$f")" = "$before" ]; ok $? "--prometheus: the $kind is left as it was"
+done
+rm -f "$TMP/textfile/rdmarun.prom" "$TMP/textfile/"*.prom
+run "$RDMARUN" check --config "$SITE/prom.ini" --sysfs "$DATA/sysfs/ib-mlx5" --prometheus "$TMP/textfile/rdmarun.prom"
 check "--prometheus: the check runs as ever" 69 "check rate FAILED: RDMARUN-RATE"
 if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
     /usr/bin/python3 - "$TMP/textfile/rdmarun.prom" <<'PY'
@@ -345,11 +367,14 @@ PY
 else
     skip "--prometheus read by Prometheus' parser" "python3-prometheus-client is not installed"
 fi
-[ ! -L "$TMP/textfile/rdmarun.prom" ] && [ "$(cat "$TMP/target")" = keep ] &&
-    [ "$(stat -c %a "$TMP/textfile/rdmarun.prom")" = 644 ] && [ "$(ls -A "$TMP/textfile" | wc -l)" = 1 ]
-ok $? "--prometheus: a planted link is replaced, never written through; 0644; no temporary file left"
+[ -f "$TMP/textfile/rdmarun.prom" ] && [ "$(stat -c %a "$TMP/textfile/rdmarun.prom")" = 644 ] &&
+    [ "$(ls -A "$TMP/textfile" | wc -l)" = 1 ]
+ok $? "--prometheus: a new file, 0644; no temporary file left"
+ino=$(stat -c %i "$TMP/textfile/rdmarun.prom")
 run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prometheus "$TMP/textfile/rdmarun.prom"
 check "--prometheus on a healthy node: 0" 0 "is healthy"
+[ "$(stat -c %i "$TMP/textfile/rdmarun.prom")" != "$ino" ]
+ok $? "--prometheus: its own earlier file is replaced whole (a new inode: renamed over)"
 grep -qx "rdmarun_check_healthy 1" "$TMP/textfile/rdmarun.prom"; ok $? "--prometheus: healthy 1"
 run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --prometheus "$TMP/no/such/dir/r.prom"
 check "--prometheus into a folder that is not there: 73, with the reason" 73 \

@@ -289,9 +289,16 @@ static int write_prometheus(const char *file, const struct result *res, size_t n
     char *a = xstrdup(file), *b = xstrdup(file);
     const char *dir = dirname(a), *base = basename(b);
     int rc = 0;
-    if (replace_file_mode_in(dir, base, text, strlen(text), 0644) != 0) {
-        rr_error("cannot write %s: %s (hint: a folder root can write, node_exporter's "
-                 "--collector.textfile.directory)", file, strerror(errno));
+    struct stat st;
+    if (replace_own_file_mode_in(dir, base, text, strlen(text), 0644) != 0) {
+        if (errno == EPERM && lstat(file, &st) == 0)
+            rr_error("--prometheus %s: it is a %s%s, which rdmarun never replaces: it writes "
+                     "only a new file or one of its own (hint: a file in node_exporter's "
+                     "--collector.textfile.directory)", file, file_kind(st.st_mode),
+                     S_ISREG(st.st_mode) ? " of another user's" : "");
+        else
+            rr_error("cannot write %s: %s (hint: a folder root can write, node_exporter's "
+                     "--collector.textfile.directory)", file, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }
     free(a);

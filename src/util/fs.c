@@ -414,6 +414,34 @@ int replace_file_mode_in(const char *dir, const char *name, const void *buf, siz
     return rc;
 }
 
+int replace_own_file_mode_in(const char *dir, const char *name, const void *buf, size_t len,
+                             mode_t mode)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return -1;
+    struct stat st;
+    int rc;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (!S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+        errno = EPERM;
+        rc = -1;
+    } else
+        rc = replace_file_mode_at(dfd, name, buf, len, mode);
+    int e = errno;
+    close(dfd);
+    errno = e;
+    return rc;
+}
+
+const char *file_kind(mode_t mode)
+{
+    return S_ISREG(mode) ? "regular file" : S_ISDIR(mode) ? "folder" :
+           S_ISLNK(mode) ? "symbolic link" : S_ISFIFO(mode) ? "FIFO" :
+           S_ISCHR(mode) ? "character device" : S_ISBLK(mode) ? "block device" :
+           S_ISSOCK(mode) ? "socket" : "file of an unknown kind";
+}
+
 FILE *create_new_file(const char *dir, const char *name)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -78,6 +78,14 @@ char *read_input(const char *path, size_t max, size_t *len);
 int replace_file_in(const char *dir, const char *name, const void *buf, size_t len);
 int replace_file_mode_in(const char *dir, const char *name, const void *buf, size_t len,
                          mode_t mode);
+/* replace_file_mode_in, only where nothing is or over a regular file of
+ * this user's: never over a link, a device, a FIFO, a folder or another
+ * user's file (-1, errno EPERM). */
+int replace_own_file_mode_in(const char *dir, const char *name, const void *buf, size_t len,
+                             mode_t mode);
+/* What a stat's mode is, in words: "regular file", "symbolic link",
+ * "character device", ... */
+const char *file_kind(mode_t mode);
 /* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
  * never through a symlink, and only in a directory of this user's. NULL
  * with errno (EEXIST: a file of that name is there already). */

@@ -28,6 +28,9 @@ static int open_own_dir(int at, const char *path)
 {
     int fd = openat(at, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
+    if (fd < 0 && errno == ENOTDIR && fstatat(at, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+        errno = ELOOP;   /* (O_DIRECTORY's ENOTDIR: a link is refused before it is read) */
     if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
         close(fd);
         errno = EPERM;

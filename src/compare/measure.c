@@ -2,6 +2,7 @@
 #include "compare/measure.h"
 #include "compare/plan_file.h"
 #include "evidence/evidence.h"
+#include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
 #include "util/text.h"
@@ -102,8 +103,39 @@ char *measure_plan(const struct strvec *argv, const char *path, const char *what
     return NULL;
 }
 
+/* Where a regex refers back to a group (\1 to \9, outside a bracket
+ * expression): its offset, or -1. glibc's regcomp takes them in an ERE too,
+ * and a backreference makes matching exponential in the line's length. */
+static long backreference_at(const char *regex)
+{
+    bool bracket = false;
+    for (const char *p = regex; *p; p++) {
+        if (bracket) {
+            const char *end = *p == '[' && strchr(":.=", p[1]) && p[1] ? strstr(p + 2, "]") : NULL;
+            if (end)   /* [:class:], [.coll.], [=equiv=] */
+                p = end;
+            else if (*p == ']' && p[-1] != '[' && !(p[-1] == '^' && p[-2] == '['))
+                bracket = false;
+        } else if (*p == '[')
+            bracket = true;
+        else if (*p == '\\' && p[1]) {
+            if (p[1] >= '1' && p[1] <= '9')
+                return p - regex;
+            p++;
+        }
+    }
+    return -1;
+}
+
 bool metric_compile(regex_t *re, const char *regex, const char *option)
 {
+    long at = backreference_at(regex);
+    if (at >= 0) {
+        rr_error("%s '%s' refers back to a group (\\%c at offset %ld): a backreference can make "
+                 "matching a line take exponential time, so rdmarun does not take one (hint: "
+                 "match the text itself)", option, regex, regex[at + 1], at);
+        return false;
+    }
     int e = regcomp(re, regex, REG_EXTENDED);
     if (!e)
         return true;
@@ -116,13 +148,38 @@ bool metric_compile(regex_t *re, const char *regex, const char *option)
 
 #define METRIC_GROUPS 10
 
+/* One line of f into buf (at most cap bytes, NUL-terminated, without its
+ * newline); *cut when it was longer (its rest is read past). Its length,
+ * or -1 at the end. */
+static long read_line_capped(FILE *f, char *buf, size_t cap, bool *cut)
+{
+    if (!fgets(buf, (int)cap + 1, f))
+        return -1;
+    size_t len = strlen(buf);   /* (a NUL in the line ends it here) */
+    *cut = false;
+    if (len && buf[len - 1] == '\n')
+        buf[--len] = '\0';
+    else if (!feof(f)) {
+        int c;
+        while ((c = getc(f)) != EOF && c != '\n')
+            *cut = true;
+    }
+    return (long)len;
+}
+
 void metric_read(const regex_t *re, const char *log,
                  void (*found)(void *ctx, const char *bin, double value), void *ctx)
 {
-    FILE *f = fopen(log, "r");
-    char line[4096];
+    FILE *f = open_input(log);
+    char *line = xmalloc(METRIC_LINE_MAX + 1);
     size_t ngroups = re->re_nsub < METRIC_GROUPS ? re->re_nsub : METRIC_GROUPS - 1;
-    while (f && fgets(line, sizeof(line), f)) {
+    bool cut, said = false;
+    for (long n = 1; f && read_line_capped(f, line, METRIC_LINE_MAX, &cut) >= 0; n++) {
+        if (cut && !said) {
+            rr_warn("%s:%ld: a line longer than %d bytes: the metric is read in its first %d "
+                    "bytes only", log, n, METRIC_LINE_MAX, METRIC_LINE_MAX);
+            said = true;
+        }
         regmatch_t m[METRIC_GROUPS];
         if (regexec(re, line, ngroups + 1, m, 0) != 0)
             continue;
@@ -138,9 +195,10 @@ void metric_read(const regex_t *re, const char *log,
             snprintf(bin, sizeof(bin), "%.*s", (int)(m[1].rm_eo - m[1].rm_so), line + m[1].rm_so);
         char *end;
         double v = strtod(num, &end);
-        if (end != num && isfinite(v))
+        if (end != num && isfinite(v) && fabs(v) <= METRIC_MAX)
             found(ctx, bin, v);
     }
+    free(line);
     if (f)
         fclose(f);
 }

@@ -35,8 +35,14 @@ void measure_run(char *const *argv, const char *log, const char *evdir, const ch
 char *measure_plan(const struct strvec *argv, const char *path, const char *what, int *status);
 
 /* Compile an extended regular expression given as `option`; false after
- * saying why. */
+ * saying why: one that is not, or one with a backreference (\1 to \9:
+ * matching time exponential in the line's length). */
 bool metric_compile(regex_t *re, const char *regex, const char *option);
+/* A figure's bound (the journals refuse more) and the longest line read:
+ * past it, a line's rest is left unread, with a warning. */
+#define METRIC_MAX 1e18
+#define MEASURE_MAX_WALL 1e9   /* seconds a recorded run may have taken */
+#define METRIC_LINE_MAX (1024 * 1024)
 /* Each match of re in the log, in order: the value is the last group that
  * matched (else the whole match); the bin, with two groups or more, the
  * first group (else ""). Calls found(ctx, bin, value) for each value that

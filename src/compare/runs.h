@@ -6,6 +6,9 @@
 
 #define RUNS_CSV_HEADER "run,round,phase,profile,np,wall_s,status,verdict,expect,metric,included\n"
 
+#define RUNS_MAX_LINE 1024       /* bytes: a row is at most 512 */
+#define RUNS_MAX_NP 10000000L
+
 /* One recorded run (a row of runs.csv). */
 struct run {
     int index, round;
@@ -24,8 +27,12 @@ struct run {
 int runs_open(const char *path);
 /* One line of runs.csv in one write, fsync'd. 0, or -1 with errno. */
 int runs_append(int fd, const struct run *r);
-/* Every complete row of a runs.csv (a last line cut short by an
- * interruption, a header or a malformed line is skipped); *out is malloc'd. */
-size_t runs_read(const char *path, struct run **out);
+/* Every row of a runs.csv, each checked whole: fields that parse entirely
+ * and lie in range (RUNS_MAX_*), runs numbered 0, 1, 2, ... in order. A
+ * last line cut short (an interruption as it was written) is left out; any
+ * other line that is not such a row stops the reading with PATH:LINE and
+ * why (RR_EX_DATAERR). 0 otherwise, a missing file too (no rows); *out is
+ * malloc'd, *n rows. */
+int runs_read(const char *path, struct run **out, size_t *n);
 
 #endif

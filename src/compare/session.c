@@ -240,15 +240,46 @@ static void progress(int done, int total, const struct run *r, double elapsed)
     fflush(stderr);
 }
 
+/* The recorded runs are this comparison's: no more than it has, each in
+ * its slot (round, phase, profile, ranks). 0, or 65 after naming the line. */
+static int rows_fit(const struct compare *c, const char *path, const struct run *rows,
+                    size_t n)
+{
+    size_t total = (size_t)(c->warmup + c->repeat) * ncombos(c);
+    for (size_t i = 0; i < n; i++) {
+        int round;
+        size_t k;
+        run_slot(c, (int)i, &round, &k);
+        const struct run *r = &rows[i];
+        const char *why = i >= total ? "a run past the last of this comparison"
+            : r->round != round || r->warmup != (round < c->warmup) ||
+              strcmp(r->profile, combo_label(c, k)) != 0 || r->np != combo_np(c, k)
+            ? "not the run compare.conf puts there (its round, phase, profile or ranks)" : NULL;
+        if (why) {
+            rr_error("%s:%zu: %s (hint: the file is written by rdmarun compare; do not edit it, "
+                     "or start again with another -o DIR)", path, i + 2, why);
+            return RR_EX_DATAERR;
+        }
+    }
+    return 0;
+}
+
 static int do_runs(struct compare *c, const char *self)
 {
     /* What is recorded stays as it is; new runs are appended a line each.
      * The next run is the one after the last recorded. */
     char *csv_path = xasprintf("%s/runs.csv", c->out.path);
     struct run *rows;
-    size_t nrows = runs_read(csv_path, &rows);
-    int next = nrows ? rows[nrows - 1].index + 1 : 0;
+    size_t nrows;
+    int read_rc = runs_read(csv_path, &rows, &nrows);
+    if (!read_rc)
+        read_rc = rows_fit(c, csv_path, rows, nrows);
     free(rows);
+    if (read_rc) {
+        free(csv_path);
+        return read_rc;
+    }
+    int next = (int)nrows;
     int csv = runs_open(csv_path);
     if (csv < 0) {
         rr_error("compare: cannot write %s: %s", csv_path, strerror(errno));
@@ -407,10 +438,15 @@ int compare_run(struct compare *c, const char *output)
     if (!rc) {
         measure_catch_signals();
         int runs_rc = do_runs(c, self);
-        struct run *runs;
-        char *csv = xasprintf("%s/runs.csv", c->out.path);
-        size_t nruns = runs_read(csv, &runs);
-        free(csv);
+        struct run *runs = NULL;
+        size_t nruns = 0;
+        if (runs_rc != RR_EX_DATAERR) {   /* (do_runs named the line) */
+            char *csv = xasprintf("%s/runs.csv", c->out.path);
+            int read_rc = runs_read(csv, &runs, &nruns);
+            free(csv);
+            if (read_rc && !runs_rc)
+                runs_rc = read_rc;
+        }
         struct result *res = xcalloc(ncombos(c), sizeof(*res));
         size_t n = compare_summarize(c, runs, nruns, res);
         rc = runs_rc ? runs_rc : compare_write(c, res, n, runs, nruns);

@@ -5,6 +5,7 @@
 #define RDMARUN_TUNE_JOURNAL_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define JOURNAL_HEADER "sample\tconfig\tstatus\tverdict\tincluded\twall_s\tlog\tbin\tvalue...\n"
 
@@ -25,13 +26,21 @@ struct journal_record {
     size_t nbins;
 };
 
-/* Open to append (a torn last line cut off); an fd or -1 with errno. */
-int journal_open(const char *path);
+
+/* Open to append (a torn last line cut off), a new one with its header and
+ * the tune's identity (tune_identity: its settings and base profile); an
+ * fd or -1 with errno. */
+int journal_open(const char *path, uint64_t identity);
 /* 0, or -1 with errno. */
 int journal_append(int fd, const struct journal_record *r);
-/* Every whole line, in order; a line that is not a record ends the reading
- * (what follows it cannot be replayed in order). */
-size_t journal_read(const char *path, struct journal_record **out);
+/* Every record, each checked whole: its header, then the identity given
+ * (else it is another tune's journal), then records whose fields parse
+ * entirely and lie in range, numbered 0, 1, 2, ... in order. A last line
+ * cut short (an interruption as it was written) is left out; any other
+ * line that is not such a record stops the reading with PATH:LINE and why
+ * (RR_EX_DATAERR). 0 otherwise, a missing file too (no records). *out
+ * malloc'd, *n records. */
+int journal_read(const char *path, uint64_t identity, struct journal_record **out, size_t *n);
 void journal_record_clear(struct journal_record *r);
 void journal_free(struct journal_record *r, size_t n);
 

@@ -13,6 +13,7 @@
 #include "tune/coll_rules.h"
 #include "tune/nccl_rules.h"
 #include "launch/program_mpi.h"
+#include "profile/profile.h"
 #include "tune/journal.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -84,11 +85,11 @@ char *tune_builtin_benchmark(bool ucx)
 
 /* ---- settings, kept in DIR/tune.conf for --resume ---- */
 
-static int save_settings(const struct tune *t)
+/* The settings as tune.conf holds them. Caller frees. */
+static char *settings_text(const struct tune *t, size_t *len)
 {
     char *text;
-    size_t len;
-    FILE *f = xmemstream_open(&text, &len);
+    FILE *f = xmemstream_open(&text, len);
     fprintf(f, "# rdmarun tune settings; 'rdmarun tune --resume DIR' reads them\nbase=%s\n",
             t->base);
     fprintf(f, "budget_runs=%ld\nbudget_s=%.3f\n", t->budget_runs, t->budget_s);
@@ -108,6 +109,13 @@ static int save_settings(const struct tune *t)
             fprintf(f, "value=%s\n", key->values.v[v]);
     }
     xmemstream_close(f);
+    return text;
+}
+
+static int save_settings(const struct tune *t)
+{
+    size_t len;
+    char *text = settings_text(t, &len);
     int rc = 0;
     if (replace_file_at(t->out.fd, "tune.conf", text, len) != 0) {
         rr_error("tune: cannot write %s/tune.conf: %s", t->out.path, strerror(errno));
@@ -115,6 +123,29 @@ static int save_settings(const struct tune *t)
     }
     free(text);
     return rc;
+}
+
+uint64_t tune_identity(const struct tune *t)
+{
+    size_t len;
+    char *text = settings_text(t, &len);
+    uint64_t h = fnv1a(FNV1A_INIT, text, len);
+    free(text);
+    /* the base as its runs get it: merged with its parents (a budget is
+     * not the base's; only what a run is given is part of it) */
+    struct strvec dirs = {0};
+    struct profile p;
+    profile_search_path(&dirs);
+    if (profile_load(t->base, &dirs, &p) == 0) {
+        FILE *f = xmemstream_open(&text, &len);
+        profile_write(&p, f);
+        xmemstream_close(f);
+        h = fnv1a(h, text, len);
+        free(text);
+        profile_free(&p);
+    }
+    sv_free(&dirs);
+    return h;
 }
 
 int tune_load(struct tune *t, const char *dir, const char *who)
@@ -1012,10 +1043,11 @@ int tune_run(struct tune *t, const char *output)
         rc = facts_gather(&f, &(struct facts_sources){.placement_only = false});
     char *journal = xasprintf("%s/samples.tsv", t->out.path);
     if (!rc) {
-        x.nold = journal_read(journal, &x.old);
+        uint64_t identity = tune_identity(t);
+        rc = journal_read(journal, identity, &x.old, &x.nold);
         /* A line past what could be read (a torn one) is cut when opened. */
-        x.fd = journal_open(journal);
-        if (x.fd < 0) {
+        x.fd = rc ? -1 : journal_open(journal, identity);
+        if (!rc && x.fd < 0) {
             rr_error("tune: cannot write %s: %s", journal, strerror(errno));
             rc = RR_EX_CANTCREAT;
         }
@@ -1062,7 +1094,8 @@ int tune_run(struct tune *t, const char *output)
             /* The replayed records and the new ones, for the medians. */
             journal_free(x.old, x.nold);
             char *jpath = xasprintf("%s/samples.tsv", t->out.path);
-            x.nold = journal_read(jpath, &x.old);
+            if (journal_read(jpath, tune_identity(t), &x.old, &x.nold) != 0 && !x.error)
+                x.error = RR_EX_DATAERR;
             free(jpath);
             bool interrupted = measure_interrupted();
             rc = x.error;

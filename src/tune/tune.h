@@ -9,6 +9,7 @@
 #include "util/strvec.h"
 #include <regex.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct tune {
     struct results_dir out;  /* the results folder */
@@ -44,6 +45,9 @@ char *tune_builtin_benchmark(bool ucx);
 /* An earlier tune's folder (results_dir_resume, locked) and its settings,
  * from DIR/tune.conf, for `who` ("tune --resume", "tune --validate"). */
 int tune_load(struct tune *t, const char *dir, const char *who);
+/* What makes a tune's samples its own: its settings (tune.conf) and its
+ * base profile merged with its parents. Its journals record it. */
+uint64_t tune_identity(const struct tune *t);
 /* Run the tune t holds: a new one in `output` (NULL: rdmarun-tune/TIMESTAMP)
  * or the one tune_load read, resumed. Returns rdmarun's exit status. */
 int tune_run(struct tune *t, const char *output);

@@ -135,15 +135,18 @@ int tune_validate(struct tune *t, long pairs)
     char *dir = results_dir_file(&t->out, "validate");
     char *journal = results_dir_file(&t->out, "validate.tsv");
     int fd = -1;
+    uint64_t identity = tune_identity(t);
     if (!rc && (results_dir_subdir(&t->out, "validate") != 0 ||
-                (fd = journal_open(journal)) < 0)) {
+                (fd = journal_open(journal, identity)) < 0)) {
         rr_error("tune --validate: cannot write %s: %s", journal, strerror(errno));
         rc = RR_EX_CANTCREAT;
     }
     struct pair_run *runs = xcalloc((size_t)pairs, sizeof(*runs));
     size_t n = 0, base = 0;   /* base: this validation's first line in validate.tsv */
-    struct journal_record *old;
-    size_t nold = rc ? 0 : journal_read(journal, &old);
+    struct journal_record *old = NULL;
+    size_t nold = 0;
+    if (!rc)
+        rc = journal_read(journal, identity, &old, &nold);
     if (!rc) {
         journal_free(old, nold);
         base = nold;

@@ -2,6 +2,7 @@
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,22 @@ bool parse_long(const char *s, long lo, long hi, long *out)
         return false;
     long v = strtol(s, &end, 10);
     if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool parse_real(const char *s, double lo, double hi, double *out)
+{
+    /* as %g writes a number: digits, a sign, a point, an exponent; never
+     * blanks, inf, nan or hexadecimal */
+    if (!s || !*s || s[strspn(s, "0123456789+-.eE")] ||
+        !(isdigit((unsigned char)*s) || ((*s == '-' || *s == '.') && s[1])))
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi)
         return false;
     *out = v;
     return true;

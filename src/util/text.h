@@ -29,6 +29,9 @@ char *to_var_name(const char *s);
 bool parse_bool(const char *s, bool *out);
 /* A whole decimal number from lo to hi, nothing around it. */
 bool parse_long(const char *s, long lo, long hi, long *out);
+/* A whole decimal number as %g writes one (no blanks, inf, nan or hex),
+ * from lo to hi. */
+bool parse_real(const char *s, double lo, double hi, double *out);
 /* Seconds: a number above 0 and at most max, nothing around it. */
 bool parse_seconds(const char *s, double max, double *out);
 /* Compare dotted versions numerically ("1.9" < "1.13"): <0, 0, >0. */

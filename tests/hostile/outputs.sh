@@ -51,7 +51,7 @@ run "$RDMARUN" tune --validate "$TMP/busy"
 check "tune --validate of it too" 73 "in use by rdmarun tune (pid $busy)"
 touch hold.release
 wait $busy; ok $? "the running tune ends as ever (status 0)"
-[ "$(grep -c . busy/samples.tsv)" = 3 ]; ok $? "its journal has its 2 runs, once each (and its header)"
+[ "$(grep -c . busy/samples.tsv)" = 4 ]; ok $? "its journal has its 2 runs, once each (after its header and identity)"
 run "$RDMARUN" tune --resume "$TMP/busy"
 check "a --resume after it ended is taken" 0 "2 runs already recorded"
 

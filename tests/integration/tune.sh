@@ -40,12 +40,12 @@ printf '%s\n' "$out" | grep -q "RNDV_THRESH.*tuned.ini:[0-9]"
 ok $? "the plan says UCX_RNDV_THRESH comes from tuned.ini:LINE"
 # The journal: one line per run, samples 0..N-1, every figure what the
 # benchmark prints for that run's values.
-n=$(awk -F'\t' 'NR > 1' "$TMP/t1/samples.tsv" | wc -l)
-[ "$(awk -F'\t' 'NR > 1 {print $1}' "$TMP/t1/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ]
+n=$(awk -F'\t' 'NR > 2' "$TMP/t1/samples.tsv" | wc -l)
+[ "$(awk -F'\t' 'NR > 2 {print $1}' "$TMP/t1/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ]
 ok $? "samples.tsv numbers its $n runs 0 to $((n - 1)), once each"
 # Configuration indexes: TLS 0 = sm,self (the base's), 1 = tcp,sm,self;
 # RNDV_THRESH 0 = unset, 1 = 1K, 2 = 64K, 3 = 1M (the order of space.ini).
-bad=$(awk -F'\t' 'NR > 1 { split($2, c, ","); t = 100; if (c[2] == 2) t = 50;
+bad=$(awk -F'\t' 'NR > 2 { split($2, c, ","); t = 100; if (c[2] == 2) t = 50;
     if (c[1] == 1) t = int(t * 8 / 10); if ($9 != t) print $1 }' "$TMP/t1/samples.tsv")
 [ -z "$bad" ]; ok $? "every recorded figure is the benchmark's own for its values${bad:+ (not: $bad)}"
 grep -q '^"the metric",100,40,1.5' "$TMP/t1/summary.csv" &&
@@ -56,10 +56,10 @@ ok $? "summary.csv and summary.json say the same"
 # (the base first in even rounds), per bin a speedup, a CSV and a plot.
 grep -q '^"the metric",100,40,1.5' "$TMP/t1/validate.csv"
 ok $? "the tune's own validation pass: 100 against 40 us, +150%"
-[ "$(awk 'NR > 1' "$TMP/t1/validate.tsv" | wc -l)" = 10 ]; ok $? "5 pairs in validate.tsv"
+[ "$(awk 'NR > 2' "$TMP/t1/validate.tsv" | wc -l)" = 10 ]; ok $? "5 pairs in validate.tsv"
 run "$RDMARUN" tune --validate "$TMP/t1" --repeat 3
 check "tune --validate DIR --repeat 3" 0 "3 interleaved pairs of runs" "+150.0% (95% CI +150.0% to +150.0%, 3 pairs)"
-[ "$(awk -F'\t' 'NR > 11 {printf "%s ", $2}' "$TMP/t1/validate.tsv")" = "base tuned tuned base base tuned " ]
+[ "$(awk -F'\t' 'NR > 12 {printf "%s ", $2}' "$TMP/t1/validate.tsv")" = "base tuned tuned base base tuned " ]
 ok $? "its 3 pairs appended to validate.tsv, the base first in even rounds"
 if command -v gnuplot >/dev/null; then
     head -c 8 "$TMP/t1/validate.png" | grep -q PNG && [ -s "$TMP/t1/validate.svg" ]
@@ -84,7 +84,7 @@ ok $? "tuned.ini then sets nothing, and says why"
 export BENCH_SLOW=0.2
 "$RDMARUN" "${TUNE[@]}" -o "$TMP/k9" -- "$TMP/bench" >"$TMP/k9.out" 2>&1 &
 pid=$!
-recorded() { n=$(awk 'NR > 1' "$TMP/k9/samples.tsv" 2>/dev/null | wc -l); echo "${n:-0}"; }
+recorded() { n=$(awk 'NR > 2' "$TMP/k9/samples.tsv" 2>/dev/null | wc -l); echo "${n:-0}"; }
 six_recorded() { [ "$(recorded)" -ge 6 ]; }
 within 60 six_recorded
 kill -9 $pid
@@ -100,8 +100,8 @@ check "--resume after kill -9 finishes the tune" 0 "$killed_at runs already reco
     "best: ucx.TLS=tcp,sm,self ucx.RNDV_THRESH=64K"
 grep -Fxvf "$TMP/k9/samples.tsv" "$TMP/k9.before" >"$TMP/k9.lost"
 [ ! -s "$TMP/k9.lost" ]; ok $? "every line recorded before the kill is still there, unchanged"
-n9=$(awk 'NR > 1' "$TMP/k9/samples.tsv" | wc -l)
-[ "$(awk -F'\t' 'NR > 1 {print $1}' "$TMP/k9/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n9 - 1))) " ]
+n9=$(awk 'NR > 2' "$TMP/k9/samples.tsv" | wc -l)
+[ "$(awk -F'\t' 'NR > 2 {print $1}' "$TMP/k9/samples.tsv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n9 - 1))) " ]
 ok $? "samples 0 to $((n9 - 1)) each once: none lost, none run twice, the torn line gone"
 cut -f2 "$TMP/t1/samples.tsv" >"$TMP/t1.configs"
 cut -f2 "$TMP/k9/samples.tsv" >"$TMP/k9.configs"
@@ -124,7 +124,7 @@ fi
 # The budget ends the search; what was accepted stays, measured.
 run "$RDMARUN" "${TUNE[@]}" --budget 12 -o "$TMP/budget" -- "$TMP/bench"
 check "--budget 12" 0 "the budget ended the search after"
-[ "$(awk 'NR > 1' "$TMP/budget/samples.tsv" | wc -l)" -le $((12 + 10)) ]
+[ "$(awk 'NR > 2' "$TMP/budget/samples.tsv" | wc -l)" -le $((12 + 10)) ]
 ok $? "at most 12 runs, then the result's own pairs against the base"
 
 # A real tune: Open MPI, 2 ranks of the built-in sweep over shared memory.
@@ -136,10 +136,10 @@ if command -v mpirun >/dev/null && [ -x "$BUILD/examples/mpi_pingpong" ]; then
     run "$RDMARUN" tune -p shm --space "$TMP/tls.ini" --budget 30 -o "$TMP/real" $MPIRUN_ROOT
     check "a tune of the built-in sweep with Open MPI" 0 "every run verified as 'local'" \
         "pingpong size=1048576" "allreduce size=8"
-    first_tcp=$(awk -F'\t' 'NR > 1 && $2 == "1" {print $1; exit}' "$TMP/real/samples.tsv")
+    first_tcp=$(awk -F'\t' 'NR > 2 && $2 == "1" {print $1; exit}' "$TMP/real/samples.tsv")
     included=$([ "$ONE_NODE_TCP" = local ] && echo 1 || echo 0)
     [ -n "$first_tcp" ] &&
-        [ "$(awk -F'\t' -v s="$first_tcp" 'NR > 1 && $1 == s {print $4 "/" $5}' "$TMP/real/samples.tsv")" = "$ONE_NODE_TCP/$included" ]
+        [ "$(awk -F'\t' -v s="$first_tcp" 'NR > 2 && $1 == s {print $4 "/" $5}' "$TMP/real/samples.tsv")" = "$ONE_NODE_TCP/$included" ]
     ok $? "run $first_tcp (tcp,self) is recorded as $ONE_NODE_TCP, included = $included"
     if [ "$included" = 0 ]; then
         has "$out$err" "run $first_tcp (ucx.TLS=tcp,self) is not verified as the base expects: the verdict is fallback"

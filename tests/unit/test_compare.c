@@ -42,8 +42,9 @@ static void test_runs_file(void)
     fputs("1,0,meas", f);   /* cut short as it was written */
     fclose(f);
     struct run *rows;
-    ok(runs_read(path, &rows) == 1 && rows[0].index == 0 && rows[0].included,
-       "read back: the torn line is not a run");
+    size_t nrows;
+    ok(runs_read(path, &rows, &nrows) == 0 && nrows == 1 && rows[0].index == 0 &&
+       rows[0].included, "read back: the torn line is not a run");
     free(rows);
     fd = runs_open(path);
     r.index = 1, r.metric = 2.25, r.included = false;
@@ -56,9 +57,52 @@ static void test_runs_file(void)
     rmdir(dir);
 }
 
+/* A runs.csv line that is not whole, in range and in order stops the
+ * reading (65), whatever follows it. */
+static void test_runs_tampered(void)
+{
+    char dir[] = "/tmp/rdmarun-test-runs-XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char path[64];
+    snprintf(path, sizeof(path), "%s/runs.csv", dir);
+    const char *good = "0,0,measure,shm,2,1.500000,0,local,local,,1\n";
+    const char *bad[] = {
+        "garbage\n",                                          /* then a good row */
+        "999999,0,measure,shm,2,1.500000,0,local,local,,1\n", /* out of order */
+        "-7,0,measure,shm,2,1.500000,0,local,local,,1\n",
+        "1,0,measure,shm,2,1e308,0,local,local,,1\n",         /* wall past 1e9 s */
+        "1,0,measure,shm,2,1.5,0,local,local,-1e308,1\n",     /* metric past 1e18 */
+        "1,0,measure,shm,2,1.5,0,local,local,inf,1\n",
+        "1,0,measure,shm,2, 1.5,0,local,local,,1\n",          /* a blank */
+        "1,0,measure,shm,0,1.5,0,local,local,,1\n",           /* 0 ranks */
+        "1,0,measure,shm,2,1.5,300,local,local,,1\n",         /* status past 255 */
+        "1,0,measure,shm,2,1.5,0,local,local,,2\n",           /* included 2 */
+        "1,0,measured,shm,2,1.5,0,local,local,,1\n",
+        "1,0,measure,shm,2,0x10,0,local,local,,1\n",
+        "1,0,measure,,2,1.5,0,local,local,,1\n",              /* no profile */
+        "1,0,measure,shm,2,1.5,0,local,local,,1,extra\n",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        FILE *f = fopen(path, "w");
+        fprintf(f, "%s%s%s%s", RUNS_CSV_HEADER, good, bad[i],
+                "2,0,measure,shm,2,1.500000,0,local,local,,1\n");
+        fclose(f);
+        struct run *rows;
+        size_t n = 99;
+        int rc = runs_read(path, &rows, &n);
+        ok(rc == 65 && n == 1, "runs.csv line 3 '%.*s' stops the reading: 65 (got %d, %zu rows)",
+           (int)strcspn(bad[i], "\n"), bad[i], rc, n);
+        free(rows);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_runs_file();
+    test_runs_tampered();
     double odd[] = {5, 1, 3};
     struct sample_stats s;
     stats_of(odd, 3, &s);

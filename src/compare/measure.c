@@ -22,9 +22,11 @@ static volatile pid_t child;
 
 static void on_signal(int sig)
 {
+    int e = errno;
     interrupted = 1;
     if (child > 0)
         kill(child, sig);
+    errno = e;
 }
 
 void measure_catch_signals(void)
@@ -41,16 +43,22 @@ bool measure_interrupted(void) { return interrupted; }
 /* Run argv with output to `log`; its wait status, or -1 when it cannot start. */
 static int run_child(char *const *argv, const char *log, double *seconds)
 {
-    /* die_with_parent: a comparison or a tune killed outright (kill -9)
-     * leaves no run going behind it, writing where --resume will run again. */
+    /* guard: a comparison or a tune killed outright (kill -9) leaves no run
+     * going behind it, nor anything the run started, writing where --resume
+     * will run again; Ctrl-C reaches the run's whole tree. */
     struct proc_spec spec = {.argv = argv, .out = PROC_FILE, .out_file = log,
-                             .err_to_out = true, .die_with_parent = true};
+                             .err_to_out = true, .guard = true};
+    static const int passed[] = {SIGINT, SIGTERM};
     struct proc p;
     double t0 = proc_now();
     *seconds = 0;
-    if (proc_start(&spec, &p) != 0)
+    proc_signals_hold(passed, 2);
+    int started = proc_start(&spec, &p);
+    if (started == 0)
+        child = p.pid;
+    proc_signals_release();
+    if (started != 0)
         return -1;
-    child = p.pid;
     int status = 0;
     proc_wait(&p, -1, &status);
     child = 0;

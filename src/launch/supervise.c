@@ -33,11 +33,13 @@ static volatile sig_atomic_t ending_sig;
  * workers would no longer be below it). */
 static void forward(int sig)
 {
+    int e = errno;
     if (child_pid > 0 && !to_tree)
         kill((pid_t)child_pid, sig);
     pending_sig = sig;
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
         ending_sig = sig;
+    errno = e;
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
@@ -122,7 +124,6 @@ struct watch {
 #define HOLD_MS 20           /* an incomplete line waits this long for its end */
 #define RES_INTERVAL_S 2.0   /* the kernel's QP table, while RDMA is expected */
 #define DRAIN_S 2.0          /* output still coming after the launcher ended */
-#define SIGNAL_CHECK_MS 200  /* launcher exec: a forwarded signal's latest */
 
 static void stop_on_fallback(struct watch *w)
 {
@@ -163,9 +164,12 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
     double next_res = proc_now() + RES_INTERVAL_S, drain_until = -1;
     bool ended = false;
     while (w->job.out >= 0 || w->job.err >= 0 || !ended) {
-        if (pending_sig && w->tree && !ended)
-            proc_signal_tree(w->job.pid, pending_sig);   /* poll() ended with EINTR */
+        /* The signals are held but in proc_ppoll: none comes between the
+         * read and the clear, none is missed before the wait. */
+        int sig = pending_sig;
         pending_sig = 0;
+        if (sig && w->tree && !ended)
+            proc_signal_tree(w->job.pid, sig);
         struct pollfd pf[3];
         int n = 0, ms = -1;
         if (w->job.out >= 0)
@@ -187,10 +191,7 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             ms = wake <= now ? 0 : (int)((wake - now) * 1000) + 1;
         if (stream_holding(&w->out) || stream_holding(&w->err))
             ms = ms < 0 || ms > HOLD_MS ? HOLD_MS : ms;
-        /* A signal between the check above and poll() waits at most this. */
-        if (w->tree && (ms < 0 || ms > SIGNAL_CHECK_MS))
-            ms = SIGNAL_CHECK_MS;
-        int ready = poll(pf, (nfds_t)n, ms);
+        int ready = proc_ppoll(pf, (nfds_t)n, ms);
         if (ready < 0 && errno != EINTR)
             break;
         if (ready == 0) {
@@ -416,19 +417,30 @@ int supervise(const struct plan *p, const struct facts *f)
     /* Ranks of a launcher that dies by a signal come to us, not to init,
      * and are ended with it (Open MPI 5's prte leaves them running). */
     proc_adopt_orphans();
-    if (proc_start(&spec, &w.job) != 0)
-        return launch_failed(p->argv.v[0], errno);
-    child_pid = w.job.pid;
-    if (p->evidence_prune)
-        evidence_dir_prune(p->evidence_dir);   /* while the job starts */
+    /* Held from before the start to the job's end but while the watch
+     * waits (proc_ppoll): a signal before the launcher's pid is known is
+     * passed on once it is, none kills rdmarun meanwhile. */
+    size_t nfwd = sizeof(forwarded) / sizeof(*forwarded);
+    proc_signals_hold(forwarded, nfwd);
     struct sigaction sa = {.sa_handler = forward};
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+    for (size_t i = 0; i < nfwd; i++)
         sigaction(forwarded[i], &sa, NULL);
+    if (proc_start(&spec, &w.job) != 0) {
+        int e = errno;
+        proc_signals_release();
+        return launch_failed(p->argv.v[0], e);
+    }
+    child_pid = w.job.pid;
+    if (pending_sig && !to_tree)   /* (none can come yet: held) */
+        kill(w.job.pid, pending_sig);
+    if (p->evidence_prune)
+        evidence_dir_prune(p->evidence_dir);   /* while the job starts */
     /* Our stdout/stderr closed (| head) ends us as it would end mpirun. */
     int status = 0;
     watch_job(&w, want_rdma, &status);
     child_pid = 0;
+    proc_signals_release();
     int max_rts = w.max_rts;
     bool stopped = w.stopped;
     struct evidence ev = w.ev;
@@ -437,13 +449,14 @@ int supervise(const struct plan *p, const struct facts *f)
         evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
     enum verdict v = evidence_verdict(&ev);
     int rc = proc_exit_code(status);
-    if (rc == 0 && ending_sig && !stopped) {
-        /* Hydra's mpiexec ends its ranks on SIGTERM and exits 0: a job cut
-         * short (a time limit, Ctrl-C) never reports success. As a shell
-         * reports a command a signal ended. */
-        rr_warn("the launcher exited 0 after rdmarun passed it %s: the job was cut short, "
-                "status %d", ending_sig == SIGINT ? "SIGINT" : ending_sig == SIGHUP ? "SIGHUP"
-                : "SIGTERM", 128 + ending_sig);
+    if (ending_sig && !stopped && rc != 128 + ending_sig) {
+        /* A job a signal ended has status 128+N, whatever its launcher
+         * makes of it: Hydra's mpiexec ends its ranks on SIGTERM and exits
+         * 0, or 15, or a rank's status. A job cut short (a time limit,
+         * Ctrl-C) never reports success. As a shell reports it. */
+        rr_warn("the launcher exited %d after rdmarun passed it %s: the job was cut short, "
+                "status %d", rc, ending_sig == SIGINT ? "SIGINT" : ending_sig == SIGHUP ?
+                "SIGHUP" : "SIGTERM", 128 + ending_sig);
         rc = 128 + ending_sig;
     }
     char *summary = job_summary(p, &w, &ev, v, rc);

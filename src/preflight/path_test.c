@@ -157,7 +157,9 @@ static void print_json(const struct path_report *r, const struct path_finding *f
  * launcher's own lines shown as they are). 0, or RR_EX_NOTFOUND. */
 static int run_round(const struct path_plan *pp, struct path_report *r, double *took)
 {
-    struct proc_spec spec = {.argv = pp->argv.v, .err_to_out = true, .die_with_parent = true};
+    /* guard: check ended by a signal or kill -9 leaves no launcher, nor
+     * anything it started, running */
+    struct proc_spec spec = {.argv = pp->argv.v, .err_to_out = true, .guard = true};
     char *out = NULL;
     bool timed_out = false;
     double t0 = proc_now();

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,34 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The signal mask children start with: rdmarun's own before
+ * proc_signals_hold blocked the signals it passes on. */
+static sigset_t start_mask;
+static bool holding;
+
+void proc_signals_hold(const int *sigs, size_t n)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < n; i++)
+        sigaddset(&block, sigs[i]);
+    sigprocmask(SIG_BLOCK, &block, holding ? NULL : &start_mask);
+    holding = true;
+}
+
+void proc_signals_release(void)
+{
+    if (holding)
+        sigprocmask(SIG_SETMASK, &start_mask, NULL);
+    holding = false;
+}
+
+int proc_ppoll(struct pollfd *pf, nfds_t n, int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    return ppoll(pf, n, ms < 0 ? NULL : &ts, holding ? &start_mask : NULL);
+}
 
 double proc_now(void)
 {
@@ -48,6 +77,121 @@ static void close_pair(int fd[2])
             close(fd[i]);
 }
 
+/* In the child: its output, then the program (or fn). Never returns. */
+static void run_child(const struct proc_spec *s, const int out[2], const int err[2],
+                      const int report[2])
+{
+    static const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+    for (size_t i = 0; i < sizeof(reset) / sizeof(*reset); i++)
+        signal(reset[i], SIG_DFL);   /* (a fn child keeps no handler of its parent's) */
+    if (holding)   /* what the parent blocked around the start only */
+        sigprocmask(SIG_SETMASK, &start_mask, NULL);
+    int e = 0;
+    if (s->dir && chdir(s->dir) != 0)
+        e = errno;
+    if (!e && child_io(s->out, s->out_file, out[1], STDOUT_FILENO) != 0)
+        e = errno;
+    if (!e && s->err_to_out && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+        e = errno;
+    if (!e && !s->err_to_out && child_io(s->err, s->err_file, err[1], STDERR_FILENO) != 0)
+        e = errno;
+    if (!e && s->fn) {
+        close(report[1]);
+        s->fn(s->arg);
+        fflush(NULL);
+        _exit(0);
+    }
+    if (!e) {
+        if (s->exec_path)
+            execv(s->exec_path, s->argv);
+        else if (strchr(s->argv[0], '/'))
+            execv(s->argv[0], s->argv);
+        else
+            execvp(s->argv[0], s->argv);
+        e = errno;
+    }
+    /* Tell the parent why, then go. */
+    ssize_t w = write(report[1], &e, sizeof(e));
+    (void)w;
+    _exit(127);
+}
+
+/* Every fd from `low` up closed (those /proc/self/fd lists). */
+static void close_from(int low)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int self = d ? dirfd(d) : -1;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int fd = atoi(e->d_name);
+        if (fd >= low && fd != self)
+            close(fd);
+    }
+    if (d)
+        closedir(d);
+}
+
+static volatile sig_atomic_t guard_sig;
+static void guard_on(int sig) { guard_sig = sig; }
+
+/* The job's status as the guard's own: its exit status, or its signal. */
+static void exit_as(int status)
+{
+    if (WIFSIGNALED(status)) {
+        signal(WTERMSIG(status), SIG_DFL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, WTERMSIG(status));
+        sigprocmask(SIG_UNBLOCK, &one, NULL);
+        prctl(PR_SET_DUMPABLE, 0);   /* (no core of the guard for the job's) */
+        kill(getpid(), WTERMSIG(status));
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+/* The guard (proc_spec.guard), in the first child: the reaper of the job
+ * it starts and of all the job leaves behind. A signal (rdmarun's death
+ * sends SIGTERM) goes to the job's whole tree; once rdmarun is gone, what
+ * is still there PROC_GUARD_GRACE_S later is killed. When the job ends,
+ * what it left is ended (proc_end_orphans) and the guard exits as it did. */
+static void guard(const struct proc_spec *s, const int out[2], const int err[2],
+                  const int report[2])
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct sigaction sa = {.sa_handler = guard_on};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    pid_t parent = getppid(), job = fork();
+    if (job == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the guard never dies before it */
+        run_child(s, out, err, report);
+    }
+    /* The guard holds nothing of its parent's open: the pipes are the job's
+     * (the parent sees their end, and the report of the exec, from the
+     * job), and a lock (a results folder's flock) is the parent's alone. */
+    close_from(3);
+    if (holding)
+        sigprocmask(SIG_SETMASK, &start_mask, NULL);
+    int status = 127 << 8;
+    double kill_at = -1;
+    for (pid_t r = job < 0 ? -1 : 0; r == 0 || (r < 0 && errno == EINTR);) {
+        int sig = guard_sig;
+        guard_sig = 0;
+        if (sig)
+            proc_signal_tree(job, sig);
+        if (kill_at < 0 && getppid() != parent)
+            kill_at = proc_now() + PROC_GUARD_GRACE_S;   /* rdmarun is gone */
+        if (kill_at >= 0 && proc_now() >= kill_at)
+            proc_signal_tree(job, SIGKILL);
+        r = waitpid(job, &status, WNOHANG);
+        if (r == 0)
+            poll(NULL, 0, 20);
+    }
+    proc_end_orphans(getppid() != parent ? 0 : PROC_GUARD_GRACE_S, NULL);
+    exit_as(status);
+}
+
 int proc_start(const struct proc_spec *s, struct proc *p)
 {
     int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
@@ -78,39 +222,14 @@ int proc_start(const struct proc_spec *s, struct proc *p)
     if (pid == 0) {
         if (s->own_group)
             setpgid(0, 0);
-        if (s->die_with_parent) {
+        if (s->die_with_parent || s->guard) {
             prctl(PR_SET_PDEATHSIG, SIGTERM);
             if (getppid() == 1)
                 _exit(127);
         }
-        int e = 0;
-        if (s->dir && chdir(s->dir) != 0)
-            e = errno;
-        if (!e && child_io(s->out, s->out_file, out[1], STDOUT_FILENO) != 0)
-            e = errno;
-        if (!e && s->err_to_out && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
-            e = errno;
-        if (!e && !s->err_to_out && child_io(s->err, s->err_file, err[1], STDERR_FILENO) != 0)
-            e = errno;
-        if (!e && s->fn) {
-            close(report[1]);
-            s->fn(s->arg);
-            fflush(NULL);
-            _exit(0);
-        }
-        if (!e) {
-            if (s->exec_path)
-                execv(s->exec_path, s->argv);
-            else if (strchr(s->argv[0], '/'))
-                execv(s->argv[0], s->argv);
-            else
-                execvp(s->argv[0], s->argv);
-            e = errno;
-        }
-        /* Tell the parent why, then go. */
-        ssize_t w = write(report[1], &e, sizeof(e));
-        (void)w;
-        _exit(127);
+        if (s->guard)
+            guard(s, out, err, report);
+        run_child(s, out, err, report);
     }
     close(report[1]);
     int e = 0;
@@ -171,7 +290,7 @@ bool proc_wait(struct proc *p, double deadline, int *status)
             return false;
         /* The pidfd wakes us when the child ends; without one, look again
          * every 10 ms. A signal (forwarded by the caller) only shortens it. */
-        int ms = (int)(left * 1000) + 1;
+        int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;   /* (no int overflow) */
         struct pollfd pf = {p->pidfd, POLLIN, 0};
         poll(p->pidfd >= 0 ? &pf : NULL, p->pidfd >= 0, p->pidfd >= 0 || ms < 10 ? ms : 10);
     }
@@ -195,6 +314,7 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
     struct proc_spec spec = *s;
     spec.out = PROC_PIPE;
     spec.own_group = true;   /* a helper that times out goes with its children */
+    spec.guard = true;       /* and so does one whose rdmarun is killed */
     struct proc p;
     *out = NULL;
     *timed_out = false;
@@ -206,7 +326,8 @@ int proc_capture(const struct proc_spec *s, double timeout_s, size_t max, char *
     for (;;) {
         double left = deadline - proc_now();
         struct pollfd pf = {p.out, POLLIN, 0};
-        int ready = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;   /* (no int overflow) */
+        int ready = left > 0 ? poll(&pf, 1, ms) : 0;
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready == 0) {

@@ -7,6 +7,7 @@
 #define RDMARUN_UTIL_PROC_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <poll.h>
 #include <sys/types.h>
 
 enum proc_io {
@@ -28,7 +29,14 @@ struct proc_spec {
     bool die_with_parent;       /* the child gets SIGTERM if rdmarun dies */
     bool own_group;             /* its own process group: proc_kill signals all of it
                                  * (a helper's children are not left to init) */
+    bool guard;                 /* started by a guard of ours, the reaper of all the
+                                 * child leaves behind: when rdmarun dies, even by
+                                 * kill -9, the child's whole tree ends (SIGTERM, then
+                                 * SIGKILL PROC_GUARD_GRACE_S later); a signal sent to
+                                 * the child goes to its whole tree. p->pid is the
+                                 * guard's, whose status is the child's */
 };
+#define PROC_GUARD_GRACE_S 2.0
 
 struct proc {
     pid_t pid;
@@ -39,6 +47,14 @@ struct proc {
     int status;
 };
 
+/* The signals rdmarun passes on to a child, blocked from before its start
+ * until its pid is where the handler finds it (none is lost, none kills
+ * rdmarun meanwhile); children start with the mask of before. */
+void proc_signals_hold(const int *sigs, size_t n);
+void proc_signals_release(void);
+/* poll, with the held signals let through while it waits (and only then:
+ * a handler's flag read after it is never missed before the next wait). */
+int proc_ppoll(struct pollfd *pf, nfds_t n, int ms);
 /* Start it. 0, or -1 with errno (a failed exec's own errno: ENOENT, EACCES). */
 int proc_start(const struct proc_spec *s, struct proc *p);
 /* Wait for the child's end until `deadline` (proc_now() time; < 0: no limit).

@@ -40,8 +40,10 @@ void measure_catch_signals(void)
 
 bool measure_interrupted(void) { return interrupted; }
 
-/* Run argv with output to `log`; its wait status, or -1 when it cannot start. */
-static int run_child(char *const *argv, const char *log, double *seconds)
+/* Run argv with output to `log` until `deadline` (proc_now() time; < 0:
+ * none), then SIGTERM to its whole tree (SIGKILL after the guard's grace);
+ * its wait status, or -1 when it cannot start. */
+static int run_child(char *const *argv, const char *log, double deadline, double *seconds)
 {
     /* guard: a comparison or a tune killed outright (kill -9) leaves no run
      * going behind it, nor anything the run started, writing where --resume
@@ -60,17 +62,23 @@ static int run_child(char *const *argv, const char *log, double *seconds)
     if (started != 0)
         return -1;
     int status = 0;
-    proc_wait(&p, -1, &status);
+    if (!proc_wait(&p, deadline, &status)) {
+        proc_kill(&p, SIGTERM);
+        if (!proc_wait(&p, proc_now() + PROC_GUARD_GRACE_S + 1, &status))
+            proc_kill(&p, SIGKILL);
+        status = p.status;
+    }
     child = 0;
     *seconds = proc_now() - t0;
     return status;
 }
 
 void measure_run(char *const *argv, const char *log, const char *evdir, const char *expect,
-                 struct measured *m)
+                 double deadline, struct measured *m)
 {
     memset(m, 0, sizeof(*m));
-    int st = run_child(argv, log, &m->wall);
+    int st = run_child(argv, log, deadline, &m->wall);
+    m->timed_out = deadline >= 0 && proc_now() >= deadline;
     m->status = st < 0 ? -1 : proc_exit_code(st);
     struct evidence ev;
     memset(&ev, 0, sizeof(ev));
@@ -92,7 +100,7 @@ char *measure_plan(const struct strvec *argv, const char *path, const char *what
     for (size_t i = 1; i < argv->n; i++)
         sv_push(&dry, argv->v[i]);
     double t;
-    int st = run_child(dry.v, path, &t);
+    int st = run_child(dry.v, path, -1, &t);
     sv_free(&dry);
     char *expect = plan_file_string(path, "expect");
     *status = 0;

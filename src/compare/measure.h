@@ -15,6 +15,7 @@ struct measured {
     double wall;         /* seconds */
     char verdict[16];    /* verdict_name of its evidence */
     bool met;            /* the verdict meets the expectation */
+    bool timed_out;      /* its deadline came first: it was stopped */
 };
 
 /* SIGINT and SIGTERM from now on: passed to the running job, and
@@ -24,9 +25,10 @@ bool measure_interrupted(void);
 
 /* Run argv (rdmarun ... --evidence-dir EVDIR ...), stdout and stderr into
  * log, and judge the evidence in evdir against `expect` (an expectation
- * name). */
+ * name). At `deadline` (proc_now() time; < 0: none) the run is stopped,
+ * its whole tree, and m->timed_out says so. */
 void measure_run(char *const *argv, const char *log, const char *evdir, const char *expect,
-                 struct measured *m);
+                 double deadline, struct measured *m);
 
 /* Save the plan of the job argv names (its rdmarun words, without
  * --dry-run --json, which this adds) in path, and return what it expects

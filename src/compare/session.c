@@ -310,7 +310,7 @@ static int do_runs(struct compare *c, const char *self)
         sv_push(&argv, evdir);
         job_argv(c, &argv, r.np);
         struct measured m;
-        measure_run(argv.v, log, evdir, c->expect[k], &m);
+        measure_run(argv.v, log, evdir, c->expect[k], -1, &m);
         sv_free(&argv);
         if (!measure_interrupted()) {
             r.status = m.status;

@@ -46,6 +46,7 @@ struct session {
     regex_t re;
     struct strvec bins;           /* the bins, as the base's first run printed them */
     double spent, t0;             /* seconds of runs (replayed ones too); when this run began */
+    bool budget_cut;              /* the budget's end stopped a run */
     size_t discarded;
     int error;                    /* why the search was stopped, when it was not the budget */
     unsigned current[TUNE_MAX_KEYS];
@@ -337,12 +338,13 @@ static void on_figure(void *ctx, const char *bin, double value)
 }
 
 bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, const char *evdir,
-                  const char *log, const char *expect, struct journal_record *r)
+                  const char *log, const char *expect, double deadline,
+                  struct journal_record *r)
 {
     struct measured m;
-    measure_run(argv, log, evdir, expect, &m);
+    measure_run(argv, log, evdir, expect, deadline, &m);
     memset(r, 0, sizeof(*r));
-    if (measure_interrupted())
+    if (measure_interrupted() || m.timed_out)
         return false;
     r->status = m.status;
     snprintf(r->verdict, sizeof(r->verdict), "%s", m.verdict);
@@ -368,7 +370,15 @@ static bool run_one(struct session *x, const unsigned *choice, struct journal_re
     char *log = xasprintf("%s/runs/%04zu.out", t->out.path, x->next);
     struct strvec argv = {0};
     tune_job_argv(t, x->self, t->base, choice, evdir, &argv);
-    bool done = tune_measure(t, &x->re, argv.v, evdir, log, x->expect, r);
+    /* --budget TIME is a hard deadline: a run still going at its end is
+     * stopped (its whole tree) and not recorded */
+    double deadline = t->budget_s ? proc_now() + (t->budget_s - x->spent) : -1;
+    bool done = tune_measure(t, &x->re, argv.v, evdir, log, x->expect, deadline, r);
+    if (!done && !measure_interrupted()) {
+        rr_warn("tune: the budget (%.0f s) ended during run %zu: it was stopped, and is not "
+                "recorded (see %s)", t->budget_s, x->next, log);
+        x->budget_cut = true;
+    }
     sv_free(&argv);
     free(evdir);
     free(log);
@@ -1079,10 +1089,13 @@ int tune_run(struct tune *t, const char *output)
         enum tune_sample_status first = sample(&s, zero, NULL);
         s.validating = false;
         if (first != TUNE_SAMPLED) {
-            if (!x.error && !measure_interrupted())
+            if (x.budget_cut)
+                rr_error("tune: the budget ended before the base profile's first run did: "
+                         "nothing to tune (hint: a larger --budget)");
+            else if (!x.error && !measure_interrupted())
                 rr_error("tune: the base profile's run is not one to measure against (the "
                          "warning above says why): nothing to tune");
-            rc = x.error ? x.error : measure_interrupted() ? 130 : x.first;
+            rc = x.error ? x.error : measure_interrupted() ? 130 : x.budget_cut ? RR_EX_DATAERR : x.first;
         }
         if (!rc) {
             s.nbins = x.bins.n;

@@ -67,9 +67,11 @@ void tune_job_argv(const struct tune *t, const char *self, const char *profile,
  * under --verify off); NULL after saying why, with the status in *rc. */
 char *tune_expectation(const struct tune *t, const char *self, int *rc);
 /* One run of argv, its figures read with re into r (sample and config left
- * to the caller); false when interrupted. */
+ * to the caller); false when interrupted, or stopped at `deadline`
+ * (proc_now() time; < 0: none). */
 bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, const char *evdir,
-                  const char *log, const char *expect, struct journal_record *r);
+                  const char *log, const char *expect, double deadline,
+                  struct journal_record *r);
 /* "+8.1% (95% CI +4.0% to +12.3%, 5 pairs)" */
 char *tune_gain_text(const struct paired_gain *g);
 

@@ -161,7 +161,7 @@ int tune_validate(struct tune *t, long pairs)
             struct strvec argv = {0};
             tune_job_argv(t, self, which ? tuned : t->base, NULL, evdir, &argv);
             struct journal_record *r = &runs[k].r[which];
-            if (tune_measure(t, &re, argv.v, evdir, log, expect, r)) {
+            if (tune_measure(t, &re, argv.v, evdir, log, expect, -1, r)) {
                 r->sample = sample;
                 r->config = xstrdup(which ? "tuned" : "base");
                 if (journal_append(fd, r) != 0) {

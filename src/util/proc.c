@@ -180,8 +180,10 @@ static void guard(const struct proc_spec *s, const int out[2], const int err[2],
         guard_sig = 0;
         if (sig)
             proc_signal_tree(job, sig);
-        if (kill_at < 0 && getppid() != parent)
-            kill_at = proc_now() + PROC_GUARD_GRACE_S;   /* rdmarun is gone */
+        /* rdmarun gone, or SIGTERM (a deadline): what is left at the grace's
+         * end is killed */
+        if (kill_at < 0 && (getppid() != parent || sig == SIGTERM))
+            kill_at = proc_now() + PROC_GUARD_GRACE_S;
         if (kill_at >= 0 && proc_now() >= kill_at)
             proc_signal_tree(job, SIGKILL);
         r = waitpid(job, &status, WNOHANG);

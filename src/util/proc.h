@@ -33,8 +33,9 @@ struct proc_spec {
                                  * child leaves behind: when rdmarun dies, even by
                                  * kill -9, the child's whole tree ends (SIGTERM, then
                                  * SIGKILL PROC_GUARD_GRACE_S later); a signal sent to
-                                 * the child goes to its whole tree. p->pid is the
-                                 * guard's, whose status is the child's */
+                                 * the guard goes to the child's whole tree (SIGTERM,
+                                 * too, followed by SIGKILL after the grace). p->pid
+                                 * is the guard's, whose status is the child's */
 };
 #define PROC_GUARD_GRACE_S 2.0
 

@@ -57,6 +57,37 @@ kill -INT $t
 wait $t; st=$?
 [ "$st" = 130 ] && gone tc; ok $? "Ctrl-C (SIGINT) to a tune: status 130 ($st), the run's grandchild ends"
 
+# --budget TIME is a hard deadline: a run that never ends is stopped at it,
+# its whole tree with it, and the tune ends (the base's own run: nothing to
+# tune, 65; a later run: the results of the runs before).
+cat >hang <<SH
+#!/bin/sh
+n=\$(cat "$TMP/hang.n" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TMP/hang.n"
+if [ "\$n" -ge "\${HANG_FROM:-0}" ]; then
+    sleep 1000 &
+    echo \$! >"$TMP/hang.pid"
+    wait
+fi
+echo time_us=100
+SH
+chmod +x hang
+for from in 0 1; do
+    rm -f hang.n hang.pid
+    t0=$(date +%s)
+    run env HANG_FROM=$from "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini" \
+        --metric 'time_us=([0-9]+)' --budget 4s --no-validate -o "$TMP/hang$from" -- "$TMP/hang"
+    t1=$(date +%s)
+    if [ $from = 0 ]; then
+        check "--budget 4s, the base's run never ends: stopped at the budget, 65" 65 \
+            "the budget (4 s) ended during run 0: it was stopped" "nothing to tune"
+    else
+        check "--budget 4s, the second run never ends: stopped, the tune ends with the first" 0 \
+            "the budget (4 s) ended during run 1: it was stopped"
+    fi
+    [ $((t1 - t0)) -le $((4 + 2 + $(scaled 10))) ] && gone hang
+    ok $? "within the budget and the grace ($((t1 - t0)) s), the run's grandchild ended"
+done
+
 # check --path-test: its launcher (here a stand-in that starts a grandchild
 # and waits, either when rdmarun asks it its options, or only when it runs
 # the test) in its own process group, so that the terminal's Ctrl-C reaches

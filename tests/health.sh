@@ -187,9 +187,39 @@ if can_stop_at_open; then
     t=$(($(date +%s) - t0))
     check "the whole run's limit" 69 "did not finish within 3 s (the whole run's time limit)"
     [ "$rc" = 69 ] && [ "$t" -le "$(scaled 7)" ]; ok $? "ended after ${t} s"
+    # Each check hung in turn, after the ones before it ended (issue 47):
+    # the one that hangs is named, and the ones before keep their results.
+    # What each opens alone: the manifest, the counters' baseline folder,
+    # the flaps' state folder; made by a first run that does not hang.
+    HT=$TMP/hang-each
+    mkdir -p "$HT"
+    "$RDMARUN" probe --json --sysfs "$DATA/sysfs/ib-mlx5" >"$HT/manifest.json"
+    conf each devices=mlx5_0:1 port-state=any counters=yes "baseline=$HT/cstate/counters" \
+        flaps=yes "state=$HT/fstate/flaps" "manifest=$HT/manifest.json" check-timeout=2 \
+        timeout=$(scaled 60)
+    run "$RDMARUN" check --config "$SITE/each.ini" --sysfs "$DATA/sysfs/ib-mlx5" --json
+    check "the checks, none hung: healthy" 0 '"healthy": true'
+    for hung in manifest:"$HT/manifest.json" counters:"$HT/cstate" flaps:"$HT/fstate"; do
+        name=${hung%%:*} file=${hung#*:}
+        run stop_at_open "$file" "$RDMARUN" check --config "$SITE/each.ini" --sysfs "$DATA/sysfs/ib-mlx5" --json
+        python3 -c '
+import json, sys
+name = sys.argv[1]
+d = json.loads(sys.stdin.read())
+names = [c["name"] for c in d["checks"]]
+hung = [c for c in d["checks"] if c["name"] == name]
+before = names[:names.index(name)]
+assert hung and not hung[0]["passed"], d
+assert any("did not finish within 2 s" in p["text"] and p["code"] == "RDMARUN-TIMEOUT" for p in hung[0]["problems"]), hung
+assert "facts" in before and "devices" in before, names
+assert all(c["passed"] for c in d["checks"] if c["name"] in before), d
+' "$name" <<<"$out"
+        ok $? "the $name check hung (at its file) after the others before it: it is named, they passed"
+    done
 else
     for d in "a check that hangs is stopped at its limit" "and the run ends soon after" \
-        "the whole run's limit" "ended after"; do
+        "the whole run's limit" "ended after" "the checks, none hung" "the manifest check hung" \
+        "the counters check hung" "the flaps check hung"; do
         skip "$d" "strace cannot hold a system call here (strace -e inject needs ptrace)"
     done
 fi

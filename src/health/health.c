@@ -25,8 +25,6 @@
 #define DEFAULT_TIMEOUT_S 60
 #define DEFAULT_CHECK_TIMEOUT_S 20
 
-#define MAX_RESULTS 32
-
 struct result {
     char *name;
     struct strvec problems;
@@ -90,73 +88,127 @@ static int load_config(const char *path, struct profile *cfg)
     return rc;
 }
 
-static struct result *result_for(struct result *r, size_t *n, const char *name)
+/* The checks' results, as their lines name them: as many as there are. */
+struct results {
+    struct result *v;
+    size_t n, cap;
+};
+
+static struct result *result_for(struct results *rs, const char *name)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(r[i].name, name) == 0)
-            return &r[i];
-    if (*n == MAX_RESULTS)
-        return &r[*n - 1];
-    r[*n].name = xstrdup(name);
-    return &r[(*n)++];
+    for (size_t i = 0; i < rs->n; i++)
+        if (strcmp(rs->v[i].name, name) == 0)
+            return &rs->v[i];
+    GROW(rs->v, rs->cap, rs->n + 1);
+    memset(&rs->v[rs->n], 0, sizeof(*rs->v));
+    rs->v[rs->n].name = xstrdup(name);
+    return &rs->v[rs->n++];
 }
 
-/* Read the worker's report until it ends or a limit is reached. */
+/* The worker's report, read as it comes. */
+struct report {
+    struct results *rs;
+    struct result *current;   /* the check that began and has not ended */
+    double began;             /* when it began */
+};
+
+/* One line of the worker's report. */
+static void report_line(struct report *rp, char *line)
+{
+    if (strncmp(line, "begin ", 6) == 0) {
+        rp->current = result_for(rp->rs, line + 6);
+        rp->began = proc_now();
+    } else if (strncmp(line, "end ", 4) == 0 && rp->current) {
+        rp->current->ended = true;
+        rp->current = NULL;
+    } else if (strncmp(line, "fail ", 5) == 0) {   /* fail NAME<TAB>CODE<TAB>TEXT */
+        char *tab = strchr(line + 5, '\t'), *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
+        if (tab2) {
+            *tab = *tab2 = '\0';
+            add_problem(result_for(rp->rs, line + 5), tab + 1, tab2 + 1);
+        }
+    } else if (strncmp(line, "note ", 5) == 0 || strncmp(line, "info ", 5) == 0) {
+        char *tab = strchr(line + 5, '\t');
+        if (tab) {
+            *tab = '\0';
+            struct result *r = result_for(rp->rs, line + 5);
+            sv_push(line[0] == 'n' ? &r->notes : &r->measured, tab + 1);
+        }
+    } else if (rp->current && line[0]) {
+        /* What a check printed itself (the QP test's reason). */
+        const char *text = strncmp(line, "rdmarun: error: ", 16) == 0 ? line + 16 : line;
+        add_problem(rp->current, fault_code_of_check(rp->current->name), text);
+    }
+}
+
+/* Every whole line in buf[0..*len) reported, the rest kept; a line longer
+ * than WORKER_LINE_MAX is reported cut there. */
+#define WORKER_LINE_MAX 65536
+static void report_lines(struct report *rp, char *buf, size_t *len)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < *len; i++)
+        if (buf[i] == '\n' || i - start == WORKER_LINE_MAX) {
+            char keep = buf[i];
+            buf[i] = '\0';
+            report_line(rp, buf + start);
+            buf[i] = keep;
+            start = i + (keep == '\n');
+        }
+    memmove(buf, buf + start, *len - start);
+    *len -= start;
+}
+
+/* The check that ran out of time: it, or the start when none had begun. */
+static void timed_out(struct report *rp, double check_limit, double total_limit, bool check)
+{
+    struct result *r = rp->current ? rp->current : result_for(rp->rs, "start");
+    char *text = xasprintf("did not finish within %g s (%s time limit); stopped",
+                           check ? check_limit : total_limit,
+                           check ? "the check's" : "the whole run's");
+    add_problem(r, FAULT_TIMEOUT, text);
+    free(text);
+}
+
+/* Read the worker's report until it ends or a limit is reached: read()
+ * into a line buffer, so that what a check wrote before it hung is seen
+ * (stdio would hold it, and blame the hang on the check before). */
 static void supervise_worker(struct proc *worker, double check_limit, double total_limit,
-                             struct result *res, size_t *nres)
+                             struct results *rs)
 {
     int fd = worker->err;
-    FILE *in = fdopen(fd, "r");
-    double start = proc_now(), began = start;
-    struct result *current = NULL;
-    char line[4096];
+    double start = proc_now();
+    struct report rp = {.rs = rs, .began = start};
+    char *buf = xmalloc(WORKER_LINE_MAX + 4096 + 1);
+    size_t len = 0;
     for (;;) {
-        double left_check = began + check_limit - proc_now(), left_total = start + total_limit - proc_now();
+        double left_check = rp.began + check_limit - proc_now(),
+               left_total = start + total_limit - proc_now();
         double left = left_check < left_total ? left_check : left_total;
         struct pollfd p = {fd, POLLIN, 0};
-        int ready = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+        int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+        int ready = left > 0 ? poll(&p, 1, ms) : 0;
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready == 0) {
-            const char *what = current ? current->name : "start";
-            struct result *r = current ? current : result_for(res, nres, what);
-            char *text = xasprintf("did not finish within %g s (%s time limit); stopped",
-                                   left_check <= left_total ? check_limit : total_limit,
-                                   left_check <= left_total ? "the check's" : "the whole run's");
-            add_problem(r, FAULT_TIMEOUT, text);
-            free(text);
+            timed_out(&rp, check_limit, total_limit, left_check <= left_total);
             proc_kill(worker, SIGKILL);
             break;
         }
-        if (!fgets(line, sizeof(line), in))
+        ssize_t r = read(fd, buf + len, WORKER_LINE_MAX + 4096 - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
             break;   /* the worker is done */
-        line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, "begin ", 6) == 0) {
-            current = result_for(res, nres, line + 6);
-            began = proc_now();
-        } else if (strncmp(line, "end ", 4) == 0 && current) {
-            current->ended = true;
-            current = NULL;
-        } else if (strncmp(line, "fail ", 5) == 0) {   /* fail NAME<TAB>CODE<TAB>TEXT */
-            char *tab = strchr(line + 5, '\t'), *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
-            if (tab2) {
-                *tab = *tab2 = '\0';
-                add_problem(result_for(res, nres, line + 5), tab + 1, tab2 + 1);
-            }
-        } else if (strncmp(line, "note ", 5) == 0 || strncmp(line, "info ", 5) == 0) {
-            char *tab = strchr(line + 5, '\t');
-            if (tab) {
-                *tab = '\0';
-                struct result *r = result_for(res, nres, line + 5);
-                sv_push(line[0] == 'n' ? &r->notes : &r->measured, tab + 1);
-            }
-        } else if (current && line[0]) {
-            /* What a check printed itself (the QP test's reason). */
-            const char *text = strncmp(line, "rdmarun: error: ", 16) == 0 ? line + 16 : line;
-            add_problem(current, fault_code_of_check(current->name), text);
-        }
+        len += (size_t)r;
+        report_lines(&rp, buf, &len);
     }
-    fclose(in);
+    if (len) {   /* a last line without its newline */
+        buf[len] = '\0';
+        report_line(&rp, buf);
+    }
+    free(buf);
+    close(fd);
     int status;
     if (!proc_wait(worker, proc_now() + PROC_KILL_REAP_S, &status))
         rr_warn("the check's process %ld could not be stopped (stuck in the kernel, state D?): "
@@ -364,10 +416,10 @@ int health_main(const struct health_request *cl)
         profile_free(&cfg);
         return RR_EX_OSERR;
     }
-    struct result res[MAX_RESULTS];
-    size_t nres = 0;
-    memset(res, 0, sizeof(res));
-    supervise_worker(&worker, each, total, res, &nres);
+    struct results rs = {0};
+    supervise_worker(&worker, each, total, &rs);
+    struct result *res = rs.v;
+    size_t nres = rs.n;
 
     char host[256];
     const char *node = node_name(cl, host, sizeof(host));
@@ -437,6 +489,7 @@ int health_main(const struct health_request *cl)
         sv_free(&res[i].notes);
         sv_free(&res[i].measured);
     }
+    free(res);
     profile_free(&cfg);
     return rc;
 }

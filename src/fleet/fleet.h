@@ -3,6 +3,7 @@
  * event for the plot. */
 #ifndef RDMARUN_FLEET_H
 #define RDMARUN_FLEET_H
+#include "util/strmap.h"
 #include "util/strvec.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,10 +16,12 @@ enum { EV_CHECK_OK, EV_CHECK_FAILED, EV_RUN_OK, EV_RUN_FELL_BACK };
 struct node_stat {
     char *name;
     long checks, failed, runs, fell_back, pair_failed;
-    long long last_failed, last_fell_back;
+    long silent;           /* path tests it did not answer (counted in pair_failed too) */
+    long long last_failed, last_fell_back, last_silent;
     struct strvec codes;   /* each fault code once ... */
     long *code_n;          /* ... and how often */
     size_t code_cap;
+    struct strmap code_index;   /* a code's place in codes */
 };
 
 struct pair_stat {
@@ -42,7 +45,9 @@ struct fleet {
     struct fleet_event *ev;
     size_t nev, evcap;
     long files, records, skipped;
+    long undated;   /* records whose time is before 2000 or after tomorrow: not dated */
     bool full;   /* more files than it reads */
+    struct strmap node_index, pair_index;   /* a name's place in nodes, "A\nB"'s in pairs */
 };
 
 /* Every record under DIRS into F (zeroed first); 0, or RR_EX_NOINPUT when

@@ -27,15 +27,28 @@ static size_t node_of(const char *raw)
 {
     const char *shown = raw && *raw ? raw : "(unnamed)";
     char *name = term_safe(shown, strlen(shown), 64);
-    for (size_t i = 0; i < fl.n; i++)
-        if (strcmp(fl.nodes[i].name, name) == 0) {
-            free(name);
-            return i;
-        }
+    size_t at;
+    if (strmap_get(&fl.node_index, name, &at)) {
+        free(name);
+        return at;
+    }
     GROW(fl.nodes, fl.cap, fl.n + 1);
     memset(&fl.nodes[fl.n], 0, sizeof(*fl.nodes));
     fl.nodes[fl.n].name = name;
+    strmap_put(&fl.node_index, name, fl.n);
     return fl.n++;
+}
+
+/* A record's time when it is one: from 2000 to a day from now; else 0,
+ * undated (counted, never plotted: one record dated 2100 or 2^63-1 would
+ * move the plot's window there). */
+static long long dated(long long t)
+{
+    static const long long y2000 = 946684800;
+    if (t >= y2000 && t <= (long long)time(NULL) + 86400)
+        return t;
+    fl.undated++;
+    return 0;
 }
 
 static void event(size_t node, long long t, int kind)
@@ -61,12 +74,13 @@ static json_object *arr(json_object *o, const char *key)
 static void add_code(struct node_stat *s, const char *raw)
 {
     char *code = term_safe(raw, strlen(raw), 64);
-    int at = sv_find(&s->codes, code);
-    if (at < 0) {
+    size_t at;
+    if (!strmap_get(&s->code_index, code, &at)) {
         GROW(s->code_n, s->code_cap, s->codes.n + 1);
         s->code_n[s->codes.n] = 0;
         sv_push(&s->codes, code);
-        at = (int)s->codes.n - 1;
+        at = s->codes.n - 1;
+        strmap_put(&s->code_index, code, at);
     }
     s->code_n[at]++;
     free(code);
@@ -81,6 +95,7 @@ static void take_check(json_object *o, long long t)
     if (json_object_object_get_ex(o, "time", &tv) && json_object_is_type(tv, json_type_int) &&
         json_object_get_int64(tv) > 0)
         t = json_object_get_int64(tv);
+    t = dated(t);
     size_t n = node_of(str(o, "node"));
     struct node_stat *s = &fl.nodes[n];
     s->checks++;
@@ -99,18 +114,34 @@ static void take_check(json_object *o, long long t)
     }
 }
 
-/* A host an observation names, and the others ("also") it stands for. */
-static void hosts_of(json_object *obs, struct strvec *out)
+/* Hosts, each once, in the order first named. */
+struct host_set {
+    struct strvec v;
+    struct strmap index;
+};
+
+static void host_add(struct host_set *hs, const char *h)
 {
-    const char *h = str(obs, "host");
-    if (h && sv_find(out, h) < 0)
-        sv_push(out, h);
-    json_object *also = arr(obs, "also");
-    for (size_t i = 0; also && i < json_object_array_length(also); i++) {
-        const char *a = str(json_object_array_get_idx(also, i), "host");
-        if (a && sv_find(out, a) < 0)
-            sv_push(out, a);
+    size_t at;
+    if (h && !strmap_get(&hs->index, h, &at)) {
+        strmap_put(&hs->index, h, hs->v.n);
+        sv_push(&hs->v, h);
     }
+}
+
+static void host_set_free(struct host_set *hs)
+{
+    sv_free(&hs->v);
+    strmap_free(&hs->index);
+}
+
+/* A host an observation names, and the others ("also") it stands for. */
+static void hosts_of(json_object *obs, struct host_set *out)
+{
+    host_add(out, str(obs, "host"));
+    json_object *also = arr(obs, "also");
+    for (size_t i = 0; also && i < json_object_array_length(also); i++)
+        host_add(out, str(json_object_array_get_idx(also, i), "host"));
 }
 
 /* Whether the run's verdict met what it expected: its verdict.json's
@@ -128,7 +159,7 @@ static void take_verdict(json_object *o, long long t)
 {
     const char *v = str(o, "verdict");
     json_object *obs = arr(o, "observations");
-    struct strvec all = {0}, tcp = {0};
+    struct host_set all = {0}, tcp = {0};
     for (size_t i = 0; obs && i < json_object_array_length(obs); i++) {
         json_object *ob = json_object_array_get_idx(obs, i);
         hosts_of(ob, &all);
@@ -137,11 +168,11 @@ static void take_verdict(json_object *o, long long t)
             hosts_of(ob, &tcp);
     }
     bool fell = v && strcmp(v, "fallback") == 0 && !run_expected(o);
-    for (size_t i = 0; i < all.n; i++) {
-        size_t n = node_of(all.v[i]);
+    for (size_t i = 0; i < all.v.n; i++) {
+        size_t n = node_of(all.v.v[i]), at;
         struct node_stat *s = &fl.nodes[n];
         s->runs++;
-        bool this_fell = fell && (sv_find(&tcp, all.v[i]) >= 0 || tcp.n == 0);
+        bool this_fell = fell && (strmap_get(&tcp.index, all.v.v[i], &at) || tcp.v.n == 0);
         event(n, t, this_fell ? EV_RUN_FELL_BACK : EV_RUN_OK);
         if (this_fell) {
             s->fell_back++;
@@ -149,8 +180,8 @@ static void take_verdict(json_object *o, long long t)
                 s->last_fell_back = t;
         }
     }
-    sv_free(&all);
-    sv_free(&tcp);
+    host_set_free(&all);
+    host_set_free(&tcp);
 }
 
 static struct pair_stat *pair_of(const char *x, const char *y)
@@ -161,12 +192,17 @@ static struct pair_stat *pair_of(const char *x, const char *y)
         a = b;
         b = c;
     }
-    for (size_t i = 0; i < fl.npairs; i++)
-        if (strcmp(fl.pairs[i].a, a) == 0 && strcmp(fl.pairs[i].b, b) == 0) {
-            free(a);
-            free(b);
-            return &fl.pairs[i];
-        }
+    char *key = xasprintf("%s\n%s", a, b);   /* (term-safe names hold no newline) */
+    size_t at;
+    bool known = strmap_get(&fl.pair_index, key, &at);
+    if (!known)
+        strmap_put(&fl.pair_index, key, fl.npairs);
+    free(key);
+    if (known) {
+        free(a);
+        free(b);
+        return &fl.pairs[at];
+    }
     GROW(fl.pairs, fl.pcap, fl.npairs + 1);
     memset(&fl.pairs[fl.npairs], 0, sizeof(*fl.pairs));
     fl.pairs[fl.npairs].a = a;
@@ -174,10 +210,22 @@ static struct pair_stat *pair_of(const char *x, const char *y)
     return &fl.pairs[fl.npairs++];
 }
 
-/* `check --path-test --json`: pairs of ranks, each rank's host. */
+/* `check --path-test --json`: pairs of ranks, each rank's host; the hosts
+ * that did not answer, which no rank names. */
 static void take_path(json_object *o, long long t)
 {
-    json_object *nodes = arr(o, "nodes"), *pairs = arr(o, "pairs");
+    json_object *nodes = arr(o, "nodes"), *pairs = arr(o, "pairs"), *silent = arr(o, "silent_hosts");
+    for (size_t i = 0; silent && i < json_object_array_length(silent); i++) {
+        json_object *h = json_object_array_get_idx(silent, i);
+        if (!json_object_is_type(h, json_type_string))
+            continue;
+        size_t at = node_of(json_object_get_string(h));   /* (it may move fl.nodes) */
+        struct node_stat *s = &fl.nodes[at];
+        s->silent++;
+        s->pair_failed++;
+        if (t > s->last_silent)
+            s->last_silent = t;
+    }
     size_t nn = nodes ? json_object_array_length(nodes) : 0;
     for (size_t i = 0; pairs && i < json_object_array_length(pairs); i++) {
         json_object *p = json_object_array_get_idx(pairs, i), *f, *to, *okv;
@@ -228,13 +276,13 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     if (!o || !json_object_is_type(o, json_type_object)) {
         fl.skipped++;
     } else if (str(o, "verdict") && arr(o, "observations")) {
-        take_verdict(o, t);
+        take_verdict(o, dated(t));
         fl.records++;
     } else if (str(o, "node") && arr(o, "checks")) {
         take_check(o, t);
         fl.records++;
     } else if (str(o, "pairs_tested") && arr(o, "pairs")) {
-        take_path(o, t);
+        take_path(o, dated(t));
         fl.records++;
     } else {
         fl.skipped++;
@@ -267,7 +315,10 @@ void fleet_free(struct fleet *f)
         free(f->nodes[i].name);
         sv_free(&f->nodes[i].codes);
         free(f->nodes[i].code_n);
+        strmap_free(&f->nodes[i].code_index);
     }
+    strmap_free(&f->node_index);
+    strmap_free(&f->pair_index);
     for (size_t i = 0; i < f->npairs; i++) {
         free(f->pairs[i].a);
         free(f->pairs[i].b);

@@ -18,25 +18,32 @@ static char *when(long long t)
     time_t tt = (time_t)t;
     struct tm tm;
     char buf[32];
-    gmtime_r(&tt, &tm);
-    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm);
+    if (!gmtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm))
+        return xstrdup("?");
     return xstrdup(buf);
 }
 
 /* "RDMARUN-PORT-DOWN x4, RDMARUN-RATE x1", most frequent first. */
+/* codes_text's order: more often first, then as first seen (a stable sort). */
+static const struct node_stat *sorting;
+static int by_count(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    long na = sorting->code_n[a], nb = sorting->code_n[b];
+    return na != nb ? (na < nb ? 1 : -1) : (a > b) - (a < b);
+}
+
 static char *codes_text(const struct node_stat *s)
 {
+    size_t *order = xcalloc(s->codes.n + 1, sizeof(*order));
+    for (size_t k = 0; k < s->codes.n; k++)
+        order[k] = k;
+    sorting = s;
+    qsort(order, s->codes.n, sizeof(*order), by_count);
     struct strvec parts = {0};
-    bool *used = xcalloc(s->codes.n + 1, sizeof(*used));
-    for (size_t k = 0; k < s->codes.n; k++) {
-        size_t best = s->codes.n;
-        for (size_t m = 0; m < s->codes.n; m++)
-            if (!used[m] && (best == s->codes.n || s->code_n[m] > s->code_n[best]))
-                best = m;
-        used[best] = true;
-        sv_pushf(&parts, "%s x%ld", s->codes.v[best], s->code_n[best]);
-    }
-    free(used);
+    for (size_t k = 0; k < s->codes.n; k++)
+        sv_pushf(&parts, "%s x%ld", s->codes.v[order[k]], s->code_n[order[k]]);
+    free(order);
     char *t = sv_join(&parts, ", ");
     sv_free(&parts);
     return t;
@@ -158,6 +165,7 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
             json_begin_object(&j, NULL);
             json_int(&j, "records", fl.records);
             json_int(&j, "skipped", fl.skipped);
+            json_int(&j, "undated", fl.undated);
             json_begin_array(&j, "nodes");
         } else if (fmt == REPORT_CSV) {
             fputs("node,checks,failed,last_failed,codes,runs,fell_back,last_fell_back,"
@@ -167,6 +175,8 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
                     fl.records, all_checks, all_runs, fl.n, fl.n == 1 ? "" : "s");
             if (fl.skipped)
                 fprintf(out, "; %ld other .json files skipped", fl.skipped);
+            if (fl.undated)
+                fprintf(out, "; %ld undated (a time before 2000 or after tomorrow)", fl.undated);
             fprintf(out, "\n\n%-16s %7s %7s  %-16s  %5s %9s  %-16s  %5s  %s\n", "NODE", "CHECKS",
                     "FAILED", "LAST FAILED", "RUNS", "FELL BACK", "LAST FELL BACK", "PAIRS",
                     "FAULT CODES");
@@ -195,6 +205,7 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
                 if (s->last_fell_back)
                     json_int(&j, "last_fell_back", s->last_fell_back);
                 json_int(&j, "pairs_failed", s->pair_failed);
+                json_int(&j, "path_silent", s->silent);
                 json_bool(&j, "odd", is_odd);
                 if (why)
                     json_string(&j, "odd_why", why);
@@ -247,6 +258,19 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
                         p->failed, p->tested, lf, p->step ? " at step " : "",
                         p->step ? p->step : "");
                 free(lf);
+            }
+            head = false;
+            for (size_t i = 0; i < fl.n; i++) {
+                const struct node_stat *s = &fl.nodes[i];
+                if (!s->silent)
+                    continue;
+                if (!head)
+                    fputs("\nNodes that did not answer a path test:\n", out);
+                head = true;
+                char *ls = when(s->last_silent);
+                fprintf(out, "  %s: %ld time%s, last %s\n", s->name, s->silent,
+                        s->silent == 1 ? "" : "s", ls);
+                free(ls);
             }
             for (size_t i = 0; i < odd.n; i++)
                 fprintf(out, "%sOdd one out: %s\n", i ? "" : "\n", odd.v[i]);

@@ -561,6 +561,17 @@ static bool host_answered(const struct strvec *names, const char *host)
     return found;
 }
 
+void path_silent_hosts(const struct path_report *r, const struct strvec *hosts,
+                       struct strvec *out)
+{
+    struct strvec names = {0};
+    answered_names(r, &names);
+    for (size_t i = 0; hosts && i < hosts->n; i++)
+        if (!host_answered(&names, hosts->v[i]) && sv_find(out, hosts->v[i]) < 0)
+            sv_push(out, hosts->v[i]);
+    sv_free(&names);
+}
+
 size_t path_judge(const struct path_report *r, const struct strvec *hosts,
                   struct path_finding **out)
 {
@@ -568,12 +579,10 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
     *out = NULL;
     /* A node the launcher's messages name is named with them; mpirun starts
      * no process until every node's daemon is up, so the others wait. */
-    struct strvec silent = {0}, names = {0};
-    answered_names(r, &names);
-    for (size_t i = 0; hosts && i < hosts->n; i++) {
-        if (host_answered(&names, hosts->v[i]))
-            continue;
-        const char *line = NULL, *h = hosts->v[i];
+    struct strvec silent = {0}, unheard = {0};
+    path_silent_hosts(r, hosts, &unheard);
+    for (size_t i = 0; i < unheard.n; i++) {
+        const char *line = NULL, *h = unheard.v[i];
         /* a name is looked for without its domain too (ssh says "nosuch:"
          * of nosuch.example.org); an address as it is */
         char *name = strspn(h, "0123456789.") == strlen(h) ? xstrdup(h)
@@ -584,9 +593,9 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
         free(name);
         if (line)
             add(out, &n, &cap, PATH_FAIL,
-                xasprintf("%s did not answer: the launcher says \"%s\"", hosts->v[i], line));
+                xasprintf("%s did not answer: the launcher says \"%s\"", h, line));
         else
-            sv_push(&silent, hosts->v[i]);
+            sv_push(&silent, h);
     }
     if (silent.n) {
         char *list = sv_join(&silent, ", ");
@@ -599,7 +608,7 @@ size_t path_judge(const struct path_report *r, const struct strvec *hosts,
         free(list);
     }
     sv_free(&silent);
-    sv_free(&names);
+    sv_free(&unheard);
     if (r->n == 0 && n == 0)
         add(out, &n, &cap, PATH_FAIL,
             xstrdup("no node answered: the launcher started no peer process (its messages are "

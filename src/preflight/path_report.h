@@ -68,6 +68,10 @@ struct path_finding {
 /* What the records add up to, failures first. `hosts` (may be empty) are the
  * nodes the job names, so one that never answered is named too. Returns how
  * many findings; *out is owned (path_findings_free). */
+/* The hosts asked for that no peer answered from (by name, short name or
+ * address), each once, in their order. */
+void path_silent_hosts(const struct path_report *r, const struct strvec *hosts,
+                       struct strvec *out);
 size_t path_judge(const struct path_report *r, const struct strvec *hosts,
                   struct path_finding **out);
 void path_findings_free(struct path_finding *f, size_t n);

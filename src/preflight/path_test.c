@@ -69,9 +69,26 @@ struct repair {
     char *step, *err;
 };
 
-static void print_json(const struct path_report *r, const struct path_finding *f, size_t nf,
-                       bool failed, const char *sum, double took, const struct repair *rp,
-                       size_t nrp)
+/* The hosts asked for, and those that did not answer (a silent node has
+ * no record of its own to name it). */
+static void json_hosts(struct json *j, const struct path_report *r, const struct strvec *hosts)
+{
+    struct strvec silent = {0};
+    path_silent_hosts(r, hosts, &silent);
+    json_begin_array(j, "hosts");
+    for (size_t i = 0; i < hosts->n; i++)
+        json_string(j, NULL, hosts->v[i]);
+    json_end_array(j);
+    json_begin_array(j, "silent_hosts");
+    for (size_t i = 0; i < silent.n; i++)
+        json_string(j, NULL, silent.v[i]);
+    json_end_array(j);
+    sv_free(&silent);
+}
+
+static void print_json(const struct path_report *r, const struct strvec *hosts,
+                       const struct path_finding *f, size_t nf, bool failed, const char *sum,
+                       double took, const struct repair *rp, size_t nrp)
 {
     struct json j;
     json_init(&j, stdout);
@@ -80,6 +97,7 @@ static void print_json(const struct path_report *r, const struct path_finding *f
     json_string(&j, "summary", sum);
     json_double(&j, "seconds", took);
     json_string(&j, "pairs_tested", r->all_pairs && r->n > 1 ? "all" : "ring");
+    json_hosts(&j, r, hosts);
     json_begin_array(&j, "nodes");
     for (int i = 0; i < r->n; i++) {
         const struct path_node *nd = &r->nodes[i];
@@ -269,7 +287,7 @@ int path_test_run(const struct path_plan *pp, bool quiet, bool json, struct strv
     size_t nrp = failed ? repair(pp, &r, quiet || json, &rp) : 0;
     char *sum = path_summary(&r);
     if (json)
-        print_json(&r, f, nf, failed, sum, took, rp, nrp);
+        print_json(&r, &pp->hosts, f, nf, failed, sum, took, rp, nrp);
     else
         print_text(&r, f, nf, quiet, failed, sum, took);
     for (size_t i = 0; i < nrp; i++) {

@@ -1,5 +1,6 @@
 #include "util/xalloc.h"
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,10 @@ void grow(void **v, size_t *cap, size_t need, size_t size)
     if (need <= *cap)
         return;
     size_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
+    while (n < need)   /* doubled, never past what size_t holds */
+        n = n > SIZE_MAX / 2 ? need : n * 2;
+    if (size && n > SIZE_MAX / size)
+        check(NULL);   /* (more than memory can hold) */
     *v = xrealloc(*v, n * size);
     *cap = n;
 }

@@ -104,8 +104,32 @@ hc "$SITE/lim.ini" --sysfs "$TMP/sys-cnt"
 check "an unknown counter is held to other's limit, by its name" 69 "vendor_x grew by 2"
 conf badlim devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/bad" \
     "counter-limits = wobble:3"
-hc "$SITE/badlim.ini" --sysfs "$TMP/sys-cnt"
-check "a counter limit that is not FAMILY:N" 69 "[check] counter-limits: 'wobble:3' is not FAMILY:N"
+# A configuration mistake is not a sick node (rdmarun-slurm(7)): refused when
+# the configuration loads (78, its file:line), never UNHEALTHY, never drained.
+printf '#!/bin/sh\necho "$@" >>"%s/scontrol.log"\n' "$TMP" >"$TMP/scontrol-rec"
+chmod +x "$TMP/scontrol-rec"
+for v in wobble:3 link:x link loss:-1 "link:1,eror:0"; do
+    conf badlim devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/bad" \
+        "counter-limits = $v"
+    run "$RDMARUN" check --config "$SITE/badlim.ini" --sysfs "$TMP/sys-cnt" --drain \
+        --scontrol "$TMP/scontrol-rec" --node n1
+    check "counter-limits = $v: a configuration error with its place, 78" 78 \
+        "badlim.ini:6: [check] counter-limits: '"
+done
+conf badlim2 devices=mlx5_0:2 port-state=any counters=yes "baseline=$TMP/state/bad" \
+    "epilog-counter-limits = lnk:0"
+run "$RDMARUN" check --config "$SITE/badlim2.ini" --sysfs "$TMP/sys-cnt" --drain \
+    --scontrol "$TMP/scontrol-rec" --node n1
+check "epilog-counter-limits with a typo: 78" 78 "badlim2.ini:6: [check] epilog-counter-limits: 'lnk:0'"
+conf noman devices=mlx5_0:1 "manifest=$TMP/no/such/manifest.json"
+run "$RDMARUN" check --config "$SITE/noman.ini" --sysfs "$DATA/sysfs/ib-mlx5" --drain \
+    --scontrol "$TMP/scontrol-rec" --node n1
+check "a configured manifest that is not there: 78, with its place, not UNHEALTHY" 78 \
+    "noman.ini:3: [check] manifest $TMP/no/such/manifest.json: No such file or directory"
+run "$RDMARUN" check --config "$SITE/good.ini" --sysfs "$DATA/sysfs/rxe" --drain \
+    --scontrol "$TMP/scontrol-rec" --node n1 --manifest "$TMP/no/such.json"
+check "--manifest a file that is not there: 66" 66 "--manifest $TMP/no/such.json: No such file"
+[ ! -e "$TMP/scontrol.log" ]; ok $? "and no node was drained (or resumed) for any of these"
 
 # A job's epilog (--epilog) judges what grew during the job against the
 # counters its prolog kept (BASELINE.job-ID), with epilog-counter-limits; a

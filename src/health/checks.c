@@ -231,38 +231,43 @@ static void check_modules(struct hctx *h)
     sv_free(&mods);
 }
 
-/* The growth each counter family may have between two checks
- * ([check] counter-limits, FAMILY:N; -1 unlimited). By default link, loss
- * and error counters must not grow at all. */
-static bool counter_limits(struct hctx *h, const char *key, long long *limit)
+bool health_counter_limits(const char *value, long long *limit, char **bad)
 {
     for (int fam = 0; fam < COUNTER_FAMILIES; fam++)
         limit[fam] = fam == COUNTER_LINK || fam == COUNTER_LOSS || fam == COUNTER_ERROR ? 0 : -1;
     struct strvec items = {0};
-    sv_split(&items, cfg(h, key) ? cfg(h, key) : "", ",");
-    bool good = true;
-    for (size_t i = 0; i < items.n; i++) {
-        char *colon = strchr(items.v[i], ':');
+    sv_split(&items, value ? value : "", ",");
+    *bad = NULL;
+    for (size_t i = 0; i < items.n && !*bad; i++) {
+        const char *item = items.v[i], *colon = strchr(item, ':');
         int fam = -1;
         long n = -1;
-        if (colon) {
-            *colon = '\0';
-            for (int k = 0; k < COUNTER_FAMILIES && fam < 0; k++)
-                if (strcmp(counter_family_names[k], items.v[i]) == 0 && k != COUNTER_TRAFFIC)
-                    fam = k;
-        }
-        if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n)) {
-            if (colon)
-                *colon = ':';
-            problem_as(h, FAULT_CONFIG, "[check] %s: '%s' is not FAMILY:N (families: "
-                       "link, loss, error, receiver, congestion, other)", key, items.v[i]);
-            good = false;
-            continue;
-        }
-        limit[fam] = n;
+        for (int k = 0; colon && k < COUNTER_FAMILIES && fam < 0; k++)
+            if (strlen(counter_family_names[k]) == (size_t)(colon - item) &&
+                strncmp(counter_family_names[k], item, (size_t)(colon - item)) == 0 &&
+                k != COUNTER_TRAFFIC)
+                fam = k;
+        if (fam < 0 || !parse_long(colon + 1, 0, LONG_MAX, &n))
+            *bad = xstrdup(item);
+        else
+            limit[fam] = n;
     }
     sv_free(&items);
-    return good;
+    return !*bad;
+}
+
+/* The growth each counter family may have between two checks
+ * ([check] KEY): validated when the configuration loaded (health.c), so a
+ * mistake here is a configuration error, never a sick node. */
+static bool counter_limits(struct hctx *h, const char *key, long long *limit)
+{
+    char *bad;
+    if (health_counter_limits(cfg(h, key), limit, &bad))
+        return true;
+    problem_as(h, FAULT_CONFIG, "[check] %s: '%s' is not FAMILY:N (families: link, loss, error, "
+               "receiver, congestion, other)", key, bad);
+    free(bad);
+    return false;
 }
 
 /* The folder of a file the checks keep between runs (the counter

@@ -5,6 +5,7 @@
  * summary, and with --drain drains or resumes the node through scontrol. */
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "facts/counters.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "slurm/drain.h"
@@ -64,6 +65,38 @@ static int safe_for_root(const char *path)
     return rc;
 }
 
+/* What the schema's types cannot say of [check] values: counter limits
+ * that are FAMILY:N, a manifest that is there to read. A mistake is a
+ * configuration error (78, with its place), never a sick node to drain. */
+static int check_values(const struct profile *cfg)
+{
+    static const char *const limits[] = {"counter-limits", "epilog-counter-limits"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct entry *e = profile_get(cfg, "check", limits[i]);
+        long long limit[COUNTER_FAMILIES];
+        char *bad = NULL;
+        if (e && !health_counter_limits(e->value, limit, &bad)) {
+            char *where = entry_origin(e);
+            rr_error("%s: [check] %s: '%s' is not FAMILY:N (families: link, loss, error, "
+                     "receiver, congestion, other; N a whole number from 0)", where, limits[i],
+                     bad);
+            free(where);
+            free(bad);
+            return RR_EX_CONFIG;
+        }
+    }
+    const struct entry *m = profile_get(cfg, "check", "manifest");
+    if (m && access(m->value, R_OK) != 0) {
+        char *where = entry_origin(m);
+        rr_error("%s: [check] manifest %s: %s: a configuration mistake, not a sick node (hint: "
+                 "rdmarun probe --json on a good node, saved there)", where, m->value,
+                 strerror(errno));
+        free(where);
+        return RR_EX_CONFIG;
+    }
+    return 0;
+}
+
 static int load_config(const char *path, struct profile *cfg)
 {
     bool root = geteuid() == 0;
@@ -85,6 +118,8 @@ static int load_config(const char *path, struct profile *cfg)
         rc = safe_for_root(cfg->files.v[i]);
     if (!rc)
         rc = profile_validate(cfg);
+    if (!rc)
+        rc = check_values(cfg);
     return rc;
 }
 
@@ -384,6 +419,12 @@ int health_main(const struct health_request *cl)
          * UNHEALTHY and never a drain, which would take every node out. */
         profile_free(&cfg);
         return rc;
+    }
+    if (cl->manifest && access(cl->manifest, R_OK) != 0) {
+        rr_error("--manifest %s: %s (a configuration mistake, not a sick node)", cl->manifest,
+                 strerror(errno));
+        profile_free(&cfg);
+        return RR_EX_NOINPUT;
     }
     if (cl->manifest)
         profile_put(&cfg, "check", "manifest", cl->manifest, ORIGIN_SET, NULL, 0);

@@ -37,6 +37,11 @@ struct health_scope {
     bool epilog;
 };
 
+/* [check] counter-limits (FAMILY:N, ...; families link, loss, error,
+ * receiver, congestion, other): each family's limit into limit (by
+ * default link, loss and error 0, the others -1: unlimited); false with
+ * the first item that is not one in *bad (to free). */
+bool health_counter_limits(const char *value, long long *limit, char **bad);
 /* Run the check; 0 healthy, RR_EX_UNAVAILABLE unhealthy, or another RR_EX_*. */
 int health_main(const struct health_request *rq);
 

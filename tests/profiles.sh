@@ -9,9 +9,11 @@ dry() { run "$RDMARUN" --dry-run --mpirun mpirun "$@" prog; }
 dry -p "$P/malformed.ini"
 check "malformed line: file:line and status 78" 78 "malformed.ini:6: malformed line"
 dry -p "$P/unknown-section.ini"
-check "unknown section with suggestion" 78 "unknown-section.ini:5: unknown section [ucxx] (did you mean [ucx]?)"
-check_without "an unknown section is reported once, not per key" 78 "unknown-section.ini:6" \
-    "unknown-section.ini:5: unknown section [ucxx]"
+check "unknown section with suggestion, at the section's own line" 78 \
+    "unknown-section.ini:4: unknown section [ucxx] (did you mean [ucx]?)"
+check_without "an unknown section is reported once, not per key" 78 "unknown-section.ini:5" \
+    "unknown-section.ini:4: unknown section [ucxx]"
+check_without "nor at its second key" 78 "unknown-section.ini:6" "unknown-section.ini:4: unknown section [ucxx]"
 dry -p "$P/unknown-key.ini"
 check "unknown key with suggestion" 78 "unknown-key.ini:7: unknown key 'report-binding' in [bind] (did you mean 'report-bindings'?)"
 dry -p "$P/no-section.ini"

@@ -11,6 +11,7 @@
 #include "util/xalloc.h"
 #include <stddef.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -799,6 +800,14 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         words->n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", words->v[0]);
         return RR_EX_USAGE;
+    }
+    struct stat st;
+    int missing = cl->sysfs && stat(cl->sysfs, &st) != 0 ? errno : 0;
+    if (cl->sysfs && (missing || !S_ISDIR(st.st_mode))) {
+        /* (read as an empty node, it would plan as one without a word) */
+        rr_error("--sysfs %s: %s (hint: a folder recorded from a node's /sys)", cl->sysfs,
+                 missing ? strerror(missing) : "not a folder");
+        return RR_EX_NOINPUT;
     }
     return 0;
 }

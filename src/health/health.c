@@ -97,14 +97,32 @@ static int check_values(const struct profile *cfg)
     return 0;
 }
 
-static int load_config(const char *path, struct profile *cfg)
+static int load_config_file(const char *path, struct profile *cfg, bool root);
+
+static int load_config(const char *given, struct profile *cfg)
 {
     bool root = geteuid() == 0;
-    if (access(path, R_OK) != 0) {
-        rr_error("cannot read the site check configuration %s: %s (hint: write its [check] "
-                 "section, see rdmarun-slurm(7); or give --config FILE)", path, strerror(errno));
+    struct stat st;
+    if (stat(given, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rr_error("--config %s is a folder: --config takes the configuration file (hint: "
+                 "--config %s/check.ini)", given, given);
         return RR_EX_NOINPUT;
     }
+    if (access(given, R_OK) != 0) {
+        rr_error("cannot read the site check configuration %s: %s (hint: write its [check] "
+                 "section, see rdmarun-slurm(7); or give --config FILE)", given, strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    /* --config takes a path: "check.ini" is the file here, never a profile
+     * name looked up elsewhere */
+    char *path = strchr(given, '/') ? xstrdup(given) : xasprintf("./%s", given);
+    int rc = load_config_file(path, cfg, root);
+    free(path);
+    return rc;
+}
+
+static int load_config_file(const char *path, struct profile *cfg, bool root)
+{
     if (root && safe_for_root(path))
         return RR_EX_CONFIG;
     /* Parents only from the configuration's own folder. */

@@ -56,9 +56,11 @@ const char *rank_from_launcher(long *local, long *size, long *rank)
         {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
         {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
         {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
-        /* HPE Cray PALS (PBS Pro's mpiexec): PALS_LOCAL_RANKID, with Cray
-         * PMI's local size (ALCF's Polaris and Aurora guides); Cray PMI's
-         * own pair where PALS's is not there. */
+        /* HPE Cray PALS (PBS Pro's mpiexec): PALS_LOCAL_RANKID with PALS's
+         * own PALS_LOCAL_SIZE, else with Cray PMI's local size (ALCF's
+         * Polaris and Aurora guides); Cray PMI's own pair where PALS's is
+         * not there. */
+        {"PALS_LOCAL_RANKID", "PALS_LOCAL_SIZE", "PALS_RANKID"},
         {"PALS_LOCAL_RANKID", "PMI_LOCAL_SIZE", "PALS_RANKID"},
         {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE", "PMI_RANK"},
         /* Flux's job shell: FLUX_TASK_LOCAL_ID, but no local size in the

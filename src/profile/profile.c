@@ -306,6 +306,24 @@ static bool ini_line_ok(const char *t)
     return false;
 }
 
+/* A section line ("[name]" and what follows): an unknown section is said at
+ * its own line, keys or none, and its keys are not said again. */
+static void section_line(struct file_state *st, const char *t)
+{
+    char *name = xstrndup(t + 1, strcspn(t + 1, "]"));
+    const struct sectiondef *sec = NULL;
+    char *key = NULL, *why = NULL;
+    if (!schema_section(name) && !resolve_name(name, "x", &sec, &key, &why)) {
+        file_error(st, "%s", why);
+        free(st->bad_section);
+        st->bad_section = name;
+        name = NULL;
+    }
+    free(key);
+    free(why);
+    free(name);
+}
+
 /* inih reader: one line per call, so st->line is the line being parsed. It
  * also refuses what inih would silently cut or misread: over-long lines and
  * NUL bytes. */
@@ -317,6 +335,10 @@ static char *read_line(char *str, int num, void *stream)
         return NULL;
     st->line++;
     st->bytes += (size_t)len;   /* a file that grows while read: counted, not stat'd */
+    if (st->line == 1 && starts_with(st->buf, "\xEF\xBB\xBF")) {   /* a UTF-8 BOM: no text */
+        memmove(st->buf, st->buf + 3, (size_t)len - 2);
+        len -= 3;
+    }
     if (st->bytes > PROFILE_MAX_BYTES) {
         file_error(st, "%s", "the file grew past the 1 MiB a profile may have while read");
         return NULL;
@@ -338,6 +360,8 @@ static char *read_line(char *str, int num, void *stream)
     if (!ok)
         file_error(st, "%s", "malformed line (expected '[section]', 'key = value' or a comment "
                    "starting with '#' or ';')");
+    else if (*t == '[')
+        section_line(st, t);
     memcpy(str, st->buf, (size_t)len + 1);
     return str;
 }
@@ -480,6 +504,13 @@ struct load_stack {
 
 #define INHERIT_MAX_FILES 256
 
+/* NAME in the folder of FILE. Caller frees. */
+static char *path_beside(const char *file, const char *name)
+{
+    const char *slash = strrchr(file, '/');
+    return slash ? xasprintf("%.*s/%s", (int)(slash - file), file, name) : xstrdup(name);
+}
+
 /* A parent written as a path is relative to the file that names it. */
 static char *find_parent(const char *name, const char *from_file, const struct strvec *dirs)
 {
@@ -500,7 +531,12 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
     char *path = find_parent(name, from_file, dirs);
     if (!path) {
         char *searched = sv_join(dirs, ", ");
-        if (from_file)
+        char *sibling = from_file ? path_beside(from_file, name) : NULL;
+        if (sibling && is_file(sibling))   /* "inherit = b.ini" meant the file beside it */
+            rr_error("%s:%d: parent profile '%s' not found (searched: %s) (hint: a name is "
+                     "looked up in those folders; for the file beside %s say inherit = ./%s)",
+                     from_file, from_line, name, searched, from_file, name);
+        else if (from_file)
             rr_error("%s:%d: parent profile '%s' not found (searched: %s)", from_file, from_line,
                      name, searched);
         else if (is_file(name))   /* "-p site.ini" meant the file here */
@@ -511,6 +547,7 @@ static int load_rec(const char *name, const struct strvec *dirs, struct profile 
             rr_error("profile '%s' not found (searched: %s) (hint: 'rdmarun profiles' lists "
                      "the profiles; -p also takes a path to a file)", name, searched);
         free(searched);
+        free(sibling);
         return RR_EX_NOINPUT;
     }
     /* The same file however it is spelled (./b.ini, ../x/b.ini, a link). */

@@ -136,6 +136,7 @@ static void tls_values(struct tune_space *sp, const struct profile *base, const 
         if (ucx_transport_known(local[i], &sugg))
             families[n++] = local[i];
         free(sugg);
+        sugg = NULL;   /* (a call that suggests nothing leaves it as it was) */
     }
     static const char *const rdma[] = {"rc", "ud", "dc"};
     for (size_t r = 0; r < 3; r++) {
@@ -150,6 +151,7 @@ static void tls_values(struct tune_space *sp, const struct profile *base, const 
         if (have && ucx_transport_known(rdma[r], &sugg))
             families[n++] = rdma[r];
         free(sugg);
+        sugg = NULL;
     }
     struct tune_key *k = key_new(sp, base, "ucx", "TLS", from);
     for (unsigned mask = 1; k && mask < 1u << n; mask++) {

@@ -85,9 +85,10 @@ grep -q "100000 ranks on one node; rdmarun places at most 4096" "$TMP/err"
 ok $? "more ranks on a node than rdmarun places: refused, not overrun"
 
 # The launchers' own local rank variables, each said: HPE Cray PALS (PBS
-# Pro's mpiexec) with Cray PMI's local size, Cray PMI's pair, Flux's local
+# Pro's mpiexec) with its own local size, or Cray PMI's, Cray PMI's pair, Flux's local
 # id with the size the job passes (Flux sets none).
-for vars in "PALS_LOCAL_RANKID=1 PMI_LOCAL_SIZE=2 PALS_RANKID=5" \
+for vars in "PALS_LOCAL_RANKID=1 PALS_LOCAL_SIZE=2 PALS_RANKID=5" \
+            "PALS_LOCAL_RANKID=1 PMI_LOCAL_SIZE=2 PALS_RANKID=5" \
             "PMI_LOCAL_RANK=1 PMI_LOCAL_SIZE=2 PMI_RANK=5" \
             "FLUX_TASK_LOCAL_ID=1 RDMARUN_LOCAL_SIZE=2 FLUX_TASK_RANK=5"; do
     # shellcheck disable=SC2086

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Hostile cases (issue 47): small configuration mistakes, each said where it
+# is, and nothing taken silently. A UTF-8 BOM before [profile] is no text;
+# an unknown section is said at its own line, keys or none; a sibling
+# parent gets its ./ hint; a --sysfs folder that is not there is refused,
+# never planned as an empty node; --config takes a path, never a folder or
+# a profile name.
+. "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
+NONE=$DATA/sysfs/none
+cd "$TMP" || exit 1
+plan() { run "$RDMARUN" --dry-run --sysfs "$NONE" -p "$1" ./app; }
+
+printf '\357\273\277[profile]\ninherit = shm\n' >bom.ini
+plan ./bom.ini
+check "a UTF-8 BOM before [profile]: the profile loads" 0 "UCX_TLS=sm,self"
+printf '[profile]\ninherit = shm\n\n[bogus]\n' >empty-section.ini
+plan ./empty-section.ini
+check "an unknown section with no keys: said at its line, 78" 78 "empty-section.ini:4: unknown section [bogus]"
+printf '[profile]\ninherit = shm\n[bogus]\n\nfoo = 1\nbar = 2\n' >keyed-section.ini
+plan ./keyed-section.ini
+check "an unknown section with keys: said once, at the section's line" 78 \
+    "keyed-section.ini:3: unknown section [bogus]"
+check_without "not at its keys' lines" 78 "keyed-section.ini:5" "keyed-section.ini:3"
+printf '[prolife]\ninherit = shm\n' >typo.ini
+plan ./typo.ini
+check "a misspelt section: its line and the name meant" 78 "typo.ini:1: unknown section [prolife] (did you mean [profile]?)"
+mkdir sib && printf '[profile]\ninherit = b.ini\n' >sib/a.ini && printf '[profile]\ninherit = shm\n' >sib/b.ini
+plan sib/a.ini
+check "a sibling parent named b.ini: the ./b.ini hint" 66 \
+    "sib/a.ini:2: parent profile 'b.ini' not found" "for the file beside sib/a.ini say inherit = ./b.ini"
+
+run "$RDMARUN" --dry-run --sysfs "$TMP/no/such/sysfs" -p shm ./app
+check "--sysfs a folder that is not there: 66, never an empty node" 66 "--sysfs $TMP/no/such/sysfs: No such file or directory"
+run "$RDMARUN" probe --sysfs "$TMP/bom.ini"
+check "--sysfs a file: 66" 66 "--sysfs $TMP/bom.ini: not a folder"
+
+mkdir cfg && printf '[check]\ndevices = rxe0\ntimeout = %s\n' "$(scaled 20)" >cfg/check.ini
+run sh -c "cd '$TMP/cfg' && exec '$RDMARUN' check --config check.ini --sysfs '$DATA/sysfs/rxe'"
+check "check --config check.ini: the file in this folder, not a profile name" 0 "is healthy: 1 check passed (check.ini)"
+run "$RDMARUN" check --config "$TMP/cfg" --sysfs "$DATA/sysfs/rxe"
+check "check --config a folder: said to be one, with the file meant" 66 \
+    "--config $TMP/cfg is a folder: --config takes the configuration file" "$TMP/cfg/check.ini"
+done_testing

@@ -1,6 +1,7 @@
 #include "cmd/job_hosts.h"
 #include "util/fs.h"
 #include "util/msg.h"
+#include "util/strmap.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <stdbool.h>
@@ -19,23 +20,69 @@ static bool named(const char *opt, const char *const *names)
     return false;
 }
 
+/* The hosts named so far: each once, by name (slots dropped: "a:4" and
+ * "a slots=2" are a), through a hash index (100,000 hosts were a scan
+ * each). */
+struct hosts {
+    struct strvec *out;
+    struct strmap seen;
+    char self[256];
+};
+
 /* localhost is this node, whose peer reports its own name. */
-static void push_hosts(struct strvec *out, const char *list)
+static void push_hosts(struct hosts *hs, const char *list)
 {
     struct strvec items = {0};
-    char self[256] = "localhost";
-    gethostname(self, sizeof(self) - 1);
     sv_split(&items, list, ",");
     for (size_t i = 0; i < items.n; i++) {
         const char *h = items.v[i];
-        bool local = strncmp(h, "localhost", 9) == 0 && (!h[9] || h[9] == ':');
-        sv_pushf(out, "%s%s", local ? self : h, local ? h + 9 : "");
+        char *name = xstrndup(h, strcspn(h, ":"));
+        const char *host = strcmp(name, "localhost") == 0 ? hs->self : name;
+        size_t at;
+        if (*host && !strmap_get(&hs->seen, host, &at)) {
+            strmap_put(&hs->seen, host, hs->out->n);
+            sv_push(hs->out, host);
+        }
+        free(name);
     }
     sv_free(&items);
 }
 
+/* A hostfile's lines, read whole (a comment longer than any buffer stays
+ * one line: its tail is never a host), up to HOSTFILE_MAX_LINE bytes each
+ * and HOSTFILE_MAX_BYTES in all, said when past either. */
+#define HOSTFILE_MAX_LINE (64 * 1024)
+#define HOSTFILE_MAX_BYTES (256L * 1024 * 1024)
+static int hostfile_lines(FILE *f, const char *path, struct hosts *hs)
+{
+    char *line = xmalloc(HOSTFILE_MAX_LINE + 2);
+    size_t total = 0;
+    int rc = 0;
+    /* fgets into a bounded buffer: a line (or a file of NUL bytes) past the
+     * bound is refused as it is read, never held whole */
+    for (long n = 1; !rc && fgets(line, HOSTFILE_MAX_LINE + 2, f); n++) {
+        size_t len = strlen(line);
+        bool whole = (len && line[len - 1] == '\n') || feof(f);
+        total += len;
+        if (!whole || len > HOSTFILE_MAX_LINE || total > HOSTFILE_MAX_BYTES) {
+            rr_error("hostfile %s:%ld: %s (hint: a hostfile lists hosts, one a line)", path, n,
+                     total > HOSTFILE_MAX_BYTES ? "past the 256 MiB a hostfile may have"
+                                                : "a line longer than 64 KiB");
+            rc = RR_EX_DATAERR;
+            break;
+        }
+        line[strcspn(line, "#\n")] = '\0';
+        char *h = line + strspn(line, " \t");
+        h[strcspn(h, " \t")] = '\0';
+        if (*h)
+            push_hosts(hs, h);
+    }
+    free(line);
+    return rc;
+}
+
 /* via: the variable that named it, or NULL for the command line. */
-static int hostfile(const char *path, const char *via, struct strvec *out)
+static int hostfile(const char *path, const char *via, struct hosts *hs)
 {
     FILE *f = open_input(path);
     if (!f) {
@@ -46,31 +93,25 @@ static int hostfile(const char *path, const char *via, struct strvec *out)
             rr_error("hostfile %s cannot be read: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
-    char line[1024];
-    while (fgets(line, sizeof(line), f)) {
-        line[strcspn(line, "#\n")] = '\0';
-        char *h = line + strspn(line, " \t");
-        h[strcspn(h, " \t")] = '\0';
-        if (*h)
-            push_hosts(out, h);
-    }
+    int rc = hostfile_lines(f, path, hs);
     fclose(f);
-    return 0;
+    return rc;
 }
 
 int job_hosts(const struct strvec *a, struct strvec *out)
 {
     static const char *const lists[] = {"H", "host", NULL};
     static const char *const files[] = {"hostfile", "machinefile", "default-hostfile", NULL};
+    struct hosts hs = {.out = out, .self = "localhost"};
+    gethostname(hs.self, sizeof(hs.self) - 1);
     bool given = false;
-    for (size_t i = 0; i + 1 < a->n; i++) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i + 1 < a->n; i++) {
         if (named(a->v[i], lists)) {
-            push_hosts(out, a->v[i + 1]);
+            push_hosts(&hs, a->v[i + 1]);
             given = true;
         } else if (named(a->v[i], files)) {
-            int rc = hostfile(a->v[i + 1], NULL, out);
-            if (rc)
-                return rc;
+            rc = hostfile(a->v[i + 1], NULL, &hs);
             given = true;
         }
     }
@@ -82,12 +123,15 @@ int job_hosts(const struct strvec *a, struct strvec *out)
     static const char *const vars[] = {"OMPI_MCA_orte_default_hostfile",
                                        "PRTE_MCA_prte_default_hostfile", "HYDRA_HOST_FILE",
                                        "I_MPI_HYDRA_HOST_FILE", NULL};
-    for (size_t i = 0; !given && vars[i]; i++) {
+    for (size_t i = 0; !rc && !given && vars[i]; i++) {
         const char *path = getenv(vars[i]);
-        if (path && *path)
-            return hostfile(path, vars[i], out);
+        if (path && *path) {
+            rc = hostfile(path, vars[i], &hs);
+            given = true;
+        }
     }
-    return 0;
+    strmap_free(&hs.seen);
+    return rc;
 }
 
 long slurm_alloc_nodes(void)

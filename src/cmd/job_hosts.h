@@ -10,9 +10,10 @@
 #include "util/strvec.h"
 #include <stdbool.h>
 
-/* Adds the hosts named to out (as written; plan/path.c drops slots and
- * repeats). 0, or RR_EX_NOINPUT after saying which hostfile cannot be read
- * (the dry run's status too: the real run's). */
+/* Adds the hosts named to out, each once, by name (slots dropped,
+ * localhost as this node's name). 0, or RR_EX_NOINPUT after saying which
+ * hostfile cannot be read, RR_EX_DATAERR for one with a line past 64 KiB
+ * or past 256 MiB in all (the dry run's status too: the real run's). */
 int job_hosts(const struct strvec *mpirun_args, struct strvec *out);
 /* SLURM_JOB_NUM_NODES (or SLURM_NNODES) inside an allocation, else -1. */
 long slurm_alloc_nodes(void);

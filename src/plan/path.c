@@ -21,25 +21,11 @@ static bool dropped(const char *opt)
     return false;
 }
 
-void path_hosts_add(struct strvec *out, const char *list)
-{
-    struct strvec items = {0};
-    sv_split(&items, list, ",");
-    for (size_t i = 0; i < items.n; i++) {
-        char *host = xstrndup(items.v[i], strcspn(items.v[i], ":"));
-        if (*host && sv_find(out, host) < 0)
-            sv_push(out, host);
-        free(host);
-    }
-    sv_free(&items);
-}
-
 void path_plan_build(const struct path_request *rq, struct path_plan *p)
 {
     memset(p, 0, sizeof(*p));
-    if (rq->hosts)
-        for (size_t i = 0; i < rq->hosts->n; i++)
-            path_hosts_add(&p->hosts, rq->hosts->v[i]);
+    if (rq->hosts)   /* each once already (job_hosts) */
+        sv_append(&p->hosts, rq->hosts);
     p->nodes = p->hosts.n ? (long)p->hosts.n : rq->alloc_nodes;
     p->timeout_s = rq->timeout_s > 0 ? rq->timeout_s : PATH_TIMEOUT_S;
     p->all_pairs = rq->all_pairs;

@@ -42,8 +42,5 @@ void path_plan_free(struct path_plan *p);
  * A,B; srun --nodes=2 --nodelist=A,B), a ring of 2. */
 void path_plan_pair(const struct path_plan *pp, const char *a, const char *b,
                     struct path_plan *out);
-/* The hosts of -H/--host values ("a,b:4,c") added to out, without slots
- * and repeats. */
-void path_hosts_add(struct strvec *out, const char *list);
 
 #endif

@@ -992,22 +992,12 @@ static void plan_checks(struct plan *p, const struct profile *prof, const struct
 /* A multi-node RDMA job that verifies gets the path test first, unless
  * [check] path-test = no: on its own launcher, with its host options, on the
  * device and GID index the profile names (else each node's own). */
-/* Distinct hosts the job names (-H a,a,b is two), else the allocation's
- * nodes, else unknown. */
+/* Distinct hosts the job names (-H a,a,b is two: job_hosts lists each
+ * once), else the allocation's nodes, else unknown. */
 static long job_nodes(const struct plan_request *rq)
 {
-    if (rq->hosts && rq->hosts->n) {
-        struct strvec distinct = {0};
-        for (size_t i = 0; i < rq->hosts->n; i++) {
-            char *name = xstrndup(rq->hosts->v[i], strcspn(rq->hosts->v[i], ":"));   /* "a:4" */
-            if (sv_find(&distinct, name) < 0)
-                sv_push(&distinct, name);
-            free(name);
-        }
-        long n = (long)distinct.n;
-        sv_free(&distinct);
-        return n;
-    }
+    if (rq->hosts && rq->hosts->n)
+        return (long)rq->hosts->n;
     return rq->alloc_nodes > 0 ? rq->alloc_nodes : -1;
 }
 

@@ -4,7 +4,7 @@
 # an unknown section is said at its own line, keys or none; a sibling
 # parent gets its ./ hint; a --sysfs folder that is not there is refused,
 # never planned as an empty node; --config takes a path, never a folder or
-# a profile name.
+# a profile name; a hostfile is read in bounded lines and linear time.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 NONE=$DATA/sysfs/none
 cd "$TMP" || exit 1
@@ -33,6 +33,28 @@ run "$RDMARUN" --dry-run --sysfs "$TMP/no/such/sysfs" -p shm ./app
 check "--sysfs a folder that is not there: 66, never an empty node" 66 "--sysfs $TMP/no/such/sysfs: No such file or directory"
 run "$RDMARUN" probe --sysfs "$TMP/bom.ini"
 check "--sysfs a file: 66" 66 "--sysfs $TMP/bom.ini: not a folder"
+
+# Hostfiles: read by bounded lines (a 1 GB file of one line is refused as
+# it is read, in little memory), a long comment stays one line (its tail is
+# no node), 100,000 hosts counted once each in linear time.
+truncate -s 1G huge.hosts
+run /usr/bin/time -f "%M KB" "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/huge.hosts" -np 2 ./app
+check "a 1 GB hostfile of one line: refused as read, 65" 65 "huge.hosts:1: a line longer than 64 KiB"
+kb=$(printf '%s\n' "$err" | tail -1 | sed -n 's/^\([0-9]*\) KB$/\1/p')
+[ -n "$kb" ] && [ "$kb" -lt 102400 ]; ok $? "in bounded memory (${kb:-?} KB at most, the file 1 GB)"
+rm -f huge.hosts
+{ printf 'a slots=2 # '; head -c 3000 /dev/zero | tr '\0' x; printf ' b\nc\n'; } >comment.hosts
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/comment.hosts" -np 2 ./app
+check "a 3,000-byte comment: its tail is no node" 0 "path test: 2 nodes"
+python3 -c "
+with open('many.hosts', 'w') as f:
+    for i in range(100000):
+        f.write('node%06d slots=4\\nnode%06d:2\\n' % (i, i))"
+t0=$(date +%s%N)
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" --hostfile "$TMP/many.hosts" -np 2 ./app
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "100,000 hosts, each twice: 100,000 nodes" 0 "path test: 100000 nodes"
+[ "$ms" -le $((5000 * SLOWDOWN)) ]; ok $? "counted in linear time: $ms ms (were 10.8 s)"
 
 mkdir cfg && printf '[check]\ndevices = rxe0\ntimeout = %s\n' "$(scaled 20)" >cfg/check.ini
 run sh -c "cd '$TMP/cfg' && exec '$RDMARUN' check --config check.ini --sysfs '$DATA/sysfs/rxe'"

@@ -2,11 +2,16 @@
  * (scopes, choices, values in both spellings), mpirun's options kept in
  * order with what they override, and --help showing every option of both
  * tables. */
+#include "cmd/job_hosts.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "tap.h"
 #include "util/msg.h"
+#include "util/strvec.h"
+#include "util/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int parse(struct cmdline *cl, const char *line)
 {
@@ -152,8 +157,41 @@ static void test_help(void)
     free(buf);
 }
 
+/* The hosts a job names: each once, by name, whatever the slots and
+ * repeats; localhost is this node's name; a hostfile line longer than a
+ * buffer (a long comment) stays one line. */
+static void test_job_hosts(void)
+{
+    char self[256] = "localhost", path[] = "/tmp/rdmarun-test-hosts-XXXXXX";
+    gethostname(self, sizeof(self) - 1);
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return;
+    fputs("c slots=2\n# ", f);
+    for (int i = 0; i < 5000; i++)
+        fputs("tail ", f);   /* a 25,000-byte comment: no host in its tail */
+    fputs("\nd:4\na\n", f);
+    fclose(f);
+    struct strvec args = {0}, hosts = {0};
+    const char *words[] = {"-np", "4", "-H", "a,b:4,a", "--host", "localhost,b", "--hostfile",
+                           path, NULL};
+    for (size_t i = 0; words[i]; i++)
+        sv_push(&args, words[i]);
+    int rc = job_hosts(&args, &hosts);
+    char *all = sv_join(&hosts, " ");
+    char *want = xasprintf("a b %s c d", self);
+    is_str(all, want, "hosts: each once, by name, localhost as this node (rc %d)", rc);
+    free(all);
+    free(want);
+    sv_free(&hosts);
+    sv_free(&args);
+    unlink(path);
+}
+
 int main(void)
 {
+    test_job_hosts();
     test_commands();
     test_options();
     test_help();

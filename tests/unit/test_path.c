@@ -108,7 +108,8 @@ int main(void)
                          "--output-filename", "out", "--oversubscribe", NULL};
     for (size_t i = 0; job[i]; i++)
         sv_push(&args, job[i]);
-    sv_push(&hosts, "a,b:4,a");
+    sv_push(&hosts, "a");   /* job_hosts' list of -H a,b:4,a: each host once */
+    sv_push(&hosts, "b");
     struct path_request rq = {.mpirun_args = &args, .hosts = &hosts, .alloc_nodes = -1,
                               .self = "/usr/bin/rdmarun", .gid_index = -1};
     struct path_plan pp;
@@ -118,7 +119,7 @@ int main(void)
            "--oversubscribe --map-by ppr:1:node --bind-to none /usr/bin/rdmarun path-peer "
            "--step-timeout=2", "mpirun: the job's host options, its own count and mapping");
     free(cmd);
-    ok(pp.nodes == 2 && pp.hosts.n == 2, "a,b:4,a is two nodes (%ld)", pp.nodes);
+    ok(pp.nodes == 2 && pp.hosts.n == 2, "a and b are two nodes (%ld)", pp.nodes);
     path_plan_free(&pp);
     rq = (struct path_request){.srun = true, .launcher = "/usr/bin/srun", .alloc_nodes = 64,
                                .device = "mlx5_1:1", .gid_index = 3, .all_pairs = true};

@@ -38,6 +38,13 @@ check "no devices at all, with nothing named" 69 "no RDMA device on this node"
 conf anystate port-state=any
 hc "$SITE/anystate.ini" --sysfs "$DATA/sysfs/ib-down"
 check "port-state = any accepts a DOWN port" 0 "is healthy"
+# A node of 41 HCAs (82 ports): past the 64 ports a check looks at, said
+# (issue 47: no silent cap), the node judged on those it looked at.
+cp -r "$DATA/sysfs/ib-mlx5" "$TMP/sys-82"
+for i in $(seq 2 40); do cp -r "$TMP/sys-82/class/infiniband/mlx5_0" "$TMP/sys-82/class/infiniband/mlx5_$i"; done
+hc "$SITE/anystate.ini" --sysfs "$TMP/sys-82"
+check "82 ports: the bound of 64 is said, with the way to name the ports" 0 \
+    "check devices: more than 64 ports to check: the checks look at the first 64" "devices = DEV:PORT"
 
 conf rate devices=mlx5_0 min-rate=200
 hc "$SITE/rate.ini" --sysfs "$DATA/sysfs/ib-mlx5"

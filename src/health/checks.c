@@ -39,6 +39,10 @@
 #define RDMARUN_LOCALSTATEDIR "/var"
 #endif
 
+/* Bounds of what one check run looks at, each said when reached. */
+#define HEALTH_MAX_PORTS 64
+#define HEALTH_MAX_HISTORY 256
+
 struct hctx {
     const struct profile *cfg;
     const char *sysfs;        /* "/sys" or a recorded tree */
@@ -47,9 +51,10 @@ struct hctx {
     const char *check;        /* the running check */
     FILE *out;
     /* The ports the checks look at: those named by `devices`, else every port. */
-    const struct rdma_device *dev[64];
-    const struct rdma_port *port[64];
+    const struct rdma_device *dev[HEALTH_MAX_PORTS];
+    const struct rdma_port *port[HEALTH_MAX_PORTS];
     size_t n;
+    size_t left_out;          /* ports past HEALTH_MAX_PORTS: said, not looked at */
 };
 
 /* One line of the worker's report, "KIND NAME<TAB>[CODE<TAB>]TEXT", the
@@ -80,6 +85,16 @@ static void problem_as(struct hctx *h, const char *code, const char *fmt, ...)
 }
 #define problem(h, ...) problem_as(h, NULL, __VA_ARGS__)
 
+/* What the running check could not look at: said, not failed. */
+static void note(struct hctx *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct hctx *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_line(h, "note", NULL, fmt, ap);
+    va_end(ap);
+}
+
 static const char *cfg(const struct hctx *h, const char *key)
 {
     return profile_value(h->cfg, "check", key);
@@ -87,9 +102,13 @@ static const char *cfg(const struct hctx *h, const char *key)
 
 static void add_port(struct hctx *h, const struct rdma_device *d, const struct rdma_port *p)
 {
-    if (h->n < sizeof(h->port) / sizeof(*h->port)) {
+    if (h->n < HEALTH_MAX_PORTS) {
         h->dev[h->n] = d;
         h->port[h->n++] = p;
+    } else if (!h->left_out++) {
+        note(h, "more than %d ports to check: the checks look at the first %d (hint: name "
+             "those that matter with devices = DEV:PORT,...)", HEALTH_MAX_PORTS,
+             HEALTH_MAX_PORTS);
     }
 }
 
@@ -183,7 +202,7 @@ static void check_devices(struct hctx *h)
 static void check_rate(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
-    struct port_ref r[64];
+    struct port_ref r[HEALTH_MAX_PORTS];
     judge_rate(cfg(h, "min-rate"), refs(h, r), h->n, &v, &unknown);
     report_both(h, &v, &unknown);
 }
@@ -191,7 +210,7 @@ static void check_rate(struct hctx *h)
 static void check_mtu(struct hctx *h)
 {
     struct strvec v = {0};
-    struct port_ref r[64];
+    struct port_ref r[HEALTH_MAX_PORTS];
     judge_mtu(cfg(h, "mtu"), refs(h, r), h->n, &v);
     report(h, &v);
 }
@@ -199,7 +218,7 @@ static void check_mtu(struct hctx *h)
 static void check_pcie(struct hctx *h)
 {
     struct strvec v = {0};
-    struct port_ref r[64];
+    struct port_ref r[HEALTH_MAX_PORTS];
     judge_pcie(refs(h, r), h->n, &v);
     report(h, &v);
 }
@@ -292,7 +311,7 @@ static int state_dir_open(const char *path, char **base)
  * regular file, never through a link. False when there is none. */
 static bool counters_load(struct hctx *h, int dfd, const char *name, struct port_counters *then)
 {
-    size_t len, cap[64] = {0};
+    size_t len, cap[HEALTH_MAX_PORTS] = {0};
     char *text = dfd >= 0 ? read_own_file_at(dfd, name, 16 << 20, &len) : NULL;
     if (!text)
         return false;
@@ -374,7 +393,7 @@ static void check_counters(struct hctx *h)
     char *base;
     int dfd = state_dir_open(path, &base);
     char *snapshot = h->scope.job ? xasprintf("%s.job-%s", base, h->scope.job) : NULL;
-    struct port_counters then[64];
+    struct port_counters then[HEALTH_MAX_PORTS];
     memset(then, 0, sizeof(then));
     bool had = counters_load(h, dfd, epilog ? snapshot : base, then);
     if (epilog && !had) {
@@ -456,8 +475,12 @@ static void check_flaps(struct hctx *h)
     int dfd = state_dir_open(path, &base);
     size_t len, n = 0;
     char *text = dfd >= 0 ? read_own_file_at(dfd, base, 4 << 20, &len) : NULL;
-    static struct port_history hist[256];
-    n = port_history_parse(text, hist, sizeof(hist) / sizeof(*hist));
+    static struct port_history hist[HEALTH_MAX_HISTORY];
+    n = port_history_parse(text, hist, HEALTH_MAX_HISTORY);
+    if (n == HEALTH_MAX_HISTORY)
+        note(h, "the ports' history %s holds %d entries, the most kept: ports past them are "
+             "not followed (hint: name the ports with devices = DEV:PORT,...)", path,
+             HEALTH_MAX_HISTORY);
     free(text);
     struct strvec names = {0};
     if (cfg(h, "devices"))
@@ -476,8 +499,8 @@ static void check_flaps(struct hctx *h)
             while (k < n && !(hist[k].port == p->num && strcmp(hist[k].dev, d->name) == 0))
                 k++;
             if (k == n) {
-                if (n == sizeof(hist) / sizeof(*hist))
-                    continue;
+                if (n == HEALTH_MAX_HISTORY)
+                    continue;   /* (said above) */
                 memset(&hist[n], 0, sizeof(hist[n]));
                 snprintf(hist[n].dev, sizeof(hist[n].dev), "%s", d->name);
                 hist[n++].port = p->num;
@@ -516,9 +539,9 @@ static void check_flaps(struct hctx *h)
 /* What the kernel said about the checked devices within kmsg-window
  * (health/kmsg.c): per device and event, how often and the last words. */
 struct kmsg_seen {
-    long count[64][KMSG_EVENTS];
-    unsigned long long last_usec[64][KMSG_EVENTS];
-    char last[64][KMSG_EVENTS][256];
+    long count[HEALTH_MAX_PORTS][KMSG_EVENTS];
+    unsigned long long last_usec[HEALTH_MAX_PORTS][KMSG_EVENTS];
+    char last[HEALTH_MAX_PORTS][KMSG_EVENTS][256];
 };
 
 static void kmsg_take(struct hctx *h, const struct kmsg_record *r, unsigned long long now_us,
@@ -704,9 +727,9 @@ static void check_loopback(struct hctx *h)
     double seconds = (double)cfg_count(h, "loopback-seconds", 2);
     long long min_gbps = cfg_count(h, "min-loopback-gbps", 0);
     long long percent = cfg_count(h, "min-loopback-percent", 0);
-    struct loopback_job jobs[64];
-    struct proc procs[64];
-    bool started[64] = {false};
+    struct loopback_job jobs[HEALTH_MAX_PORTS];
+    struct proc procs[HEALTH_MAX_PORTS];
+    bool started[HEALTH_MAX_PORTS] = {false};
     for (size_t i = 0; i < h->n; i++) {
         char name[128];
         snprintf(name, sizeof(name), "%s:%d", h->dev[i]->name, h->port[i]->num);
@@ -769,7 +792,7 @@ static void check_loopback(struct hctx *h)
 static void check_lossless(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
-    struct port_ref r[64];
+    struct port_ref r[HEALTH_MAX_PORTS];
     refs(h, r);
     for (int nccl = 0; nccl < 2; nccl++) {
         const char *sec = nccl ? "nccl" : "ucx";
@@ -794,7 +817,7 @@ static void check_lossless(struct hctx *h)
 static void check_irqs(struct hctx *h)
 {
     struct strvec v = {0}, unknown = {0};
-    struct port_ref r[64];
+    struct port_ref r[HEALTH_MAX_PORTS];
     judge_irqs(refs(h, r), h->n, NULL, &v, &unknown);
     report_both(h, &v, &unknown);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #define KILL_GRACE_S 10
+#define QP_CENSUS_MAX_PIDS 256   /* processes whose QPs one sample reads (said when reached) */
 #define ORPHAN_GRACE_S 2.0   /* s: orphaned ranks get SIGTERM, then SIGKILL */
 #define MIN_EVIDENCE_SPACE (1024 * 1024)   /* bytes: a job's UCX logs need some room */
 
@@ -113,6 +114,7 @@ struct watch {
     struct evidence_logs logs;
     struct evidence_stream out, err;
     bool strict_rdma, stopped;
+    bool census_said;         /* the QP census's bound was said */
     bool tree;                  /* launcher exec: signals reach COMMAND's whole tree */
     bool take_ucx, take_nccl;   /* rdmarun set the log levels */
     double stop_time;
@@ -225,8 +227,14 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             break;
         }
         if (!ended && want_rdma && now >= next_res) {
-            long pids[256];
-            size_t npids = evidence_pids_on(&w->ev, w->host, pids, 256);
+            long pids[QP_CENSUS_MAX_PIDS];
+            size_t npids = evidence_pids_on(&w->ev, w->host, pids, QP_CENSUS_MAX_PIDS);
+            if (npids == QP_CENSUS_MAX_PIDS && !w->census_said) {
+                rr_note("more than %d of the job's processes on this node named: the QP "
+                        "census reads the queue pairs of the first %d", QP_CENSUS_MAX_PIDS,
+                        QP_CENSUS_MAX_PIDS);
+                w->census_said = true;
+            }
             struct qp_census c = {.rts = -1};
             if (npids)
                 rdma_res_census(pids, npids, &c);

@@ -4,12 +4,14 @@
 #ifndef RDMARUN_PORTS_H
 #define RDMARUN_PORTS_H
 #include "facts/facts.h"
+#include "facts/findings.h"
 #include <stdbool.h>
 #include <stddef.h>
 
 #define MAX_PORTS 64
-/* The most NUMA nodes of a node that plans and placements look at. */
-#define MAX_NUMA 256
+/* The most NUMA nodes of a node that plans and placements look at: as
+ * many as facts take (os_index 0 to 1023). */
+#define MAX_NUMA MAX_NUMA_NODES
 
 /* The ACTIVE ports of `fabric` (ib, roce, pvrdma; rdma: ib, else roce), in
  * device order. */

@@ -62,11 +62,14 @@ char *read_first_line(const char *fmt, ...)
     free(path);
     if (!f)
         return NULL;
-    char buf[512];
+    /* A sysfs attribute is at most a page (4096 bytes); a longer first line
+     * is no attribute's, and is refused whole (EFBIG), never cut. */
+    char buf[FIRST_LINE_MAX + 2];
     char *line = fgets(buf, sizeof(buf), f);
+    bool longer = line && !strchr(buf, '\n') && strlen(buf) > FIRST_LINE_MAX;
     fclose(f);
-    if (!line) {
-        errno = ENODATA;   /* there, but empty: ENOENT stays "absent" */
+    if (!line || longer) {
+        errno = longer ? EFBIG : ENODATA;   /* there, but empty: ENOENT stays "absent" */
         return NULL;
     }
     /* The kernel writes these attributes in printable ASCII: a control

@@ -9,8 +9,10 @@ int make_dirs(const char *path);
  * "/b" gives "/". Caller frees. */
 char *path_parent(const char *path);
 /* First line of a sysfs or procfs attribute (open_input's rules), trimmed;
- * NULL if absent or empty, and (errno EILSEQ) when it holds a control
- * character or a byte past ASCII, which the kernel never writes there. */
+ * NULL if absent or empty, (errno EILSEQ) when it holds a control
+ * character or a byte past ASCII, which the kernel never writes there, and
+ * (EFBIG) when it is longer than an attribute's page, never cut. */
+#define FIRST_LINE_MAX 4096
 char *read_first_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The source tree an uninstalled rdmarun runs from: the build writes its
  * path into rdmarun-tree beside the binary (never installed), relative to

@@ -45,6 +45,9 @@ static void forward(int sig)
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
 
+/* SIGCHLD only wakes the watch (proc_ppoll), which reaps adopted orphans. */
+static void child_ended(int sig) { (void)sig; }
+
 /* Every counter of every port of the node, read before and after the job;
  * a read that hangs (a wedged HCA's firmware) costs the verdict its
  * counters, never the job its start or its end. */
@@ -172,6 +175,7 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
         pending_sig = 0;
         if (sig && w->tree && !ended)
             proc_signal_tree(w->job.pid, sig);
+        proc_reap_orphans(w->job.pid);   /* woken by SIGCHLD too */
         struct pollfd pf[3];
         int n = 0, ms = -1;
         if (w->job.out >= 0)
@@ -429,13 +433,18 @@ int supervise(const struct plan *p, const struct facts *f)
      * waits (proc_ppoll): a signal before the launcher's pid is known is
      * passed on once it is, none kills rdmarun meanwhile. */
     size_t nfwd = sizeof(forwarded) / sizeof(*forwarded);
+    static const int chld[] = {SIGCHLD};
     proc_signals_hold(forwarded, nfwd);
-    struct sigaction sa = {.sa_handler = forward};
+    proc_signals_hold(chld, 1);
+    struct sigaction sa = {.sa_handler = forward}, sc = {.sa_handler = child_ended};
     sigemptyset(&sa.sa_mask);
+    sigemptyset(&sc.sa_mask);
     for (size_t i = 0; i < nfwd; i++)
         sigaction(forwarded[i], &sa, NULL);
+    sigaction(SIGCHLD, &sc, NULL);
     if (proc_start(&spec, &w.job) != 0) {
         int e = errno;
+        signal(SIGCHLD, SIG_DFL);
         proc_signals_release();
         return launch_failed(p->argv.v[0], e);
     }
@@ -448,6 +457,7 @@ int supervise(const struct plan *p, const struct facts *f)
     int status = 0;
     watch_job(&w, want_rdma, &status);
     child_pid = 0;
+    signal(SIGCHLD, SIG_DFL);   /* (a handler would make later reads EINTR) */
     proc_signals_release();
     int max_rts = w.max_rts;
     bool stopped = w.stopped;

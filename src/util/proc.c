@@ -454,6 +454,19 @@ static bool have_children(void)
     return r == 0 || errno != ECHILD;
 }
 
+void proc_reap_orphans(pid_t keep)
+{
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof(si));
+        /* a look first (WNOWAIT): `keep`, the launcher, is left for its wait */
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0 ||
+            si.si_pid == keep)
+            return;
+        waitpid(si.si_pid, NULL, WNOHANG);
+    }
+}
+
 int proc_end_orphans(double grace_s, int *left)
 {
     enum { MAX_KIDS = 256 };

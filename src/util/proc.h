@@ -79,6 +79,10 @@ char *proc_stdout(char *const *argv, double timeout_s, size_t max);
 /* Become the reaper of orphans: processes our children leave behind (ranks
  * of a launcher killed by a signal) are re-parented to us, not to init. */
 void proc_adopt_orphans(void);
+/* Reap the adopted orphans that have ended, as they end (no zombie waits
+ * for the job's end), never `keep` (the child a proc_wait is for): each
+ * that ended before it, at least. */
+void proc_reap_orphans(pid_t keep);
 /* End the children left once the ones we waited for are gone (adopted
  * orphans): those that do not end by themselves within grace_s / 2 get
  * SIGTERM (and SIGCONT, for a stopped one), then SIGKILL after grace_s, and

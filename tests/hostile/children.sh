@@ -114,6 +114,24 @@ for launcher in pl pr; do
     done
 done
 
+# Orphans the supervisor adopts (it is their reaper) are reaped as they
+# end, not left as zombies until the job ends: a job that leaves 20.
+cat >orphans <<SH
+#!/bin/sh
+for i in \$(seq 20); do (true &) ; done
+touch "$TMP/orphans.up"
+while [ ! -e "$TMP/orphans.release" ]; do sleep 0.1; done
+SH
+chmod +x orphans
+"$RDMARUN" -p shm --launcher exec -- "$TMP/orphans" >orphans.out 2>&1 &
+r=$!
+within 30 test -e orphans.up
+zombies() { ps -o stat= --ppid "$r" | grep -c '^Z'; }
+no_zombies() { [ "$(zombies)" = 0 ]; }
+within 10 no_zombies; ok $? "20 orphans of a running job: none left a zombie ($(zombies) now)"
+touch orphans.release
+wait $r; ok $? "and the job ends as ever"
+
 # 128+N: a launcher that makes SIGTERM an exit of 0, of 15, or of 3 (a
 # rank's), four times each: the job's status is 143 every time.
 for code in 0 15 3; do

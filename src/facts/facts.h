@@ -214,7 +214,8 @@ void facts_print_json(const struct facts *f, FILE *out);
 void facts_print_text(const struct facts *f, FILE *out);
 
 /* "Open MPI 4.1.4", "MPICH 4.0.2": what the MPI library the ranks load
- * (libmpi.so.40, libmpich.so.12) calls itself, or NULL. */
+ * (libmpi.so.40, libmpich.so.12) calls itself, or NULL; asked in a child
+ * process, so that its constructors never run in rdmarun. */
 char *facts_mpi_library(const char *soname);
 /* rdma-core's release ("44") from libibverbs' file name, or NULL. */
 char *facts_rdma_core(void);

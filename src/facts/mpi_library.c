@@ -2,6 +2,7 @@
  * libraries themselves (MPI_Get_library_version, libibverbs' file name),
  * never of a package manager. */
 #include "facts/facts.h"
+#include "util/proc.h"
 #include "util/xalloc.h"
 #include <dlfcn.h>
 #include <infiniband/verbs.h>
@@ -13,7 +14,35 @@
 /* MPI_Get_library_version may be called before MPI_Init (MPI-3): ask the
  * MPI library the job's ranks load (libmpi.so.40: Open MPI 3 to 5;
  * libmpich.so.12: MPICH). */
+#define MPI_LIBRARY_TIMEOUT_S 10
+static char *mpi_library_here(const char *soname);
+
+/* In a child of rdmarun: the library's version on stdout. */
+static void print_mpi_library(void *soname)
+{
+    char *v = mpi_library_here(soname);
+    if (v)
+        fputs(v, stdout);
+    free(v);
+}
+
 char *facts_mpi_library(const char *soname)
+{
+    /* dlopen runs the library's constructors and pulls its dependencies
+     * in (MPICH's UCX and libfabric): never in rdmarun itself, but in a
+     * child of its own that prints the version and ends. */
+    struct proc_spec spec = {.fn = print_mpi_library, .arg = (void *)soname, .err = PROC_NULL};
+    char *out = NULL;
+    bool timed_out;
+    int st = proc_capture(&spec, MPI_LIBRARY_TIMEOUT_S, 8192, &out, &timed_out);
+    if (st != 0 || timed_out || !out || !*out) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static char *mpi_library_here(const char *soname)
 {
     void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (!h)

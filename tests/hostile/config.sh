@@ -56,6 +56,21 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 check "100,000 hosts, each twice: 100,000 nodes" 0 "path test: 100000 nodes"
 [ "$ms" -le $((5000 * SLOWDOWN)) ]; ok $? "counted in linear time: $ms ms (were 10.8 s)"
 
+# The dry run asks the program's MPI library its version in a child: its
+# constructors (and MPICH's UCX and libfabric) never run in rdmarun itself.
+HELLO=$BUILD/examples/mpi_hello
+if command -v strace >/dev/null && [ -x "$HELLO" ]; then
+    strace -qq -e trace=openat -o main.trace "$RDMARUN" --dry-run --sysfs "$NONE" -p shm -np 2 "$HELLO" >/dev/null 2>&1
+    strace -f -qq -e trace=openat -o all.trace "$RDMARUN" --dry-run --sysfs "$NONE" -p shm -np 2 "$HELLO" >dry.out 2>&1
+    # dlopen opens the library O_RDONLY|O_CLOEXEC; reading its file (the
+    # ELF's soname) is open_input's O_NONBLOCK
+    ! grep -q 'libmpi[^"]*", O_RDONLY|O_CLOEXEC)' main.trace &&
+        grep -q 'libmpi[^"]*", O_RDONLY|O_CLOEXEC)' all.trace && grep -q "stack: Open MPI" dry.out
+    ok $? "the dry run loads the MPI library only in a child, and still names it"
+else
+    skip "the dry run loads the MPI library only in a child" "strace or the example not there"
+fi
+
 mkdir cfg && printf '[check]\ndevices = rxe0\ntimeout = %s\n' "$(scaled 20)" >cfg/check.ini
 run sh -c "cd '$TMP/cfg' && exec '$RDMARUN' check --config check.ini --sysfs '$DATA/sysfs/rxe'"
 check "check --config check.ini: the file in this folder, not a profile name" 0 "is healthy: 1 check passed (check.ini)"

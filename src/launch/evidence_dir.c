@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,13 +37,51 @@ char *evidence_dir_template(const char *root)
     return xasprintf("%s/%s.%ld.%ld.XXXXXX", root, host, (long)getpid(), (long)time(NULL));
 }
 
-/* Marks a directory rdmarun made; its fd, or -1. */
+/* The mark of the run directory this process uses, locked (flock) for its
+ * life: another job's rotation never removes it, another job sharing the
+ * folder never clears it. Released as the process ends. */
+static int held = -1;
+
+/* Hold the lock of mark fd m: it becomes `held`. 0, or -1 (EWOULDBLOCK: a
+ * running job holds it), m closed then. */
+static int hold(int m)
+{
+    if (flock(m, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(m);
+        errno = e;
+        return -1;
+    }
+    if (held >= 0)
+        close(held);
+    held = m;
+    return 0;
+}
+
+/* Marks a directory rdmarun made, and holds it: 0, or -1. */
 static int mark(int dfd)
 {
-    int m = openat(dfd, MARK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int m = openat(dfd, MARK, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    return m < 0 ? -1 : hold(m);
+}
+
+/* Holds an earlier job's run directory: 0, or -1 (EWOULDBLOCK: that job
+ * still runs). */
+static int hold_earlier(int dfd)
+{
+    int m = openat(dfd, MARK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    return m < 0 ? -1 : hold(m);
+}
+
+/* Whether the job of run directory dfd still runs (holds its mark). */
+static bool in_use(int dfd)
+{
+    int m = openat(dfd, MARK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (m < 0)
-        return -1;
-    return close(m);
+        return false;
+    bool busy = flock(m, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(m);
+    return busy;
 }
 
 /* What an existing --evidence-dir holds: 0 nothing, 1 only an earlier
@@ -84,7 +123,8 @@ static void clear_run(int parent, const char *name, bool remove)
     if (dfd < 0)
         return;
     struct stat st;
-    if (fstat(dfd, &st) != 0 || st.st_uid != geteuid() || contents(dfd) != 1) {
+    if (fstat(dfd, &st) != 0 || st.st_uid != geteuid() || contents(dfd) != 1 ||
+        (remove && in_use(dfd))) {   /* a job still running there keeps it */
         close(dfd);
         return;
     }
@@ -208,10 +248,25 @@ static char *fresh(const char *template)
     return dir;
 }
 
+/* A run directory inside `dir` (its own, for this job). */
+static char *fresh_inside(const char *dir)
+{
+    if (safe_parent_dir(dir) != 0)
+        return NULL;
+    char *t = evidence_dir_template(dir);
+    char *made = fresh(t);
+    free(t);
+    return made;
+}
+
 static char *make_exact(const char *dir)
 {
     char *parent = path_parent(dir);
     int rc = make_dirs(parent);
+    /* made in a folder no one else may swap it in (another user's folder,
+     * sticky or not, is refused) */
+    if (!rc)
+        rc = safe_parent_dir(parent);
     free(parent);
     if (rc != 0)
         return NULL;
@@ -229,36 +284,30 @@ static char *make_exact(const char *dir)
     }
     if (errno != EEXIST)
         return NULL;
-    /* It exists: ours and empty or an earlier job's, else a run directory inside. */
+    /* It exists: ours and empty, or an earlier job's that has ended; else
+     * (a user's folder, a job still running there) a run directory inside. */
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
+    char *made = NULL;
     if (dfd >= 0 && fstat(dfd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 022)) {
         int kind = contents(dfd);
-        if (kind == 0 && mark(dfd) == 0) {
-            close(dfd);
-            return xstrdup(dir);
-        }
-        if (kind == 1) {
-            char *base = strrchr(dir, '/');
-            char *up = path_parent(dir);
-            int pfd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            free(up);
-            if (pfd >= 0) {
-                clear_run(pfd, base ? base + 1 : dir, false);
-                close(pfd);
+        if ((kind == 0 && mark(dfd) == 0) || (kind == 1 && hold_earlier(dfd) == 0)) {
+            if (kind == 1) {
+                char *base = strrchr(dir, '/');
+                char *up = path_parent(dir);
+                int pfd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                free(up);
+                if (pfd >= 0) {
+                    clear_run(pfd, base ? base + 1 : dir, false);
+                    close(pfd);
+                }
             }
-            close(dfd);
-            return xstrdup(dir);
+            made = xstrdup(dir);
         }
     }
     if (dfd >= 0)
         close(dfd);
-    if (safe_parent_dir(dir) != 0)
-        return NULL;
-    char *t = evidence_dir_template(dir);
-    char *made = fresh(t);
-    free(t);
-    return made;
+    return made ? made : fresh_inside(dir);
 }
 
 char *evidence_dir_make(const char *dir, bool exact)

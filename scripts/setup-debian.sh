@@ -53,7 +53,8 @@ fi
 # Hydra and libmpi.so.12) for tests/integration/mpich5.sh, and UCX 1.22
 # (RAPIDS' libucx wheel: its libraries and ucx_perftest) for the newest
 # UCX's report lines in tests/integration/exec.sh. Without PyPI those tests
-# skip, saying why.
+# skip, saying why; with RDMARUN_REQUIRE_PYPI=1 (.ci/run: CI reaches PyPI) a
+# wheel that does not install, or a suite without it, fails.
 # pypi_venv VAR DEFAULT_NAME MARKER PACKAGES...: DEFAULT_NAME under /opt
 # (root) or ~/.cache, unless VAR names a folder; installed unless MARKER (a
 # glob in it) is there; VAR is exported.
@@ -69,8 +70,12 @@ pypi_venv() {
     if ! ls $_dir/$_marker >/dev/null 2>&1; then
         echo "setup: installing $* from PyPI into $_dir"
         { python3 -m venv "$_dir" && "$_dir/bin/pip" install -q "$@"; } ||
-            { echo "setup: $* not installed (PyPI not reachable?): their tests will skip"
-              rm -rf "$_dir"; }
+            { rm -rf "$_dir"
+              if [ "${RDMARUN_REQUIRE_PYPI:-}" = 1 ]; then
+                  echo "setup: $* not installed from PyPI, which RDMARUN_REQUIRE_PYPI=1 (CI) says is reachable" >&2
+                  exit 1
+              fi
+              echo "setup: $* not installed (PyPI not reachable?): their tests will skip"; }
     fi
     eval "$_var=\$_dir; export $_var"
 }

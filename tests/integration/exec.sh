@@ -230,6 +230,8 @@ SH
     run "$RDMARUN" --launcher exec -p tcp -- "$TMP/pair122.sh" $((port + 8))
     check "UCX 1.22 over TCP: local, within the node (1.22's intra-node line), not a fallback" 0 \
         "Final:" "local only: 2 processes within one node, over TCP (tcp/"
+elif [ "${RDMARUN_REQUIRE_PYPI:-}" = 1 ]; then
+    ok 1 "UCX 1.22's report lines: libucx-cu12 is missing where PyPI is reachable (RDMARUN_REQUIRE_PYPI=1)"
 else
     skip "UCX 1.22's report lines" "UCX 1.22 is not installed (scripts/setup-debian.sh check: libucx-cu12 from PyPI; PyPI may be out of reach)"
 fi

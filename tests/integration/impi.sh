@@ -9,6 +9,7 @@
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 IMPI=${RDMARUN_IMPI:-/opt/rdmarun-impi}
 if [ ! -x "$IMPI/bin/mpiexec.hydra" ] || [ ! -x "$IMPI/bin/mpicc" ]; then
+    [ "${RDMARUN_REQUIRE_PYPI:-}" = 1 ] && { echo "Bail out! its wheel is missing where PyPI is reachable (RDMARUN_REQUIRE_PYPI=1)"; exit 1; }
     echo "1..0 # SKIP Intel MPI is not installed in $IMPI (scripts/setup-debian.sh check installs impi-rt and impi-devel 2021.18.1 from PyPI; PyPI may be out of reach)"
     exit 0
 fi
@@ -88,15 +89,35 @@ check "placement under Intel's Hydra: each rank finds its local rank in MPI_LOCA
     "rank 0 (local 0 of 2) on" "rank 1 (local 1 of 2) on" "[MPI_LOCALRANKID]"
 ! has "$out$err" "are not supported and will be ignored"
 ok $? "no -bind-to for Intel's mpiexec.hydra, which refuses it with a warning in the job's output"
-# Intel's ranks pin themselves inside the CPUs the helper gave them: with 3
-# ranks on this node's 2 cores (a core each, the first core's two ranks
-# sharing it), Intel's own pinning table says the same.
-if [ "$(nproc)" = 2 ]; then
-    run "$RDMARUN" -p shm --bind-policy numa -np 3 "$HELLO"
-    grep -A3 "Rank    Pid      Node name  Pin cpu" "$(printf '%s\n' "$err" | sed -n 's/.*evidence in \([^ ]*\).*/\1/p' | head -1)/mpi.log" |
-        awk 'NR > 1 {printf "%s ", $NF}' | grep -qx '{0} {0} {1} '
-    ok $? "Intel MPI pins within the helper's binding: {0} {0} {1}"
-else
-    skip "Intel MPI pins within the helper's binding" "the expected split is this 2-core node's"
-fi
+# Intel's ranks pin themselves inside the CPUs the helper gave them: one
+# rank more than this node's cores (some share a core), each rank's pin in
+# Intel's own table within the PUs the helper reported for that rank.
+np=$(($(nproc) + 1))
+run "$RDMARUN" -p shm --bind-policy numa --report -np $np "$HELLO"
+log=$(printf '%s\n' "$err" | sed -n 's/.*evidence in \([^ ]*\).*/\1/p' | head -1)/mpi.log
+printf '%s\n' "$err" >"$TMP/helper.txt"
+python3 - "$log" "$np" "$TMP/helper.txt" <<'PY'
+import re, sys
+def pus(text):   # "0-2,5" -> {0, 1, 2, 5}
+    out = set()
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out |= set(range(int(a), int(b or a) + 1))
+    return out
+helper = {int(m.group(1)): pus(m.group(2)) for m in
+          re.finditer(r"rank (\d+) \(local \d+ of \d+\) on \S+: PUs ([0-9,-]+)",
+                      open(sys.argv[3]).read())}
+rows = open(sys.argv[1]).read().split("Pin cpu", 1)[1].splitlines()[1:]
+intel = {}
+for line in rows:
+    m = re.search(r"MPI startup\(\):\s+(\d+)\s+\d+\s+\S+\s+\{([0-9,-]+)\}", line)
+    if m:
+        intel[int(m.group(1))] = pus(m.group(2))
+n = int(sys.argv[2])
+good = len(helper) == n and len(intel) == n and all(intel[r] <= helper[r] for r in range(n))
+if not good:
+    print("# helper's PUs %s, Intel's pins %s" % (helper, intel))
+sys.exit(0 if good else 1)
+PY
+ok $? "Intel MPI pins each of $np ranks within the PUs the helper gave it (from hwloc, any core count)"
 done_testing

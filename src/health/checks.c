@@ -296,13 +296,14 @@ static bool counter_limits(struct hctx *h, const char *key, long long *limit)
  * free). */
 static int state_dir_open(const char *path, char **base)
 {
-    char *a = xstrdup(path), *b = xstrdup(path);
-    char *dir = dirname(a);
-    make_dirs(dir);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char *a = xstrdup(path), *b = xstrdup(path), *where = NULL;
+    /* made when missing, and opened through no symbolic link anywhere on
+     * its way: root's state never lands where a link points */
+    int dfd = open_no_links(dirname(a), O_RDONLY | O_DIRECTORY, 0, true, NULL, &where);
     *base = xstrdup(basename(b));
     free(a);
     free(b);
+    free(where);
     return dfd;
 }
 

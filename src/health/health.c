@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -41,27 +42,43 @@ static void add_problem(struct result *r, const char *code, const char *text)
     sv_push(&r->problems, text);
 }
 
-/* Root mode reads nothing a user could have written: the file and its
- * folder must belong to root and be writable by nobody else. */
+/* Root mode reads nothing a user could have written: the file, each
+ * folder on its way from /, owned by root and writable by no one else (a
+ * sticky folder of root's, /tmp, may be on the way but not hold it), and
+ * no symbolic link anywhere: opened once, component by component, so that
+ * nothing checked can be swapped before it is read (open_no_links). */
+static bool root_dir_ok(const struct stat *st, bool parent)
+{
+    return st->st_uid == 0 && (!(st->st_mode & 022) || (!parent && (st->st_mode & S_ISVTX)));
+}
+
+static int refused_for_root(const char *what, const struct stat *st)
+{
+    rr_error("%s is %s: as root, rdmarun check only reads a configuration that only root can "
+             "change, through folders only root can change and no link (hint: chown root:root "
+             "%s && chmod go-w %s)", what, st && st->st_uid != 0 ? "not owned by root"
+             : st ? "writable by others than root" : "a symbolic link", what, what);
+    return RR_EX_CONFIG;
+}
+
 static int safe_for_root(const char *path)
 {
-    char *copy = xstrdup(path);
-    const char *paths[2] = {path, dirname(copy)};
-    int rc = 0;
-    for (int i = 0; i < 2 && !rc; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            rr_error("cannot read %s: %s", paths[i], strerror(errno));
-            rc = RR_EX_NOINPUT;
-        } else if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-            rr_error("%s is %s: as root, rdmarun check only reads a configuration that only "
-                     "root can change (hint: chown root:root %s && chmod go-w %s)", paths[i],
-                     st.st_uid != 0 ? "not owned by root" : "writable by others than root",
-                     paths[i], paths[i]);
-            rc = RR_EX_CONFIG;
-        }
-    }
-    free(copy);
+    char *where = NULL;
+    int fd = open_no_links(path, O_RDONLY | O_NONBLOCK, 0, false, root_dir_ok, &where), rc = 0;
+    struct stat st;
+    if (fd < 0 && errno == EPERM)
+        rc = refused_for_root(where, stat(where, &st) == 0 ? &st : NULL);
+    else if (fd < 0 && errno == ELOOP)
+        rc = refused_for_root(where, NULL);
+    else if (fd < 0) {
+        rr_error("cannot read %s: %s", where ? where : path, strerror(errno));
+        rc = RR_EX_NOINPUT;
+    } else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+               (st.st_mode & 022))
+        rc = refused_for_root(path, &st);
+    if (fd >= 0)
+        close(fd);
+    free(where);
     return rc;
 }
 

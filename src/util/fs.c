@@ -1,4 +1,5 @@
 #include "util/fs.h"
+#include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -236,6 +237,70 @@ int safe_parent_dir(const char *dir)
         return -1;
     }
     return access(dir, W_OK | X_OK);
+}
+
+/* Each component of PATH, "." and empty ones dropped; false for "..". */
+static bool path_components(const char *path, struct strvec *out)
+{
+    sv_split(out, path, "/");
+    size_t k = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        if (strcmp(out->v[i], "..") == 0)
+            return false;
+        if (!*out->v[i] || strcmp(out->v[i], ".") == 0)
+            free(out->v[i]);
+        else
+            out->v[k++] = out->v[i];
+    }
+    out->n = k;
+    return true;
+}
+
+int open_no_links(const char *path, int flags, mode_t mode, bool make_dirs,
+                  bool (*dir_ok)(const struct stat *st, bool parent), char **where)
+{
+    struct strvec parts = {0};
+    char *abs = path[0] == '/' ? xstrdup(path) : NULL;
+    if (!abs) {
+        char *cwd = getcwd(NULL, 0);
+        abs = cwd ? xasprintf("%s/%s", cwd, path) : NULL;
+        free(cwd);
+    }
+    int fd = abs && path_components(abs, &parts) && parts.n
+             ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : (errno = EINVAL, -1);
+    struct strvec so_far = {0};
+    sv_push(&so_far, "");
+    for (size_t i = 0; fd >= 0 && i < parts.n; i++) {
+        struct stat st;
+        bool last = i + 1 == parts.n;
+        if (dir_ok && (fstat(fd, &st) != 0 || !dir_ok(&st, last))) {
+            *where = i ? sv_join(&so_far, "/") : xstrdup("/");
+            close(fd);
+            fd = -1;
+            errno = EPERM;
+            break;
+        }
+        int dflags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+        int next = last ? openat(fd, parts.v[i], flags | O_NOFOLLOW | O_CLOEXEC, mode)
+                        : openat(fd, parts.v[i], dflags);
+        bool a_dir = !last || (flags & O_DIRECTORY);
+        if (a_dir && next < 0 && errno == ENOENT && make_dirs && mkdirat(fd, parts.v[i], 0755) == 0)
+            next = openat(fd, parts.v[i], last ? flags | O_NOFOLLOW | O_CLOEXEC : dflags);
+        int e = errno;
+        if (next < 0 && (e == ENOTDIR || e == ELOOP) &&
+            fstatat(fd, parts.v[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            e = ELOOP;   /* a link on the way: never followed */
+        sv_push(&so_far, parts.v[i]);
+        if (next < 0)
+            *where = sv_join(&so_far, "/");
+        close(fd);
+        fd = next;
+        errno = e;
+    }
+    sv_free(&parts);
+    sv_free(&so_far);
+    free(abs);
+    return fd;
 }
 
 char *user_runtime_dir(void)

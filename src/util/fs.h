@@ -1,7 +1,9 @@
 #ifndef RDMARUN_UTIL_FS_H
 #define RDMARUN_UTIL_FS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 /* mkdir -p: every missing folder of `path` (mode 0755). 0, or -1 with errno. */
 int make_dirs(const char *path);
@@ -43,6 +45,15 @@ int private_dir_open(const char *path);
  * errno (EPERM: others could swap what is made there; EACCES: not
  * writable). */
 int safe_parent_dir(const char *dir);
+/* PATH opened with no symbolic link in any component (each opened in the
+ * one before with O_NOFOLLOW, from /): flags for the last (O_NOFOLLOW
+ * added), mode when it creates; missing folders made (0755) with
+ * make_dirs, the last too when flags hold O_DIRECTORY. Each folder on the way passes dir_ok (NULL: any; parent: it
+ * holds the last component) before anything is opened in it. An fd, or
+ * -1 with errno (ELOOP: a link; EPERM: a folder dir_ok refused) and
+ * *where, the path up to where it stopped (caller frees). */
+int open_no_links(const char *path, int flags, mode_t mode, bool make_dirs,
+                  bool (*dir_ok)(const struct stat *st, bool parent), char **where);
 /* This user's folder for what rdmarun keeps between runs of one boot (the
  * topology cache, the launcher's options): $XDG_RUNTIME_DIR/rdmarun (a
  * per-boot tmpfs), else /tmp/rdmarun-UID (as tmux keeps its sockets: a batch

@@ -96,12 +96,21 @@ ok $? "an HWLOC_ variable keeps the cache out"
 
 # A cgroup that allows one CPU (as Slurm's task/cgroup does): the cache made
 # outside it gives, inside it, what hwloc discovers there - only that CPU.
-CG=/sys/fs/cgroup/cpuset
-if [ "$(id -u)" = 0 ] && [ -w "$CG" ] && [ "$(nproc --all)" -gt 1 ] &&
-    mkdir "$CG/rdmarun-test.$$" 2>/dev/null; then
-    G=$CG/rdmarun-test.$$
-    echo 0 >"$G/cpuset.cpus" && cat "$CG/cpuset.mems" >"$G/cpuset.mems"
-    inside() { sh -c 'echo $$ >"$1/tasks" && shift && exec "$@"' sh "$G" "$@"; }
+# cgroup v1's cpuset hierarchy, else cgroup v2 (the unified hierarchy, its
+# cpuset controller enabled for a child of the root: cgroup.subtree_control).
+CG=/sys/fs/cgroup/cpuset V2=/sys/fs/cgroup TASKS=tasks G=
+if [ "$(id -u)" = 0 ] && [ "$(nproc --all)" -gt 1 ]; then
+    if [ -w "$CG/cpuset.cpus" ] && mkdir "$CG/rdmarun-test.$$" 2>/dev/null; then
+        G=$CG/rdmarun-test.$$
+    elif grep -qw cpuset "$V2/cgroup.controllers" 2>/dev/null &&
+        { grep -qw cpuset "$V2/cgroup.subtree_control" || echo +cpuset >"$V2/cgroup.subtree_control"; } 2>/dev/null &&
+        mkdir "$V2/rdmarun-test.$$" 2>/dev/null; then
+        CG=$V2 G=$V2/rdmarun-test.$$ TASKS=cgroup.procs
+    fi
+fi
+if [ -n "$G" ] && echo 0 >"$G/cpuset.cpus" &&
+    cat "$CG/cpuset.mems" "$CG/cpuset.mems.effective" 2>/dev/null | head -1 >"$G/cpuset.mems"; then
+    inside() { sh -c 'echo $$ >"$1/$2" && shift 2 && exec "$@"' sh "$G" "$TASKS" "$@"; }
     probe "$C" >/dev/null 2>&1   # made outside
     inside env RDMARUN_TOPOLOGY_CACHE=off "$RDMARUN" probe --json >"$TMP/cg-live.json" 2>&1
     inside env RDMARUN_TOPOLOGY_CACHE="$C" "$RDMARUN" probe --json >"$TMP/cg-hit.json" 2>&1
@@ -111,7 +120,8 @@ if [ "$(id -u)" = 0 ] && [ -w "$CG" ] && [ "$(nproc --all)" -gt 1 ] &&
     cmp -s "$TMP/cg-live.json" "$TMP/cg-hit.json"
     ok $? "and the cache made outside it gives the same facts inside"
 else
-    skip "inside a one-CPU cgroup, hwloc sees one PU" "needs root, a writable cgroup v1 cpuset and 2+ CPUs"
+    [ -n "$G" ] && rmdir "$G" 2>/dev/null
+    skip "inside a one-CPU cgroup, hwloc sees one PU" "needs root, a cgroup v1 cpuset or v2 cpuset controller it may use, and 2+ CPUs"
     skip "and the cache made outside it gives the same facts inside" "as above"
 fi
 done_testing

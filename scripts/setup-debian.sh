@@ -134,7 +134,7 @@ step "check-slurm" test-suite-slurm.log make check-slurm
 step "distcheck (sanitizers)" - make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
 step "benchmarks (short)" - make bench
-step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-50}"
+step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-40}"
 # The second stack: Debian 13 (Open MPI 5, UCX 1.18, Slurm 24.11) in a root made
 # from Debian's packages; make check, check-vm and check-slurm inside it.
 rm -f debian13-test-suite-*.log

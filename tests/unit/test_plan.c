@@ -113,11 +113,11 @@ static void test_settings(void)
     plan_free(&pl);
     j.rq.mpi_library = NULL;
 
-    /* The nodes the job names, for the verdict: distinct hosts without their
-     * slots, else the allocation's, else unknown (a default hostfile). */
+    /* The nodes the job names, for the verdict: its distinct hosts (as
+     * job_hosts lists -H c01:4,c01:2: once, without slots; test_cmd), else
+     * the allocation's, else unknown (a default hostfile). */
     struct strvec hosts = {0};
-    sv_push(&hosts, "c01:4");
-    sv_push(&hosts, "c01:2");
+    sv_push(&hosts, "c01");
     j.rq.hosts = &hosts;
     plan_build(&j.rq, &pl);
     ok(pl.job_nodes == 1, "-H c01:4,c01:2 is one node (%ld)", pl.job_nodes);

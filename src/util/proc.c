@@ -148,6 +148,53 @@ static void exit_as(int status)
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+/* The guard's wait for its job: woken at once by the job's end (its pidfd)
+ * or a signal (let through only while it waits: none is missed), never by
+ * a timer but the kill's grace (a guard per helper must cost nothing). */
+static void guard_wait(pid_t job, pid_t parent)
+{
+    sigset_t ours, during;
+    sigemptyset(&ours);
+    sigaddset(&ours, SIGINT);
+    sigaddset(&ours, SIGTERM);
+    sigaddset(&ours, SIGHUP);
+    sigprocmask(SIG_BLOCK, &ours, &during);   /* during: the mask before */
+    if (holding)
+        during = start_mask;   /* (rdmarun's own, not what it held around the start) */
+    sigdelset(&during, SIGINT);
+    sigdelset(&during, SIGTERM);
+    sigdelset(&during, SIGHUP);
+    int pidfd = -1, status = 127 << 8;
+#ifdef SYS_pidfd_open
+    pidfd = job > 0 ? (int)syscall(SYS_pidfd_open, job, 0) : -1;
+#endif
+    double kill_at = -1;
+    for (pid_t r = job < 0 ? -1 : 0; r == 0 || (r < 0 && errno == EINTR);) {
+        int sig = guard_sig;
+        guard_sig = 0;
+        if (sig)
+            proc_signal_tree(job, sig);
+        /* rdmarun gone, or SIGTERM (a deadline): what is left at the grace's
+         * end is killed */
+        if (kill_at < 0 && (getppid() != parent || sig == SIGTERM))
+            kill_at = proc_now() + PROC_GUARD_GRACE_S;
+        if (kill_at >= 0 && proc_now() >= kill_at)
+            proc_signal_tree(job, SIGKILL);
+        r = waitpid(job, &status, WNOHANG);
+        if (r != 0)
+            continue;
+        double left = kill_at >= 0 ? kill_at - proc_now() : -1;
+        int ms = pidfd < 0 ? 20 : left < 0 ? -1 : (int)(left * 1000) + 1;
+        struct pollfd pf = {pidfd, POLLIN, 0};
+        struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+        ppoll(pidfd >= 0 ? &pf : NULL, pidfd >= 0, ms < 0 ? NULL : &ts, &during);
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    proc_end_orphans(getppid() != parent ? 0 : PROC_GUARD_GRACE_S, NULL);
+    exit_as(status);
+}
+
 /* The guard (proc_spec.guard), in the first child: the reaper of the job
  * it starts and of all the job leaves behind. A signal (rdmarun's death
  * sends SIGTERM) goes to the job's whole tree; once rdmarun is gone, what
@@ -171,27 +218,7 @@ static void guard(const struct proc_spec *s, const int out[2], const int err[2],
      * (the parent sees their end, and the report of the exec, from the
      * job), and a lock (a results folder's flock) is the parent's alone. */
     close_from(3);
-    if (holding)
-        sigprocmask(SIG_SETMASK, &start_mask, NULL);
-    int status = 127 << 8;
-    double kill_at = -1;
-    for (pid_t r = job < 0 ? -1 : 0; r == 0 || (r < 0 && errno == EINTR);) {
-        int sig = guard_sig;
-        guard_sig = 0;
-        if (sig)
-            proc_signal_tree(job, sig);
-        /* rdmarun gone, or SIGTERM (a deadline): what is left at the grace's
-         * end is killed */
-        if (kill_at < 0 && (getppid() != parent || sig == SIGTERM))
-            kill_at = proc_now() + PROC_GUARD_GRACE_S;
-        if (kill_at >= 0 && proc_now() >= kill_at)
-            proc_signal_tree(job, SIGKILL);
-        r = waitpid(job, &status, WNOHANG);
-        if (r == 0)
-            poll(NULL, 0, 20);
-    }
-    proc_end_orphans(getppid() != parent ? 0 : PROC_GUARD_GRACE_S, NULL);
-    exit_as(status);
+    guard_wait(job, parent);
 }
 
 int proc_start(const struct proc_spec *s, struct proc *p)

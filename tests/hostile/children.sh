@@ -137,9 +137,9 @@ wait $r; ok $? "and the job ends as ever"
 for code in 0 15 3; do
     cat >"l$code" <<SH
 #!/bin/sh
-trap 'exit $code' TERM
+trap 'kill \$! 2>/dev/null; exit $code' TERM
 touch "$TMP/l$code.up"
-while :; do sleep 0.1; done
+sleep 1000 & wait   # until SIGTERM: no polling
 SH
     chmod +x "l$code"
     got=
@@ -160,7 +160,7 @@ if command -v mpiexec.hydra >/dev/null || command -v mpiexec.mpich >/dev/null; t
     cat >spin <<SH
 #!/bin/sh
 touch "$TMP/spin.up"
-while :; do sleep 0.1; done
+exec sleep 1000   # until Hydra passes SIGTERM on
 SH
     chmod +x spin
     got=

@@ -55,7 +55,14 @@ check "UCX's assertion after RDMA: verdict rdma, the aborted process in JSON" 0 
     '"aborted_where": '
 run "$RDMARUN" verify "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log"
 check "and in the text, after the verdict" 0 \
-    "RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; then UCX ended process 2558 on rxe-guest: ib_device.c:210"
+    "RDMA verified: 2 processes within one node (through the NIC), lanes rc_verbs/rxe0:1, no TCP lanes; then UCX ended process 2558 on rxe-guest: ib_device.c:210"
+# Both ranks' endpoints are UCX's "intra-node cfg#" (one guest, shared memory
+# off): RDMA through the NIC, said as within one node; once one endpoint is
+# inter-node, the words go.
+sed 's/intra-node cfg#/inter-node cfg#/' "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log" >"$TMP/rc-inter.log"
+run "$RDMARUN" verify "$TMP/rc-inter.log"
+check "an inter-node endpoint: RDMA verified without 'within one node'" 0 \
+    "RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
 # The forms UCX prints (debug/assert.c "%13s:%-4u %s" after "[host:pid:thread:tid] ",
 # debug.c "Caught signal N (...)"), before any path: the error that ended the job.
 printf '%s\n' '[c07:31337:0:31337] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))' >"$TMP/ucx-signal.log"

@@ -74,8 +74,10 @@ static const struct observation **slot_for(struct seen *s, const struct observat
         return &s->other;
     /* An MPI library's endpoint within a node over a fabric (UCX's
      * intra-node cfg on rc_verbs when shared memory is off) is the path it
-     * chose for those ranks, proven by the device's QPs: RDMA. (A benchmark
-     * pointed at its own host is net-intra: path_class_looped.) */
+     * chose for those ranks, proven by the device's QPs: RDMA, said "within
+     * one node" (fabric_only_within_node). A benchmark pointed at its own
+     * host is net-intra (path_class_looped): it names no fabric choice,
+     * only an address. */
     if (o->kind == PATH_RDMA)
         return &s->rdma;
     if (o->kind == PATH_TCP)
@@ -451,6 +453,23 @@ static char *process_count(const struct evidence *ev)
                      plural(n, "", "es"), ranks);
 }
 
+/* Every path over a fabric connects processes of one node (UCX's
+ * "intra-node cfg#" lines): the NIC's loopback carried the data, which the
+ * verdict says rather than letting "verified" read as between nodes. */
+static bool fabric_only_within_node(const struct evidence *ev)
+{
+    bool any = false;
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct observation *o = &ev->obs[i];
+        if (o->kind != PATH_RDMA || o->selected)
+            continue;
+        if (o->scope != SCOPE_INTRA)
+            return false;
+        any = true;
+    }
+    return any && nodes_of(ev) <= 1;
+}
+
 /* "RDMA verified: ..." (its class's words: "EFA (SRD) verified", "GPUDirect-TCPX
  * verified"), or what was chosen for a job the log puts on several nodes. */
 static char *fabric_words(const struct evidence *ev, const struct seen *s, const char *procs)
@@ -467,8 +486,10 @@ static char *fabric_words(const struct evidence *ev, const struct seen *s, const
                                          fault_line, fault_where) : NULL;
     char *failed = ev->failure ? xasprintf("; RDMA failed elsewhere before carrying data: "
                                            "%s (%s)", ev->failure, ev->failure_where) : NULL;
-    char *out = xasprintf("%s verified: %s, lanes %s, no TCP lanes%s%s%s%s", label, procs, rdma,
-                          gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
+    char *out = xasprintf("%s verified: %s%s, lanes %s, no TCP lanes%s%s%s%s", label, procs,
+                          fabric_only_within_node(ev) ? " within one node (through the NIC)"
+                                                      : "",
+                          rdma, gdr ? "; " : "", gdr ? gdr : "", fault ? fault : "",
                           failed ? failed : "");
     free(rdma);
     free(gdr);

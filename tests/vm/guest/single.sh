@@ -106,11 +106,20 @@ rdma_job() {  # LABEL, rdmarun options...
     qp_sampler_stop "$TMP/$label.qps" $sampler
     rxe_counters >"$TMP/$label.after"
 }
+# within_node UCX_LINES: the verdict's words for ranks of one node when UCX
+# itself says each endpoint is intra-node (1.14+'s "intra-node cfg#"; 1.13
+# names no scope), the oracle being UCX's own line.
+within_node() {
+    if printf '%s\n' "$1" | grep -q 'intra-node cfg#' &&
+        ! printf '%s\n' "$1" | grep -q 'inter-node cfg#'; then
+        echo " within one node (through the NIC)"
+    fi
+}
 # rdma_verified LABEL: what an rdma_job over rc_verbs shows, each seen its own way.
 rdma_verified() {
     ucx_peer_eps "$ucx_lines" | grep -q 'tag(rc_verbs/rxe0:1'
     ok $? "$1: UCX's endpoint to the other rank sends tagged messages on rc_verbs/rxe0:1"
-    has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
+    has "$err" "rdmarun: RDMA verified: 2 processes$(within_node "$ucx_lines"), lanes rc_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
     ok $? "$1: rdmarun's verdict is RDMA, with rxe0's packet count"
     rts=$(printf '%s\n' "$err" | sed -n 's/.*, \([0-9]*\) RC QPs\{0,1\} of the ranks in RTS (rdma res).*/\1/p')
     [ "${rts:-0}" -gt 0 ]; ok $? "$1: rdmarun saw ${rts:-no} RC QPs of the ranks in RTS in rdma res"
@@ -141,7 +150,7 @@ check "placed: 2-rank ping-pong through rdmarun rank" 0 "pingpong size=1048576" 
     "rank 0 (local 0 of 2)" "rank 1 (local 1 of 2)" "--bind-to=none"
 [ "$(grep -c 'NIC rxe0:1 (local)' "$TMP/ev-placed/placement.txt")" = 2 ]
 ok $? "placed: both ranks got rxe0:1 from the helper (placement.txt)"
-has "$err" "rdmarun: RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+has "$err" "rdmarun: RDMA verified: 2 processes$(within_node "$ucx_lines"), lanes rc_verbs/rxe0:1, no TCP lanes"
 ok $? "placed: rdmarun's verdict is RDMA"
 
 # 2b, built with MPICH (issue 37): the same ping-pong; rdmarun reads MPICH
@@ -160,7 +169,7 @@ if [ -x "$PROGRAM" ] && command -v mpiexec.mpich >/dev/null; then
         "UCX_UD_VERBS_ETH_DGID_CHECK=n"
     ucx_peer_eps "$ucx_lines" | grep -q 'tag(ud_verbs/rxe0:1'
     ok $? "mpich: UCX's endpoint to the other rank sends tagged messages on ud_verbs/rxe0:1"
-    has "$err" "rdmarun: RDMA verified: 2 processes, lanes ud_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
+    has "$err" "rdmarun: RDMA verified: 2 processes$(within_node "$ucx_lines"), lanes ud_verbs/rxe0:1, no TCP lanes; rxe0/1 sent"
     ok $? "mpich: rdmarun's verdict is RDMA, with rxe0's packet count"
     grep -q "type UD state RTS.*comm mpi_pingpong" "$TMP/mpich.qps"
     ok $? "mpich: the ranks' UD QPs are in RTS in rdma res"
@@ -302,7 +311,7 @@ ok $? "launcher exec: the plan's variables reached COMMAND's environment"
 eps=$(grep 'tag(rc_verbs/rxe0:1' "$TMP/ev-exec/ucx.log" | sed -n 's/^\[[0-9.]*\] \[[^:]*:\([0-9]*\).*/\1/p' | sort -u | wc -l)
 [ "$eps" = 2 ]
 ok $? "launcher exec: both ucx_perftest processes' endpoints send on rc_verbs/rxe0:1 ($eps)"
-has "$err" "rdmarun: $(hostname): RDMA verified: 2 processes, lanes rc_verbs/rxe0:1, no TCP lanes"
+has "$err" "rdmarun: $(hostname): RDMA verified: 2 processes$(within_node "$(cat "$TMP/ev-exec/ucx.log")"), lanes rc_verbs/rxe0:1, no TCP lanes"
 ok $? "launcher exec: the verdict is RDMA over both processes, and names the node"
 grep -q "type RC state RTS.*comm ucx_perftest" "$TMP/exec.qps"
 ok $? "launcher exec: ucx_perftest's RC QPs are in RTS in rdma res"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # libfabric's own words as evidence (issue 46), on real runs: Open MPI's
-# mtl ofi over libfabric's tcp provider with FI_LOG_LEVEL=info ("Opened
+# mtl ofi over libfabric's tcp and shm providers with FI_LOG_LEVEL=info ("Opened
 # fabric: SUBNET", rxm's "connreq for" a peer), and fi_pingpong pairs
 # (libfabric-bin) whose client logs the fabric it opened. Each log is
 # judged by `rdmarun verify` as a user would paste it.
@@ -11,12 +11,12 @@ ompi_info --parsable 2>/dev/null | grep -q "mca:mtl:ofi:" ||
     { echo "1..0 # SKIP this Open MPI has no mtl ofi"; exit 0; }
 cd "$TMP"
 
-# ofi_job LOG: a 2-rank job on Open MPI's cm pml and mtl ofi,
-# libfabric's tcp provider, libfabric's log at info, into LOG.
+# ofi_job LOG [PROVIDER]: a 2-rank job on Open MPI's cm pml and mtl ofi,
+# libfabric's PROVIDER (tcp), libfabric's log at info, into LOG.
 ofi_job() {
     local log=$1
-    FI_LOG_LEVEL=info mpirun $MPIRUN_ROOT --oversubscribe -np 2 --mca pml cm \
-        --mca mtl ofi --mca mtl_ofi_provider_include tcp -x FI_LOG_LEVEL \
+    FI_LOG_LEVEL=info timeout 120 mpirun $MPIRUN_ROOT --oversubscribe -np 2 --mca pml cm \
+        --mca mtl ofi --mca mtl_ofi_provider_include "${2:-tcp}" -x FI_LOG_LEVEL \
         ${FI_TCP_IFACE:+-x FI_TCP_IFACE} "$HELLO" >"$log" 2>&1
 }
 
@@ -39,6 +39,26 @@ ok $? "the same job with FI_TCP_IFACE=lo runs"
 run "$RDMARUN" verify ofi-lo.log
 check "a loopback fabric (127.0.0.1/32) keeps the ranks on one host: local, over TCP" 81 \
     "within one node, over TCP (a libfabric tcp connection"
+
+# mtl ofi over libfabric's shm provider. mtl ofi asks for FI_LOCAL_COMM and
+# FI_REMOTE_COMM (ompi_mtl_ofi_component_init's hints); libfabric 1.17's shm
+# offers neither (prov/shm smr_info caps; ofi_check_info prints "Unsupported
+# capabilities"), so there the cm pml cannot be selected and no path was
+# chosen: no verdict, status 82. Where shm offers them, the job runs on
+# shared memory: local, 81. Which one is libfabric's own line's to say.
+ofi_job ofi-shm.log shm
+shm_rc=$?
+if grep -q "::shm:core:ofi_check_info():.*Unsupported capabilities" ofi-shm.log &&
+    grep -q "PML cm cannot be selected" ofi-shm.log; then
+    [ "$shm_rc" != 0 ]; ok $? "mtl ofi over shm: this libfabric's shm lacks the caps mtl ofi asks for, and the job fails"
+    run "$RDMARUN" verify ofi-shm.log
+    check "verify: no path was chosen, the failure named" 82 \
+        "no verdict: the job failed before any process chose a path" "PML cm cannot be selected"
+else
+    ok "$shm_rc" "a 2-rank Open MPI job on mtl ofi over libfabric's shm provider runs"
+    run "$RDMARUN" verify ofi-shm.log
+    check "verify: mtl ofi over shm is local, on shared memory" 81 "shared memory"
+fi
 
 # pp_server PROVIDER EP PORT: start fi_pingpong's server on PORT and wait
 # until it listens (status 0) or exits (status 1: its port was taken, by a

@@ -45,7 +45,7 @@ static FILE *log_file(struct evidence_logs *l, int which, const char *name)
     FILE **f = which < 0 ? &l->placement : &l->file[which];
     if (!*f && l->dir && !l->failed) {
         char *path = xasprintf("%s/%s", l->dir, name);
-        *f = create_new_file(l->dir, name);
+        *f = l->dfd >= 0 ? create_new_file_at(l->dfd, name) : create_new_file(l->dir, name);
         if (!*f) {
             rr_warn("cannot write %s: %s (the evidence is kept in memory; the verdict stands)",
                     path, strerror(errno));

@@ -15,6 +15,7 @@
 
 struct evidence_logs {
     char *dir;                 /* the evidence directory, or NULL: kept in memory only */
+    int dfd;                   /* dir, open for the job's life (files made through it), or -1 */
     FILE *file[3];             /* ucx.log, nccl.log, mpi.log, opened on first use */
     unsigned long long nlines[3];
     FILE *placement;           /* placement.txt: the per-rank helper's records */

@@ -42,6 +42,23 @@ char *evidence_dir_template(const char *root)
  * folder never clears it. Released as the process ends. */
 static int held = -1;
 
+/* The run directory itself, open for the job's life: the supervisor
+ * writes its logs and verdict.json through it (evidence_dir_fd), so a
+ * folder renamed or replaced by a link meanwhile is never written through. */
+static int held_dir = -1;
+
+static void hold_dir(int dfd)
+{
+    if (held_dir >= 0)
+        close(held_dir);
+    held_dir = dfd;
+}
+
+int evidence_dir_fd(void)
+{
+    return held_dir;
+}
+
 /* Hold the lock of mark fd m: it becomes `held`. 0, or -1 (EWOULDBLOCK: a
  * running job holds it), m closed then. */
 static int hold(int m)
@@ -244,7 +261,7 @@ static char *fresh(const char *template)
         errno = e;
         return NULL;
     }
-    close(dfd);
+    hold_dir(dfd);
     return dir;
 }
 
@@ -279,7 +296,7 @@ static char *make_exact(const char *dir)
             errno = e;
             return NULL;
         }
-        close(dfd);
+        hold_dir(dfd);
         return xstrdup(dir);
     }
     if (errno != EEXIST)
@@ -303,6 +320,8 @@ static char *make_exact(const char *dir)
                 }
             }
             made = xstrdup(dir);
+            hold_dir(dfd);
+            dfd = -1;
         }
     }
     if (dfd >= 0)

@@ -22,6 +22,9 @@ char *evidence_dir_template(const char *root);
  * directory others may write without the sticky bit, or another user's, is
  * refused (EPERM). */
 char *evidence_dir_make(const char *dir, bool exact);
+/* The directory evidence_dir_make made or took, open (O_NOFOLLOW) for the
+ * process's life; -1 before. */
+int evidence_dir_fd(void);
 /* After a template's run directory `made` is made: this user's oldest run
  * directories beside it beyond RDMARUN_EVIDENCE_KEEP (default 20, 0: keep
  * all) are removed. The supervisor does it once the job has started, so

@@ -343,10 +343,12 @@ static char *job_summary(const struct plan *p, const struct watch *w, const stru
 }
 
 /* verdict.json in the run directory (with the run's expectation). */
-static void write_verdict(const char *dir, const struct evidence *ev, enum verdict v)
+static void write_verdict(const struct evidence_logs *logs, const struct evidence *ev,
+                          enum verdict v)
 {
-    char *path = xasprintf("%s/verdict.json", dir);
-    FILE *out = create_new_file(dir, "verdict.json");
+    char *path = xasprintf("%s/verdict.json", logs->dir);
+    FILE *out = logs->dfd >= 0 ? create_new_file_at(logs->dfd, "verdict.json")
+                               : create_new_file(logs->dir, "verdict.json");
     if (out)
         evidence_print_json(ev, v, out);
     if (!out || ferror(out) | (fclose(out) != 0))
@@ -389,6 +391,7 @@ int supervise(const struct plan *p, const struct facts *f)
     gethostname(w.host, sizeof(w.host) - 1);
     if (p->evidence_made) {   /* made by cmd/run.c before the plan named it */
         w.logs.dir = p->evidence_dir;
+        w.logs.dfd = evidence_dir_fd();
         /* A full disk would only show as lost evidence: say so first. */
         struct statvfs vfs;
         if (statvfs(p->evidence_dir, &vfs) == 0 &&
@@ -512,7 +515,7 @@ int supervise(const struct plan *p, const struct facts *f)
             warn ? expectation_names[p->expect.value] : "");
     free(painted);
     if (w.logs.dir && !w.logs.failed)
-        write_verdict(p->evidence_dir, &ev, v);
+        write_verdict(&w.logs, &ev, v);
     free(summary);
     free(moved);
     free(trouble);

@@ -510,24 +510,31 @@ const char *file_kind(mode_t mode)
            S_ISSOCK(mode) ? "socket" : "file of an unknown kind";
 }
 
-FILE *create_new_file(const char *dir, const char *name)
+FILE *create_new_file_at(int dfd, const char *name)
 {
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return NULL;
     struct stat st;
     int fd = -1;
     if (fstat(dfd, &st) != 0 || st.st_uid != geteuid())
         errno = EPERM;
     else
         fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    int e = errno;
-    close(dfd);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (fd >= 0 && !f) {
-        e = errno;
+        int e = errno;
         close(fd);
+        errno = e;
     }
+    return f;
+}
+
+FILE *create_new_file(const char *dir, const char *name)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return NULL;
+    FILE *f = create_new_file_at(dfd, name);
+    int e = errno;
+    close(dfd);
     errno = e;
     return f;
 }

@@ -100,9 +100,12 @@ int replace_own_file_mode_in(const char *dir, const char *name, const void *buf,
  * "character device", ... */
 const char *file_kind(mode_t mode);
 /* A new file NAME in DIR, for writing: made by this call (O_EXCL, 0600),
- * never through a symlink, and only in a directory of this user's. NULL
- * with errno (EEXIST: a file of that name is there already). */
+ * never through a symlink (DIR itself included), and only in a directory of
+ * this user's. NULL with errno (EEXIST: a file of that name is there
+ * already). _at: in the directory open as dfd (a folder held for a job's
+ * life, which no rename or link can change under it). */
 FILE *create_new_file(const char *dir, const char *name);
+FILE *create_new_file_at(int dfd, const char *name);
 /* All of buf to fd, through short writes and EINTR. 0, or -1 with errno. */
 int write_all(int fd, const void *buf, size_t len);
 /* A record of steps, a line each, that an interruption at any moment leaves

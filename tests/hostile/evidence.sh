@@ -4,7 +4,9 @@
 # folder of a job still running, and a second job given the same
 # --evidence-dir gets a run folder of its own instead of clearing the
 # first's. A folder of another user's (sticky or not) is never one root
-# makes its run folder in. Real jobs: --launcher exec, and Open MPI.
+# makes its run folder in. rdmarun writes into its run folder through the
+# folder's fd, so a folder swapped for a link is never written through.
+# Real jobs: --launcher exec, and Open MPI.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 . "$RDMARUN_SRCDIR/tests/hostile/lib.sh"
 HELLO=$BUILD/examples/mpi_hello
@@ -46,6 +48,23 @@ ok $? "a second job while it runs: a run folder of its own inside ($second)"
 grep -q "first job's line" shared-ev/ucx.log; ok $? "the first job's log is not cleared"
 touch b.release
 wait $b; ok $? "the first job ends as ever"
+
+# The run folder swapped for a link while the job runs: rdmarun writes its
+# logs and verdict.json through the folder it opened (its fd), never at the
+# link's target. The job moves the folder away, plants the link, then
+# prints UCX's endpoint line, so ucx.log is made after the swap.
+mkdir target
+cat >swap <<SH
+#!/bin/sh
+mv "$TMP/swapped" "$TMP/swapped.moved" && ln -s "$TMP/target" "$TMP/swapped" || exit 1
+echo "[1796449791.040785] [\$(hostname):\$\$ :0]      ucp_worker.c:1903 UCX  INFO    ucp_context_0 intra-node cfg#0 tag(posix/memory)  rma(posix/memory)  am(posix/memory)"
+SH
+chmod +x swap
+run "$RDMARUN" -p shm --evidence-dir "$TMP/swapped" --launcher exec -- "$TMP/swap"
+check "a job that swaps its run folder for a link runs, its verdict read" 0 "local only"
+[ -z "$(ls -A target)" ]; ok $? "nothing is written at the link's target"
+[ -s swapped.moved/ucx.log ] && [ -s swapped.moved/verdict.json ]
+ok $? "ucx.log and verdict.json are in the folder rdmarun made, wherever it moved"
 
 # Another user's folders (a real second user; rdmarun as root).
 why=$(hostile_blocked)

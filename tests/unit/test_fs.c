@@ -51,6 +51,38 @@ static void test_create_new_file(const char *tmp)
     free(link);
 }
 
+/* A run folder swapped for a link while the job runs: files made through
+ * the folder's fd land in the folder it opened, never at the link's target;
+ * by path, the link is refused. */
+static void test_create_new_file_at(const char *tmp)
+{
+    char *run = xasprintf("%s/run", tmp), *moved = xasprintf("%s/moved", tmp);
+    char *elsewhere = xasprintf("%s/elsewhere", tmp);
+    ok(mkdir(run, 0700) == 0 && mkdir(elsewhere, 0700) == 0, "a run folder and another");
+    int dfd = open(run, O_RDONLY | O_DIRECTORY);
+    ok(rename(run, moved) == 0 && symlink(elsewhere, run) == 0,
+       "the run folder moved away and a link to the other planted in its place");
+    FILE *f = create_new_file_at(dfd, "verdict.json");
+    ok(f != NULL, "create_new_file_at makes the file through the folder's fd");
+    if (f)
+        fclose(f);
+    char *in_moved = xasprintf("%s/verdict.json", moved);
+    char *in_other = xasprintf("%s/verdict.json", elsewhere);
+    struct stat st;
+    ok(stat(in_moved, &st) == 0 && stat(in_other, &st) != 0,
+       "in the folder it opened, nothing at the link's target");
+    errno = 0;
+    ok(!create_new_file(run, "ucx.log") && errno == ENOTDIR,
+       "by path, a folder that is a link is refused (ENOTDIR under O_NOFOLLOW)");
+    ok(stat(in_other, &st) != 0, "and nothing was made through it");
+    close(dfd);
+    free(in_moved);
+    free(in_other);
+    free(run);
+    free(moved);
+    free(elsewhere);
+}
+
 static void test_read_own_file(const char *tmp)
 {
     int dfd = open(tmp, O_RDONLY | O_DIRECTORY);
@@ -116,6 +148,7 @@ int main(void)
     if (!tmp)
         return 1;
     test_create_new_file(tmp);
+    test_create_new_file_at(tmp);
     test_read_own_file(tmp);
     test_private_dir(tmp);
     if (nftw(tmp, remove_one, 8, FTW_DEPTH | FTW_PHYS) != 0)

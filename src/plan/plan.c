@@ -809,6 +809,9 @@ static void plan_ports(struct plan *p, const struct facts *f)
             pp->gid_index = (int)gid_index;
         }
     }
+    if (names.n > MAX_PORTS)
+        sv_pushf(&p->notes, "UCX_NET_DEVICES names %zu devices; rdmarun checks the first %d "
+                 "(MAX_PORTS): UCX still gets the whole list", names.n, MAX_PORTS);
     sv_free(&names);
 }
 
@@ -1122,6 +1125,11 @@ void plan_build(const struct plan_request *rq, struct plan *out)
 
     struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
     size_t nall = ports_select(rq->facts, fabric, all, MAX_PORTS);
+    size_t beyond = ports_over_cap(rq->facts, fabric);
+    if (beyond)
+        sv_pushf(&out->notes, "this node has %zu ACTIVE %s ports; the plan chooses among the "
+                 "first %d in device order and leaves %zu unused (rdmarun's MAX_PORTS)",
+                 (size_t)MAX_PORTS + beyond, fabric_label(fabric), MAX_PORTS, beyond);
     bool used[MAX_NUMA];
     char *how = NULL;
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;

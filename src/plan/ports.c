@@ -31,6 +31,20 @@ size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *
     return n;
 }
 
+size_t ports_over_cap(const struct facts *f, const char *fabric)
+{
+    if (strcmp(fabric, "rdma") == 0) {
+        struct port_ref one;
+        return ports_select(f, "ib", &one, 1) ? ports_over_cap(f, "ib")
+                                              : ports_over_cap(f, "roce");
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < f->ndevs; i++)
+        for (size_t j = 0; j < f->devs[i].nports; j++)
+            n += port_fits(&f->devs[i], &f->devs[i].ports[j], fabric);
+    return n > MAX_PORTS ? n - MAX_PORTS : 0;
+}
+
 bool fabric_is_rdma(const char *fabric)
 {
     return strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||

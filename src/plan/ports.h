@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The most ports a plan chooses among (and UCX_NET_DEVICES names): a node
+ * with more ACTIVE ports of its fabric gets a note saying which are left
+ * out (ports_over_cap), never a silent cut. */
 #define MAX_PORTS 64
 /* The most NUMA nodes of a node that plans and placements look at: as
  * many as facts take (os_index 0 to 1023). */
@@ -16,6 +19,9 @@
 /* The ACTIVE ports of `fabric` (ib, roce, pvrdma; rdma: ib, else roce), in
  * device order. */
 size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max);
+/* How many ACTIVE ports of `fabric` the node has beyond MAX_PORTS (0 when
+ * all fit). */
+size_t ports_over_cap(const struct facts *f, const char *fabric);
 bool fabric_is_rdma(const char *fabric);
 /* "InfiniBand", "RoCE", ... for messages. */
 const char *fabric_label(const char *fabric);

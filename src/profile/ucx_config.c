@@ -366,11 +366,16 @@ static ucs_status_t set_in_table(const ucs_config_global_list_entry_t *entry, co
     ucs_status_t st = ucs_config_parser_set_value(opts, entry->table, name, value);
 #endif
     /* What UCX stored, as UCX prints it back: "-5" read by an unsigned
-     * parser comes back as 18446744073709551611. */
-    char buf[256];
+     * parser comes back as 18446744073709551611. The buffer holds the whole
+     * value: UCX's ucs_config_sprintf_array writes past a buffer shorter
+     * than the list it prints (70 device names crashed a dry run in UCX
+     * 1.13's ucs_config_sprintf_string). */
+    size_t cap = 2 * strlen(value) + 256;
+    char *buf = xcalloc(1, cap);
     if (st == UCS_OK && readback &&
-        ucs_config_parser_get_value(opts, entry->table, name, buf, sizeof(buf)) == UCS_OK)
+        ucs_config_parser_get_value(opts, entry->table, name, buf, cap) == UCS_OK)
         *readback = xstrdup(buf);
+    free(buf);
     ucs_config_parser_release_opts(opts, entry->table);
     free(opts);
     return st;

@@ -4,7 +4,8 @@
 # an unknown section is said at its own line, keys or none; a sibling
 # parent gets its ./ hint; a --sysfs folder that is not there is refused,
 # never planned as an empty node; --config takes a path, never a folder or
-# a profile name; a hostfile is read in bounded lines and linear time.
+# a profile name; a hostfile is read in bounded lines and linear time; a
+# node with more ports than a plan takes is told which it leaves out.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 NONE=$DATA/sysfs/none
 cd "$TMP" || exit 1
@@ -75,6 +76,21 @@ if command -v strace >/dev/null && [ -x "$HELLO" ]; then
 else
     skip "the dry run loads the MPI library only in a child" "strace or the example not there"
 fi
+
+# More ports than a plan chooses among (MAX_PORTS, 64): a node with 72
+# ACTIVE InfiniBand ports (ib-mlx5's recorded tree, its mlx5_1 copied 70
+# times) gets a note naming the 8 left out, never a silent cut; 70 names in
+# UCX_NET_DEVICES are checked up to 64 with a note, and UCX's own parser
+# reads the whole list back (it wrote past a 256-byte buffer and crashed).
+cp -r "$DATA/sysfs/ib-mlx5" many
+for i in $(seq 2 71); do cp -r many/class/infiniband/mlx5_1 "many/class/infiniband/mlx5_$i"; done
+run "$RDMARUN" --dry-run --sysfs "$TMP/many" -p ib -np 2 ./app
+check "72 ACTIVE IB ports: the plan says which it leaves out" 0 \
+    "this node has 72 ACTIVE InfiniBand ports; the plan chooses among the first" "leaves 8 unused"
+run "$RDMARUN" --dry-run --sysfs "$TMP/many" -p ib -np 2 \
+    --set "ucx.NET_DEVICES=$(seq -f 'mlx5_%g:1' 0 69 | paste -sd,)" ./app
+check "70 names in UCX_NET_DEVICES: read whole, the cap said" 0 \
+    "UCX_NET_DEVICES names 70 devices; rdmarun checks the first 64" "mlx5_69:1"
 
 mkdir cfg && printf '[check]\ndevices = rxe0\ntimeout = %s\n' "$(scaled 20)" >cfg/check.ini
 run sh -c "cd '$TMP/cfg' && exec '$RDMARUN' check --config check.ini --sysfs '$DATA/sysfs/rxe'"

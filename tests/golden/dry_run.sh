@@ -2,7 +2,11 @@
 # Golden plans and probes: every shipped profile on every recorded node
 # (sysfs trees in tests/data/sysfs with a two-NUMA topology), text and JSON,
 # compared with tests/golden/expected.
-# After an intended change: RDMARUN_REGEN=1 make check TESTS=tests/golden/dry_run.sh
+# After an intended change: RDMARUN_REGEN=1 make check TESTS=tests/golden/dry_run.sh,
+# then the oracles, which do not come from rdmarun's output:
+# tests/golden/plan_facts.sh (the plans' facts, written by hand, every plan
+# golden has rows there) and tests/golden/probe_facts.sh (the probes, read
+# from the trees' sysfs files and hwloc-calc).
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 EXP=$SRC/tests/golden/expected
 TOPO=$DATA/topology/2pkg-2numa.xml

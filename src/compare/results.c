@@ -1,6 +1,7 @@
 /* compare's results: statistics per (profile, np), the table, the CSV and
  * JSON summaries, and the gnuplot plot. */
 #include "compare/compare.h"
+#include "util/csv.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
@@ -121,8 +122,10 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
             "ratio_to_baseline\n");
     for (size_t i = 0; i < n; i++) {
         const struct result *r = &res[i];
-        fprintf(f, "%s,%ld,%zu,%zu,%s,%s,", r->profile, r->np, r->runs, r->excluded, value,
-                better(c));
+        csv_field(f, r->profile, false);
+        fprintf(f, "%ld,%zu,%zu,", r->np, r->runs, r->excluded);
+        csv_field(f, value, false);
+        fprintf(f, "%s,", better(c));
         if (r->s.n)
             fprintf(f, "%.9g,%.9g,%.9g,%.9g,", r->s.median, r->s.min, r->s.max, r->s.cv);
         else

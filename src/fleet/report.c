@@ -2,6 +2,7 @@
  * the odd node out and the plot, from the fleet records.c read. */
 #include "fleet/fleet.h"
 #include "fleet/report.h"
+#include "util/csv.h"
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -122,17 +123,6 @@ static void plot(const size_t *order, FILE *out)
         fprintf(out, "  %-16s |%s|\n", s->name, row);
         free(row);
     }
-}
-
-static void csv_field(FILE *out, const char *s, bool last)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputs(last ? "\"\n" : "\",", out);
 }
 
 int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot, FILE *out)

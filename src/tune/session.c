@@ -15,6 +15,7 @@
 #include "launch/program_mpi.h"
 #include "profile/profile.h"
 #include "tune/journal.h"
+#include "util/csv.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
@@ -711,7 +712,8 @@ static int write_summary(const struct session *x, const struct tune_search *s)
         char *text = g->n ? tune_gain_text(g) : xstrdup("-");
         printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
         free(text);
-        fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", bin, mb, mt, exp(g->mean) - 1,
+        csv_field(csv, bin, false);
+        fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", mb, mt, exp(g->mean) - 1,
                 exp(g->lo) - 1, exp(g->hi) - 1, g->n);
         json_begin_object(&j, NULL);
         json_string(&j, "bin", bin);

@@ -8,6 +8,7 @@
 #include "compare/stats.h"
 #include "tune/journal.h"
 #include "tune/tune.h"
+#include "util/csv.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -71,7 +72,8 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
         printf("%-28s %14.6g %14.6g  %s\n", name, s0.median, s1.median, text);
         free(text);
         slower += np >= 2 && g.hi < 0;
-        fprintf(csv, "\"%s\",%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", name, s0.median, s1.median,
+        csv_field(csv, name, false);
+        fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", s0.median, s1.median,
                 exp(g.mean) - 1, exp(g.lo) - 1, exp(g.hi) - 1, g.n);
         /* The label as gnuplot reads a data column: no quote or control character
          * (the bin comes from the job's output). */

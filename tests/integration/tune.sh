@@ -48,13 +48,13 @@ ok $? "samples.tsv numbers its $n runs 0 to $((n - 1)), once each"
 bad=$(awk -F'\t' 'NR > 2 { split($2, c, ","); t = 100; if (c[2] == 2) t = 50;
     if (c[1] == 1) t = int(t * 8 / 10); if ($9 != t) print $1 }' "$TMP/t1/samples.tsv")
 [ -z "$bad" ]; ok $? "every recorded figure is the benchmark's own for its values${bad:+ (not: $bad)}"
-grep -q '^"the metric",100,40,1.5' "$TMP/t1/summary.csv" &&
+grep -q '^the metric,100,40,1.5' "$TMP/t1/summary.csv" &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["tuned"] and d["values"] == {"ucx.TLS": "tcp,sm,self", "ucx.RNDV_THRESH": "64K"}))' "$TMP/t1/summary.json"
 ok $? "summary.csv and summary.json say the same"
 
 # Validation: after the tune (5 pairs), and again on demand, interleaved
 # (the base first in even rounds), per bin a speedup, a CSV and a plot.
-grep -q '^"the metric",100,40,1.5' "$TMP/t1/validate.csv"
+grep -q '^the metric,100,40,1.5' "$TMP/t1/validate.csv"
 ok $? "the tune's own validation pass: 100 against 40 us, +150%"
 [ "$(awk 'NR > 2' "$TMP/t1/validate.tsv" | wc -l)" = 10 ]; ok $? "5 pairs in validate.tsv"
 run "$RDMARUN" tune --validate "$TMP/t1" --repeat 3

@@ -2,6 +2,7 @@
  * JSON, string vectors, integers, the option-table engine and the process
  * primitive. */
 #include "tap.h"
+#include "util/csv.h"
 #include "util/json.h"
 #include "util/options.h"
 #include "util/proc.h"
@@ -468,6 +469,24 @@ static void test_term_safe(void)
     free(got);
 }
 
+/* RFC 4180: quotes only where a field needs them, its quotes doubled. */
+static void test_csv(void)
+{
+    char *text;
+    size_t len;
+    FILE *f = xmemstream_open(&text, &len);
+    csv_field(f, "shm", false);
+    csv_field(f, "./a,b.ini", false);
+    csv_field(f, "say \"hi\"", false);
+    csv_field(f, "two\nlines", false);
+    csv_field(f, " padded", false);
+    csv_field(f, "", true);
+    xmemstream_close(f);
+    is_str(text, "shm,\"./a,b.ini\",\"say \"\"hi\"\"\",\"two\nlines\",\" padded\",\n",
+           "CSV fields: plain, a comma, quotes doubled, a line break, a blank at the edge, empty");
+    free(text);
+}
+
 int main(void)
 {
     test_sizes();
@@ -483,5 +502,6 @@ int main(void)
     test_end_orphans();
     test_capture_group();
     test_term_safe();
+    test_csv();
     return done_testing();
 }

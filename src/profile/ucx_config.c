@@ -1,6 +1,7 @@
 #include "profile/ucx_config.h"
 #include <config.h>
 #include "util/size.h"
+#include "util/strmap.h"
 #include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -47,7 +48,7 @@ static struct {
     struct strvec vars;        /* variable names without UCX_ */
     struct owner *owners;      /* one per name in vars */
     size_t owners_cap;
-    size_t *index, index_cap;  /* vars by name (see var_slot) */
+    struct strmap index;       /* vars by name: UCX 1.18 has thousands, each found many times */
     struct strvec transports;  /* transport names from the config tables */
     char *log;                 /* last message UCX logged while we asked it */
 } ucx;
@@ -68,37 +69,21 @@ static ucs_log_func_rc_t capture_log(const char *file, unsigned line, const char
 
 #define MAX_TABLE_DEPTH 8
 
-/* ucx.vars by name (fnv1a): UCX 1.18 has thousands, each found many times over. */
-static size_t *var_slot(const char *name)
-{
-    size_t mask = ucx.index_cap - 1, i = (size_t)fnv1a(FNV1A_INIT, name, strlen(name)) & mask;
-    while (ucx.index[i] && strcmp(ucx.vars.v[ucx.index[i] - 1], name) != 0)
-        i = (i + 1) & mask;
-    return &ucx.index[i];
-}
-
 static ssize_t var_find(const char *name)
 {
-    return ucx.index_cap && *var_slot(name) ? (ssize_t)*var_slot(name) - 1 : -1;
+    size_t i;
+    return strmap_get(&ucx.index, name, &i) ? (ssize_t)i : -1;
 }
 
 static void var_add(const char *name, const ucs_config_global_list_entry_t *entry,
                     const char *field)
 {
-    if ((ucx.vars.n + 1) * 2 > ucx.index_cap) {
-        free(ucx.index);
-        ucx.index_cap = ucx.index_cap ? ucx.index_cap * 2 : 1024;
-        ucx.index = xcalloc(ucx.index_cap, sizeof(*ucx.index));
-        for (size_t i = 0; i < ucx.vars.n; i++)
-            *var_slot(ucx.vars.v[i]) = i + 1;
-    }
-    size_t *slot = var_slot(name);
-    if (*slot)
+    if (var_find(name) >= 0)
         return;
+    strmap_put(&ucx.index, name, ucx.vars.n);
     sv_push(&ucx.vars, name);
     GROW(ucx.owners, ucx.owners_cap, ucx.vars.n);
     ucx.owners[ucx.vars.n - 1] = (struct owner){entry, xstrdup(field)};
-    *slot = ucx.vars.n;
 }
 
 /* Every name UCX reads a field under, as ucs_config_apply_config_vars does:

@@ -103,6 +103,8 @@ fi
 rm -f test-suite-main.log test-suite-vm.log test-suite-slurm.log test-suite-packages.log
 status=0
 times=
+table=
+run_t0=$(date +%s)
 # step NAME LOG COMMAND...: run it unless an earlier step failed, note its
 # time and its five slowest test scripts (from the '# took' line each
 # writes in its log), and keep its test-suite.log as LOG (- for none).
@@ -115,6 +117,8 @@ step() {
     "$@" || status=$?
     _t=$(($(date +%s) - _t0))
     times="$times$_name ${_t}s; "
+    table="$table$(printf '%-24s %6ss  %s' "$_name" "$_t" "$([ "$status" = 0 ] && echo ok || echo "failed ($status)")")
+"
     echo "setup: $_name took ${_t}s (status $status)"
     _slow=$(find . -name '*.log' ! -name '*test-suite*' -newer .step-start -exec grep -H '^# took [0-9]*s$' {} + 2>/dev/null |
         sed -E 's|^\./(.*)\.log:# took ([0-9]+)s$|\2 \1|' | sort -rn | head -5 |
@@ -134,7 +138,10 @@ step "check-slurm" test-suite-slurm.log make check-slurm
 step "distcheck (sanitizers)" - make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
 step "benchmarks (short)" - make bench
-step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-40}"
+# Fuzzing here is a short pass: each target replays its seed corpus and the
+# regression inputs, then looks for new inputs for FUZZ_SECONDS (20); the long
+# campaign is make fuzz-long (10 minutes a target).
+step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 # The second stack: Debian 13 (Open MPI 5, UCX 1.18, Slurm 24.11) in a root made
 # from Debian's packages; make check, check-vm and check-slurm inside it.
 rm -f debian13-test-suite-*.log
@@ -142,6 +149,10 @@ step "check-debian13" - make check-debian13
 # The .deb packages built on both stacks and installed in clean roots; the RPM.
 step "check-packages" test-suite-packages.log make check-packages
 echo "setup: times: $times"
+# Each suite's time, as a table, and the whole run's.
+printf 'setup: %-24s %7s  %s\n' suite time status
+printf '%s' "$table" | sed 's/^/setup: /'
+printf 'setup: %-24s %6ss\n' "all" "$(($(date +%s) - run_t0))"
 # One closing line for whoever reads the log: the totals of make check,
 # make check-vm and make check-slurm, on both stacks.
 pass=0 fail=0 skip=0

@@ -14,6 +14,7 @@
  * -l). LABEL holds a random word, so no rank's output can forge one. Bytes
  * after a newline that no label precedes are mpiexec's own. */
 #include "evidence/stream.h"
+#include "util/hashtab.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 #include <stdio.h>
@@ -35,44 +36,40 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* The ranks with an unfinished line: open addressing by rank, at most half
- * full, no limit on their number (a million ranks' pieces are each judged
- * whole); a slot with used false is free. Deletion moves later entries of
- * the run back, so no tombstones. */
-static size_t part_home(long rank, size_t cap)
+/* The ranks with an unfinished line: a table of util/hashtab.h by rank, no
+ * limit on their number (a million ranks' pieces are each judged whole). */
+static bool part_used(const void *e)
 {
-    return (size_t)((unsigned long long)(rank + 2) * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
+    return ((const struct stream_part *)e)->used;
 }
 
-static struct stream_part *part_slot(struct stream_part *parts, size_t cap, long rank)
+static size_t rank_hash(long rank)
 {
-    size_t i = part_home(rank, cap);
-    while (parts[i].used && parts[i].rank != rank)
-        i = (i + 1) & (cap - 1);
-    return &parts[i];
+    return hash_number((unsigned long long)rank);
 }
 
-static void parts_room(struct evidence_stream *s)
+static size_t part_hash(const void *e, const void *ctx)
 {
-    if (s->partcap && (s->nparts + 1) * 2 <= s->partcap)
-        return;
-    size_t ncap = s->partcap ? s->partcap * 2 : 64;
-    struct stream_part *np = xcalloc(ncap, sizeof(*np));
-    for (size_t i = 0; i < s->partcap; i++)
-        if (s->parts[i].used)
-            *part_slot(np, ncap, s->parts[i].rank) = s->parts[i];
-    free(s->parts);
-    s->parts = np;
-    s->partcap = ncap;
+    (void)ctx;
+    return rank_hash(((const struct stream_part *)e)->rank);
 }
+
+static bool part_holds(const void *e, const void *rank, const void *ctx)
+{
+    (void)ctx;
+    return ((const struct stream_part *)e)->rank == *(const long *)rank;
+}
+
+static const struct hashtab_ops part_ops = {sizeof(struct stream_part), part_used, part_hash,
+                                            part_holds};
 
 static struct stream_part *part_of(struct evidence_stream *s, long rank)
 {
-    parts_room(s);
-    struct stream_part *p = part_slot(s->parts, s->partcap, rank);
+    hashtab_reserve(&s->parts, &part_ops, NULL);
+    struct stream_part *p = hashtab_find(&s->parts, &part_ops, rank_hash(rank), &rank, NULL);
     if (!p->used) {
         *p = (struct stream_part){.rank = rank, .used = true};
-        s->nparts++;
+        hashtab_added(&s->parts);
     }
     return p;
 }
@@ -80,20 +77,7 @@ static struct stream_part *part_of(struct evidence_stream *s, long rank)
 static void part_drop(struct evidence_stream *s, struct stream_part *p)
 {
     free(p->data);
-    size_t i = (size_t)(p - s->parts), j = i, cap = s->partcap;
-    s->parts[i] = (struct stream_part){0};
-    s->nparts--;
-    for (;;) {
-        j = (j + 1) & (cap - 1);
-        if (!s->parts[j].used)
-            return;
-        size_t home = part_home(s->parts[j].rank, cap);
-        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-            continue;
-        s->parts[i] = s->parts[j];
-        s->parts[j] = (struct stream_part){0};
-        i = j;
-    }
+    hashtab_remove(&s->parts, &part_ops, p, NULL);
 }
 
 /* "[RANK] " when the job asked for Hydra's -l, else "". */
@@ -215,9 +199,11 @@ size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
 
 bool stream_demux_holding(const struct evidence_stream *s)
 {
-    for (size_t i = 0; i < s->partcap; i++)
-        if (s->parts[i].used && s->parts[i].len)
+    for (size_t i = 0; i < s->parts.cap; i++) {
+        const struct stream_part *p = hashtab_at(&s->parts, &part_ops, i);
+        if (p->used && p->len)
             return true;
+    }
     return false;
 }
 
@@ -228,8 +214,8 @@ bool stream_demux_holding(const struct evidence_stream *s)
 void stream_demux_flush(struct evidence_stream *s, bool end)
 {
     double t = end ? 0 : now_s();
-    for (size_t i = 0; i < s->partcap; i++) {
-        struct stream_part *p = &s->parts[i];
+    for (size_t i = 0; i < s->parts.cap; i++) {
+        struct stream_part *p = hashtab_at(&s->parts, &part_ops, i);
         if (!p->used)
             continue;
         bool record = p->len && p->data[0] == '[';
@@ -242,11 +228,10 @@ void stream_demux_flush(struct evidence_stream *s, bool end)
     if (!end)
         return;
     write_all(s->out, s->raw, s->rawlen);
-    for (size_t i = 0; i < s->partcap; i++)
-        free(s->parts[i].data);
-    free(s->parts);
+    for (size_t i = 0; i < s->parts.cap; i++)
+        free(((struct stream_part *)hashtab_at(&s->parts, &part_ops, i))->data);
+    hashtab_free(&s->parts);
     free(s->raw);
-    s->parts = NULL;
     s->raw = NULL;
-    s->nparts = s->partcap = s->rawlen = 0;
+    s->rawlen = 0;
 }

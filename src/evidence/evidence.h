@@ -6,6 +6,7 @@
 #include "profile/settings.h"
 #include "facts/counters.h"
 #include "evidence/path_class.h"
+#include "util/hashtab.h"
 #include "util/strvec.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,17 +64,15 @@ struct evidence {
     const char *run;            /* verify of many runs: the run's name, for its JSON */
     struct observation *obs;    /* the classes */
     size_t n, cap;
-    size_t *index, index_cap;   /* open-addressed: class number + 1 */
+    struct hashtab class_index; /* class number + 1 by class */
     bool classes_full;          /* past MAX_CLASSES: new lanes merged per (scope, path) */
     struct ev_host *hosts;
     size_t nhosts, hosts_cap;
-    size_t *host_index, host_index_cap;
+    struct hashtab host_index;  /* host number + 1 by name */
     bool hosts_full;            /* past MAX_HOSTS: the rest counted as one host */
-    struct ev_pair *pairs;      /* open-addressed by (host, class) */
-    size_t npairs, pairs_cap;
+    struct hashtab pairs;       /* struct ev_pair by (host, class) */
     bool pairs_full;            /* a class's process count is then a lower bound */
-    struct ev_table *tables;    /* open-addressed by (host, pid) */
-    size_t ntables, tables_cap;
+    struct hashtab tables;      /* struct ev_table by (host, pid) */
     unsigned long long nprocs;  /* distinct processes (host, pid) that reported */
     unsigned long long lines;   /* lines read */
     unsigned long long reports; /* of them, UCX or NCCL log lines (live: any level) */

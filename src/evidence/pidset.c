@@ -1,11 +1,10 @@
 /* Process ids as runs, then a hash (pidset.h). */
 #include "evidence/pidset.h"
+#include "util/hashtab.h"
 #include "util/xalloc.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PIDSET_EMPTY LONG_MIN
 
 static bool in_run(const struct pid_run *r, long pid)
 {
@@ -54,17 +53,37 @@ static bool extend(struct pid_run *r, long pid)
     return false;
 }
 
-static size_t hash_slot(const long *hash, size_t cap, long pid)
+/* The scattered ids: entries of the hash (util/hashtab.h). */
+struct scattered {
+    long pid;
+    bool used;
+};
+
+static bool pid_used(const void *e)
 {
-    size_t i = ((unsigned long)pid * 0x9E3779B97F4A7C15ull) >> 7 & (cap - 1);
-    while (hash[i] != PIDSET_EMPTY && hash[i] != pid)
-        i = (i + 1) & (cap - 1);
-    return i;
+    return ((const struct scattered *)e)->used;
 }
+
+static size_t pid_hash(const void *e, const void *ctx)
+{
+    (void)ctx;
+    return hash_number((unsigned long long)((const struct scattered *)e)->pid);
+}
+
+static bool pid_holds(const void *e, const void *key, const void *ctx)
+{
+    (void)ctx;
+    return ((const struct scattered *)e)->pid == *(const long *)key;
+}
+
+static const struct hashtab_ops pid_ops = {sizeof(struct scattered), pid_used, pid_hash,
+                                           pid_holds};
 
 static bool in_hash(const struct pidset *s, long pid)
 {
-    return s->hash_cap && s->hash[hash_slot(s->hash, s->hash_cap, pid)] == pid;
+    struct scattered k = {pid, true};
+    const struct scattered *e = hashtab_find(&s->hash, &pid_ops, pid_hash(&k, NULL), &pid, NULL);
+    return e && e->used;
 }
 
 bool pidset_has(const struct pidset *s, long pid)
@@ -74,26 +93,25 @@ bool pidset_has(const struct pidset *s, long pid)
 
 static void hash_add(struct pidset *s, long pid)
 {
-    if ((s->hash_n + 1) * 2 > s->hash_cap) {
-        size_t ncap = s->hash_cap ? s->hash_cap * 2 : 64;
-        long *nh = xmalloc(ncap * sizeof(*nh));
-        for (size_t i = 0; i < ncap; i++)
-            nh[i] = PIDSET_EMPTY;
-        for (size_t i = 0; i < s->hash_cap; i++)
-            if (s->hash[i] != PIDSET_EMPTY)
-                nh[hash_slot(nh, ncap, s->hash[i])] = s->hash[i];
-        free(s->hash);
-        s->hash = nh;
-        s->hash_cap = ncap;
+    struct scattered k = {pid, true};
+    hashtab_reserve(&s->hash, &pid_ops, NULL);
+    *(struct scattered *)hashtab_find(&s->hash, &pid_ops, pid_hash(&k, NULL), &pid, NULL) = k;
+    hashtab_added(&s->hash);
+}
+
+size_t pidset_scattered(const struct pidset *s, long *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->hash.cap && n < max; i++) {
+        const struct scattered *e = hashtab_at(&s->hash, &pid_ops, i);
+        if (e->used && e->pid > 0)
+            out[n++] = e->pid;
     }
-    s->hash[hash_slot(s->hash, s->hash_cap, pid)] = pid;
-    s->hash_n++;
+    return n;
 }
 
 bool pidset_add(struct pidset *s, long pid)
 {
-    if (pid == PIDSET_EMPTY)
-        pid = PIDSET_EMPTY + 1;   /* the one id the hash cannot hold, folded */
     if (pidset_has(s, pid))
         return false;
     s->count++;
@@ -112,6 +130,6 @@ bool pidset_add(struct pidset *s, long pid)
 void pidset_free(struct pidset *s)
 {
     free(s->runs);
-    free(s->hash);
+    hashtab_free(&s->hash);
     memset(s, 0, sizeof(*s));
 }

@@ -6,6 +6,7 @@
  * the runs go to a hash. */
 #ifndef RDMARUN_EVIDENCE_PIDSET_H
 #define RDMARUN_EVIDENCE_PIDSET_H
+#include "util/hashtab.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -14,14 +15,15 @@
 struct pidset {
     struct pid_run { long first, count, step; } *runs;   /* first + k * step, k < count */
     size_t nruns, runs_cap;
-    long *hash;          /* open addressing; PIDSET_EMPTY marks a free slot */
-    size_t hash_n, hash_cap;
+    struct hashtab hash; /* the ids past the runs (util/hashtab.h) */
     unsigned long long count;
 };
 
 /* Add pid; whether it was new. */
 bool pidset_add(struct pidset *s, long pid);
 bool pidset_has(const struct pidset *s, long pid);
+/* Up to max of the ids past the runs (those above 0), into out; how many. */
+size_t pidset_scattered(const struct pidset *s, long *out, size_t max);
 void pidset_free(struct pidset *s);
 
 #endif

@@ -7,6 +7,7 @@
 #ifndef RDMARUN_EVIDENCE_STREAM_H
 #define RDMARUN_EVIDENCE_STREAM_H
 #include "evidence/evidence.h"
+#include "util/hashtab.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ struct stream_part {
     size_t len;
     double since;              /* when its held start came (monotonic seconds) */
     bool passing;              /* its start passed unjudged: the rest follows as it comes */
-    bool used;                 /* a slot of demux.c's table in use */
+    bool used;                 /* an entry of the table in use (util/hashtab.h) */
 };
 
 struct evidence_stream {
@@ -48,8 +49,7 @@ struct evidence_stream {
     char *raw;                 /* the end of a read that may begin a label */
     size_t rawlen;
     long rank;                 /* whose bytes come now; -1: mpiexec's own */
-    struct stream_part *parts; /* ranks with an unfinished line (open-addressed by rank) */
-    size_t nparts, partcap;
+    struct hashtab parts;      /* struct stream_part by rank: ranks with an unfinished line */
 };
 
 /* Take in what a read returned; complete lines are judged at once. Returns

@@ -6,6 +6,7 @@
  * the caps, classes merge per (scope, path) and hosts into one, so that
  * counts become lower bounds but no TCP lane is ever dropped. */
 #include "evidence/internal.h"
+#include "util/hashtab.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
@@ -24,11 +25,6 @@ static size_t hash_str(size_t h, const char *s)
     return (size_t)(s ? fnv1a(h, s, strlen(s)) : h) * 31 + 7;
 }
 
-static size_t mix(size_t a, size_t b)
-{
-    return (a * 0x9E3779B97F4A7C15ull) ^ (b + 0x7F4A7C159E3779B9ull + (a << 6) + (a >> 2));
-}
-
 static bool same(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -45,7 +41,7 @@ struct class_key {
 static size_t hash_key(const struct class_key *k)
 {
     size_t h = hash_str(hash_str(14695981039346656037u, k->family), k->transports);
-    return mix(h, (size_t)k->scope << 8 | (size_t)k->cls << 1 | k->selected);
+    return hash_mix(h, (size_t)k->scope << 8 | (size_t)k->cls << 1 | k->selected);
 }
 
 static bool is_key(const struct observation *o, const struct class_key *k)
@@ -54,67 +50,72 @@ static bool is_key(const struct observation *o, const struct class_key *k)
            strcmp(o->family, k->family) == 0 && strcmp(o->transports, k->transports) == 0;
 }
 
-/* Open addressing over numbers + 1 (0: free), at most half full. `hash_of`
- * and `is` compare an entry with the key. */
-static size_t *probe(size_t *index, size_t cap, size_t h, bool (*is)(const void *, size_t,
-                                                                     const void *),
-                     const void *ctx, const void *key)
+/* The classes' and hosts' indexes: entries are a number + 1 in ev->obs or
+ * ev->hosts (0: free), hashed through the evidence they point into. */
+static bool number_used(const void *e)
 {
-    size_t i = h & (cap - 1);
-    while (index[i] && !is(ctx, index[i] - 1, key))
-        i = (i + 1) & (cap - 1);
-    return &index[i];
+    return *(const size_t *)e != 0;
 }
 
-static bool class_is(const void *ev, size_t i, const void *key)
+static size_t class_hash(const void *e, const void *ev)
 {
-    return is_key(&((const struct evidence *)ev)->obs[i], key);
-}
-
-static bool host_is(const void *ev, size_t i, const void *name)
-{
-    return same(((const struct evidence *)ev)->hosts[i].name, name);
-}
-
-static void rehash(size_t **index, size_t *cap, size_t count, size_t (*hash_of)(const void *,
-                                                                               size_t),
-                   const void *ctx)
-{
-    if (*cap && (count + 1) * 2 <= *cap)
-        return;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    size_t *ni = xcalloc(ncap, sizeof(*ni));
-    for (size_t i = 0; i < *cap; i++) {
-        if (!(*index)[i])
-            continue;
-        size_t j = hash_of(ctx, (*index)[i] - 1) & (ncap - 1);
-        while (ni[j])
-            j = (j + 1) & (ncap - 1);
-        ni[j] = (*index)[i];
-    }
-    free(*index);
-    *index = ni;
-    *cap = ncap;
-}
-
-static size_t class_hash(const void *ev, size_t i)
-{
-    const struct observation *o = &((const struct evidence *)ev)->obs[i];
+    const struct observation *o = &((const struct evidence *)ev)->obs[*(const size_t *)e - 1];
     struct class_key k = {o->family, o->transports, o->scope, o->cls, o->selected};
     return hash_key(&k);
 }
 
-static size_t host_hash(const void *ev, size_t i)
+static bool class_holds(const void *e, const void *key, const void *ev)
 {
-    return hash_str(0xcbf29ce484222325u, ((const struct evidence *)ev)->hosts[i].name);
+    return is_key(&((const struct evidence *)ev)->obs[*(const size_t *)e - 1], key);
 }
+
+static size_t host_hash(const void *e, const void *ev)
+{
+    return hash_str(0xcbf29ce484222325u,
+                    ((const struct evidence *)ev)->hosts[*(const size_t *)e - 1].name);
+}
+
+static bool host_holds(const void *e, const void *name, const void *ev)
+{
+    return same(((const struct evidence *)ev)->hosts[*(const size_t *)e - 1].name, name);
+}
+
+static const struct hashtab_ops class_ops = {sizeof(size_t), number_used, class_hash,
+                                             class_holds};
+static const struct hashtab_ops host_ops = {sizeof(size_t), number_used, host_hash, host_holds};
+
+/* The (host, class) pairs and the open tables: entries that begin with a
+ * struct ev_slot, whose host + 1 is 0 in a free one. */
+static bool slot_used(const void *e)
+{
+    return ((const struct ev_slot *)e)->host != 0;
+}
+
+static size_t slot_hash(const void *e, const void *ctx)
+{
+    (void)ctx;
+    const struct ev_slot *k = e;
+    return hash_mix(k->host, (size_t)k->key);
+}
+
+static bool slot_holds(const void *e, const void *key, const void *ctx)
+{
+    (void)ctx;
+    const struct ev_slot *a = e, *b = key;
+    return a->host == b->host && a->key == b->key;
+}
+
+static const struct hashtab_ops pair_ops = {sizeof(struct ev_pair), slot_used, slot_hash,
+                                            slot_holds};
+static const struct hashtab_ops table_ops = {sizeof(struct ev_table), slot_used, slot_hash,
+                                             slot_holds};
 
 /* The class of key, made when new; its number. */
 static size_t class_of(struct evidence *ev, struct class_key k, const char *host, long pid,
                        const char *line, const char *where)
 {
-    rehash(&ev->index, &ev->index_cap, ev->n, class_hash, ev);
-    size_t *slot = probe(ev->index, ev->index_cap, hash_key(&k), class_is, ev, &k);
+    hashtab_reserve(&ev->class_index, &class_ops, ev);
+    size_t *slot = hashtab_find(&ev->class_index, &class_ops, hash_key(&k), &k, ev);
     if (*slot)
         return *slot - 1;
     if (ev->n >= MAX_CLASSES && strcmp(k.transports, OVERFLOW_LANES) != 0) {
@@ -138,15 +139,16 @@ static size_t class_of(struct evidence *ev, struct class_key k, const char *host
     o->line = trim_dup(line, len < MAX_LINE_KEPT ? len : MAX_LINE_KEPT);
     o->where = xstrdup(where);
     *slot = ++ev->n;
+    hashtab_added(&ev->class_index);
     return ev->n - 1;
 }
 
 /* The host's number + 1, made when new and `create`; 0 when none. */
 static size_t host_lookup(struct evidence *ev, const char *name, bool create)
 {
-    rehash(&ev->host_index, &ev->host_index_cap, ev->nhosts, host_hash, ev);
-    size_t *slot = probe(ev->host_index, ev->host_index_cap,
-                         hash_str(0xcbf29ce484222325u, name), host_is, ev, name);
+    hashtab_reserve(&ev->host_index, &host_ops, ev);
+    size_t *slot = hashtab_find(&ev->host_index, &host_ops, hash_str(0xcbf29ce484222325u, name),
+                                name, ev);
     if (*slot || !create)
         return *slot;
     if (ev->nhosts >= MAX_HOSTS && !same(name, OVERFLOW_HOST)) {
@@ -158,68 +160,8 @@ static size_t host_lookup(struct evidence *ev, const char *name, bool create)
     memset(h, 0, sizeof(*h));
     h->name = name ? xstrdup(name) : NULL;
     *slot = ++ev->nhosts;
+    hashtab_added(&ev->host_index);
     return ev->nhosts;
-}
-
-/* Open-addressed arrays of entries that begin with a struct ev_slot (the
- * (host, class) pairs and the open tables), at most half full, linear
- * probing, deletion by moving later entries back: no tombstones. */
-static struct ev_slot *slot_at(void *slots, size_t size, size_t i)
-{
-    return (struct ev_slot *)(void *)((char *)slots + i * size);
-}
-
-static size_t slot_home(const struct ev_slot *k, size_t cap)
-{
-    return mix(k->host, (size_t)k->key) & (cap - 1);
-}
-
-/* The entry of key, or the free slot where it would go; NULL when none. */
-static struct ev_slot *slot_find(void *slots, size_t cap, size_t size, struct ev_slot key)
-{
-    if (!cap)
-        return NULL;
-    size_t i = slot_home(&key, cap);
-    struct ev_slot *e;
-    while ((e = slot_at(slots, size, i))->host && !(e->host == key.host && e->key == key.key))
-        i = (i + 1) & (cap - 1);
-    return e;
-}
-
-/* Room for one entry more. */
-static void slots_room(void **slots, size_t *cap, size_t count, size_t size)
-{
-    if (*cap && (count + 1) * 2 <= *cap)
-        return;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *ns = xcalloc(ncap, size);
-    for (size_t i = 0; i < *cap; i++) {
-        struct ev_slot *e = slot_at(*slots, size, i);
-        if (e->host)
-            memcpy(slot_find(ns, ncap, size, *e), e, size);
-    }
-    free(*slots);
-    *slots = ns;
-    *cap = ncap;
-}
-
-/* Free an entry: later entries of its run whose home is not between move back. */
-static void slot_remove(void *slots, size_t cap, size_t size, struct ev_slot *gone)
-{
-    size_t i = (size_t)((char *)gone - (char *)slots) / size, j = i;
-    gone->host = 0;
-    for (;;) {
-        j = (j + 1) & (cap - 1);
-        struct ev_slot *e = slot_at(slots, size, j);
-        if (!e->host)
-            return;
-        size_t home = slot_home(e, cap);
-        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-            continue;
-        memcpy(slot_at(slots, size, i), e, size);
-        e->host = 0;
-        i = j;
-    }
 }
 
 /* The (host, class) set, made when new; NULL past MAX_PAIRS. */
@@ -227,18 +169,17 @@ static struct ev_pair *pair_of(struct evidence *ev, size_t host, size_t cls, boo
 {
     struct ev_slot key = {(uint32_t)host + 1, (long)cls + 1};
     *made = false;
-    if (ev->npairs < MAX_PAIRS)
-        slots_room((void **)&ev->pairs, &ev->pairs_cap, ev->npairs, sizeof(*ev->pairs));
-    struct ev_pair *p = (struct ev_pair *)(void *)slot_find(ev->pairs, ev->pairs_cap,
-                                                            sizeof(*ev->pairs), key);
+    if (ev->pairs.n < MAX_PAIRS)
+        hashtab_reserve(&ev->pairs, &pair_ops, NULL);
+    struct ev_pair *p = hashtab_find(&ev->pairs, &pair_ops, slot_hash(&key, NULL), &key, NULL);
     if (p->at.host)
         return p;
-    if (ev->npairs >= MAX_PAIRS) {
+    if (ev->pairs.n >= MAX_PAIRS) {
         ev->pairs_full = true;   /* the class's process count is a lower bound */
         return NULL;
     }
     p->at = key;
-    ev->npairs++;
+    hashtab_added(&ev->pairs);
     *made = true;
     return p;
 }
@@ -343,17 +284,15 @@ struct ev_table *evidence_table(struct evidence *ev, const char *host, long pid,
     struct ev_slot key = {(uint32_t)host_lookup(ev, host, create), pid};
     struct ev_table *t = NULL;
     if (key.host)
-        t = (struct ev_table *)(void *)slot_find(ev->tables, ev->tables_cap,
-                                                 sizeof(*ev->tables), key);
+        t = hashtab_find(&ev->tables, &table_ops, slot_hash(&key, NULL), &key, NULL);
     if (t && t->at.host)
         return t;
-    if (!create || ev->ntables >= MAX_TABLES)
+    if (!create || ev->tables.n >= MAX_TABLES)
         return NULL;   /* past the cap its rows count as rows pasted without a header */
-    slots_room((void **)&ev->tables, &ev->tables_cap, ev->ntables, sizeof(*ev->tables));
-    t = (struct ev_table *)(void *)slot_find(ev->tables, ev->tables_cap, sizeof(*ev->tables),
-                                             key);
+    hashtab_reserve(&ev->tables, &table_ops, NULL);
+    t = hashtab_find(&ev->tables, &table_ops, slot_hash(&key, NULL), &key, NULL);
     *t = (struct ev_table){.at = key};
-    ev->ntables++;
+    hashtab_added(&ev->tables);
     return t;
 }
 
@@ -362,8 +301,7 @@ void evidence_table_end(struct evidence *ev, const char *host, long pid)
     struct ev_table *t = evidence_table(ev, host, pid, false);
     if (!t)
         return;
-    slot_remove(ev->tables, ev->tables_cap, sizeof(*ev->tables), &t->at);
-    ev->ntables--;
+    hashtab_remove(&ev->tables, &table_ops, t, NULL);
 }
 
 size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids, size_t max)
@@ -379,9 +317,7 @@ size_t evidence_pids_on(const struct evidence *ev, const char *host, long *pids,
                 if (run->first + k * run->step > 0)
                     pids[count++] = run->first + k * run->step;
         }
-        for (size_t k = 0; k < h->procs.hash_cap && count < max; k++)
-            if (h->procs.hash[k] > 0)
-                pids[count++] = h->procs.hash[k];
+        count += pidset_scattered(&h->procs, pids + count, max - count);
     }
     return count;
 }
@@ -401,16 +337,16 @@ void evidence_tally_free(struct evidence *ev)
         }
     }
     free(ev->obs);
-    free(ev->index);
+    hashtab_free(&ev->class_index);
     for (size_t i = 0; i < ev->nhosts; i++) {
         free(ev->hosts[i].name);
         pidset_free(&ev->hosts[i].procs);
     }
     free(ev->hosts);
-    free(ev->host_index);
-    for (size_t i = 0; i < ev->pairs_cap; i++)
-        pidset_free(&ev->pairs[i].procs);
-    free(ev->pairs);
-    free(ev->tables);
+    hashtab_free(&ev->host_index);
+    for (size_t i = 0; i < ev->pairs.cap; i++)
+        pidset_free(&((struct ev_pair *)hashtab_at(&ev->pairs, &pair_ops, i))->procs);
+    hashtab_free(&ev->pairs);
+    hashtab_free(&ev->tables);
     free(ev->listed_host);
 }

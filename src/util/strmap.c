@@ -1,64 +1,63 @@
-/* The string index (strmap.h). */
+/* The string index (strmap.h), a table of util/hashtab.h. */
 #include "util/strmap.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* The slot of key: where it is, or the empty one where it would go. */
-static size_t slot_of(const struct strmap *m, const char *key)
+struct strmap_entry {
+    char *key;     /* NULL: free */
+    size_t val;
+};
+
+static bool entry_used(const void *e)
 {
-    size_t i = (size_t)fnv1a(FNV1A_INIT, key, strlen(key)) & (m->cap - 1);
-    while (m->keys[i] && strcmp(m->keys[i], key) != 0)
-        i = (i + 1) & (m->cap - 1);
-    return i;
+    return ((const struct strmap_entry *)e)->key != NULL;
 }
+
+static size_t key_hash(const char *key)
+{
+    return (size_t)fnv1a(FNV1A_INIT, key, strlen(key));
+}
+
+static size_t entry_hash(const void *e, const void *ctx)
+{
+    (void)ctx;
+    return key_hash(((const struct strmap_entry *)e)->key);
+}
+
+static bool entry_holds(const void *e, const void *key, const void *ctx)
+{
+    (void)ctx;
+    return strcmp(((const struct strmap_entry *)e)->key, key) == 0;
+}
+
+static const struct hashtab_ops ops = {sizeof(struct strmap_entry), entry_used, entry_hash,
+                                       entry_holds};
 
 bool strmap_get(const struct strmap *m, const char *key, size_t *val)
 {
-    if (!m->cap)
+    const struct strmap_entry *e = hashtab_find(&m->t, &ops, key_hash(key), key, NULL);
+    if (!e || !e->key)
         return false;
-    size_t i = slot_of(m, key);
-    if (!m->keys[i])
-        return false;
-    *val = m->vals[i];
+    *val = e->val;
     return true;
-}
-
-static void strmap_grow(struct strmap *m)
-{
-    struct strmap bigger = {.cap = m->cap ? m->cap * 2 : 64};
-    bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
-    bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i]) {
-            size_t j = slot_of(&bigger, m->keys[i]);
-            bigger.keys[j] = m->keys[i];
-            bigger.vals[j] = m->vals[i];
-        }
-    bigger.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = bigger;
 }
 
 void strmap_put(struct strmap *m, const char *key, size_t val)
 {
-    if ((m->n + 1) * 2 > m->cap)
-        strmap_grow(m);
-    size_t i = slot_of(m, key);
-    if (!m->keys[i]) {
-        m->keys[i] = xstrdup(key);
-        m->n++;
+    hashtab_reserve(&m->t, &ops, NULL);
+    struct strmap_entry *e = hashtab_find(&m->t, &ops, key_hash(key), key, NULL);
+    if (!e->key) {
+        e->key = xstrdup(key);
+        hashtab_added(&m->t);
     }
-    m->vals[i] = val;
+    e->val = val;
 }
 
 void strmap_free(struct strmap *m)
 {
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof(*m));
+    for (size_t i = 0; i < m->t.cap; i++)
+        free(((struct strmap_entry *)hashtab_at(&m->t, &ops, i))->key);
+    hashtab_free(&m->t);
 }

@@ -1,16 +1,14 @@
 /* A hash index from strings to numbers (an entry's place in the caller's
  * array): lookups in constant time, where a scan of thousands of names per
- * record made a report quadratic. Open addressing, FNV-1a, kept at most
- * half full. */
+ * record made a report quadratic. A table of util/hashtab.h, FNV-1a. */
 #ifndef RDMARUN_UTIL_STRMAP_H
 #define RDMARUN_UTIL_STRMAP_H
+#include "util/hashtab.h"
 #include <stdbool.h>
 #include <stddef.h>
 
 struct strmap {
-    char **keys;      /* cap slots, NULL: empty */
-    size_t *vals;
-    size_t cap, n;
+    struct hashtab t;   /* of (key, value) entries */
 };
 
 /* The number put under key: true and *val, or false. */

@@ -106,8 +106,8 @@ static int by_string(const void *a, const void *b)
 static char *paths_of(const struct evidence *ev, const struct proc_lines *ps, size_t np)
 {
     struct strvec items = {0};
-    for (size_t i = 0; i < ev->pairs_cap; i++) {
-        const struct ev_pair *pr = &ev->pairs[i];
+    for (size_t i = 0; i < ev->pairs.cap; i++) {
+        const struct ev_pair *pr = (const struct ev_pair *)ev->pairs.slots + i;
         if (!pr->at.host)
             continue;
         const struct ev_host *h = &ev->hosts[pr->at.host - 1];
@@ -219,9 +219,9 @@ static void test_cut_tables(void)
                        P("a", "1") "|                        0..8184 | eager short | tcp/eth0 |"};
     parse_all(&ev, a, 6);
     ok(ev.n == 2 && ev.obs[0].scope == SCOPE_INTRA && ev.obs[1].scope == SCOPE_UNKNOWN &&
-           ev.ntables == 0,
+           ev.tables.n == 0,
        "a table ends at its closing border: a row after it is not the table's (%zu classes, "
-       "%zu tables open)", ev.n, ev.ntables);
+       "%zu tables open)", ev.n, ev.tables.n);
     evidence_free(&ev);
     /* many processes' tables, each opened and closed: no state left */
     ev = (struct evidence){0};
@@ -236,9 +236,9 @@ static void test_cut_tables(void)
             evidence_parse_line(&ev, line, "big", NULL, -1);
         }
     }
-    ok(ev.ntables == 0 && ev.nprocs == 20000 && ev.n == 1 && ev.tables_cap <= 64,
+    ok(ev.tables.n == 0 && ev.nprocs == 20000 && ev.n == 1 && ev.tables.cap <= 64,
        "20000 processes' tables read: none left open, the table map stays small (%zu open, "
-       "capacity %zu)", ev.ntables, ev.tables_cap);
+       "capacity %zu)", ev.tables.n, ev.tables.cap);
     evidence_free(&ev);
 }
 

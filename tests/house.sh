@@ -55,7 +55,7 @@ grep -q "^files over 700 lines: 1$" "$TMP/house" && grep -q "src/a/a.c$" "$TMP/h
 ok $? "the file of $(wc -l <"$T/src/a/a.c") lines is over 700"
 grep -q "^call cycles between folders: 1$" "$TMP/house" && grep -qx "  a <-> b" "$TMP/house"
 ok $? "a and b call each other: one cycle between folders"
-grep -q "^hash tables outside util/strmap.c: 1$" "$TMP/house" && grep -qx "  src/util/table.c" "$TMP/house"
+grep -q "^hash tables outside util/hashtab.c: 1$" "$TMP/house" && grep -qx "  src/util/table.c" "$TMP/house"
 ok $? "the open-addressed table is found, the netmask is not"
 python3 "$SRC/scripts/house.py" --check "$T" >/dev/null; [ $? = 1 ]
 ok $? "--check fails a tree that breaks a limit"

@@ -72,11 +72,11 @@ check_without "the job's own -outfile-pattern: no label of rdmarun's, said why" 
 # can hang a process in MPI_Finalize, flushing an endpoint it no longer
 # progresses (openucx/ucx#8738, open; seen here about once in ten runs, rank
 # 0 spinning in uct_tcp_iface_progress under PMPI_Finalize): after
-# `scaled 20` s (the job itself takes a second or two) it gets SIGTERM, as
+# `scaled 10` s (the job itself takes a second or two) it gets SIGTERM, as
 # from a batch system's time limit, and its verdict is still the one its
 # ranks' reports make (timeout's 124 is then taken for the job's 0).
 tcp_run() {
-    run timeout -s TERM "$(scaled 20)" "$@"
+    run timeout -s TERM "$(scaled 10)" "$@"
     if [ "$rc" = 124 ]; then
         echo "# the MPICH job over TCP hung in MPI_Finalize (openucx/ucx#8738): ended at the limit"
         rc=0

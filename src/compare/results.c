@@ -89,11 +89,10 @@ static int save_text(const struct compare *c, const char *name, char *text, size
     return rc;
 }
 
-int compare_write(const struct compare *c, const struct result *res, size_t n,
-                  const struct run *runs, size_t nruns)
+/* The table on stdout. */
+static void print_table(const struct compare *c, const struct result *res, size_t n,
+                        const char *value)
 {
-    const char *value = c->metric ? "metric" : "wall_s";
-    /* The table. */
     printf("compare: %s per run (median of measured runs; %s; %s is better)\n", value,
            c->metric ? c->metric : "seconds, as the job script sees it", better(c));
     printf("%-16s %6s %5s %5s %12s %12s %12s %7s %8s %10s %9s\n", "profile", "np", "runs",
@@ -113,11 +112,14 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     }
     printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
            "in %s\n", c->baseline, c->out.path);
+}
 
-    /* CSV and JSON. */
+/* summary.csv's text (util/csv.h's fields). */
+static char *csv_text(const struct compare *c, const struct result *res, size_t n,
+                      const char *value, size_t *len)
+{
     char *text;
-    size_t len;
-    FILE *f = xmemstream_open(&text, &len);
+    FILE *f = xmemstream_open(&text, len);
     fprintf(f, "profile,np,runs,excluded,value,better,median,min,max,cv,speedup,efficiency,"
             "ratio_to_baseline\n");
     for (size_t i = 0; i < n; i++) {
@@ -138,10 +140,35 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
         fputc('\n', f);
     }
     xmemstream_close(f);
-    if (save_text(c, "summary.csv", text, len) != 0)
-        return RR_EX_CANTCREAT;
+    return text;
+}
 
-    f = xmemstream_open(&text, &len);
+static void json_result(struct json *j, const struct result *r)
+{
+    json_begin_object(j, NULL);
+    json_string(j, "profile", r->profile);
+    json_int(j, "np", r->np);
+    json_int(j, "runs", (int64_t)r->runs);
+    json_int(j, "excluded", (int64_t)r->excluded);
+    const char *keys[] = {"median", "min", "max", "cv", "speedup", "efficiency",
+                          "ratio_to_baseline"};
+    double vals[] = {r->s.median, r->s.min, r->s.max, r->s.cv, r->speedup, r->efficiency,
+                     r->ratio};
+    for (size_t k = 0; k < 7; k++) {
+        if (!r->s.n || isnan(vals[k]))
+            json_null(j, keys[k]);
+        else
+            json_double(j, keys[k], vals[k]);
+    }
+    json_end_object(j);
+}
+
+/* summary.json's text. */
+static char *json_text(const struct compare *c, const struct result *res, size_t n,
+                       const char *value, const struct run *runs, size_t nruns, size_t *len)
+{
+    char *text;
+    FILE *f = xmemstream_open(&text, len);
     struct json j;
     json_init(&j, f);
     json_begin_object(&j, NULL);
@@ -152,25 +179,8 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     json_int(&j, "repeat", c->repeat);
     json_int(&j, "warmup", c->warmup);
     json_begin_array(&j, "results");
-    for (size_t i = 0; i < n; i++) {
-        const struct result *r = &res[i];
-        json_begin_object(&j, NULL);
-        json_string(&j, "profile", r->profile);
-        json_int(&j, "np", r->np);
-        json_int(&j, "runs", (int64_t)r->runs);
-        json_int(&j, "excluded", (int64_t)r->excluded);
-        const char *keys[] = {"median", "min", "max", "cv", "speedup", "efficiency",
-                              "ratio_to_baseline"};
-        double vals[] = {r->s.median, r->s.min, r->s.max, r->s.cv, r->speedup, r->efficiency,
-                         r->ratio};
-        for (size_t k = 0; k < 7; k++) {
-            if (!r->s.n || isnan(vals[k]))
-                json_null(&j, keys[k]);
-            else
-                json_double(&j, keys[k], vals[k]);
-        }
-        json_end_object(&j);
-    }
+    for (size_t i = 0; i < n; i++)
+        json_result(&j, &res[i]);
     json_end_array(&j);
     json_begin_array(&j, "flagged_runs");
     for (size_t i = 0; i < nruns; i++) {
@@ -188,6 +198,19 @@ int compare_write(const struct compare *c, const struct result *res, size_t n,
     json_end_object(&j);
     json_finish(&j);
     xmemstream_close(f);
+    return text;
+}
+
+int compare_write(const struct compare *c, const struct result *res, size_t n,
+                  const struct run *runs, size_t nruns)
+{
+    const char *value = c->metric ? "metric" : "wall_s";
+    print_table(c, res, n, value);
+    size_t len;
+    char *text = csv_text(c, res, n, value, &len);
+    if (save_text(c, "summary.csv", text, len) != 0)
+        return RR_EX_CANTCREAT;
+    text = json_text(c, res, n, value, runs, nruns, &len);
     return save_text(c, "summary.json", text, len) != 0 ? RR_EX_CANTCREAT : 0;
 }
 

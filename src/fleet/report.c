@@ -125,6 +125,207 @@ static void plot(const size_t *order, FILE *out)
     }
 }
 
+/* What a report is written with: its output, its JSON state, the nodes in
+ * order of trouble, the odd ones out, the totals they are judged by. */
+struct report_ctx {
+    FILE *out;
+    struct json j;
+    const size_t *order;
+    struct strvec odd;
+    bool plot;
+    long checks, failed, runs, fell;
+};
+
+/* One node's row, its texts made once for every format. */
+struct node_row {
+    const struct node_stat *s;
+    char *codes, *lf, *lb, *why;
+    bool odd;
+};
+
+/* A format: its head, a row a node, and its end (the pairs, the odd ones). */
+struct report_writer {
+    void (*begin)(struct report_ctx *x);
+    void (*node)(struct report_ctx *x, const struct node_row *r);
+    void (*end)(struct report_ctx *x);
+};
+
+static void table_begin(struct report_ctx *x)
+{
+    fprintf(x->out, "rdmarun report: %ld records (%ld checks, %ld runs) on %zu node%s",
+            fl.records, x->checks, x->runs, fl.n, fl.n == 1 ? "" : "s");
+    if (fl.skipped)
+        fprintf(x->out, "; %ld other .json files skipped", fl.skipped);
+    if (fl.undated)
+        fprintf(x->out, "; %ld undated (a time before 2000 or after tomorrow)", fl.undated);
+    fprintf(x->out, "\n\n%-16s %7s %7s  %-16s  %5s %9s  %-16s  %5s  %s\n", "NODE", "CHECKS",
+            "FAILED", "LAST FAILED", "RUNS", "FELL BACK", "LAST FELL BACK", "PAIRS",
+            "FAULT CODES");
+}
+
+static void table_node(struct report_ctx *x, const struct node_row *r)
+{
+    const struct node_stat *s = r->s;
+    fprintf(x->out, "%-16s %7ld %7ld  %-16s  %5ld %9ld  %-16s  %5ld  %s\n", s->name, s->checks,
+            s->failed, r->lf, s->runs, s->fell_back, r->lb, s->pair_failed,
+            *r->codes ? r->codes : "-");
+}
+
+static void table_failed_pairs(FILE *out)
+{
+    bool head = false;
+    for (size_t i = 0; i < fl.npairs; i++) {
+        const struct pair_stat *p = &fl.pairs[i];
+        if (!p->failed)
+            continue;
+        if (!head)
+            fputs("\nPairs whose path test failed:\n", out);
+        head = true;
+        char *lf = when(p->last_failed);
+        fprintf(out, "  %s - %s: %ld of %ld tests failed, last %s%s%s\n", p->a, p->b,
+                p->failed, p->tested, lf, p->step ? " at step " : "", p->step ? p->step : "");
+        free(lf);
+    }
+}
+
+static void table_silent_nodes(FILE *out)
+{
+    bool head = false;
+    for (size_t i = 0; i < fl.n; i++) {
+        const struct node_stat *s = &fl.nodes[i];
+        if (!s->silent)
+            continue;
+        if (!head)
+            fputs("\nNodes that did not answer a path test:\n", out);
+        head = true;
+        char *ls = when(s->last_silent);
+        fprintf(out, "  %s: %ld time%s, last %s\n", s->name, s->silent,
+                s->silent == 1 ? "" : "s", ls);
+        free(ls);
+    }
+}
+
+static void table_end(struct report_ctx *x)
+{
+    table_failed_pairs(x->out);
+    table_silent_nodes(x->out);
+    for (size_t i = 0; i < x->odd.n; i++)
+        fprintf(x->out, "%sOdd one out: %s\n", i ? "" : "\n", x->odd.v[i]);
+    if (x->plot)
+        plot(x->order, x->out);
+}
+
+static void csv_begin(struct report_ctx *x)
+{
+    fputs("node,checks,failed,last_failed,codes,runs,fell_back,last_fell_back,pairs_failed,odd\n",
+          x->out);
+}
+
+static void csv_node(struct report_ctx *x, const struct node_row *r)
+{
+    const struct node_stat *s = r->s;
+    csv_field(x->out, s->name, false);
+    fprintf(x->out, "%ld,%ld,", s->checks, s->failed);
+    csv_field(x->out, s->last_failed ? r->lf : "", false);
+    csv_field(x->out, r->codes, false);
+    fprintf(x->out, "%ld,%ld,", s->runs, s->fell_back);
+    csv_field(x->out, s->last_fell_back ? r->lb : "", false);
+    fprintf(x->out, "%ld,%s\n", s->pair_failed, r->odd ? "yes" : "no");
+}
+
+static void csv_end(struct report_ctx *x)
+{
+    (void)x;
+}
+
+static void json_begin(struct report_ctx *x)
+{
+    json_init(&x->j, x->out);
+    json_begin_object(&x->j, NULL);
+    json_int(&x->j, "records", fl.records);
+    json_int(&x->j, "skipped", fl.skipped);
+    json_int(&x->j, "undated", fl.undated);
+    json_begin_array(&x->j, "nodes");
+}
+
+static void json_node(struct report_ctx *x, const struct node_row *r)
+{
+    const struct node_stat *s = r->s;
+    struct json *j = &x->j;
+    json_begin_object(j, NULL);
+    json_string(j, "node", s->name);
+    json_int(j, "checks", s->checks);
+    json_int(j, "failed", s->failed);
+    if (s->last_failed)
+        json_int(j, "last_failed", s->last_failed);
+    json_begin_object(j, "codes");
+    for (size_t k = 0; k < s->codes.n; k++)
+        json_int(j, s->codes.v[k], s->code_n[k]);
+    json_end_object(j);
+    json_int(j, "runs", s->runs);
+    json_int(j, "fell_back", s->fell_back);
+    if (s->last_fell_back)
+        json_int(j, "last_fell_back", s->last_fell_back);
+    json_int(j, "pairs_failed", s->pair_failed);
+    json_int(j, "path_silent", s->silent);
+    json_bool(j, "odd", r->odd);
+    if (r->why)
+        json_string(j, "odd_why", r->why);
+    json_end_object(j);
+}
+
+static void json_end(struct report_ctx *x)
+{
+    struct json *j = &x->j;
+    json_end_array(j);
+    json_begin_array(j, "pairs");
+    for (size_t i = 0; i < fl.npairs; i++) {
+        json_begin_object(j, NULL);
+        json_string(j, "a", fl.pairs[i].a);
+        json_string(j, "b", fl.pairs[i].b);
+        json_int(j, "tested", fl.pairs[i].tested);
+        json_int(j, "failed", fl.pairs[i].failed);
+        if (fl.pairs[i].failed)
+            json_int(j, "last_failed", fl.pairs[i].last_failed);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+    json_finish(j);
+}
+
+static const struct report_writer writers[] = {
+    [REPORT_TABLE] = {table_begin, table_node, table_end},
+    [REPORT_CSV] = {csv_begin, csv_node, csv_end},
+    [REPORT_JSON] = {json_begin, json_node, json_end},
+};
+
+/* Every node's row through the format's writer, most trouble first. */
+static void write_report(struct report_ctx *x, const struct report_writer *w)
+{
+    for (size_t i = 0; i < fl.n; i++) {
+        x->checks += fl.nodes[i].checks;
+        x->failed += fl.nodes[i].failed;
+        x->runs += fl.nodes[i].runs;
+        x->fell += fl.nodes[i].fell_back;
+    }
+    w->begin(x);
+    for (size_t i = 0; i < fl.n; i++) {
+        const struct node_stat *s = &fl.nodes[x->order[i]];
+        struct node_row r = {s, codes_text(s), when(s->last_failed), when(s->last_fell_back),
+                             NULL, false};
+        r.odd = odd_one(s, x->checks, x->failed, x->runs, x->fell, &r.why);
+        if (r.odd)
+            sv_pushf(&x->odd, "%s: %s", s->name, r.why);
+        w->node(x, &r);
+        free(r.codes);
+        free(r.lf);
+        free(r.lb);
+        free(r.why);
+    }
+    w->end(x);
+}
+
 int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot, FILE *out)
 {
     int rc = fleet_read(dirs, &fl);
@@ -142,132 +343,9 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
         for (size_t i = 0; i < fl.n; i++)
             order[i] = i;
         qsort(order, fl.n, sizeof(*order), by_trouble);
-        long all_checks = 0, all_failed = 0, all_runs = 0, all_fell = 0;
-        for (size_t i = 0; i < fl.n; i++) {
-            all_checks += fl.nodes[i].checks;
-            all_failed += fl.nodes[i].failed;
-            all_runs += fl.nodes[i].runs;
-            all_fell += fl.nodes[i].fell_back;
-        }
-        struct json j;
-        if (fmt == REPORT_JSON) {
-            json_init(&j, out);
-            json_begin_object(&j, NULL);
-            json_int(&j, "records", fl.records);
-            json_int(&j, "skipped", fl.skipped);
-            json_int(&j, "undated", fl.undated);
-            json_begin_array(&j, "nodes");
-        } else if (fmt == REPORT_CSV) {
-            fputs("node,checks,failed,last_failed,codes,runs,fell_back,last_fell_back,"
-                  "pairs_failed,odd\n", out);
-        } else {
-            fprintf(out, "rdmarun report: %ld records (%ld checks, %ld runs) on %zu node%s",
-                    fl.records, all_checks, all_runs, fl.n, fl.n == 1 ? "" : "s");
-            if (fl.skipped)
-                fprintf(out, "; %ld other .json files skipped", fl.skipped);
-            if (fl.undated)
-                fprintf(out, "; %ld undated (a time before 2000 or after tomorrow)", fl.undated);
-            fprintf(out, "\n\n%-16s %7s %7s  %-16s  %5s %9s  %-16s  %5s  %s\n", "NODE", "CHECKS",
-                    "FAILED", "LAST FAILED", "RUNS", "FELL BACK", "LAST FELL BACK", "PAIRS",
-                    "FAULT CODES");
-        }
-        struct strvec odd = {0};
-        for (size_t i = 0; i < fl.n; i++) {
-            const struct node_stat *s = &fl.nodes[order[i]];
-            char *codes = codes_text(s), *lf = when(s->last_failed), *lb = when(s->last_fell_back);
-            char *why = NULL;
-            bool is_odd = odd_one(s, all_checks, all_failed, all_runs, all_fell, &why);
-            if (is_odd)
-                sv_pushf(&odd, "%s: %s", s->name, why);
-            if (fmt == REPORT_JSON) {
-                json_begin_object(&j, NULL);
-                json_string(&j, "node", s->name);
-                json_int(&j, "checks", s->checks);
-                json_int(&j, "failed", s->failed);
-                if (s->last_failed)
-                    json_int(&j, "last_failed", s->last_failed);
-                json_begin_object(&j, "codes");
-                for (size_t k = 0; k < s->codes.n; k++)
-                    json_int(&j, s->codes.v[k], s->code_n[k]);
-                json_end_object(&j);
-                json_int(&j, "runs", s->runs);
-                json_int(&j, "fell_back", s->fell_back);
-                if (s->last_fell_back)
-                    json_int(&j, "last_fell_back", s->last_fell_back);
-                json_int(&j, "pairs_failed", s->pair_failed);
-                json_int(&j, "path_silent", s->silent);
-                json_bool(&j, "odd", is_odd);
-                if (why)
-                    json_string(&j, "odd_why", why);
-                json_end_object(&j);
-            } else if (fmt == REPORT_CSV) {
-                csv_field(out, s->name, false);
-                fprintf(out, "%ld,%ld,", s->checks, s->failed);
-                csv_field(out, s->last_failed ? lf : "", false);
-                csv_field(out, codes, false);
-                fprintf(out, "%ld,%ld,", s->runs, s->fell_back);
-                csv_field(out, s->last_fell_back ? lb : "", false);
-                fprintf(out, "%ld,%s\n", s->pair_failed, is_odd ? "yes" : "no");
-            } else {
-                fprintf(out, "%-16s %7ld %7ld  %-16s  %5ld %9ld  %-16s  %5ld  %s\n", s->name,
-                        s->checks, s->failed, lf, s->runs, s->fell_back, lb, s->pair_failed,
-                        *codes ? codes : "-");
-            }
-            free(codes);
-            free(lf);
-            free(lb);
-            free(why);
-        }
-        if (fmt == REPORT_JSON) {
-            json_end_array(&j);
-            json_begin_array(&j, "pairs");
-            for (size_t i = 0; i < fl.npairs; i++) {
-                json_begin_object(&j, NULL);
-                json_string(&j, "a", fl.pairs[i].a);
-                json_string(&j, "b", fl.pairs[i].b);
-                json_int(&j, "tested", fl.pairs[i].tested);
-                json_int(&j, "failed", fl.pairs[i].failed);
-                if (fl.pairs[i].failed)
-                    json_int(&j, "last_failed", fl.pairs[i].last_failed);
-                json_end_object(&j);
-            }
-            json_end_array(&j);
-            json_end_object(&j);
-            json_finish(&j);
-        } else if (fmt == REPORT_TABLE) {
-            bool head = false;
-            for (size_t i = 0; i < fl.npairs; i++) {
-                const struct pair_stat *p = &fl.pairs[i];
-                if (!p->failed)
-                    continue;
-                if (!head)
-                    fputs("\nPairs whose path test failed:\n", out);
-                head = true;
-                char *lf = when(p->last_failed);
-                fprintf(out, "  %s - %s: %ld of %ld tests failed, last %s%s%s\n", p->a, p->b,
-                        p->failed, p->tested, lf, p->step ? " at step " : "",
-                        p->step ? p->step : "");
-                free(lf);
-            }
-            head = false;
-            for (size_t i = 0; i < fl.n; i++) {
-                const struct node_stat *s = &fl.nodes[i];
-                if (!s->silent)
-                    continue;
-                if (!head)
-                    fputs("\nNodes that did not answer a path test:\n", out);
-                head = true;
-                char *ls = when(s->last_silent);
-                fprintf(out, "  %s: %ld time%s, last %s\n", s->name, s->silent,
-                        s->silent == 1 ? "" : "s", ls);
-                free(ls);
-            }
-            for (size_t i = 0; i < odd.n; i++)
-                fprintf(out, "%sOdd one out: %s\n", i ? "" : "\n", odd.v[i]);
-            if (do_plot)
-                plot(order, out);
-        }
-        sv_free(&odd);
+        struct report_ctx x = {.out = out, .order = order, .plot = do_plot};
+        write_report(&x, &writers[fmt]);
+        sv_free(&x.odd);
         free(order);
     }
     fleet_free(&fl);

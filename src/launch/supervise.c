@@ -161,6 +161,82 @@ static void drain(struct watch *w, int *fd, struct evidence_stream *s)
         stop_on_fallback(w);
 }
 
+/* How long the watch may sleep: until the QP-table sample, the kill grace
+ * or the end of the drain (-1: until something happens). */
+static int wake_ms(const struct watch *w, bool ended, bool want_rdma, double next_res,
+                   double drain_until)
+{
+    double now = proc_now(), wake = -1;
+    if (!ended && w->job.pidfd < 0)
+        wake = now + 0.01;
+    if (!ended && want_rdma)
+        wake = wake < 0 || next_res < wake ? next_res : wake;
+    if (w->stopped && !ended && (wake < 0 || w->stop_time + KILL_GRACE_S < wake))
+        wake = w->stop_time + KILL_GRACE_S;
+    if (ended && (wake < 0 || drain_until < wake))
+        wake = drain_until;
+    int ms = wake < 0 ? -1 : wake <= now ? 0 : (int)((wake - now) * 1000) + 1;
+    if (stream_holding(&w->out) || stream_holding(&w->err))
+        ms = ms < 0 || ms > HOLD_MS ? HOLD_MS : ms;
+    return ms;
+}
+
+/* The launcher ended: ranks a killed launcher left hold the pipes open, so
+ * they are ended, and what is left is read until the drain's end. */
+static double launcher_ended(const struct watch *w)
+{
+    child_pid = 0;
+    int left = 0, orphans = proc_end_orphans(ORPHAN_GRACE_S, &left);
+    if (orphans)
+        rr_note("%d process%s of the job outlived %s; ended them", orphans,
+                orphans == 1 ? "" : "es", launcher_word(w->plan));
+    if (left)
+        rr_warn("%d process%s of the job did not end even after SIGKILL (stuck in the "
+                "kernel: see their state in ps); left behind", left, left == 1 ? "" : "es");
+    return proc_now() + DRAIN_S;
+}
+
+/* One sample of the ranks' queue pairs in the kernel's table. */
+static void sample_qps(struct watch *w)
+{
+    long pids[QP_CENSUS_MAX_PIDS];
+    size_t npids = evidence_pids_on(&w->ev, w->host, pids, QP_CENSUS_MAX_PIDS);
+    if (npids == QP_CENSUS_MAX_PIDS && !w->census_said) {
+        rr_note("more than %d of the job's processes on this node named: the QP census "
+                "reads the queue pairs of the first %d", QP_CENSUS_MAX_PIDS, QP_CENSUS_MAX_PIDS);
+        w->census_said = true;
+    }
+    struct qp_census c = {.rts = -1};
+    if (npids)
+        rdma_res_census(pids, npids, &c);
+    if (c.rts > w->max_rts)
+        w->max_rts = c.rts;
+    /* A QP goes through ERR as UCX closes it; one seen in error in two
+     * samples in a row is stuck there. */
+    for (size_t i = 0; i < c.broken.n; i++)
+        if (sv_find(&w->was_broken, c.broken.v[i]) >= 0 && sv_find(&w->stuck, c.broken.v[i]) < 0)
+            sv_push(&w->stuck, c.broken.v[i]);
+    sv_free(&w->was_broken);
+    w->was_broken = c.broken;
+}
+
+/* Read what the poll found ready; flush what is held when nothing was. */
+static void read_ready(struct watch *w, const struct pollfd *pf, int n, int ready)
+{
+    if (ready == 0) {
+        stream_flush(&w->out);
+        stream_flush(&w->err);
+    }
+    for (int k = 0; k < n && ready > 0; k++) {
+        if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        if (pf[k].fd == w->job.out)
+            drain(w, &w->job.out, &w->out);
+        else if (pf[k].fd == w->job.err)
+            drain(w, &w->job.err, &w->err);
+    }
+}
+
 /* Until the launcher has ended and its output is read: wake on output, on
  * the launcher's end (pidfd), on the QP-table sample and the kill grace;
  * nothing else costs time. */
@@ -177,81 +253,27 @@ static void watch_job(struct watch *w, bool want_rdma, int *status)
             proc_signal_tree(w->job.pid, sig);
         proc_reap_orphans(w->job.pid);   /* woken by SIGCHLD too */
         struct pollfd pf[3];
-        int n = 0, ms = -1;
+        int n = 0;
         if (w->job.out >= 0)
             pf[n++] = (struct pollfd){w->job.out, POLLIN, 0};
         if (w->job.err >= 0)
             pf[n++] = (struct pollfd){w->job.err, POLLIN, 0};
         if (!ended && w->job.pidfd >= 0)
             pf[n++] = (struct pollfd){w->job.pidfd, POLLIN, 0};
-        double now = proc_now(), wake = -1;
-        if (!ended && w->job.pidfd < 0)
-            wake = now + 0.01;
-        if (!ended && want_rdma)
-            wake = wake < 0 || next_res < wake ? next_res : wake;
-        if (w->stopped && !ended && (wake < 0 || w->stop_time + KILL_GRACE_S < wake))
-            wake = w->stop_time + KILL_GRACE_S;
-        if (ended && (wake < 0 || drain_until < wake))
-            wake = drain_until;
-        if (wake >= 0)
-            ms = wake <= now ? 0 : (int)((wake - now) * 1000) + 1;
-        if (stream_holding(&w->out) || stream_holding(&w->err))
-            ms = ms < 0 || ms > HOLD_MS ? HOLD_MS : ms;
-        int ready = proc_ppoll(pf, (nfds_t)n, ms);
+        int ready = proc_ppoll(pf, (nfds_t)n, wake_ms(w, ended, want_rdma, next_res,
+                                                      drain_until));
         if (ready < 0 && errno != EINTR)
             break;
-        if (ready == 0) {
-            stream_flush(&w->out);
-            stream_flush(&w->err);
-        }
-        for (int k = 0; k < n && ready > 0; k++) {
-            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            if (pf[k].fd == w->job.out)
-                drain(w, &w->job.out, &w->out);
-            else if (pf[k].fd == w->job.err)
-                drain(w, &w->job.err, &w->err);
-        }
-        now = proc_now();
+        read_ready(w, pf, n, ready);
+        double now = proc_now();
         if (!ended && proc_wait(&w->job, 0, status)) {
             ended = true;
-            child_pid = 0;
-            /* Ranks a killed launcher left hold the pipes open: end them,
-             * then read what is left. */
-            int left = 0, orphans = proc_end_orphans(ORPHAN_GRACE_S, &left);
-            if (orphans)
-                rr_note("%d process%s of the job outlived %s; ended them", orphans,
-                        orphans == 1 ? "" : "es", launcher_word(w->plan));
-            if (left)
-                rr_warn("%d process%s of the job did not end even after SIGKILL (stuck in "
-                        "the kernel: see their state in ps); left behind", left,
-                        left == 1 ? "" : "es");
-            drain_until = proc_now() + DRAIN_S;
+            drain_until = launcher_ended(w);
         } else if (ended && now >= drain_until) {
             break;
         }
         if (!ended && want_rdma && now >= next_res) {
-            long pids[QP_CENSUS_MAX_PIDS];
-            size_t npids = evidence_pids_on(&w->ev, w->host, pids, QP_CENSUS_MAX_PIDS);
-            if (npids == QP_CENSUS_MAX_PIDS && !w->census_said) {
-                rr_note("more than %d of the job's processes on this node named: the QP "
-                        "census reads the queue pairs of the first %d", QP_CENSUS_MAX_PIDS,
-                        QP_CENSUS_MAX_PIDS);
-                w->census_said = true;
-            }
-            struct qp_census c = {.rts = -1};
-            if (npids)
-                rdma_res_census(pids, npids, &c);
-            if (c.rts > w->max_rts)
-                w->max_rts = c.rts;
-            /* A QP goes through ERR as UCX closes it; one seen in error in
-             * two samples in a row is stuck there. */
-            for (size_t i = 0; i < c.broken.n; i++)
-                if (sv_find(&w->was_broken, c.broken.v[i]) >= 0 &&
-                    sv_find(&w->stuck, c.broken.v[i]) < 0)
-                    sv_push(&w->stuck, c.broken.v[i]);
-            sv_free(&w->was_broken);
-            w->was_broken = c.broken;
+            sample_qps(w);
             next_res = proc_now() + RES_INTERVAL_S;
         }
         if (w->stopped && !ended && now - w->stop_time > KILL_GRACE_S)

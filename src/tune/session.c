@@ -785,6 +785,73 @@ static size_t sized_bins(const struct session *x, const char *name, size_t *orde
     return n;
 }
 
+/* The collective of an Open MPI algorithm key ("bcast" of
+ * [mpi] coll_tuned_bcast_algorithm), or NULL. */
+static char *algorithm_coll(const struct tune_key *k)
+{
+    size_t klen = strlen(k->key);
+    if (strcmp(k->section, "mpi") != 0 || !starts_with(k->key, "coll_tuned_") ||
+        klen <= strlen("coll_tuned__algorithm") ||
+        strcmp(k->key + klen - strlen("_algorithm"), "_algorithm") != 0)
+        return NULL;
+    return xstrndup(k->key + strlen("coll_tuned_"),
+                    klen - strlen("coll_tuned_") - strlen("_algorithm"));
+}
+
+/* The rules of one collective from its per-size winners: one where the
+ * algorithm changes, the first from 0 bytes, each value numbered as
+ * ompi_info numbers it (algs, codes). How many, or -1 when a value has no
+ * number. */
+static long rules_from_bins(const struct tune_key *k, size_t key, const size_t *order,
+                            size_t no, const unsigned long long *size,
+                            unsigned (*per_bin)[TUNE_MAX_KEYS], const struct strvec *algs,
+                            const struct strvec *codes, struct coll_rule *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < no; i++) {
+        const char *v = k->values.v[per_bin[order[i]][key]];
+        int at = *v ? sv_find(algs, v) : 0;
+        if (at < 0 || !algs->n)
+            return -1;
+        long alg = *v ? atol(codes->v[at]) : 0;
+        if (!(n && r[n - 1].alg == alg)) {
+            r[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
+                                      *v ? v : "Open MPI's fixed decision"};
+            n++;
+        }
+    }
+    return algs->n ? (long)n : -1;
+}
+
+/* coll-rules.txt from the blocks made, checked against ompi_info's
+ * numbers and kept, or said why not. */
+static void keep_rules(struct session *x, struct coll_block *blocks, size_t nblocks,
+                       const struct strvec *names, struct strvec *notes, const long *max_alg)
+{
+    const struct tune *t = x->t;
+    for (size_t b = 0; b < nblocks; b++)
+        blocks[b].name = names->v[b];
+    char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->out.path);
+    char *text = nblocks ? coll_rules_text(header, blocks, nblocks) : NULL;
+    char *list = sv_join(names, ", ");
+    free(header);
+    if (text && !coll_rules_check(text, max_alg, &why))
+        rr_warn("tune: the %s rules made for %s fail their own check (%s): not kept", list,
+                t->out.path, why);
+    else if (text && (x->rules = keep_file(t, "coll-rules.txt", text))) {
+        x->rules_colls = xstrdup(list);
+        x->rules_notes = *notes;
+        *notes = (struct strvec){0};
+        fprintf(stderr, "rdmarun: tune: Open MPI's %s algorithm by message size in %s\n",
+                list, x->rules);
+    }
+    if (!x->rules)
+        memset(x->rules_key, 0, sizeof(x->rules_key));
+    free(list);
+    free(why);
+    free(text);
+}
+
 /* Open MPI's collective algorithms per message size: for each
  * coll_tuned_NAME_algorithm of the space whose collective the benchmark
  * prints bins of by size ("allreduce size=N"), the best configuration with
@@ -809,13 +876,9 @@ static void per_size_rules(struct session *x, struct tune_search *s)
     bool ok = true;
     for (size_t key = 0; ok && key < t->space.n && !s->stopped; key++) {
         const struct tune_key *k = &t->space.keys[key];
-        size_t klen = strlen(k->key);
-        if (strcmp(k->section, "mpi") != 0 || !starts_with(k->key, "coll_tuned_") ||
-            klen <= strlen("coll_tuned__algorithm") ||
-            strcmp(k->key + klen - strlen("_algorithm"), "_algorithm") != 0)
+        char *name = algorithm_coll(k);
+        if (!name)
             continue;
-        char *name = xstrndup(k->key + strlen("coll_tuned_"),
-                              klen - strlen("coll_tuned_") - strlen("_algorithm"));
         size_t order[TUNE_MAX_BINS];
         unsigned long long size[TUNE_MAX_BINS];
         size_t no = coll_id(name) >= 0 ? sized_bins(x, name, order, size) : 0;
@@ -843,29 +906,16 @@ static void per_size_rules(struct session *x, struct tune_search *s)
         for (size_t i = 0; i < codes.n; i++)
             if (atol(codes.v[i]) > max_alg[id])
                 max_alg[id] = atol(codes.v[i]);
-        /* A rule where the algorithm changes; the first from 0 bytes. */
         struct coll_rule *r = rules[nblocks];
-        size_t n = 0;
-        ok = algs.n > 0;
-        for (size_t i = 0; ok && i < no; i++) {
-            const char *v = k->values.v[per_bin[order[i]][key]];
-            int at = *v ? sv_find(&algs, v) : 0;
-            ok = at >= 0;
-            long alg = ok && *v ? atol(codes.v[at]) : 0;
-            if (ok && !(n && r[n - 1].alg == alg)) {
-                r[n] = (struct coll_rule){n ? size[order[i]] : 0, alg,
-                                          *v ? k->values.v[per_bin[order[i]][key]]
-                                             : "Open MPI's fixed decision"};
-                n++;
-            }
-        }
+        long n = rules_from_bins(k, key, order, no, size, per_bin, &algs, &codes, r);
+        ok = n >= 0;
         if (!ok)
             rr_warn("tune: the installed ompi_info does not number %s's values: no rules "
                     "file", k->key);
         sv_free(&algs);
         sv_free(&codes);
         if (ok && n > 1) {
-            blocks[nblocks++] = (struct coll_block){NULL, r, n};
+            blocks[nblocks++] = (struct coll_block){NULL, r, (size_t)n};
             x->rules_key[key] = true;
             sv_push(&names_done, name);
             for (size_t i = 0; i < no; i++)
@@ -879,27 +929,10 @@ static void per_size_rules(struct session *x, struct tune_search *s)
         free(name);
     }
     free(info);
-    for (size_t b = 0; b < nblocks; b++)
-        blocks[b].name = names_done.v[b];
-    char *why = NULL, *header = xasprintf("rdmarun tune: %s in %s", t->base, t->out.path);
-    char *text = ok && nblocks ? coll_rules_text(header, blocks, nblocks) : NULL;
-    char *list = sv_join(&names_done, ", ");
-    free(header);
-    if (text && !coll_rules_check(text, max_alg, &why))
-        rr_warn("tune: the %s rules made for %s fail their own check (%s): not kept", list,
-                t->out.path, why);
-    else if (text && (x->rules = keep_file(t, "coll-rules.txt", text))) {
-        x->rules_colls = xstrdup(list);
-        x->rules_notes = notes;
-        notes = (struct strvec){0};
-        fprintf(stderr, "rdmarun: tune: Open MPI's %s algorithm by message size in %s\n",
-                list, x->rules);
-    }
-    if (!x->rules)
+    if (ok)
+        keep_rules(x, blocks, nblocks, &names_done, &notes, max_alg);
+    else
         memset(x->rules_key, 0, sizeof(x->rules_key));
-    free(list);
-    free(why);
-    free(text);
     sv_free(&notes);
     sv_free(&names_done);
 }

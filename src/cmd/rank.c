@@ -17,6 +17,105 @@
 #include <string.h>
 #include <unistd.h>
 
+/* This rank's local rank and the node's rank count from its launcher's
+ * variables, checked; the variable's name, or NULL after saying why. */
+static const char *local_rank_of(long *local, long *size, long *rank)
+{
+    const char *from = rank_from_launcher(local, size, rank);
+    if (!from) {
+        rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
+                 "SLURM_LOCALID, LOCAL_RANK, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK, "
+                 "PALS_LOCAL_RANKID, PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID or RDMARUN_LOCAL_RANK "
+                 "is set with its local size (hint: 'rdmarun rank' runs under mpirun, "
+                 "mpiexec, srun or torchrun, in front of each rank; under Flux give "
+                 "RDMARUN_LOCAL_SIZE)");
+        return NULL;
+    }
+    if (*local >= *size) {
+        rr_error("rank: %s says local rank %ld of %ld ranks on this node, which cannot be",
+                 from, *local, *size);
+        return NULL;
+    }
+    if (*size > MAX_LOCAL_RANKS) {
+        rr_error("rank: %ld ranks on one node; rdmarun places at most %d (hint: --bind-policy "
+                 "none)", *size, MAX_LOCAL_RANKS);
+        return NULL;
+    }
+    return from;
+}
+
+/* The rank's CPUs and memory policy, unless it keeps the job's: 0, or the
+ * exit status after saying why. */
+static int bind_rank(const struct placement *pl, const struct rank_place *rp, long rank,
+                     bool keep_cpus)
+{
+    if (!rp->numa || keep_cpus)
+        return 0;
+    if (rank_bind_cpus(rp->pus) != 0) {
+        rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not include "
+                 "them; use --bind-policy none)", rank, rp->pus, strerror(errno));
+        return RR_EX_OSERR;
+    }
+    if (rank_bind_memory(rp->numa, pl->memory) != 0) {
+        rr_error("rank %ld: cannot set the memory policy (%s) to NUMA %s: %s (hint: [bind] "
+                 "memory = none)", rank, placement_memory(pl, rp), rp->numa, strerror(errno));
+        return RR_EX_OSERR;
+    }
+    return 0;
+}
+
+/* The rank's variables set, but for GPUs the job was given (Slurm's --gpus,
+ * a site, the user): that list stays, and CUDA's order too, which its
+ * indexes mean. The names left as they were go in kept. */
+static void set_rank_env(const struct facts *facts, const struct rank_place *rp,
+                         struct strvec *kept)
+{
+    for (size_t i = 0; i < rp->env.n; i++) {
+        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
+        long n = placement_devices_of(facts, name);
+        const char *before = getenv(name);
+        if (n >= 0 && before && rank_devices_restricted(before, (size_t)n)) {
+            sv_push(kept, name);
+            if (strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
+                sv_push(kept, "CUDA_DEVICE_ORDER");
+        }
+        free(name);
+    }
+    for (size_t i = 0; i < rp->env.n; i++) {
+        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
+        if (sv_find(kept, name) < 0)
+            setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
+        free(name);
+    }
+}
+
+/* What the rank says on stderr (which the launcher brings to the
+ * supervisor from every node: no file system is shared for it): its line
+ * with --report (and the launcher's variable), with --record the tagged
+ * line, and local rank 0 the node's notes. */
+static void say_rank(const struct rank_args *a, const struct placement *pl,
+                     const struct facts *facts, const struct strvec *kept, long local,
+                     long rank, const char *host, const char *from)
+{
+    char *line = placement_rank_line(pl, (int)local, host, rank);
+    if (a->report)
+        fprintf(stderr, "rdmarun: %s [%s]\n", line, from);
+    if (a->record) {
+        fprintf(stderr, PLACEMENT_TAG "%s\n", line);
+        for (size_t i = 0; local == 0 && i < pl->notes.n; i++)
+            fprintf(stderr, PLACEMENT_TAG "note: %s: %s\n", host, pl->notes.v[i]);
+    }
+    if (a->report && local == 0)
+        for (size_t i = 0; i < pl->notes.n; i++)
+            fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl->notes.v[i]);
+    for (size_t k = 0; local == 0 && k < kept->n; k++)
+        if (placement_devices_of(facts, kept->v[k]) >= 0)
+            fprintf(stderr, "rdmarun: note: %s: %s=%s was set before rdmarun (the job's GPUs, "
+                    "from Slurm or the site): the ranks keep it; gpu-local does not choose their "
+                    "GPUs\n", host, kept->v[k], getenv(kept->v[k]));
+    free(line);
+}
+
 int cmd_rank(const struct cmdline *cl)
 {
     /* Each of its lines in one write(): every rank's helper writes to
@@ -27,26 +126,9 @@ int cmd_rank(const struct cmdline *cl)
     static char line_buffer[8192];
     setvbuf(stderr, line_buffer, _IOLBF, sizeof(line_buffer));
     long local, size, rank;
-    const char *from = rank_from_launcher(&local, &size, &rank);
-    if (!from) {
-        rr_error("rank: cannot tell this rank's local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, "
-                 "SLURM_LOCALID, LOCAL_RANK, MPI_LOCALRANKID, MV2_COMM_WORLD_LOCAL_RANK, "
-                 "PALS_LOCAL_RANKID, PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID or RDMARUN_LOCAL_RANK "
-                 "is set with its local size (hint: 'rdmarun rank' runs under mpirun, "
-                 "mpiexec, srun or torchrun, in front of each rank; under Flux give "
-                 "RDMARUN_LOCAL_SIZE)");
+    const char *from = local_rank_of(&local, &size, &rank);
+    if (!from)
         return RR_EX_USAGE;
-    }
-    if (local >= size) {
-        rr_error("rank: %s says local rank %ld of %ld ranks on this node, which cannot be",
-                 from, local, size);
-        return RR_EX_USAGE;
-    }
-    if (size > MAX_LOCAL_RANKS) {
-        rr_error("rank: %ld ranks on one node; rdmarun places at most %d (hint: --bind-policy "
-                 "none)", size, MAX_LOCAL_RANKS);
-        return RR_EX_USAGE;
-    }
     const struct rank_args *a = &cl->rank;
     int threads = threads_value(a->threads);
     if (threads == -2) {
@@ -75,58 +157,13 @@ int cmd_rank(const struct cmdline *cl)
     char host[256] = "localhost";
     gethostname(host, sizeof(host) - 1);
     host[sizeof(host) - 1] = '\0';
-
-    if (rp->numa && !a->keep_cpus) {
-        if (rank_bind_cpus(rp->pus) != 0) {
-            rr_error("rank %ld: cannot bind to PUs %s: %s (hint: the job's cpuset may not "
-                     "include them; use --bind-policy none)", rank, rp->pus, strerror(errno));
-            rc = RR_EX_OSERR;
-        } else if (rank_bind_memory(rp->numa, pl.memory) != 0) {
-            rr_error("rank %ld: cannot set the memory policy (%s) to NUMA %s: %s (hint: [bind] "
-                     "memory = none)", rank, placement_memory(&pl, rp), rp->numa, strerror(errno));
-            rc = RR_EX_OSERR;
-        }
-    }
-    /* GPUs the job was given (Slurm's --gpus, a site, the user) stay its:
-     * the list is kept, and CUDA's order too, which its indexes mean. */
+    rc = bind_rank(&pl, rp, rank, a->keep_cpus);
     struct strvec kept = {0};   /* names of the variables left as they are */
-    for (size_t i = 0; i < rp->env.n; i++) {
-        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
-        long n = placement_devices_of(&facts, name);
-        const char *before = getenv(name);
-        if (n >= 0 && before && rank_devices_restricted(before, (size_t)n)) {
-            sv_push(&kept, name);
-            if (strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
-                sv_push(&kept, "CUDA_DEVICE_ORDER");
-        }
-        free(name);
+    if (!rc) {
+        set_rank_env(&facts, rp, &kept);
+        say_rank(a, &pl, &facts, &kept, local, rank, host, from);
     }
-    for (size_t i = 0; !rc && i < rp->env.n; i++) {
-        char *name = xstrndup(rp->env.v[i], strcspn(rp->env.v[i], "="));
-        if (sv_find(&kept, name) < 0)
-            setenv(name, rp->env.v[i] + strlen(name) + 1, 1);
-        free(name);
-    }
-    char *line = placement_rank_line(&pl, (int)local, host, rank);
-    if (!rc && a->report)   /* with the launcher's variable it read its local rank from */
-        fprintf(stderr, "rdmarun: %s [%s]\n", line, from);
-    /* On stderr, which the launcher brings to the supervisor from every
-     * node: no file system is shared for it. */
-    if (!rc && a->record) {
-        fprintf(stderr, PLACEMENT_TAG "%s\n", line);
-        for (size_t i = 0; local == 0 && i < pl.notes.n; i++)
-            fprintf(stderr, PLACEMENT_TAG "note: %s: %s\n", host, pl.notes.v[i]);
-    }
-    if (!rc && a->report && local == 0)
-        for (size_t i = 0; i < pl.notes.n; i++)
-            fprintf(stderr, "rdmarun: note: %s: %s\n", host, pl.notes.v[i]);
-    for (size_t k = 0; !rc && local == 0 && k < kept.n; k++)
-        if (placement_devices_of(&facts, kept.v[k]) >= 0)
-            fprintf(stderr, "rdmarun: note: %s: %s=%s was set before rdmarun (the job's GPUs, "
-                    "from Slurm or the site): the ranks keep it; gpu-local does not choose their "
-                    "GPUs\n", host, kept.v[k], getenv(kept.v[k]));
     sv_free(&kept);
-    free(line);
     placement_free(&pl);
     facts_free(&facts);
     if (rc)

@@ -443,40 +443,114 @@ static const char *node_name(const struct health_request *cl, char *buf, size_t 
     return buf;
 }
 
+/* The configuration with the command line's overrides (--manifest,
+ * --epilog); *job the Slurm job's id, or NULL. 0, or the status after
+ * saying why: a configuration mistake is not a sick node (66, 64, 78),
+ * never UNHEALTHY and never a drain, which would take every node out. */
+static int load_request(const struct health_request *cl, const char *path, struct profile *cfg,
+                        const char **job)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    int rc = load_config(path, cfg);
+    if (rc)
+        return rc;
+    if (cl->manifest && access(cl->manifest, R_OK) != 0) {
+        rr_error("--manifest %s: %s (a configuration mistake, not a sick node)", cl->manifest,
+                 strerror(errno));
+        return RR_EX_NOINPUT;
+    }
+    if (cl->manifest)
+        profile_put(cfg, "check", "manifest", cl->manifest, ORIGIN_SET, NULL, 0);
+    /* A Slurm prolog keeps the counters for its job; --epilog judges what
+     * grew during the job, so it compares counters whatever the file says. */
+    *job = getenv("SLURM_JOB_ID");
+    if (*job && (!**job || strspn(*job, "0123456789") != strlen(*job) || strlen(*job) > 20))
+        *job = NULL;   /* not a job id: no file name is made of it */
+    if (cl->epilog && !*job) {
+        rr_error("check --epilog: SLURM_JOB_ID is not a job id (%s): the epilog compares the "
+                 "job's counters with those its prolog kept (hint: run it as Slurm's Epilog, "
+                 "or set SLURM_JOB_ID)", getenv("SLURM_JOB_ID") ? "not digits" : "not set");
+        return RR_EX_USAGE;
+    }
+    if (cl->epilog)
+        profile_put(cfg, "check", "counters", "yes", ORIGIN_SET, NULL, 0);
+    return 0;
+}
+
+/* Each result's notes and failures said (not under --json); how many
+ * failed and passed, and the drain reason: the first failure, its code
+ * first. */
+static size_t tell_results(const struct health_request *cl, struct result *res, size_t nres,
+                           size_t *passed, char **first)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < nres; i++) {
+        for (size_t k = 0; !cl->json && k < res[i].notes.n; k++)
+            printf("rdmarun: check %s: %s\n", res[i].name, res[i].notes.v[k]);
+        for (size_t k = 0; !cl->json && k < res[i].measured.n; k++)
+            printf("rdmarun: check %s: %s\n", res[i].name, res[i].measured.v[k]);
+        if (!res[i].problems.n && res[i].ended) {
+            *passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
+            continue;
+        }
+        if (!res[i].problems.n)
+            add_problem(&res[i], fault_code_of_check(res[i].name), "ended without a result");
+        failed++;
+        struct strvec coded = {0};
+        for (size_t k = 0; k < res[i].problems.n; k++)
+            sv_pushf(&coded, "%s: %s", res[i].codes.v[k], res[i].problems.v[k]);
+        char *all = sv_join(&coded, "; ");
+        if (!cl->json)
+            printf("rdmarun: check %s FAILED: %s\n", res[i].name, all);
+        if (!*first)
+            *first = xstrdup(all);
+        free(all);
+        sv_free(&coded);
+    }
+    return failed;
+}
+
+/* --drain: the node drained with the first failure, or resumed when this
+ * check had drained it. Under --json, stdout holds the JSON alone: what the
+ * drain says goes to stderr. */
+static int drain_or_resume(const struct health_request *cl, const char *node, size_t failed,
+                           const char *first)
+{
+    int saved = cl->json ? dup(STDOUT_FILENO) : -1;
+    if (saved >= 0)
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+    int drc = failed ? slurm_drain(cl->scontrol, node, first)
+                     : slurm_resume_ours(cl->scontrol, node);
+    if (saved >= 0) {
+        fflush(stdout);
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    return drc;
+}
+
+static void free_results(struct result *res, size_t nres)
+{
+    for (size_t i = 0; i < nres; i++) {
+        free(res[i].name);
+        sv_free(&res[i].problems);
+        sv_free(&res[i].codes);
+        sv_free(&res[i].notes);
+        sv_free(&res[i].measured);
+    }
+    free(res);
+}
+
 int health_main(const struct health_request *cl)
 {
     const char *path = cl->config ? cl->config : HEALTH_CONFIG;
     struct profile cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    int rc = load_config(path, &cfg);
+    const char *job = NULL;
+    int rc = load_request(cl, path, &cfg, &job);
     if (rc) {
-        /* A configuration mistake is not a sick node: said (66, 78), never
-         * UNHEALTHY and never a drain, which would take every node out. */
         profile_free(&cfg);
         return rc;
     }
-    if (cl->manifest && access(cl->manifest, R_OK) != 0) {
-        rr_error("--manifest %s: %s (a configuration mistake, not a sick node)", cl->manifest,
-                 strerror(errno));
-        profile_free(&cfg);
-        return RR_EX_NOINPUT;
-    }
-    if (cl->manifest)
-        profile_put(&cfg, "check", "manifest", cl->manifest, ORIGIN_SET, NULL, 0);
-    /* A Slurm prolog keeps the counters for its job; --epilog judges what
-     * grew during the job, so it compares counters whatever the file says. */
-    const char *job = getenv("SLURM_JOB_ID");
-    if (job && (!*job || strspn(job, "0123456789") != strlen(job) || strlen(job) > 20))
-        job = NULL;   /* not a job id: no file name is made of it */
-    if (cl->epilog && !job) {
-        rr_error("check --epilog: SLURM_JOB_ID is not a job id (%s): the epilog compares the "
-                 "job's counters with those its prolog kept (hint: run it as Slurm's Epilog, "
-                 "or set SLURM_JOB_ID)", getenv("SLURM_JOB_ID") ? "not digits" : "not set");
-        profile_free(&cfg);
-        return RR_EX_USAGE;
-    }
-    if (cl->epilog)
-        profile_put(&cfg, "check", "counters", "yes", ORIGIN_SET, NULL, 0);
     const char *t = profile_value(&cfg, "check", "timeout");
     const char *ct = profile_value(&cfg, "check", "check-timeout");
     double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;
@@ -494,78 +568,33 @@ int health_main(const struct health_request *cl)
     }
     struct results rs = {0};
     supervise_worker(&worker, each, total, &rs);
-    struct result *res = rs.v;
-    size_t nres = rs.n;
-
     char host[256];
     const char *node = node_name(cl, host, sizeof(host));
-    size_t failed = 0, passed = 0;
-    char *first = NULL;   /* the drain reason: the first failure, its code first */
-    for (size_t i = 0; i < nres; i++) {
-        for (size_t k = 0; !cl->json && k < res[i].notes.n; k++)
-            printf("rdmarun: check %s: %s\n", res[i].name, res[i].notes.v[k]);
-        for (size_t k = 0; !cl->json && k < res[i].measured.n; k++)
-            printf("rdmarun: check %s: %s\n", res[i].name, res[i].measured.v[k]);
-        if (!res[i].problems.n && res[i].ended) {
-            passed += strcmp(res[i].name, "facts") != 0;   /* reading facts is not a check */
-            continue;
-        }
-        if (!res[i].problems.n)
-            add_problem(&res[i], fault_code_of_check(res[i].name), "ended without a result");
-        failed++;
-        struct strvec coded = {0};
-        for (size_t k = 0; k < res[i].problems.n; k++)
-            sv_pushf(&coded, "%s: %s", res[i].codes.v[k], res[i].problems.v[k]);
-        char *all = sv_join(&coded, "; ");
-        if (!cl->json)
-            printf("rdmarun: check %s FAILED: %s\n", res[i].name, all);
-        if (!first)
-            first = xstrdup(all);
-        free(all);
-        sv_free(&coded);
-    }
-    if (cl->json) {
-        health_json(res, nres, node, path, failed, stdout);
-    } else {
-        if (failed)
-            printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node,
-                   failed, failed + passed, failed + passed == 1 ? "" : "s", path);
-        else
-            printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
-                   passed == 1 ? "" : "s", path);
-    }
+    size_t passed = 0;
+    char *first = NULL;
+    size_t failed = tell_results(cl, rs.v, rs.n, &passed, &first);
+    if (cl->json)
+        health_json(rs.v, rs.n, node, path, failed, stdout);
+    else if (failed)
+        printf("rdmarun: node %s is UNHEALTHY: %zu of %zu check%s failed (%s)\n", node,
+               failed, failed + passed, failed + passed == 1 ? "" : "s", path);
+    else
+        printf("rdmarun: node %s is healthy: %zu check%s passed (%s)\n", node, passed,
+               passed == 1 ? "" : "s", path);
     fflush(stdout);
     rc = failed ? RR_EX_UNAVAILABLE : 0;
     if (cl->prometheus) {
-        int prc = write_prometheus(cl->prometheus, res, nres, failed, proc_now() - t0);
+        int prc = write_prometheus(cl->prometheus, rs.v, rs.n, failed, proc_now() - t0);
         if (prc && !rc)
             rc = prc;
     }
     if (cl->drain) {
-        /* Under --json, stdout holds the JSON alone: what the drain says
-         * goes to stderr. */
-        int saved = cl->json ? dup(STDOUT_FILENO) : -1;
-        if (saved >= 0)
-            dup2(STDERR_FILENO, STDOUT_FILENO);
-        const char *scontrol = cl->scontrol ? cl->scontrol : NULL;
-        int drc = failed ? slurm_drain(scontrol, node, first) : slurm_resume_ours(scontrol, node);
+        int drc = drain_or_resume(cl, node, failed, first);
         if (drc && !rc)
             rc = drc;
-        if (saved >= 0) {
-            fflush(stdout);
-            dup2(saved, STDOUT_FILENO);
-            close(saved);
-        }
     }
     free(first);
-    for (size_t i = 0; i < nres; i++) {
-        free(res[i].name);
-        sv_free(&res[i].problems);
-        sv_free(&res[i].codes);
-        sv_free(&res[i].notes);
-        sv_free(&res[i].measured);
-    }
-    free(res);
+    free_results(rs.v, rs.n);
     profile_free(&cfg);
     return rc;
 }

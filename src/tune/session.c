@@ -1130,7 +1130,8 @@ int tune_run(struct tune *t, const char *output)
             else if (!x.error && !measure_interrupted())
                 rr_error("tune: the base profile's run is not one to measure against (the "
                          "warning above says why): nothing to tune");
-            rc = x.error ? x.error : measure_interrupted() ? 130 : x.budget_cut ? RR_EX_DATAERR : x.first;
+            rc = x.error ? x.error : measure_interrupted() ? 130
+                 : x.budget_cut ? RR_EX_DATAERR : x.first;
         }
         if (!rc) {
             s.nbins = x.bins.n;

@@ -404,17 +404,18 @@ static char *qp_words(char *moved, int max_rts, const struct strvec *stuck)
     return moved;
 }
 
-int supervise(const struct plan *p, const struct facts *f)
+/* The watch set up from the plan: its evidence folder (a full disk said
+ * first: it would only show as lost evidence), the flags the plan gives,
+ * the two streams the launcher's output is read through. */
+static void watch_init(struct watch *w, const struct plan *p)
 {
-    static struct watch w;   /* its stream buffers are large */
-    memset(&w, 0, sizeof(w));
-    w.plan = p;
-    w.max_rts = -1;
-    gethostname(w.host, sizeof(w.host) - 1);
+    memset(w, 0, sizeof(*w));
+    w->plan = p;
+    w->max_rts = -1;
+    gethostname(w->host, sizeof(w->host) - 1);
     if (p->evidence_made) {   /* made by cmd/run.c before the plan named it */
-        w.logs.dir = p->evidence_dir;
-        w.logs.dfd = evidence_dir_fd();
-        /* A full disk would only show as lost evidence: say so first. */
+        w->logs.dir = p->evidence_dir;
+        w->logs.dfd = evidence_dir_fd();
         struct statvfs vfs;
         if (statvfs(p->evidence_dir, &vfs) == 0 &&
             (unsigned long long)vfs.f_bavail * vfs.f_frsize < MIN_EVIDENCE_SPACE)
@@ -423,30 +424,32 @@ int supervise(const struct plan *p, const struct facts *f)
                     "--evidence-dir on a file system with space)", p->evidence_dir,
                     (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     }
-    size_t nports;
-    bool counters_lost;   /* then not read again after the job: once is said */
-    struct port_counters *before = read_all(f, &nports, &counters_lost);
-    bool strict = p->verify.value == VERIFY_STRICT;
-    bool want_rdma = p->expect.value == EXPECT_RDMA;
-    w.strict_rdma = strict && want_rdma;
-    w.tree = p->launcher.value == LAUNCHER_EXEC;
-    to_tree = w.tree;
+    w->strict_rdma = p->verify.value == VERIFY_STRICT && p->expect.value == EXPECT_RDMA;
+    w->tree = p->launcher.value == LAUNCHER_EXEC;
+    to_tree = w->tree;
     const struct plan_item *lvl = plan_find(p, ITEM_ENV, "UCX_LOG_LEVEL");
     const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");
-    w.take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
-    w.take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
     const struct plan_item *impi = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
-    w.ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
-    w.ev.expect = expectation_names[p->expect.value];   /* into verdict.json, and the words */
-    w.ev.expect_reason = p->expect.origin;
-    w.out = (struct evidence_stream){.ev = &w.ev, .logs = &w.logs, .out = STDOUT_FILENO,
-                                     .take_ucx = w.take_ucx, .take_nccl = w.take_nccl,
-                                     .take_mpi = impi && impi->source == SOURCE_EVIDENCE};
-    w.out.label = p->output_label;
-    w.out.rank_prefix = p->output_rank_prefix;
-    w.err = w.out;
-    w.err.out = STDERR_FILENO;
+    w->take_ucx = lvl && lvl->source == SOURCE_EVIDENCE;
+    w->take_nccl = nccl && nccl->source == SOURCE_EVIDENCE;
+    w->ev.planned_nodes = p->job_nodes > 0 ? p->job_nodes : 0;
+    w->ev.expect = expectation_names[p->expect.value];   /* into verdict.json, and the words */
+    w->ev.expect_reason = p->expect.origin;
+    w->out = (struct evidence_stream){.ev = &w->ev, .logs = &w->logs, .out = STDOUT_FILENO,
+                                      .take_ucx = w->take_ucx, .take_nccl = w->take_nccl,
+                                      .take_mpi = impi && impi->source == SOURCE_EVIDENCE};
+    w->out.label = p->output_label;
+    w->out.rank_prefix = p->output_rank_prefix;
+    w->err = w->out;
+    w->err.out = STDERR_FILENO;
+}
 
+/* The launcher started with the signals held from before the start to the
+ * job's end but while the watch waits (proc_ppoll): a signal before the
+ * launcher's pid is known is passed on once it is, none kills rdmarun
+ * meanwhile. 0, or launch_failed's status. */
+static int start_job(struct watch *w, const struct plan *p)
+{
     /* If rdmarun itself is killed (SIGKILL, OOM), mpirun must not run on
      * unsupervised: it gets SIGTERM and takes the ranks down with it. */
     struct proc_spec spec = {.argv = p->argv.v, .die_with_parent = true, .out = PROC_PIPE,
@@ -454,9 +457,6 @@ int supervise(const struct plan *p, const struct facts *f)
     /* Ranks of a launcher that dies by a signal come to us, not to init,
      * and are ended with it (Open MPI 5's prte leaves them running). */
     proc_adopt_orphans();
-    /* Held from before the start to the job's end but while the watch
-     * waits (proc_ppoll): a signal before the launcher's pid is known is
-     * passed on once it is, none kills rdmarun meanwhile. */
     size_t nfwd = sizeof(forwarded) / sizeof(*forwarded);
     static const int chld[] = {SIGCHLD};
     proc_signals_hold(forwarded, nfwd);
@@ -467,62 +467,51 @@ int supervise(const struct plan *p, const struct facts *f)
     for (size_t i = 0; i < nfwd; i++)
         sigaction(forwarded[i], &sa, NULL);
     sigaction(SIGCHLD, &sc, NULL);
-    if (proc_start(&spec, &w.job) != 0) {
+    if (proc_start(&spec, &w->job) != 0) {
         int e = errno;
         signal(SIGCHLD, SIG_DFL);
         proc_signals_release();
         return launch_failed(p->argv.v[0], e);
     }
-    child_pid = w.job.pid;
+    child_pid = w->job.pid;
     if (pending_sig && !to_tree)   /* (none can come yet: held) */
-        kill(w.job.pid, pending_sig);
-    if (p->evidence_prune)
-        evidence_dir_prune(p->evidence_dir);   /* while the job starts */
-    /* Our stdout/stderr closed (| head) ends us as it would end mpirun. */
-    int status = 0;
-    watch_job(&w, want_rdma, &status);
-    child_pid = 0;
-    signal(SIGCHLD, SIG_DFL);   /* (a handler would make later reads EINTR) */
-    proc_signals_release();
-    int max_rts = w.max_rts;
-    bool stopped = w.stopped;
-    struct evidence ev = w.ev;
-    evidence_logs_close(&w.logs);
-    if (p->evidence_files && w.logs.dir)
-        evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
-    enum verdict v = evidence_verdict(&ev);
-    int rc = proc_exit_code(status);
-    if (ending_sig && !stopped && rc != 128 + ending_sig) {
-        /* A job a signal ended has status 128+N, whatever its launcher
-         * makes of it: Hydra's mpiexec ends its ranks on SIGTERM and exits
-         * 0, or 15, or a rank's status. A job cut short (a time limit,
-         * Ctrl-C) never reports success. As a shell reports it. */
-        rr_warn("the launcher exited %d after rdmarun passed it %s: the job was cut short, "
-                "status %d", rc, ending_sig == SIGINT ? "SIGINT" : ending_sig == SIGHUP ?
-                "SIGHUP" : "SIGTERM", 128 + ending_sig);
-        rc = 128 + ending_sig;
-    }
-    char *summary = job_summary(p, &w, &ev, v, rc);
-    struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
-    char *moved = NULL, *trouble = NULL;
-    if (!counters_lost)
-        counter_summary(f, before, grown, &moved, &trouble);
-    ev.counters = grown;
-    ev.ncounters = nports;
-    moved = qp_words(moved, max_rts, &w.stuck);
-    sv_free(&w.was_broken);
-    sv_free(&w.stuck);
-    bool expected = evidence_meets(&ev, (enum expectation)p->expect.value);
+        kill(w->job.pid, pending_sig);
+    return 0;
+}
+
+/* A job a signal ended has status 128+N, whatever its launcher makes of
+ * it: Hydra's mpiexec ends its ranks on SIGTERM and exits 0, or 15, or a
+ * rank's status. A job cut short (a time limit, Ctrl-C) never reports
+ * success. As a shell reports it. */
+static int signalled_status(int rc, bool stopped)
+{
+    if (!ending_sig || stopped || rc == 128 + ending_sig)
+        return rc;
+    rr_warn("the launcher exited %d after rdmarun passed it %s: the job was cut short, status "
+            "%d", rc, ending_sig == SIGINT ? "SIGINT" : ending_sig == SIGHUP ? "SIGHUP"
+                                                                          : "SIGTERM",
+            128 + ending_sig);
+    return 128 + ending_sig;
+}
+
+/* The closing line: the verdict, what the counters and the QP table add,
+ * and, when the run did not meet the profile's expectation, a warning (an
+ * error when strict makes it the status). Whether it fails the job. */
+static bool closing_line(const struct plan *p, const struct watch *w, const struct evidence *ev,
+                         enum verdict v, int rc, char *summary, const char *moved,
+                         const char *trouble)
+{
+    bool want_rdma = p->expect.value == EXPECT_RDMA;
+    bool expected = evidence_meets(ev, (enum expectation)p->expect.value);
     /* Under strict a verdict that sets the status (80, 82) is an error. */
-    bool fails = strict && want_rdma &&
-                 ((v == VERDICT_FALLBACK && (rc == 0 || stopped)) ||
+    bool fails = p->verify.value == VERIFY_STRICT && want_rdma &&
+                 ((v == VERDICT_FALLBACK && (rc == 0 || w->stopped)) ||
                   (!expected && v == VERDICT_UNKNOWN && rc == 0));
     const char *level = fails ? "error: " : !expected ? "warning: " : "";
     /* A job strict stopped had its fallback reported then, as the error it
      * was: the closing line does not say it again, only what came after. */
-    if (stopped && v == VERDICT_FALLBACK) {
-        free(summary);
-        summary = xstrdup("the job was stopped on the fallback reported above (verify = strict)");
+    if (w->stopped && v == VERDICT_FALLBACK) {
+        summary = "the job was stopped on the fallback reported above (verify = strict)";
         level = "";
     }
     bool warn = *level != '\0';
@@ -531,11 +520,53 @@ int supervise(const struct plan *p, const struct facts *f)
     char *painted = msg_paint_verdict(stderr, summary);
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n",
             !warn ? "" : fails ? msg_error_word(stderr) : msg_warning_word(stderr),
-            w.tree ? w.host : "", w.tree ? ": " : "", painted,
+            w->tree ? w->host : "", w->tree ? ": " : "", painted,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
             warn ? "; the profile expects " : "",
             warn ? expectation_names[p->expect.value] : "");
     free(painted);
+    return fails;
+}
+
+int supervise(const struct plan *p, const struct facts *f)
+{
+    static struct watch w;   /* its stream buffers are large */
+    watch_init(&w, p);
+    size_t nports;
+    bool counters_lost;   /* then not read again after the job: once is said */
+    struct port_counters *before = read_all(f, &nports, &counters_lost);
+    int rc = start_job(&w, p);
+    if (rc) {
+        for (size_t i = 0; i < nports; i++)
+            port_counters_free(&before[i]);
+        free(before);
+        return rc;
+    }
+    if (p->evidence_prune)
+        evidence_dir_prune(p->evidence_dir);   /* while the job starts */
+    /* Our stdout/stderr closed (| head) ends us as it would end mpirun. */
+    int status = 0;
+    watch_job(&w, p->expect.value == EXPECT_RDMA, &status);
+    child_pid = 0;
+    signal(SIGCHLD, SIG_DFL);   /* (a handler would make later reads EINTR) */
+    proc_signals_release();
+    struct evidence ev = w.ev;
+    evidence_logs_close(&w.logs);
+    if (p->evidence_files && w.logs.dir)
+        evidence_read(&ev, p->evidence_dir);   /* the ranks' own files, beside our logs */
+    enum verdict v = evidence_verdict(&ev);
+    rc = signalled_status(proc_exit_code(status), w.stopped);
+    char *summary = job_summary(p, &w, &ev, v, rc);
+    struct counter_growth *grown = xcalloc(nports ? nports : 1, sizeof(*grown));
+    char *moved = NULL, *trouble = NULL;
+    if (!counters_lost)
+        counter_summary(f, before, grown, &moved, &trouble);
+    ev.counters = grown;
+    ev.ncounters = nports;
+    moved = qp_words(moved, w.max_rts, &w.stuck);
+    sv_free(&w.was_broken);
+    sv_free(&w.stuck);
+    bool fails = closing_line(p, &w, &ev, v, rc, summary, moved, trouble);
     if (w.logs.dir && !w.logs.failed)
         write_verdict(&w.logs, &ev, v);
     free(summary);
@@ -548,7 +579,6 @@ int supervise(const struct plan *p, const struct facts *f)
     free(before);
     free(grown);
     evidence_free(&ev);
-
     if (fails)
         rc = v == VERDICT_FALLBACK ? RR_EX_FALLBACK : RR_EX_NO_EVIDENCE;
     return rc;

@@ -174,63 +174,184 @@ static int program_mpi_of(const struct job_args *job, char **lib, char **path)
     return job->program.n ? program_mpi(job->program.v[0], lib, path) : -1;
 }
 
-int cmd_run(const struct cmdline *cl)
+/* The job's profile and, for fabric = auto, the candidates it chooses
+ * among; mpirun's -x checked as the environment is. 0, or the status. */
+static int load_profiles(const struct cmdline *cl, const struct job_args *job,
+                         const struct strvec *dirs, struct profile *prof,
+                         struct profile *cands, const struct profile **candp, size_t *ncands)
 {
-    if (cl->json && !cl->dry_run) {
-        rr_error("--json prints the plan of a --dry-run; a job's output is its own (hint: "
-                 "rdmarun --dry-run --json ..., or the verdict in the evidence directory's "
-                 "verdict.json)");
-        return RR_EX_USAGE;
-    }
-    struct job_args job = cl->job;   /* the contexts of an appfile are added to a copy */
-    job.contexts = NULL;
-    job.ncontexts = job.ncontexts_cap = 0;
-    for (size_t i = 0; i < cl->job.ncontexts; i++) {
-        GROW(job.contexts, job.ncontexts_cap, job.ncontexts + 1);
-        job.contexts[job.ncontexts++] = cl->job.contexts[i];
-    }
-    int arc = job.appfile ? appfile_read(&job) : 0;
-    if (arc) {
-        free(job.contexts);   /* the command line's contexts are cl's */
-        return arc;
-    }
-    char *apppath = job.appfile ? app_path() : NULL;
-    struct strvec dirs = {0};
-    profile_search_path(&dirs);
     const char *name = cl->profile ? cl->profile : getenv("RDMARUN_PROFILE");
     if (!name || !*name)
         name = "auto";
-    struct profile prof, cands[NCANDIDATES];
-    const struct profile *candp[NCANDIDATES];
-    size_t ncands = 0;
-    struct facts facts = {0};
-    struct plan plan;
-    int rc = profile_load_for_job(name, &dirs, &cl->sets, &prof);
+    int rc = profile_load_for_job(name, dirs, &cl->sets, prof);
     if (!rc)
-        rc = check_x(&prof, &job);
-    const char *fabric = rc ? NULL : profile_value(&prof, "profile", "fabric");
+        rc = check_x(prof, job);
+    const char *fabric = rc ? NULL : profile_value(prof, "profile", "fabric");
     for (size_t i = 0; !rc && fabric && strcmp(fabric, "auto") == 0 && i < NCANDIDATES; i++) {
-        char *path = profile_find(auto_candidates[i], &dirs);
+        char *path = profile_find(auto_candidates[i], dirs);
         if (!path)
             continue;
         free(path);
-        rc = profile_load_for_job(auto_candidates[i], &dirs, &cl->sets, &cands[ncands]);
-        candp[ncands] = &cands[ncands];
-        ncands++;
+        rc = profile_load_for_job(auto_candidates[i], dirs, &cl->sets, &cands[*ncands]);
+        candp[*ncands] = &cands[*ncands];
+        (*ncands)++;
     }
-    if (rc)
-        goto out_profiles;
+    return rc;
+}
 
+/* The launchers found on this node, each NULL when it is not. */
+struct found_launchers {
+    char *mpirun, *srun, *mpiexec, *flux, *pals;
+    bool mpirun_on_path;
+};
+
+static void find_launchers(const struct cmdline *cl, const char *mpi_path,
+                           struct found_launchers *l)
+{
+    l->mpirun = launch_find_mpirun(cl->mpirun, &l->mpirun_on_path);
+    l->srun = launch_find_srun(cl->mpirun);
+    l->mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
+    l->flux = launch_find_flux(cl->mpirun);
+    l->pals = launch_find_pals(cl->mpirun);
+}
+
+static void free_launchers(struct found_launchers *l)
+{
+    free(l->mpirun);
+    free(l->srun);
+    free(l->mpiexec);
+    free(l->flux);
+    free(l->pals);
+}
+
+/* The plan's launcher refused before launch, in the real run's order, and
+ * the dry run's with the status the real run would have: one not found
+ * (what was looked for, how to install it, the variable that names its
+ * path), or one given as a path that cannot be run. 0 when it may run. */
+static int launcher_refusal(const struct plan *plan, const struct found_launchers *l,
+                            bool dry_run)
+{
+    const struct { const char *found, *name, *install, *var; } launchers[] = {
+        [LAUNCHER_MPIRUN] = {l->mpirun, "mpirun", "apt-get install openmpi-bin",
+                             "RDMARUN_MPIRUN"},
+        [LAUNCHER_SRUN] = {l->srun, "srun", "apt-get install slurm-client", "RDMARUN_SRUN"},
+        [LAUNCHER_HYDRA] = {l->mpiexec, "Hydra's mpiexec (mpiexec.hydra, mpiexec.mpich)",
+                            "apt-get install mpich", "RDMARUN_MPIEXEC"},
+        [LAUNCHER_FLUX] = {l->flux, "flux", "Flux is not packaged in Debian: install flux-core",
+                           "RDMARUN_FLUX"},
+        [LAUNCHER_PALS] = {l->pals, "PALS's mpiexec (under /opt/cray/pals/)",
+                           "PALS comes with HPE's PBS Pro or Cray PE: load its module",
+                           "RDMARUN_PALS"},
+    };
+    if (plan->launcher.value == LAUNCHER_EXEC)   /* COMMAND is the launcher */
+        return 0;
+    if (!launchers[plan->launcher.value].found) {
+        rr_error("%s not found on PATH (hint: %s, or give its path with --mpirun or %s)",
+                 launchers[plan->launcher.value].name, launchers[plan->launcher.value].install,
+                 launchers[plan->launcher.value].var);
+        return RR_EX_NOTFOUND;
+    }
+    if (dry_run && plan->argv.n) {
+        /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
+         * that cannot be run: the run's exec would fail the same way. */
+        const char *file = plan->exec_path ? plan->exec_path : plan->argv.v[0];
+        if (strchr(file, '/') && access(file, X_OK) != 0)
+            return launch_failed(file, errno);
+    }
+    return 0;
+}
+
+/* The dry run: the run's warning predicted, the plan printed, and the
+ * status the real run would have. */
+static int dry_run(const struct cmdline *cl, const struct plan *plan, const struct facts *facts,
+                   bool exact, int refused)
+{
+    if (!refused && plan->evidence_dir && evidence_dir_check(plan->evidence_dir, exact) != 0)
+        evidence_dir_warn(plan->evidence_dir, errno);
+    if (cl->json)
+        plan_print_json(plan, stdout);
+    else
+        plan_print_text(plan, stdout, cl->report);
+    if (cl->report && !cl->json)
+        report_placement(plan, facts);
+    int rc = refused ? refused : plan->status;
+    if (!rc)
+        rc = preflight_predict(plan);
+    if (!rc && plan->app_path)
+        rc = appfile_writable(plan);
+    return rc;
+}
+
+/* The real run: a run that verifies gets its directory now, and the plan
+ * is made again with the name it got (mkdtemp's suffix); then preflight,
+ * the appfile, and the job, supervised or exec'd. */
+static int real_run(struct plan_request *rq, struct plan *plan, const struct facts *facts,
+                    char **evdir, bool exact)
+{
+    if (plan->evidence_dir) {
+        char *made = evidence_dir_make(*evdir, exact);
+        if (made) {
+            free(*evdir);
+            *evdir = made;
+            rq->evidence_dir = made;
+            rq->evidence_made = true;
+            rq->evidence_prune = !exact;
+            plan_free(plan);
+            plan_build(rq, plan);
+        } else {
+            evidence_dir_warn(*evdir, errno);
+        }
+    }
+    print_summary(plan);
+    int rc = preflight_run(plan);
+    if (!rc && plan->app_path)
+        rc = write_appfile(plan);
+    if (!rc)
+        rc = plan_verifies(plan) ? supervise(plan, facts) : launch_exec(plan->exec_path, &plan->argv);
+    if (plan->app_path && plan_verifies(plan))
+        unlink(plan->app_path);   /* exec'd (verify off), the file stays for mpirun */
+    return rc;
+}
+
+/* The job's arguments with an appfile's contexts added to a copy of the
+ * command line's. 0, or the appfile's status. */
+static int job_of(const struct cmdline *cl, struct job_args *job)
+{
+    *job = cl->job;
+    job->contexts = NULL;
+    job->ncontexts = job->ncontexts_cap = 0;
+    for (size_t i = 0; i < cl->job.ncontexts; i++) {
+        GROW(job->contexts, job->ncontexts_cap, job->ncontexts + 1);
+        job->contexts[job->ncontexts++] = cl->job.contexts[i];
+    }
+    return job->appfile ? appfile_read(job) : 0;
+}
+
+static void job_free(const struct cmdline *cl, struct job_args *job)
+{
+    for (size_t i = cl->job.ncontexts; i < job->ncontexts; i++) {
+        sv_free(&job->contexts[i].args);
+        sv_free(&job->contexts[i].program);
+    }
+    free(job->contexts);   /* the command line's contexts are cl's */
+}
+
+/* Facts, the launchers, the program's MPI, the evidence folder and the
+ * hosts: the plan made from them, and the dry or the real run. */
+static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct profile *prof,
+                        const struct profile **candp, size_t ncands, char *apppath)
+{
+    struct facts facts = {0};
     struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
-    rc = facts_gather(&facts, &src);
-    if (rc)
-        goto out_facts;
-    bool on_path;
-    char *mpirun = launch_find_mpirun(cl->mpirun, &on_path), *srun = launch_find_srun(cl->mpirun);
+    int rc = facts_gather(&facts, &src);
+    if (rc) {
+        facts_free(&facts);
+        return rc;
+    }
     char *mpi_lib = NULL, *mpi_path = NULL;
-    int program_mpi = program_mpi_of(&job, &mpi_lib, &mpi_path);
-    char *mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
-    char *flux = launch_find_flux(cl->mpirun), *pals = launch_find_pals(cl->mpirun);
+    int program_mpi = program_mpi_of(job, &mpi_lib, &mpi_path);
+    struct found_launchers l;
+    find_launchers(cl, mpi_path, &l);
     /* The MPI library names itself only for the dry run's stack line: loading
      * libmpi to ask is a few ms a job that nothing else reads. */
     char *mpi_library = cl->dry_run ? facts_mpi_library(mpi_path ? mpi_path : mpi_lib ? mpi_lib
@@ -240,69 +361,29 @@ int cmd_run(const struct cmdline *cl)
     char *evdir = evidence_dir(cl, &exact);
     char *self = realpath("/proc/self/exe", NULL);
     struct strvec hosts = {0};
-    rc = job_hosts(&job.mpirun_args, &hosts);
+    rc = job_hosts(&job->mpirun_args, &hosts);
     char word[17];
     random_word(word);
     struct plan_request rq = {
-        .output_word = word, .impi_debug = getenv("I_MPI_DEBUG"), .hosts = &hosts, .alloc_nodes = slurm_alloc_nodes(),
-        .profile = &prof, .candidates = candp, .ncandidates = ncands, .facts = &facts,
-        .job = &job, .verify = cl->verify, .launcher = cl->launcher, .mpi = cl->mpi,
-        .program_mpi = program_mpi, .program_mpi_lib = mpi_lib, .mpiexec = mpiexec,
-        .wrapped_mpi = launch_wrapped_mpi(),
+        .output_word = word, .impi_debug = getenv("I_MPI_DEBUG"), .hosts = &hosts,
+        .alloc_nodes = slurm_alloc_nodes(), .profile = prof, .candidates = candp,
+        .ncandidates = ncands, .facts = &facts, .job = job, .verify = cl->verify,
+        .launcher = cl->launcher, .mpi = cl->mpi, .program_mpi = program_mpi,
+        .program_mpi_lib = mpi_lib, .mpiexec = l.mpiexec, .wrapped_mpi = launch_wrapped_mpi(),
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
-        .threads = cl->threads,
-        .mpirun = mpirun, .mpirun_on_path = on_path, .srun = srun, .flux = flux, .pals = pals,
+        .threads = cl->threads, .mpirun = l.mpirun, .mpirun_on_path = l.mpirun_on_path,
+        .srun = l.srun, .flux = l.flux, .pals = l.pals,
         .stdbuf = access(PLAN_STDBUF_PATH, X_OK) == 0, .mpi_library = mpi_library,
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
+    struct plan plan;
     plan_build(&rq, &plan);
     mpi_vars_check(&plan, mpi_path ? mpi_path : mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
-    bool use_exec = plan.launcher.value == LAUNCHER_EXEC;   /* COMMAND is the launcher */
-    /* The refusals before launch come in the real run's order, and the dry
-     * run gives each with the status the real run would have (it still
-     * prints the plan). Each launcher: what was found, its name, where it
-     * comes from, and the variable that names its path. */
-    const struct { const char *found, *name, *install, *var; } launchers[] = {
-        [LAUNCHER_MPIRUN] = {mpirun, "mpirun", "apt-get install openmpi-bin", "RDMARUN_MPIRUN"},
-        [LAUNCHER_SRUN] = {srun, "srun", "apt-get install slurm-client", "RDMARUN_SRUN"},
-        [LAUNCHER_HYDRA] = {mpiexec, "Hydra's mpiexec (mpiexec.hydra, mpiexec.mpich)",
-                            "apt-get install mpich", "RDMARUN_MPIEXEC"},
-        [LAUNCHER_FLUX] = {flux, "flux", "Flux is not packaged in Debian: install flux-core",
-                           "RDMARUN_FLUX"},
-        [LAUNCHER_PALS] = {pals, "PALS's mpiexec (under /opt/cray/pals/)",
-                           "PALS comes with HPE's PBS Pro or Cray PE: load its module",
-                           "RDMARUN_PALS"},
-    };
-    int refused = 0;
-    if (!use_exec && !launchers[plan.launcher.value].found) {
-        rr_error("%s not found on PATH (hint: %s, or give its path with --mpirun or %s)",
-                 launchers[plan.launcher.value].name, launchers[plan.launcher.value].install,
-                 launchers[plan.launcher.value].var);
-        refused = RR_EX_NOTFOUND;
-    } else if (cl->dry_run && !use_exec && plan.argv.n) {
-        /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
-         * that cannot be run: the run's exec would fail the same way. */
-        const char *file = plan.exec_path ? plan.exec_path : plan.argv.v[0];
-        if (strchr(file, '/') && access(file, X_OK) != 0)
-            refused = launch_failed(file, errno);
-    }
+    int refused = launcher_refusal(&plan, &l, cl->dry_run);
     if (cl->dry_run) {
-        /* The run's warning, predicted. */
-        if (!refused && plan.evidence_dir && evidence_dir_check(plan.evidence_dir, exact) != 0)
-            evidence_dir_warn(plan.evidence_dir, errno);
-        if (cl->json)
-            plan_print_json(&plan, stdout);
-        else
-            plan_print_text(&plan, stdout, cl->report);
-        if (cl->report && !cl->json)
-            report_placement(&plan, &facts);
-        rc = refused ? refused : plan.status;
-        if (!rc)
-            rc = preflight_predict(&plan);
-        if (!rc && plan.app_path)
-            rc = appfile_writable(&plan);
+        rc = dry_run(cl, &plan, &facts, exact, refused);
     } else if (refused) {
         rc = refused;
     } else if (plan.status) {
@@ -310,55 +391,48 @@ int cmd_run(const struct cmdline *cl)
             rr_error("%s", plan.errors.v[i]);
         rc = plan.status;
     } else {
-        if (plan.evidence_dir) {
-            /* A real run that verifies: its directory is made now, and the
-             * plan made again with the name it got (mkdtemp's suffix). */
-            char *made = evidence_dir_make(evdir, exact);
-            if (made) {
-                free(evdir);
-                evdir = made;
-                rq.evidence_dir = evdir;
-                rq.evidence_made = true;
-                rq.evidence_prune = !exact;
-                plan_free(&plan);
-                plan_build(&rq, &plan);
-            } else {
-                evidence_dir_warn(evdir, errno);
-            }
-        }
-        print_summary(&plan);
-        rc = preflight_run(&plan);
-        if (!rc && plan.app_path)
-            rc = write_appfile(&plan);
-        if (!rc)
-            rc = plan_verifies(&plan) ? supervise(&plan, &facts) : launch_exec(plan.exec_path, &plan.argv);
-        if (plan.app_path && plan_verifies(&plan))
-            unlink(plan.app_path);   /* exec'd (verify off), the file stays for mpirun */
+        rc = real_run(&rq, &plan, &facts, &evdir, exact);
     }
     plan_free(&plan);
     sv_free(&hosts);
     free(self);
     free(evdir);
-    free(mpirun);
-    free(srun);
-    free(mpiexec);
-    free(flux);
-    free(pals);
+    free_launchers(&l);
     free(mpi_lib);
     free(mpi_path);
     free(mpi_library);
-out_facts:
     facts_free(&facts);
-out_profiles:
+    return rc;
+}
+
+int cmd_run(const struct cmdline *cl)
+{
+    if (cl->json && !cl->dry_run) {
+        rr_error("--json prints the plan of a --dry-run; a job's output is its own (hint: "
+                 "rdmarun --dry-run --json ..., or the verdict in the evidence directory's "
+                 "verdict.json)");
+        return RR_EX_USAGE;
+    }
+    struct job_args job;
+    int rc = job_of(cl, &job);
+    if (rc) {
+        job_free(cl, &job);
+        return rc;
+    }
+    char *apppath = job.appfile ? app_path() : NULL;
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    struct profile prof, cands[NCANDIDATES];
+    const struct profile *candp[NCANDIDATES];
+    size_t ncands = 0;
+    rc = load_profiles(cl, &job, &dirs, &prof, cands, candp, &ncands);
+    if (!rc)
+        rc = plan_and_run(cl, &job, &prof, candp, ncands, apppath);
     for (size_t i = 0; i < ncands; i++)
         profile_free(&cands[i]);
     profile_free(&prof);
     sv_free(&dirs);
     free(apppath);
-    for (size_t i = cl->job.ncontexts; i < job.ncontexts; i++) {
-        sv_free(&job.contexts[i].args);
-        sv_free(&job.contexts[i].program);
-    }
-    free(job.contexts);
+    job_free(cl, &job);
     return rc;
 }

@@ -307,7 +307,8 @@ static int real_run(struct plan_request *rq, struct plan *plan, const struct fac
     if (!rc && plan->app_path)
         rc = write_appfile(plan);
     if (!rc)
-        rc = plan_verifies(plan) ? supervise(plan, facts) : launch_exec(plan->exec_path, &plan->argv);
+        rc = plan_verifies(plan) ? supervise(plan, facts)
+                                 : launch_exec(plan->exec_path, &plan->argv);
     if (plan->app_path && plan_verifies(plan))
         unlink(plan->app_path);   /* exec'd (verify off), the file stays for mpirun */
     return rc;

@@ -366,7 +366,8 @@ static void assign_gpus(const struct facts *f, const size_t *doms, const struct 
             int h = owner[g];
             if (h < 0 || count[h] < 2)
                 continue;
-            int d = gap[unit_of[r] * ng + g], bd = take < 0 ? 0 : gap[unit_of[r] * ng + (size_t)take];
+            int d = gap[unit_of[r] * ng + g];
+            int bd = take < 0 ? 0 : gap[unit_of[r] * ng + (size_t)take];
             if (take < 0 || d < bd || (d == bd && count[h] >= count[owner[take]]))
                 take = (long)g;
         }
@@ -442,6 +443,209 @@ const char *placement_memory(const struct placement *p, const struct rank_place 
                                                         : memory_policy_names[p->memory];
 }
 
+/* What a placement is built from: the NUMA nodes ranks run on (those with
+ * cores: memory-only nodes, GPU or HBM memory, run none), with their
+ * cores, GPUs and ports; the fabric's ports and how many ranks use each. */
+struct build {
+    const struct facts *f;
+    const struct placement_request *rq;
+    struct placement *out;
+    struct port_ref all[MAX_PORTS];
+    size_t nall;
+    size_t doms[MAX_NUMA], cores[MAX_NUMA], gpus[MAX_NUMA], ndoms, total;
+    bool port[MAX_NUMA];
+    int load[MAX_PORTS];
+    struct unit *units;
+    size_t nunits, *unit_of;
+    hwloc_bitmap_t remote;   /* local ranks with a remote port */
+    bool interleave;
+    int crowded_threads;
+};
+
+static void find_doms(struct build *b)
+{
+    const struct facts *f = b->f;
+    for (size_t i = 0; i < f->nnuma && b->ndoms < MAX_NUMA; i++) {
+        size_t d = b->ndoms;
+        if ((b->cores[d] = core_count(&f->numa[i])) == 0)
+            continue;
+        for (size_t g = 0; g < f->ngpus; g++)
+            b->gpus[d] += f->gpus[g].numa_node == f->numa[i].os_index;
+        for (size_t k = 0; k < b->nall; k++)
+            b->port[d] |= b->all[k].dev->local_numa &&
+                          device_local_to(b->all[k].dev, f->numa[i].os_index);
+        b->total += b->cores[d];
+        b->doms[b->ndoms++] = i;
+    }
+}
+
+/* With as many ranks as NUMA nodes or more, each node takes several. Under
+ * gpu-local, ranks go on the GPUs' NUMA nodes only, by their GPUs, as
+ * mpibind's gpu_optim maps them: a rank of a GPU job drives its GPU, and
+ * from another node it would reach it across the sockets' link. Not beyond
+ * a hardware thread a rank there: then by cores. */
+static void units_by_node(struct build *b, int size, bool by_gpu)
+{
+    const struct facts *f = b->f;
+    size_t gpu_pus = 0;
+    for (size_t d = 0; by_gpu && d < b->ndoms; d++)
+        gpu_pus += b->gpus[d] ? pu_count(&f->numa[b->doms[d]]) : 0;
+    if (gpu_pus > 0 && (size_t)size > gpu_pus)
+        sv_pushf(&b->out->notes, "%d ranks are more than the %zu hardware threads of the GPUs' "
+                 "NUMA nodes: ranks are placed on every NUMA node, by its cores", size, gpu_pus);
+    int k[MAX_NUMA];
+    ranks_per_node(gpu_pus >= (size_t)size ? b->gpus : b->cores, b->gpus, b->port, b->ndoms,
+                   size, b->rq->policy, k);
+    hwloc_bitmap_t idle = hwloc_bitmap_alloc();
+    for (size_t d = 0; d < b->ndoms; d++)
+        if (k[d] == 0)
+            hwloc_bitmap_set(idle, (unsigned)f->numa[b->doms[d]].os_index);
+    char *s = NULL;
+    if (!hwloc_bitmap_iszero(idle) && hwloc_bitmap_list_asprintf(&s, idle) >= 0)
+        sv_pushf(&b->out->notes, "gpu-local: ranks run on the GPUs' NUMA nodes only, as mpibind "
+                 "places them: NUMA %s, without a GPU, stay%s idle (--bind-policy numa uses "
+                 "every NUMA node)", s, hwloc_bitmap_weight(idle) > 1 ? "" : "s");
+    free(s);
+    hwloc_bitmap_free(idle);
+    int r0 = 0;
+    for (size_t u = 0; u < b->nunits; u++) {
+        b->units[u] = (struct unit){u, 1, r0, k[u]};
+        r0 += k[u];
+    }
+}
+
+/* Units: fewer ranks than NUMA nodes, each rank takes several (the first
+ * ranks one more, as mpibind's greedy mapping); else each node takes
+ * several ranks. Local ranks 0..k go on the first (Open MPI's --map-by
+ * core order). */
+static void make_units(struct build *b, int size, bool by_gpu)
+{
+    b->nunits = (size_t)size < b->ndoms ? (size_t)size : b->ndoms;
+    b->units = xcalloc(b->nunits, sizeof(*b->units));
+    b->unit_of = xcalloc((size_t)size, sizeof(*b->unit_of));
+    if ((size_t)size >= b->ndoms) {
+        units_by_node(b, size, by_gpu);
+        return;
+    }
+    for (size_t u = 0; u < b->nunits; u++) {
+        size_t lo, hi;
+        deal(b->ndoms, b->nunits, u, &lo, &hi);
+        b->units[u] = (struct unit){lo, hi - lo, (int)u, 1};
+    }
+}
+
+/* Rank j of unit u: its CPUs, memory, NIC and OpenMP variables. More ranks
+ * than cores: the cores are dealt first (the first cores one rank more, as
+ * mpibind's distrib), then each core's hardware threads among its ranks in
+ * blocks (the first ranks one more), so no rank spans two cores and a core
+ * is split only when it must be; past its threads, its ranks share them,
+ * the first threads one rank more (mpibind's fill_in_buckets). */
+static void place_rank(struct build *b, size_t u, const char **list, size_t nc, int j,
+                       size_t *core, size_t *on_core, size_t *core_ranks)
+{
+    const struct unit *un = &b->units[u];
+    int r = un->r0 + j;
+    struct rank_place *rp = &b->out->ranks[r];
+    bool split = (size_t)un->nr > nc;
+    size_t from, to;
+    b->unit_of[r] = u;
+    rp->shared = split;
+    rank_numa(b->f, b->doms, un, rp);
+    if (split) {
+        if (j == 0 || *on_core == *core_ranks) {
+            *core = j == 0 ? 0 : *core + 1;
+            *on_core = 0;
+            *core_ranks = (size_t)un->nr / nc + (*core < (size_t)un->nr % nc);
+        }
+        struct strvec threads = {0};
+        deal(threads_of_core(list[*core], &threads), *core_ranks, (*on_core)++, &from, &to);
+        rp->pus = pus_of_cores((const char *const *)threads.v, from, to);
+        rp->ncores = 1;
+        sv_free(&threads);
+    } else {
+        deal(nc, (size_t)un->nr, (size_t)j, &from, &to);
+        rp->pus = pus_of_cores(list, from, to);
+        rp->ncores = (int)(to - from);
+    }
+    b->interleave |= strcmp(placement_memory(b->out, rp), "interleave") == 0;
+    rank_nic(b->f, b->doms, un, b->all, b->nall, b->load, b->rq, rp);
+    if (rp->nics && !rp->nic_local)
+        hwloc_bitmap_set(b->remote, (unsigned)r);
+    const char *own[] = {rp->pus};
+    if (b->rq->threads &&
+        omp_env(rp, split ? own : list, split ? 0 : from, split ? 1 : to, b->rq) &&
+        !b->crowded_threads++)
+        sv_pushf(&b->out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads share "
+                 "them", r, b->rq->threads, b->rq->smt ? "hardware threads" : "cores");
+}
+
+/* Each unit's cores (node by node) split into contiguous blocks among its
+ * ranks; each rank's NIC the nearest port. */
+static void place_units(struct build *b)
+{
+    const char **list = xcalloc(b->total ? b->total : 1, sizeof(*list));
+    for (size_t u = 0; u < b->nunits; u++) {
+        const struct unit *un = &b->units[u];
+        size_t nc = 0;
+        for (size_t i = 0; i < un->nd; i++) {
+            const struct numa_node *node = &b->f->numa[b->doms[un->d0 + i]];
+            for (size_t c = 0; node->core_pus && node->core_pus[c]; c++)
+                list[nc++] = node->core_pus[c];
+        }
+        size_t core = 0, on_core = 0, core_ranks = 0;
+        for (int j = 0; j < un->nr; j++)
+            place_rank(b, u, list, nc, j, &core, &on_core, &core_ranks);
+    }
+    free(list);
+}
+
+/* Each rank's GPU path to its NIC and its variables: GPUs, UCX's and
+ * NCCL's devices. */
+static void rank_variables(struct build *b, int size, bool by_gpu)
+{
+    for (int r = 0; r < size; r++) {
+        struct rank_place *rp = &b->out->ranks[r];
+        if (by_gpu && !rp->gpu_local)
+            gpu_away_note(b->f, rp, r, &b->out->notes);
+        if (rp->ngpus && rp->nics) {
+            char *dev = xstrndup(rp->nics, strcspn(rp->nics, ":"));
+            rp->gpu_nic_path = gpu_path_to(rp->gpus[0], dev);
+            free(dev);
+        }
+        gpu_env(b->f, rp, r, b->rq->gpus_by_local_rank);
+        if (rp->nics && b->rq->set_ucx)
+            sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
+        if (rp->nics && b->rq->set_nccl)
+            sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
+    }
+}
+
+/* The notes on the whole node: ranks sharing cores, memory interleaved,
+ * ranks with only a remote port. */
+static void node_notes(struct build *b, int size)
+{
+    struct placement *out = b->out;
+    for (int r = 0; r < size; r++)
+        if (out->ranks[r].shared) {
+            sv_pushf(&out->notes, "more ranks than cores on some NUMA nodes: ranks there share "
+                     "cores, the first cores one rank more, each core's hardware threads split "
+                     "among its ranks (past them, shared) (first: local rank %d on NUMA %s)", r,
+                     out->ranks[r].numa);
+            break;
+        }
+    if (b->interleave)
+        sv_push(&out->notes, "a rank on several NUMA nodes has its memory interleaved over them "
+                "(memory = prefer; bind keeps it on them, none leaves it alone)");
+    int nremote = hwloc_bitmap_weight(b->remote);
+    char *ranks = NULL;
+    if (nremote > 0 && hwloc_bitmap_list_asprintf(&ranks, b->remote) >= 0)
+        sv_pushf(&out->notes, "no ACTIVE %s port is local to the NUMA node%s of local rank%s %s: "
+                 "%s the nearest port on another NUMA node", fabric_label(b->rq->fabric),
+                 nremote > 1 ? "s" : "", nremote > 1 ? "s" : "", ranks,
+                 nremote > 1 ? "they use" : "it uses");
+    free(ranks);
+}
+
 void placement_build(const struct facts *f, const struct placement_request *rq,
                      struct placement *out)
 {
@@ -456,26 +660,16 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     }
     out->local_size = size;
     out->ranks = xcalloc((size_t)size, sizeof(*out->ranks));
-
-    struct port_ref all[MAX_PORTS];
-    size_t nall = rq->fabric && fabric_is_rdma(rq->fabric)
-                ? ports_select(f, rq->fabric, all, MAX_PORTS) : 0;
-    /* The NUMA nodes ranks run on: those with cores (memory-only nodes,
-     * GPU or HBM memory, run none), with their cores, GPUs and ports. */
-    size_t doms[MAX_NUMA], cores[MAX_NUMA], gpus[MAX_NUMA] = {0}, ndoms = 0, total = 0;
-    bool port[MAX_NUMA] = {false};
-    for (size_t i = 0; i < f->nnuma && ndoms < MAX_NUMA; i++) {
-        if ((cores[ndoms] = core_count(&f->numa[i])) == 0)
-            continue;
-        for (size_t g = 0; g < f->ngpus; g++)
-            gpus[ndoms] += f->gpus[g].numa_node == f->numa[i].os_index;
-        for (size_t k = 0; k < nall; k++)
-            port[ndoms] |= all[k].dev->local_numa && device_local_to(all[k].dev, f->numa[i].os_index);
-        total += cores[ndoms];
-        doms[ndoms++] = i;
-    }
-    if (ndoms == 0) {
+    struct build *b = xcalloc(1, sizeof(*b));   /* its arrays are large */
+    b->f = f;
+    b->rq = rq;
+    b->out = out;
+    b->nall = rq->fabric && fabric_is_rdma(rq->fabric)
+            ? ports_select(f, rq->fabric, b->all, MAX_PORTS) : 0;
+    find_doms(b);
+    if (b->ndoms == 0) {
         sv_push(&out->notes, "the topology shows no NUMA node with cores: ranks are not bound");
+        free(b);
         return;
     }
     bool by_gpu = rq->policy == BIND_GPU_LOCAL && f->ngpus > 0;
@@ -484,150 +678,17 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     if (by_gpu && (size_t)size > f->ngpus)
         sv_pushf(&out->notes, "%d ranks share %zu GPU%s", size, f->ngpus,
                  f->ngpus == 1 ? "" : "s");
-
-    /* Units: fewer ranks than NUMA nodes, each rank takes several (the
-     * first ranks one more, as mpibind's greedy mapping); else each node
-     * takes several ranks. Local ranks 0..k go on the first (Open MPI's
-     * --map-by core order). */
-    size_t nunits = (size_t)size < ndoms ? (size_t)size : ndoms;
-    struct unit *units = xcalloc(nunits, sizeof(*units));
-    size_t *unit_of = xcalloc((size_t)size, sizeof(*unit_of));
-    if ((size_t)size < ndoms) {
-        for (size_t u = 0; u < nunits; u++) {
-            size_t a, b;
-            deal(ndoms, nunits, u, &a, &b);
-            units[u] = (struct unit){a, b - a, (int)u, 1};
-        }
-    } else {
-        /* gpu-local: ranks on the GPUs' NUMA nodes only, by their GPUs, as
-         * mpibind's gpu_optim maps them: a rank of a GPU job drives its GPU,
-         * and from another node it would reach it across the sockets' link.
-         * Not beyond a hardware thread a rank there: then by cores. */
-        size_t gpu_pus = 0;
-        for (size_t d = 0; by_gpu && d < ndoms; d++)
-            gpu_pus += gpus[d] ? pu_count(&f->numa[doms[d]]) : 0;
-        if (gpu_pus > 0 && (size_t)size > gpu_pus)
-            sv_pushf(&out->notes, "%d ranks are more than the %zu hardware threads of the GPUs' "
-                     "NUMA nodes: ranks are placed on every NUMA node, by its cores", size,
-                     gpu_pus);
-        int k[MAX_NUMA];
-        ranks_per_node(gpu_pus >= (size_t)size ? gpus : cores, gpus, port, ndoms, size,
-                       rq->policy, k);
-        hwloc_bitmap_t idle = hwloc_bitmap_alloc();
-        for (size_t d = 0; d < ndoms; d++)
-            if (k[d] == 0)
-                hwloc_bitmap_set(idle, (unsigned)f->numa[doms[d]].os_index);
-        char *s = NULL;
-        if (!hwloc_bitmap_iszero(idle) && hwloc_bitmap_list_asprintf(&s, idle) >= 0)
-            sv_pushf(&out->notes, "gpu-local: ranks run on the GPUs' NUMA nodes only, as mpibind "
-                     "places them: NUMA %s, without a GPU, stay%s idle (--bind-policy numa uses "
-                     "every NUMA node)", s, hwloc_bitmap_weight(idle) > 1 ? "" : "s");
-        free(s);
-        hwloc_bitmap_free(idle);
-        int r0 = 0;
-        for (size_t u = 0; u < nunits; u++) {
-            units[u] = (struct unit){u, 1, r0, k[u]};
-            r0 += k[u];
-        }
-    }
-
-    /* Cores: each unit's cores (node by node) split into contiguous blocks
-     * among its ranks; the NIC: the nearest port. */
-    const char **list = xcalloc(total ? total : 1, sizeof(*list));
-    int load[MAX_PORTS] = {0};
-    hwloc_bitmap_t remote = hwloc_bitmap_alloc();   /* local ranks with a remote port */
-    bool interleave = false;
-    int crowded_threads = 0;
-    for (size_t u = 0; u < nunits; u++) {
-        const struct unit *un = &units[u];
-        size_t nc = 0;
-        for (size_t i = 0; i < un->nd; i++) {
-            const struct numa_node *node = &f->numa[doms[un->d0 + i]];
-            for (size_t c = 0; node->core_pus && node->core_pus[c]; c++)
-                list[nc++] = node->core_pus[c];
-        }
-        /* More ranks than cores: the cores are dealt first (the first
-         * cores one rank more, as mpibind's distrib), then each core's
-         * hardware threads among its ranks in blocks (the first ranks one
-         * more), so no rank spans two cores and a core is split only when
-         * it must be; past its threads, its ranks share them, the first
-         * threads one rank more (mpibind's fill_in_buckets). */
-        bool split = (size_t)un->nr > nc;
-        size_t core = 0, on_core = 0, core_ranks = 0;
-        for (int j = 0; j < un->nr; j++) {
-            int r = un->r0 + j;
-            struct rank_place *rp = &out->ranks[r];
-            size_t from, to;
-            unit_of[r] = u;
-            rp->shared = split;
-            rank_numa(f, doms, un, rp);
-            if (split) {
-                if (j == 0 || on_core == core_ranks) {
-                    core = j == 0 ? 0 : core + 1;
-                    on_core = 0;
-                    core_ranks = (size_t)un->nr / nc + (core < (size_t)un->nr % nc);
-                }
-                struct strvec threads = {0};
-                deal(threads_of_core(list[core], &threads), core_ranks, on_core++, &from, &to);
-                rp->pus = pus_of_cores((const char *const *)threads.v, from, to);
-                rp->ncores = 1;
-                sv_free(&threads);
-            } else {
-                deal(nc, (size_t)un->nr, (size_t)j, &from, &to);
-                rp->pus = pus_of_cores(list, from, to);
-                rp->ncores = (int)(to - from);
-            }
-            interleave |= strcmp(placement_memory(out, rp), "interleave") == 0;
-            rank_nic(f, doms, un, all, nall, load, rq, rp);
-            if (rp->nics && !rp->nic_local)
-                hwloc_bitmap_set(remote, (unsigned)r);
-            const char *own[] = {rp->pus};
-            if (rq->threads && omp_env(rp, split ? own : list, split ? 0 : from,
-                                       split ? 1 : to, rq) && !crowded_threads++)
-                sv_pushf(&out->notes, "local rank %d: %d OpenMP threads on fewer %s: threads "
-                         "share them", r, rq->threads, rq->smt ? "hardware threads" : "cores");
-        }
-    }
+    make_units(b, size, by_gpu);
+    b->remote = hwloc_bitmap_alloc();
+    place_units(b);
     if (by_gpu)
-        assign_gpus(f, doms, units, nunits, unit_of, out);
-    for (int r = 0; r < size; r++) {
-        struct rank_place *rp = &out->ranks[r];
-        if (by_gpu && !rp->gpu_local)
-            gpu_away_note(f, rp, r, &out->notes);
-        if (rp->ngpus && rp->nics) {
-            char *dev = xstrndup(rp->nics, strcspn(rp->nics, ":"));
-            rp->gpu_nic_path = gpu_path_to(rp->gpus[0], dev);
-            free(dev);
-        }
-        gpu_env(f, rp, r, rq->gpus_by_local_rank);
-        if (rp->nics && rq->set_ucx)
-            sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
-        if (rp->nics && rq->set_nccl)
-            sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
-    }
-    for (int r = 0; r < size; r++)
-        if (out->ranks[r].shared) {
-            sv_pushf(&out->notes, "more ranks than cores on some NUMA nodes: ranks there share "
-                     "cores, the first cores one rank more, each core's hardware threads split "
-                     "among its ranks (past them, shared) (first: local rank %d on NUMA %s)", r,
-                     out->ranks[r].numa);
-            break;
-        }
-    if (interleave)
-        sv_push(&out->notes, "a rank on several NUMA nodes has its memory interleaved over them "
-                "(memory = prefer; bind keeps it on them, none leaves it alone)");
-    int nremote = hwloc_bitmap_weight(remote);
-    char *ranks = NULL;
-    if (nremote > 0 && hwloc_bitmap_list_asprintf(&ranks, remote) >= 0)
-        sv_pushf(&out->notes, "no ACTIVE %s port is local to the NUMA node%s of local rank%s %s: "
-                 "%s the nearest port on another NUMA node", fabric_label(rq->fabric),
-                 nremote > 1 ? "s" : "", nremote > 1 ? "s" : "", ranks,
-                 nremote > 1 ? "they use" : "it uses");
-    free(ranks);
-    hwloc_bitmap_free(remote);
-    free(list);
-    free(units);
-    free(unit_of);
+        assign_gpus(f, b->doms, b->units, b->nunits, b->unit_of, out);
+    rank_variables(b, size, by_gpu);
+    node_notes(b, size);
+    hwloc_bitmap_free(b->remote);
+    free(b->units);
+    free(b->unit_of);
+    free(b);
 }
 
 void placement_free(struct placement *p)

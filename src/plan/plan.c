@@ -575,7 +575,8 @@ static void plan_threads(struct plan *p, const struct profile *prof, const struc
     const char *v = rq->threads ? rq->threads : e ? e->value : NULL;
     int n = threads_value(v);
     if (n == -2) {
-        plan_fail(p, RR_EX_USAGE, xasprintf("--threads %s: expected a number of threads or auto", v));
+        plan_fail(p, RR_EX_USAGE,
+                  xasprintf("--threads %s: expected a number of threads or auto", v));
         return;
     }
     const char *smt = profile_value(prof, "bind", "smt");
@@ -1047,52 +1048,46 @@ static void plan_path(struct plan *p, const struct profile *prof, const struct p
     }
 }
 
-void plan_build(const struct plan_request *rq, struct plan *out)
+/* fabric = auto: the profile of the fabric the node's ACTIVE ports have,
+ * among the candidates (*prof and *fabric set), or none: shared memory and
+ * TCP, with a note on each ACTIVE device that is neither IB nor RoCE. */
+static void choose_auto(struct plan *out, const struct plan_request *rq,
+                        const struct profile **prof, const char **fabric)
 {
-    memset(out, 0, sizeof(*out));
-    const struct profile *prof = rq->profile;
-    out->profile = xstrdup(prof->name);
-    const char *fabric = profile_value(prof, "profile", "fabric");
-    fabric = fabric ? fabric : "auto";
-
-    if (strcmp(fabric, "auto") == 0) {
-        const char *found = fabric_from_facts(rq->facts);
-        const struct profile *choice = NULL;
-        for (size_t i = 0; found && i < rq->ncandidates; i++)
-            if (strcmp(rq->candidates[i]->name, found) == 0)
-                choice = rq->candidates[i];
-        if (found && !choice) {
-            plan_fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
-                 "named '%s' was found to use it", found, found));
-        } else if (choice) {
-            sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
-                     found, fabric_label(found));
-            prof = choice;
-            fabric = found;
-        } else {
-            sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over "
-                    "shared memory within a node and TCP between nodes, not RDMA");
-            for (size_t i = 0; i < rq->facts->ndevs; i++) {
-                const struct rdma_device *d = &rq->facts->devs[i];
-                if (d->nports && port_is_active(&d->ports[0]))
-                    sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand "
-                             "nor RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
-                             strcmp(d->driver, "efa") == 0 ? " (EFA needs libfabric: Open MPI's "
-                             "--mca pml cm --mca mtl ofi)" : "");
-            }
-            fabric = "none";
-        }
+    const char *found = fabric_from_facts(rq->facts);
+    const struct profile *choice = NULL;
+    for (size_t i = 0; found && i < rq->ncandidates; i++)
+        if (strcmp(rq->candidates[i]->name, found) == 0)
+            choice = rq->candidates[i];
+    if (found && !choice) {
+        plan_fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
+                  "named '%s' was found to use it", found, found));
+        return;
     }
-    out->chosen = xstrdup(prof->name);
-    sv_append(&out->files, &prof->files);
-    out->fabric = xstrdup(fabric);
-    out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
-    /* rdmarun's own settings: option, else profile, else default. */
-    plan_mpi(out, prof, rq);
-    /* The MPI library mpirun's ranks load; COMMAND's are its own. */
-    out->job_nodes = job_nodes(rq);
-    out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
-                     ? xstrdup(rq->mpi_library) : NULL;
+    if (choice) {
+        sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
+                 found, fabric_label(found));
+        *prof = choice;
+        *fabric = found;
+        return;
+    }
+    sv_push(&out->notes, "auto: no ACTIVE RDMA port on this node: the job runs over shared "
+            "memory within a node and TCP between nodes, not RDMA");
+    for (size_t i = 0; i < rq->facts->ndevs; i++) {
+        const struct rdma_device *d = &rq->facts->devs[i];
+        if (d->nports && port_is_active(&d->ports[0]))
+            sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand nor "
+                     "RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
+                     strcmp(d->driver, "efa") == 0 ? " (EFA needs libfabric: Open MPI's "
+                     "--mca pml cm --mca mtl ofi)" : "");
+    }
+    *fabric = "none";
+}
+
+/* rdmarun's own settings: option, else profile, else default. */
+static void plan_settings(struct plan *out, const struct profile *prof,
+                          const struct plan_request *rq, const char *fabric)
+{
     setting_resolve(&out->verify, verify_policy_names, rq->verify, "--verify", prof, "profile",
                     "verify", VERIFY_WARN);
     setting_resolve(&out->bind, bind_policy_names, rq->bind_policy, "--bind-policy", prof, "bind",
@@ -1106,24 +1101,36 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         free(out->expect.origin);
         out->expect.origin = xasprintf("fabric %s", fabric);
     }
-    /* A profile rdmarun tune measured on another kind of node: its gains
-     * were measured there. */
-    const struct entry *tuned = profile_get(prof, "profile", "tuned-for");
-    if (tuned && *tuned->value) {
-        char *fp = facts_fingerprint(rq->facts);
-        if (strcmp(fp, tuned->value) != 0) {
-            char *kind = facts_kind(rq->facts), *origin = entry_origin(tuned);
-            sv_pushf(&out->notes, "warning: the profile was tuned on another kind of node "
-                     "(tuned-for %s, %s; this node is %s: %s): its measured gains may not hold "
-                     "here (hint: rdmarun tune on this kind of node)", tuned->value, origin, fp,
-                     kind);
-            free(kind);
-            free(origin);
-        }
-        free(fp);
-    }
+}
 
-    struct port_ref all[MAX_PORTS], ports[MAX_PORTS];
+/* A profile rdmarun tune measured on another kind of node: its gains were
+ * measured there. */
+static void tuned_elsewhere(struct plan *out, const struct profile *prof,
+                            const struct facts *facts)
+{
+    const struct entry *tuned = profile_get(prof, "profile", "tuned-for");
+    if (!tuned || !*tuned->value)
+        return;
+    char *fp = facts_fingerprint(facts);
+    if (strcmp(fp, tuned->value) != 0) {
+        char *kind = facts_kind(facts), *origin = entry_origin(tuned);
+        sv_pushf(&out->notes, "warning: the profile was tuned on another kind of node (tuned-for "
+                 "%s, %s; this node is %s: %s): its measured gains may not hold here (hint: "
+                 "rdmarun tune on this kind of node)", tuned->value, origin, fp, kind);
+        free(kind);
+        free(origin);
+    }
+    free(fp);
+}
+
+/* The fabric's ports nearest the NUMA nodes the ranks run on (*where says
+ * which and why, for auto values' reasons); how many. An RDMA profile on a
+ * node without an ACTIVE port of its fabric fails the plan. */
+static size_t job_ports(struct plan *out, const struct profile *prof,
+                        const struct plan_request *rq, const char *fabric,
+                        struct port_ref *ports, char **where)
+{
+    struct port_ref all[MAX_PORTS];
     size_t nall = ports_select(rq->facts, fabric, all, MAX_PORTS);
     size_t beyond = ports_over_cap(rq->facts, fabric);
     if (beyond)
@@ -1146,8 +1153,8 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         if (used[n])
             sv_pushf(&local, "%d", rq->facts->numa[n].os_index);
     char *numas = sv_join(&local, ",");
-    char *where = rq->facts->nnuma == 0 ? xstrdup("(no topology known)")
-                : xasprintf("nearest to NUMA %s, where the ranks run (%s)", numas, how);
+    *where = rq->facts->nnuma == 0 ? xstrdup("(no topology known)")
+           : xasprintf("nearest to NUMA %s, where the ranks run (%s)", numas, how);
     if (remote.n) {
         char *r = sv_join(&remote, ",");
         sv_pushf(&out->notes, "no ACTIVE %s port is local to NUMA %s: ranks there use a port "
@@ -1165,9 +1172,13 @@ void plan_build(const struct plan_request *rq, struct plan *out)
                        "-p tcp to run without RDMA)", prof->name, fabric_label(fabric),
                        fabric_label(fabric),
                        rq->facts->ndevs, rq->facts->ndevs == 1 ? "" : "s"));
+    return nports;
+}
 
-    items_from_profile(out, prof);
-    sv_append(&out->notes, &prof->passed);
+/* The profile's auto values resolved from the node's facts and ports. */
+static void resolve_autos(struct plan *out, const struct profile *prof, const struct facts *f,
+                          const struct port_ref *ports, size_t nports, const char *where)
+{
     for (size_t i = 0; i < prof->n; i++) {
         const struct entry *e = &prof->e[i];
         if (!str_ieq(e->value, "auto") || !schema_resolvable(e->section, e->key))
@@ -1175,11 +1186,39 @@ void plan_build(const struct plan_request *rq, struct plan *out)
         char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
         struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
         if (strcmp(e->key, "NET_GDR_LEVEL") == 0)
-            resolve_gdr_level(it, rq->facts, ports, nports);
+            resolve_gdr_level(it, f, ports, nports);
         else
             resolve_auto(out, it, e->section, e->key, ports, nports, where);
         free(name);
     }
+}
+
+void plan_build(const struct plan_request *rq, struct plan *out)
+{
+    memset(out, 0, sizeof(*out));
+    const struct profile *prof = rq->profile;
+    out->profile = xstrdup(prof->name);
+    const char *fabric = profile_value(prof, "profile", "fabric");
+    fabric = fabric ? fabric : "auto";
+    if (strcmp(fabric, "auto") == 0)
+        choose_auto(out, rq, &prof, &fabric);
+    out->chosen = xstrdup(prof->name);
+    sv_append(&out->files, &prof->files);
+    out->fabric = xstrdup(fabric);
+    out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
+    plan_mpi(out, prof, rq);
+    /* The MPI library mpirun's ranks load; COMMAND's are its own. */
+    out->job_nodes = job_nodes(rq);
+    out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
+                     ? xstrdup(rq->mpi_library) : NULL;
+    plan_settings(out, prof, rq, fabric);
+    tuned_elsewhere(out, prof, rq->facts);
+    struct port_ref ports[MAX_PORTS];
+    char *where = NULL;
+    size_t nports = job_ports(out, prof, rq, fabric, ports, &where);
+    items_from_profile(out, prof);
+    sv_append(&out->notes, &prof->passed);
+    resolve_autos(out, prof, rq->facts, ports, nports, where);
     free(where);
     apply_rules(out, rq->facts, ports, nports);
     if (plan_verifies(out) && rq->evidence_dir) {

@@ -281,18 +281,22 @@ static void load_device(struct facts *f, json_object *o)
         load_port(&d->ports[k], json_object_array_get_idx(ports, k));
 }
 
-int facts_load_json(struct facts *f, const char *path)
+/* The file read and parsed: its JSON object, or NULL with the status in
+ * *rc after saying why. */
+static json_object *parse_facts(const char *path, int *rc)
 {
     size_t len = 0;
     char *text = read_input(path, FACTS_MAX_BYTES, &len);
+    *rc = RR_EX_DATAERR;
     if (!text && errno == EFBIG) {
         rr_error("facts file %s is more than the %d MiB a probe writes (hint: is it really "
                  "'rdmarun probe --json' output?)", path, FACTS_MAX_BYTES >> 20);
-        return RR_EX_DATAERR;
+        return NULL;
     }
     if (!text) {
         rr_error("cannot read facts %s: %s", path, input_strerror(errno));
-        return RR_EX_NOINPUT;
+        *rc = RR_EX_NOINPUT;
+        return NULL;
     }
     enum json_tokener_error jerr = json_tokener_success;
     json_object *root = strlen(text) == len ? json_tokener_parse_verbose(text, &jerr) : NULL;
@@ -308,7 +312,7 @@ int facts_load_json(struct facts *f, const char *path)
         rr_error("%s is not valid facts JSON: %s (hint: save facts with 'rdmarun probe --json "
                  "> FILE')", path, why);
         json_object_put(root);
-        return RR_EX_DATAERR;
+        return NULL;
     }
     long long version = num(root, "rdmarun_facts", 0);
     if (version < 1 || version > FACTS_FORMAT_VERSION) {
@@ -317,19 +321,59 @@ int facts_load_json(struct facts *f, const char *path)
                  ? " (hint: it was saved by a newer rdmarun; probe again with this one)"
                  : " (hint: the 'rdmarun_facts' field is missing: not a probe file)");
         json_object_put(root);
-        return RR_EX_DATAERR;
+        return NULL;
     }
     if (facts_schema_check(root, path) != 0) {
         json_object_put(root);
-        return RR_EX_DATAERR;
+        return NULL;
     }
-    f->format_version = (int)version;
-    f->hostname = str(root, "hostname");
-    f->source = xasprintf("facts %s", path);
-    f->ucx_version = str(root, "ucx_version");
-    f->kernel = str(root, "kernel");
-    f->module_versions = known_strings(root, "module_versions");
-    json_object *host = get(root, "host");
+    *rc = 0;
+    return root;
+}
+
+/* NUMA node i of host.numa_nodes: 0, or -1 after saying why. */
+static int load_numa(struct facts *f, json_object *numa, size_t i, hwloc_bitmap_t expanded,
+                     const char *path)
+{
+    json_object *n = json_object_array_get_idx(numa, i);
+    /* Placement sets the number as a bit: 2^32 of them would take 512 MB. */
+    long long os_index = num(n, "os_index", (long long)i);
+    if (os_index < 0 || os_index >= MAX_NUMA_NODES) {
+        rr_error("%s: host.numa_nodes[%zu].os_index %s is not a NUMA node number (0-%d) "
+                 "(hint: save facts with 'rdmarun probe --json > FILE')", path, i,
+                 json_object_to_json_string(get(n, "os_index")), MAX_NUMA_NODES - 1);
+        return -1;
+    }
+    struct numa_node *node = &f->numa[i];
+    node->os_index = (int)os_index;
+    node->cpus = str(n, "cpus");
+    if (node->cpus && !cpu_list_valid(node->cpus)) {
+        free(node->cpus);   /* like a device's local_cpus: unknown */
+        node->cpus = NULL;
+    }
+    node->ncores = (int)num(n, "cores", 0);
+    node->npus = (int)num(n, "pus", 0);
+    /* [] is a node without cores of its own (HBM, CXL); no list, an older file */
+    if (json_object_is_type(get(n, "core_pus"), json_type_array)) {
+        node->core_pus = strings_where(n, "core_pus", is_cpu_list);
+        if (!node->core_pus)
+            node->core_pus = xcalloc(1, sizeof(char *));
+    } else if (node->cpus) {
+        node->core_pus = pus_each(node->cpus, expanded);
+    }
+    json_object *dist = get(n, "distances");
+    if (array_len(dist) == f->nnuma) {
+        node->distance = xcalloc(f->nnuma, sizeof(int));
+        for (size_t k = 0; k < f->nnuma; k++)
+            node->distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
+    }
+    return 0;
+}
+
+/* The host: packages, cores, PUs, NUMA nodes (whose cores none claims
+ * twice), CPU states. 0, or -1 after saying why. */
+static int load_host(struct facts *f, json_object *host, const char *path)
+{
     f->npackages = (int)num(host, "packages", 0);
     f->ncores = (int)num(host, "cores", 0);
     f->npus = (int)num(host, "pus", 0);
@@ -337,89 +381,70 @@ int facts_load_json(struct facts *f, const char *path)
     f->nnuma = array_len(numa);
     f->numa = xcalloc(f->nnuma ? f->nnuma : 1, sizeof(*f->numa));
     hwloc_bitmap_t expanded = hwloc_bitmap_alloc();
-    for (size_t i = 0; i < f->nnuma; i++) {
-        json_object *n = json_object_array_get_idx(numa, i);
-        /* Placement sets the number as a bit: 2^32 of them would take 512 MB. */
-        long long os_index = num(n, "os_index", (long long)i);
-        if (os_index < 0 || os_index >= MAX_NUMA_NODES) {
-            rr_error("%s: host.numa_nodes[%zu].os_index %s is not a NUMA node number (0-%d) "
-                     "(hint: save facts with 'rdmarun probe --json > FILE')", path, i,
-                     json_object_to_json_string(get(n, "os_index")), MAX_NUMA_NODES - 1);
-            hwloc_bitmap_free(expanded);
-            json_object_put(root);
-            return RR_EX_DATAERR;
-        }
-        f->numa[i].os_index = (int)os_index;
-        f->numa[i].cpus = str(n, "cpus");
-        if (f->numa[i].cpus && !cpu_list_valid(f->numa[i].cpus)) {
-            free(f->numa[i].cpus);   /* like a device's local_cpus: unknown */
-            f->numa[i].cpus = NULL;
-        }
-        f->numa[i].ncores = (int)num(n, "cores", 0);
-        f->numa[i].npus = (int)num(n, "pus", 0);
-        /* [] is a node without cores of its own (HBM, CXL); no list, an
-         * older file */
-        if (json_object_is_type(get(n, "core_pus"), json_type_array)) {
-            f->numa[i].core_pus = strings_where(n, "core_pus", is_cpu_list);
-            if (!f->numa[i].core_pus)
-                f->numa[i].core_pus = xcalloc(1, sizeof(char *));
-        } else if (f->numa[i].cpus) {
-            f->numa[i].core_pus = pus_each(f->numa[i].cpus, expanded);
-        }
-        json_object *dist = get(n, "distances");
-        if (array_len(dist) == f->nnuma) {
-            f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
-            for (size_t k = 0; k < f->nnuma; k++)
-                f->numa[i].distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
-        }
-    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < f->nnuma; i++)
+        rc = load_numa(f, numa, i, expanded, path);
     hwloc_bitmap_free(expanded);
+    if (rc)
+        return -1;
     char *why = numa_cores_claim(f->numa, f->nnuma);
     if (why) {
         rr_error("%s: host.%s (hint: save facts with 'rdmarun probe --json > FILE')", path, why);
         free(why);
-        json_object_put(root);
-        return RR_EX_DATAERR;
+        return -1;
     }
     json_object *cpu = get(host, "cpu");
     f->cpu.governors = keyed_cpu_lists(cpu, "governors");
     f->cpu.idle_states = keyed_cpu_lists(cpu, "idle_states");
-    json_object *devs = get(root, "devices");
+    return 0;
+}
+
+/* The devices, one per name (a second would be a node no kernel makes): 0,
+ * or -1 after saying why. */
+static int load_devices(struct facts *f, json_object *devs, const char *path)
+{
     for (size_t i = 0; i < array_len(devs); i++) {
-        /* One device per name: a second would be a node no kernel makes. */
         char *name = str(json_object_array_get_idx(devs, i), "name");
         for (size_t k = 0; name && k < f->ndevs; k++)
             if (strcmp(f->devs[k].name, name) == 0) {
                 rr_error("%s: devices[%zu]: device %s is listed twice (hint: save facts with "
                          "'rdmarun probe --json > FILE')", path, i, name);
                 free(name);
-                json_object_put(root);
-                return RR_EX_DATAERR;
+                return -1;
             }
         free(name);
         load_device(f, json_object_array_get_idx(devs, i));
     }
-    json_object *gpus = get(root, "gpus");
+    return 0;
+}
+
+static void load_gpus(struct facts *f, json_object *gpus)
+{
     f->ngpus = array_len(gpus);
     f->gpus = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*f->gpus));
     for (size_t i = 0; i < f->ngpus; i++) {
         json_object *g = json_object_array_get_idx(gpus, i);
-        f->gpus[i].name = str(g, "name");
-        if (!f->gpus[i].name)
-            f->gpus[i].name = xstrdup("gpu");
-        f->gpus[i].pci_busid = str(g, "pci_busid");
-        f->gpus[i].vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
-        f->gpus[i].numa_node = (int)num(g, "numa_node", -1);
-        f->gpus[i].nic_paths = strings_where(g, "nic_paths", is_nic_path);
+        struct gpu *gpu = &f->gpus[i];
+        gpu->name = str(g, "name");
+        if (!gpu->name)
+            gpu->name = xstrdup("gpu");
+        gpu->pci_busid = str(g, "pci_busid");
+        gpu->vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
+        gpu->numa_node = (int)num(g, "numa_node", -1);
+        gpu->nic_paths = strings_where(g, "nic_paths", is_nic_path);
         /* null (unknown) stays NULL */
         if (json_object_is_type(get(g, "acs_redirect"), json_type_array)) {
-            f->gpus[i].acs_redirect = strings_where(g, "acs_redirect", is_acs_entry);
-            if (!f->gpus[i].acs_redirect)
-                f->gpus[i].acs_redirect = xcalloc(1, sizeof(char *));
+            gpu->acs_redirect = strings_where(g, "acs_redirect", is_acs_entry);
+            if (!gpu->acs_redirect)
+                gpu->acs_redirect = xcalloc(1, sizeof(char *));
         }
-        f->gpus[i].bar1_mib = num(g, "bar1_mib", -1);
-        f->gpus[i].nvlink_peers = (int)num(g, "nvlink_peers", -1);
+        gpu->bar1_mib = num(g, "bar1_mib", -1);
+        gpu->nvlink_peers = (int)num(g, "nvlink_peers", -1);
     }
+}
+
+static void load_netifs_limits(struct facts *f, json_object *root)
+{
     json_object *netifs = get(root, "netifs");
     f->nnetifs = array_len(netifs);
     f->netifs = xcalloc(f->nnetifs ? f->nnetifs : 1, sizeof(*f->netifs));
@@ -445,6 +470,27 @@ int facts_load_json(struct facts *f, const char *path)
     l->mod_nvidia_peermem = flag(mods, "nvidia_peermem");
     l->mod_rdma_rxe = flag(mods, "rdma_rxe");
     l->mod_vmw_pvrdma = flag(mods, "vmw_pvrdma");
+}
+
+int facts_load_json(struct facts *f, const char *path)
+{
+    int rc;
+    json_object *root = parse_facts(path, &rc);
+    if (!root)
+        return rc;
+    f->format_version = (int)num(root, "rdmarun_facts", 0);
+    f->hostname = str(root, "hostname");
+    f->source = xasprintf("facts %s", path);
+    f->ucx_version = str(root, "ucx_version");
+    f->kernel = str(root, "kernel");
+    f->module_versions = known_strings(root, "module_versions");
+    if (load_host(f, get(root, "host"), path) != 0 ||
+        load_devices(f, get(root, "devices"), path) != 0) {
+        json_object_put(root);
+        return RR_EX_DATAERR;
+    }
+    load_gpus(f, get(root, "gpus"));
+    load_netifs_limits(f, root);
     json_object_put(root);
     return 0;
 }

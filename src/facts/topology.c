@@ -294,9 +294,13 @@ int topology_discover(hwloc_topology_t t)
     return hwloc_topology_load(t);
 }
 
-int facts_read_topology(struct facts *f, const char *xml)
+/* hwloc's topology of this node, or of the XML file (read here, bounded,
+ * so that a FIFO or /dev/zero named as the topology is refused rather than
+ * handed to hwloc's reader). 0, or the status after saying why. */
+static int topology_open(const char *xml, hwloc_topology_t *out)
 {
     hwloc_topology_t t = NULL;
+    *out = NULL;
     if (!xml) {
         if (topology_load_this_node(&t) < 0) {
             rr_error("hwloc could not load this node's topology: %s", strerror(errno));
@@ -304,15 +308,16 @@ int facts_read_topology(struct facts *f, const char *xml)
                 hwloc_topology_destroy(t);
             return RR_EX_SOFTWARE;
         }
-    } else if (hwloc_topology_init(&t) < 0) {
+        *out = t;
+        return 0;
+    }
+    if (hwloc_topology_init(&t) < 0) {
         rr_error("hwloc could not start: %s", strerror(errno));
         return RR_EX_SOFTWARE;
     }
     size_t len = 0;
-    /* Read here, bounded, so that a FIFO or /dev/zero named as the topology
-     * is refused rather than handed to hwloc's reader. */
-    char *text = xml ? read_input(xml, TOPOLOGY_MAX_BYTES, &len) : NULL;
-    if (xml && !text) {
+    char *text = read_input(xml, TOPOLOGY_MAX_BYTES, &len);
+    if (!text) {
         int err = errno;
         if (err == EFBIG)
             rr_error("topology %s is more than the %d MiB an hwloc XML of any machine takes",
@@ -322,30 +327,29 @@ int facts_read_topology(struct facts *f, const char *xml)
         hwloc_topology_destroy(t);
         return err == EFBIG ? RR_EX_DATAERR : RR_EX_NOINPUT;
     }
-    if (xml && (strlen(text) != len || hwloc_topology_set_xmlbuffer(t, text, (int)len + 1) < 0)) {
+    if (strlen(text) != len || hwloc_topology_set_xmlbuffer(t, text, (int)len + 1) < 0) {
         rr_error("%s is not an hwloc XML topology (hint: make one with 'lstopo --of xml FILE')",
                  xml);
         free(text);
         hwloc_topology_destroy(t);
         return RR_EX_DATAERR;
     }
-    if (xml) {
-        hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-        int loaded = hwloc_topology_load(t);
-        free(text);
-        if (loaded < 0) {
-            rr_error("hwloc could not load the topology %s: %s", xml, strerror(errno));
-            hwloc_topology_destroy(t);
-            return RR_EX_DATAERR;
-        }
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    int loaded = hwloc_topology_load(t);
+    free(text);
+    if (loaded < 0) {
+        rr_error("hwloc could not load the topology %s: %s", xml, strerror(errno));
+        hwloc_topology_destroy(t);
+        return RR_EX_DATAERR;
     }
-    f->npackages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
-    f->ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
-    f->npus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-    const char *host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "HostName");
-    if (xml && host && !f->hostname)
-        f->hostname = xstrdup(host);
+    *out = t;
+    return 0;
+}
 
+/* The NUMA nodes, each with its cores' PUs (so that ranks can be given
+ * whole cores): 0, or the status after saying why. */
+static int topology_numa(struct facts *f, hwloc_topology_t t, const char *xml)
+{
     int nnuma = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
     f->numa = xcalloc(nnuma > 0 ? (size_t)nnuma : 1, sizeof(*f->numa));
     for (int i = 0; i < nnuma; i++) {
@@ -353,7 +357,6 @@ int facts_read_topology(struct facts *f, const char *xml)
         if (node->os_index >= MAX_NUMA_NODES) {   /* placement sets it as a bit */
             rr_error("the topology%s%s has NUMA node P#%u, not a NUMA node number (0-%d)",
                      xml ? " " : "", xml ? xml : "", node->os_index, MAX_NUMA_NODES - 1);
-            hwloc_topology_destroy(t);
             return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
         }
         struct numa_node *n = &f->numa[f->nnuma++];
@@ -361,7 +364,6 @@ int facts_read_topology(struct facts *f, const char *xml)
         n->cpus = bitmap_list(node->cpuset);
         n->ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_CORE);
         n->npus = hwloc_get_nbobjs_inside_cpuset_by_type(t, node->cpuset, HWLOC_OBJ_PU);
-        /* Each core's PUs, so that ranks can be given whole cores. */
         hwloc_obj_type_t unit = n->ncores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
         for (hwloc_obj_t c = NULL;
              (c = hwloc_get_next_obj_inside_cpuset_by_type(t, node->cpuset, unit, c));) {
@@ -370,55 +372,67 @@ int facts_read_topology(struct facts *f, const char *xml)
             free(pus);
         }
     }
-
     char *why = numa_cores_claim(f->numa, f->nnuma);
     if (why) {
         rr_error("the topology%s%s is not one machine's: %s", xml ? " " : "", xml ? xml : "", why);
         free(why);
-        hwloc_topology_destroy(t);
         return xml ? RR_EX_DATAERR : RR_EX_SOFTWARE;
     }
+    return 0;
+}
 
-    /* NUMA distances (a latency matrix), where the machine reports them. */
+/* NUMA distances (a latency matrix), where the machine reports them. */
+static void topology_distances(struct facts *f, hwloc_topology_t t)
+{
     struct hwloc_distances_s *dist[1];
     unsigned ndist = 1;
     if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &ndist, dist,
-                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && ndist == 1) {
-        for (size_t i = 0; i < f->nnuma; i++) {
-            f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
-            for (size_t k = 0; k < f->nnuma; k++) {
-                hwloc_obj_t a = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
-                hwloc_obj_t b = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
-                hwloc_uint64_t ab = 0, ba = 0;
-                hwloc_distances_obj_pair_values(dist[0], a, b, &ab, &ba);
-                f->numa[i].distance[k] = (int)ab;
-            }
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0 || ndist != 1)
+        return;
+    for (size_t i = 0; i < f->nnuma; i++) {
+        f->numa[i].distance = xcalloc(f->nnuma, sizeof(int));
+        for (size_t k = 0; k < f->nnuma; k++) {
+            hwloc_obj_t a = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+            hwloc_obj_t b = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
+            hwloc_uint64_t ab = 0, ba = 0;
+            hwloc_distances_obj_pair_values(dist[0], a, b, &ab, &ba);
+            f->numa[i].distance[k] = (int)ab;
         }
-        hwloc_distances_release(t, dist[0]);
     }
+    hwloc_distances_release(t, dist[0]);
+}
 
-    /* Devices come from the XML only when sysfs gave none. */
-    bool devices_from_xml = xml && f->ndevs == 0;
+/* An OpenFabrics device hwloc shows: placed when sysfs gave it, or made
+ * from the XML when sysfs gave none (devices_from_xml). */
+static void topology_rdma_device(struct facts *f, hwloc_topology_t t, hwloc_obj_t o,
+                                 bool devices_from_xml)
+{
+    struct rdma_device *d = NULL;
+    for (size_t i = 0; i < f->ndevs && !d; i++)
+        if (strcmp(f->devs[i].name, o->name) == 0)
+            d = &f->devs[i];
+    if (!d && devices_from_xml) {
+        d = facts_device(f, o->name);
+        hwloc_obj_t pci = pci_parent(o);
+        d->driver = xstrdup(pci && pci->attr->pcidev.vendor_id == 0x1d0f
+                            ? "efa" : driver_from_name(o->name));
+        const char *guid = hwloc_obj_get_info_by_name(o, "NodeGUID");
+        d->node_guid = guid ? xstrdup(guid) : NULL;
+        ports_from_infos(d, o);
+    }
+    if (d)
+        place_device(t, d, o);
+}
+
+/* The I/O devices: RDMA devices, GPUs, network interfaces, and the IPoIB
+ * netdevs hwloc saw under an RDMA device's PCI function. */
+static void topology_devices(struct facts *f, hwloc_topology_t t, bool devices_from_xml)
+{
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_osdev(t, o));) {
         switch (o->attr->osdev.type) {
-        case HWLOC_OBJ_OSDEV_OPENFABRICS: {
-            struct rdma_device *d = NULL;
-            for (size_t i = 0; i < f->ndevs && !d; i++)
-                if (strcmp(f->devs[i].name, o->name) == 0)
-                    d = &f->devs[i];
-            if (!d && devices_from_xml) {
-                d = facts_device(f, o->name);
-                hwloc_obj_t pci = pci_parent(o);
-                d->driver = xstrdup(pci && pci->attr->pcidev.vendor_id == 0x1d0f
-                                    ? "efa" : driver_from_name(o->name));
-                const char *guid = hwloc_obj_get_info_by_name(o, "NodeGUID");
-                d->node_guid = guid ? xstrdup(guid) : NULL;
-                ports_from_infos(d, o);
-            }
-            if (d)
-                place_device(t, d, o);
+        case HWLOC_OBJ_OSDEV_OPENFABRICS:
+            topology_rdma_device(f, t, o, devices_from_xml);
             break;
-        }
         case HWLOC_OBJ_OSDEV_GPU:
         case HWLOC_OBJ_OSDEV_COPROC:
             add_gpu(f, t, o);
@@ -432,7 +446,6 @@ int facts_read_topology(struct facts *f, const char *xml)
     }
     gpu_nic_paths(f, t);
     gpu_nvlink_peers(f, t);
-    /* IPoIB netdevs hwloc saw under an RDMA device's PCI function. */
     for (hwloc_obj_t o = NULL; devices_from_xml && (o = hwloc_get_next_osdev(t, o));) {
         if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent)
             continue;
@@ -441,6 +454,26 @@ int facts_read_topology(struct facts *f, const char *xml)
                 c->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS)
                 list_add(&facts_device(f, c->name)->netdevs, o->name);
     }
+}
+
+int facts_read_topology(struct facts *f, const char *xml)
+{
+    hwloc_topology_t t;
+    int rc = topology_open(xml, &t);
+    if (rc)
+        return rc;
+    f->npackages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+    f->ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+    f->npus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+    const char *host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "HostName");
+    if (xml && host && !f->hostname)
+        f->hostname = xstrdup(host);
+    rc = topology_numa(f, t, xml);
+    if (!rc) {
+        topology_distances(f, t);
+        /* Devices come from the XML only when sysfs gave none. */
+        topology_devices(f, t, xml && f->ndevs == 0);
+    }
     hwloc_topology_destroy(t);
-    return 0;
+    return rc;
 }

@@ -686,26 +686,15 @@ static bool near_command(const char *word)
     return s != NULL;
 }
 
-int cli_parse(int argc, char **argv, struct cmdline *cl)
+/* The options from argv[*i] on, until the program: rdmarun's own, and the
+ * launcher's kept verbatim with their arguments. 0, 1 when --help or
+ * --version ended the parse, or the status. */
+static int parse_options(int argc, char **argv, struct cmdline *cl, int *i)
 {
-    memset(cl, 0, sizeof(*cl));
-    cl->job.np = cl->job.ppn = -1;
-    cl->command = CMD_RUN;
-    int i = 1;
-    const struct command_def *named = i < argc ? command_named(argv[i]) : NULL;
-    if (named) {
-        cl->command = named->id;
-        i++;
-    } else if (i < argc && near_command(argv[i])) {
-        return RR_EX_USAGE;
-    }
-    launcher_named(argc, argv);
-    if (cl->command == CMD_RANK && rank_env_options(cl) != 0)
-        return RR_EX_USAGE;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
+    for (; *i < argc; (*i)++) {
+        const char *a = argv[*i];
         if (strcmp(a, "--") == 0) {
-            i++;
+            (*i)++;
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -717,62 +706,73 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             cl->help_for = cl->command;
-            cl->help_all = i + 1 < argc && strcmp(argv[i + 1], "all") == 0;
+            cl->help_all = *i + 1 < argc && strcmp(argv[*i + 1], "all") == 0;
             cl->command = CMD_HELP;
-            return 0;
+            return 1;
         }
         if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
             cl->command = CMD_VERSION;
-            return 0;
+            return 1;
         }
-        int taken = own_option(cl, argc, argv, &i);
+        int taken = own_option(cl, argc, argv, i);
         if (taken < 0)
             return RR_EX_USAGE;
         if (taken)
             continue;
-        /* The launcher's option: kept verbatim with its arguments. */
         int nargs = foreign_option(cl->command, a);
         if (nargs < 0)
             return RR_EX_USAGE;
-        nargs = hydra_pair(a, i + 1 < argc ? argv[i + 1] : NULL, nargs);
+        nargs = hydra_pair(a, *i + 1 < argc ? argv[*i + 1] : NULL, nargs);
         const char *name = a + (a[1] == '-' ? 2 : 1);
-        if (i + nargs >= argc) {
+        if (*i + nargs >= argc) {
             rr_error("%s option %s needs %d argument%s", launcher_word(), a,
                      nargs, nargs > 1 ? "s" : "");
             return RR_EX_USAGE;
         }
-        if (!note_override(&cl->job, name, argv, i))
+        if (!note_override(&cl->job, name, argv, *i))
             return RR_EX_USAGE;
         for (int k = 0; k <= nargs; k++)
-            sv_push(&cl->job.mpirun_args, argv[i + k]);
-        i += nargs;
+            sv_push(&cl->job.mpirun_args, argv[*i + k]);
+        *i += nargs;
     }
-    for (; i < argc; i++)
-        sv_push(&cl->job.program, argv[i]);
-    if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
+    return 0;
+}
+
+/* rdmarun help [all | CMD]: the command whose help is asked for. 0, or the
+ * status when CMD is none. */
+static int help_words(struct cmdline *cl, struct strvec *words)
+{
+    if (words->n == 1 && strcmp(words->v[0], "all") == 0) {
+        cl->help_all = true;
+        sv_free(words);
+    }
+    if (words->n != 1)
+        return 0;
+    const struct command_def *c = strcmp(words->v[0], "run") == 0 ? &commands[0]
+                                : command_named(words->v[0]);
+    if (!c) {
+        const char *names[16] = {"run"};
+        size_t n = 1;
+        for (size_t k = 0; k < ncommands && n < 16; k++)
+            if (commands[k].name)
+                names[n++] = commands[k].name;
+        const char *s = suggest(words->v[0], names, n);
+        rr_error("help: no command '%s'%s%s%s (hint: rdmarun --help)", words->v[0],
+                 s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
         return RR_EX_USAGE;
+    }
+    cl->help_for = c->id;
+    sv_free(words);
+    return 0;
+}
+
+/* The words after the options, as the command takes them: 0, or the
+ * status after saying what is missing or too much. */
+static int check_words(struct cmdline *cl)
+{
     struct strvec *words = &cl->job.program;
-    if (cl->command == CMD_HELP && words->n == 1 && strcmp(words->v[0], "all") == 0) {
-        cl->help_all = true;   /* rdmarun help all */
-        sv_free(words);
-    }
-    if (cl->command == CMD_HELP && words->n == 1) {   /* rdmarun help CMD */
-        const struct command_def *c = strcmp(words->v[0], "run") == 0 ? &commands[0]
-                                    : command_named(words->v[0]);
-        if (!c) {
-            const char *names[16] = {"run"};
-            size_t n = 1;
-            for (size_t k = 0; k < ncommands && n < 16; k++)
-                if (commands[k].name)
-                    names[n++] = commands[k].name;
-            const char *s = suggest(words->v[0], names, n);
-            rr_error("help: no command '%s'%s%s%s (hint: rdmarun --help)", words->v[0],
-                     s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
-            return RR_EX_USAGE;
-        }
-        cl->help_for = c->id;
-        sv_free(words);
-    }
+    if (cl->command == CMD_HELP && help_words(cl, words) != 0)
+        return RR_EX_USAGE;
     if (cl->command == CMD_PROFILES && words->n > 0) {
         if (strcmp(words->v[0], "show") != 0 || words->n != 2) {
             rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME");
@@ -801,6 +801,34 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", words->v[0]);
         return RR_EX_USAGE;
     }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cmdline *cl)
+{
+    memset(cl, 0, sizeof(*cl));
+    cl->job.np = cl->job.ppn = -1;
+    cl->command = CMD_RUN;
+    int i = 1;
+    const struct command_def *named = i < argc ? command_named(argv[i]) : NULL;
+    if (named) {
+        cl->command = named->id;
+        i++;
+    } else if (i < argc && near_command(argv[i])) {
+        return RR_EX_USAGE;
+    }
+    launcher_named(argc, argv);
+    if (cl->command == CMD_RANK && rank_env_options(cl) != 0)
+        return RR_EX_USAGE;
+    int rc = parse_options(argc, argv, cl, &i);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    for (; i < argc; i++)
+        sv_push(&cl->job.program, argv[i]);
+    if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
+        return RR_EX_USAGE;
+    if (check_words(cl) != 0)
+        return RR_EX_USAGE;
     struct stat st;
     int missing = cl->sysfs && stat(cl->sysfs, &st) != 0 ? errno : 0;
     if (cl->sysfs && (missing || !S_ISDIR(st.st_mode))) {

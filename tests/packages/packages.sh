@@ -47,13 +47,7 @@ in_clean_root() {
     cp "$SRC/tests/packages/installed.sh" "$dir/root/installed.sh" && cp "$hello" "$dir/root/mpi_hello"
     "$SRC/scripts/chroot-run.sh" "$dir" /bin/sh /root/installed.sh "$VERSION" /root/mpi_hello \
         >"$TMP/installed.out" 2>&1
-    while IFS= read -r line; do
-        case $line in
-            "ok - "*) ok 0 "$suite: ${line#ok - }" ;;
-            "not ok - "*) ok 1 "$suite: ${line#not ok - }" ;;
-            *) echo "$line" ;;
-        esac
-    done <"$TMP/installed.out"
+    relay_tap "$TMP/installed.out" "$suite: "
     grep -q "^ok - purging" "$TMP/installed.out"
     ok_log $? "$suite: installed.sh ran to its end" "$TMP/installed.out"
     rm -rf "$dir"

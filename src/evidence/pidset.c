@@ -2,7 +2,6 @@
 #include "evidence/pidset.h"
 #include "util/hashtab.h"
 #include "util/xalloc.h"
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 

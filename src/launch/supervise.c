@@ -498,7 +498,7 @@ static int signalled_status(int rc, bool stopped)
  * and, when the run did not meet the profile's expectation, a warning (an
  * error when strict makes it the status). Whether it fails the job. */
 static bool closing_line(const struct plan *p, const struct watch *w, const struct evidence *ev,
-                         enum verdict v, int rc, char *summary, const char *moved,
+                         enum verdict v, int rc, const char *summary, const char *moved,
                          const char *trouble)
 {
     bool want_rdma = p->expect.value == EXPECT_RDMA;

@@ -139,7 +139,7 @@ for code in 0 15 3; do
 #!/bin/sh
 trap 'kill \$! 2>/dev/null; exit $code' TERM
 touch "$TMP/l$code.up"
-sleep 1000 & wait   # until SIGTERM: no polling
+sleep $(scaled 120) & wait   # until SIGTERM (no polling); a lost one ends it, failing
 SH
     chmod +x "l$code"
     got=
@@ -160,7 +160,7 @@ if command -v mpiexec.hydra >/dev/null || command -v mpiexec.mpich >/dev/null; t
     cat >spin <<SH
 #!/bin/sh
 touch "$TMP/spin.up"
-exec sleep 1000   # until Hydra passes SIGTERM on
+exec sleep $(scaled 120)   # until Hydra passes SIGTERM on (a lost one: status 0, failing)
 SH
     chmod +x spin
     got=

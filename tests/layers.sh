@@ -72,6 +72,26 @@ for file in */*.c; do
     grep -q '^#include [<"]config.h[>"]' "$file" || missing="$missing $file"
 done
 [ -z "$missing" ]; ok $? "every source that asks configure's HAVE_ macros includes config.h (${missing:-none missing})"
+# docs/DESIGN.md's layer table names what each stage may include: a stage
+# that includes one its row does not name (rows of "... X", every stage
+# below, and "everything" are held by the floors above) is a table out of date.
+stale() {  # stale DESIGN.md: "stage→included" for each include its row leaves out
+    for d in */; do
+        d=${d%/}
+        row=$(grep "^| [0-9]* | \`$d/\` |" "$1" | awk -F'|' '{print $(NF-1)}' | tr -d ' ')
+        case $row in *everything*|*...*) continue ;; esac
+        for used in $(sed -n 's|^#include "\([a-z]*\)/.*|\1|p' "$d"/*.[ch] | sort -u); do
+            [ "$used" = "$d" ] && continue
+            case ",$row," in *",$used,"*) ;; *) printf ' %s' "$d→$used" ;; esac
+        done
+    done
+}
+sed 's/^\(| 5 | `evidence\/` |.*| \)util, profile, facts |$/\1util, profile |/' \
+    "$SRC/docs/DESIGN.md" >"$TMP/design-old.md"
+[ "$(stale "$TMP/design-old.md")" = " evidence→facts" ]
+ok $? "a row that leaves out an include is found (evidence without facts: $(stale "$TMP/design-old.md"))"
+found=$(stale "$SRC/docs/DESIGN.md")
+[ -z "$found" ]; ok $? "docs/DESIGN.md's layer table names every stage's includes${found:+:$found}"
 # rdmarun.c dispatches: it includes the command table and nothing of the stages.
 ! grep '^#include "' rdmarun.c | grep -v '"cmd/' | grep -q .
 ok $? "rdmarun.c includes only cmd/"

@@ -80,6 +80,14 @@ MPIRUN_ROOT=
 # and `[ $? = 0 ] ||` after it see the check, not the echo.
 ok() {
     _n=$((_n + 1))
+    # RDMARUN_TAP_TIMES (the VM guests): the seconds since the previous
+    # check, where they are many, so CI's log shows where a suite's time goes.
+    if [ -n "${RDMARUN_TAP_TIMES:-}" ]; then
+        _t_now=$(date +%s)
+        [ $((_t_now - ${_t_prev:-$_t_now})) -ge 5 ] &&
+            echo "# $((_t_now - _t_prev)) s since the previous check"
+        _t_prev=$_t_now
+    fi
     if [ "$1" -eq 0 ]; then
         echo "ok $_n - $2"
     else

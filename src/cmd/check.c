@@ -6,7 +6,9 @@
 #include "facts/facts.h"
 #include "health/health.h"
 #include "launch/launch.h"
+#include "plan/launchers.h"
 #include "plan/path.h"
+#include "profile/schema.h"
 #include "preflight/path_test.h"
 #include "preflight/preflight.h"
 #include "profile/settings.h"
@@ -20,15 +22,17 @@
 
 static int path_test(const struct cmdline *cl, long gid)
 {
-    double timeout = PATH_TIMEOUT_S;
+    double timeout = atof(schema_value(NULL, "check", "path-timeout"));
     if (cl->path_timeout && !parse_seconds(cl->path_timeout, 3600, &timeout)) {
         rr_error("--path-timeout %s: expected seconds, above 0 and at most 3600",
                  cl->path_timeout);
         return RR_EX_USAGE;
     }
-    if (cl->launcher && strcmp(cl->launcher, "exec") == 0) {
-        rr_error("check --path-test --launcher exec: the path test starts one peer per node, "
-                 "which only mpirun or srun can do (hint: --launcher mpirun or srun)");
+    const struct launcher_desc *row =
+        cl->launcher ? launcher_of(name_index(launcher_words(), cl->launcher)) : NULL;
+    if (row && row->command_is_launcher) {
+        rr_error("check --path-test --launcher %s: the path test starts one peer per node, "
+                 "which only mpirun or srun can do (hint: --launcher mpirun or srun)", row->word);
         return RR_EX_USAGE;
     }
     struct strvec hosts = {0};
@@ -36,10 +40,11 @@ static int path_test(const struct cmdline *cl, long gid)
     if (rc)
         return rc;
     /* In a Slurm allocation with no host options, srun starts the peers. */
-    bool srun = cl->launcher ? strcmp(cl->launcher, "srun") == 0
-                             : hosts.n == 0 && cl->job.mpirun_args.n == 0 && getenv("SLURM_JOB_ID");
+    bool srun = row ? row->path_test == LAUNCHER_SRUN
+                    : hosts.n == 0 && cl->job.mpirun_args.n == 0 && getenv("SLURM_JOB_ID");
     bool on_path;
-    char *launcher = srun ? launch_find_srun(cl->mpirun) : launch_find_mpirun(cl->mpirun, &on_path);
+    char *launcher = launch_find(launcher_of(srun ? LAUNCHER_SRUN : LAUNCHER_MPIRUN), cl->mpirun,
+                                 NULL, &on_path);
     char *self = realpath("/proc/self/exe", NULL);
     struct path_request rq = {
         .srun = srun, .launcher = launcher, .mpirun_args = &cl->job.mpirun_args, .hosts = &hosts,

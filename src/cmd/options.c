@@ -1,6 +1,7 @@
 #include "cmd/options.h"
 #include "cmd/commands.h"
 #include "launch/launch.h"
+#include "plan/launchers.h"
 #include "launch/launcher_options.h"
 #include "launch/program_mpi.h"
 #include "profile/profile.h"
@@ -287,7 +288,7 @@ static const char *value_of(const char *name, const char *alias, int argc, char 
 /* The launcher a --launcher or --mpi word names. */
 static void name_launcher(const char *launcher_word, const char *mpi_word)
 {
-    int l = launcher_word ? name_index(launcher_names, launcher_word) : -1;
+    int l = launcher_word ? name_index(launcher_words(), launcher_word) : -1;
     if (l >= 0 || (mpi_word && name_index(mpi_family_names, mpi_word) >= 0)) {
         launcher.kind = l >= 0 ? (enum launcher)l
                       : strcmp(mpi_word, "mpich") == 0 ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN;
@@ -373,13 +374,9 @@ static struct launcher_opts *launcher_opts(void)
             launcher.kind = LAUNCHER_HYDRA;
         /* exec's COMMAND, Flux and PALS take mpirun's words for what they
          * are told (-np, -x), translated by the plan (plan/job_words.c). */
-        if (launcher.kind == LAUNCHER_EXEC || launcher.kind == LAUNCHER_FLUX ||
-            launcher.kind == LAUNCHER_PALS)
-            launcher.kind = LAUNCHER_MPIRUN;
+        launcher.kind = launcher_of(launcher.kind)->help;
         bool on_path;
-        char *path = launcher.kind == LAUNCHER_SRUN ? launch_find_srun(launcher.path)
-                   : launcher.kind == LAUNCHER_HYDRA ? launch_find_mpiexec(launcher.path, libpath)
-                   : launch_find_mpirun(launcher.path, &on_path);
+        char *path = launch_find(launcher_of(launcher.kind), launcher.path, libpath, &on_path);
         launcher_options_of(path, launcher.kind, &launcher.opts);
         free(path);
         free(libpath);
@@ -391,7 +388,7 @@ static struct launcher_opts *launcher_opts(void)
 /* The launcher as messages name it ("mpirun 4.1.4", "srun"). */
 static const char *launcher_word(void)
 {
-    return launcher.opts.label ? launcher.opts.label : launcher_names[launcher.kind];
+    return launcher.opts.label ? launcher.opts.label : launcher_of(launcher.kind)->word;
 }
 
 /* An option's name as the launchers list it: without dashes, before '='. */

@@ -9,6 +9,7 @@
 #include "launch/launch.h"
 #include "launch/mpi_vars.h"
 #include "launch/program_mpi.h"
+#include "plan/launchers.h"
 #include "plan/plan.h"
 #include "profile/profile.h"
 #include "profile/schema.h"
@@ -199,29 +200,28 @@ static int load_profiles(const struct cmdline *cl, const struct job_args *job,
     return rc;
 }
 
-/* The launchers found on this node, each NULL when it is not. */
+/* The launchers found on this node, by enum launcher, each NULL when it is not. */
 struct found_launchers {
-    char *mpirun, *srun, *mpiexec, *flux, *pals;
+    char *path[MAX_LAUNCHERS];
     bool mpirun_on_path;
 };
 
 static void find_launchers(const struct cmdline *cl, const char *mpi_path,
                            struct found_launchers *l)
 {
-    l->mpirun = launch_find_mpirun(cl->mpirun, &l->mpirun_on_path);
-    l->srun = launch_find_srun(cl->mpirun);
-    l->mpiexec = launch_find_mpiexec(cl->mpirun, mpi_path);
-    l->flux = launch_find_flux(cl->mpirun);
-    l->pals = launch_find_pals(cl->mpirun);
+    *l = (struct found_launchers){0};
+    for (int k = 0; k < launcher_count(); k++) {
+        bool on_path;
+        l->path[k] = launch_find(launcher_of(k), cl->mpirun, mpi_path, &on_path);
+        if (k == LAUNCHER_MPIRUN)
+            l->mpirun_on_path = on_path;
+    }
 }
 
 static void free_launchers(struct found_launchers *l)
 {
-    free(l->mpirun);
-    free(l->srun);
-    free(l->mpiexec);
-    free(l->flux);
-    free(l->pals);
+    for (int k = 0; k < launcher_count(); k++)
+        free(l->path[k]);
 }
 
 /* The plan's launcher refused before launch, in the real run's order, and
@@ -231,26 +231,11 @@ static void free_launchers(struct found_launchers *l)
 static int launcher_refusal(const struct plan *plan, const struct found_launchers *l,
                             bool dry_run)
 {
-    const struct { const char *found, *name, *install, *var; } launchers[] = {
-        [LAUNCHER_MPIRUN] = {l->mpirun, "mpirun", "apt-get install openmpi-bin",
-                             "RDMARUN_MPIRUN"},
-        [LAUNCHER_SRUN] = {l->srun, "srun", "apt-get install slurm-client", "RDMARUN_SRUN"},
-        [LAUNCHER_HYDRA] = {l->mpiexec, "Hydra's mpiexec (mpiexec.hydra, mpiexec.mpich)",
-                            "apt-get install mpich", "RDMARUN_MPIEXEC"},
-        [LAUNCHER_FLUX] = {l->flux, "flux", "Flux is not packaged in Debian: install flux-core",
-                           "RDMARUN_FLUX"},
-        [LAUNCHER_PALS] = {l->pals, "PALS's mpiexec (under /opt/cray/pals/)",
-                           "PALS comes with HPE's PBS Pro or Cray PE: load its module",
-                           "RDMARUN_PALS"},
-    };
-    if (plan->launcher.value == LAUNCHER_EXEC)   /* COMMAND is the launcher */
+    const struct launcher_desc *row = launcher_of(plan->launcher.value);
+    if (row->command_is_launcher)
         return 0;
-    if (!launchers[plan->launcher.value].found) {
-        rr_error("%s not found on PATH (hint: %s, or give its path with --mpirun or %s)",
-                 launchers[plan->launcher.value].name, launchers[plan->launcher.value].install,
-                 launchers[plan->launcher.value].var);
-        return RR_EX_NOTFOUND;
-    }
+    if (!l->path[plan->launcher.value])
+        return launch_not_found(row);
     if (dry_run && plan->argv.n) {
         /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
          * that cannot be run: the run's exec would fail the same way. */
@@ -370,13 +355,14 @@ static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct p
         .alloc_nodes = slurm_alloc_nodes(), .profile = prof, .candidates = candp,
         .ncandidates = ncands, .facts = &facts, .job = job, .verify = cl->verify,
         .launcher = cl->launcher, .mpi = cl->mpi, .program_mpi = program_mpi,
-        .program_mpi_lib = mpi_lib, .mpiexec = l.mpiexec, .wrapped_mpi = launch_wrapped_mpi(),
+        .program_mpi_lib = mpi_lib, .wrapped_mpi = launch_wrapped_mpi(),
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
-        .threads = cl->threads, .mpirun = l.mpirun, .mpirun_on_path = l.mpirun_on_path,
-        .srun = l.srun, .flux = l.flux, .pals = l.pals,
+        .threads = cl->threads, .mpirun_on_path = l.mpirun_on_path,
         .stdbuf = access(PLAN_STDBUF_PATH, X_OK) == 0, .mpi_library = mpi_library,
         .evidence_dir = evdir, .self = self, .app_path = apppath,
     };
+    for (int k = 0; k < launcher_count(); k++)
+        rq.found[k] = l.path[k];
     struct plan plan;
     plan_build(&rq, &plan);
     mpi_vars_check(&plan, mpi_path ? mpi_path : mpi_lib);

@@ -5,6 +5,7 @@
 #include "cmd/commands.h"
 #include "facts/facts.h"
 #include "launch/launch.h"
+#include "plan/launchers.h"
 #include "profile/ucx_config.h"
 #include "util/fs.h"
 #include "util/proc.h"
@@ -91,7 +92,7 @@ static char *ask_version(const char *path, bool *answered)
 static void open_mpi(void)
 {
     bool on_path, answered;
-    char *mpirun = launch_find_mpirun(NULL, &on_path);
+    char *mpirun = launch_find(launcher_of(LAUNCHER_MPIRUN), NULL, NULL, &on_path);
     char *lib = facts_mpi_library("libmpi.so.40");   /* "Open MPI 4.1.4" */
     char *found = NULL;
     if (mpirun) {
@@ -117,7 +118,8 @@ static void open_mpi(void)
 
 static void slurm(void)
 {
-    char *srun = launch_find_srun(NULL);
+    bool on_path;
+    char *srun = launch_find(launcher_of(LAUNCHER_SRUN), NULL, NULL, &on_path);
     if (!srun) {
         row("srun", NULL, "no srun on PATH (nor $RDMARUN_SRUN)");
         return;

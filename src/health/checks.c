@@ -14,6 +14,7 @@
 #include "health/kmsg.h"
 #include "health/manifest.h"
 #include "health/port_history.h"
+#include "profile/schema.h"
 #include "util/fs.h"
 #include "util/proc.h"
 #include "util/size.h"
@@ -455,11 +456,15 @@ static void check_counters(struct hctx *h)
     free(base);
 }
 
-/* A [check] number of seconds or a count, else its default. */
-static long long cfg_count(const struct hctx *h, const char *key, long long dflt)
+/* A [check] number of seconds or a count, else its default in the key
+ * table (profile/schema.c), else 0: off. */
+static long long cfg_count(const struct hctx *h, const char *key)
 {
     long v;
-    return parse_long(cfg(h, key), 1, LONG_MAX, &v) ? v : dflt;   /* validated on load */
+    if (parse_long(cfg(h, key), 1, LONG_MAX, &v))   /* validated on load */
+        return v;
+    const char *dflt = schema_value(NULL, "check", key);
+    return dflt && parse_long(dflt, 1, LONG_MAX, &v) ? v : 0;
 }
 
 /* Flaps and drops (health/port_history.c): each port's first time seen
@@ -470,8 +475,8 @@ static void check_flaps(struct hctx *h)
 {
     const char *path = cfg(h, "state") ? cfg(h, "state")
                      : RDMARUN_LOCALSTATEDIR "/lib/rdmarun/port-state";
-    struct flap_rules r = {cfg_count(h, "flap-window", 12 * 3600),
-                           cfg_count(h, "drop-after", 240), (long)cfg_count(h, "flap-count", 3)};
+    struct flap_rules r = {cfg_count(h, "flap-window"), cfg_count(h, "drop-after"),
+                           (long)cfg_count(h, "flap-count")};
     char *base;
     int dfd = state_dir_open(path, &base);
     size_t len, n = 0;
@@ -622,8 +627,8 @@ static bool kmsg_read(struct hctx *h, unsigned long long window_us, struct kmsg_
  * the device's interfaces. Only the kernel's own records count. */
 static void check_kmsg(struct hctx *h)
 {
-    long long window = cfg_count(h, "kmsg-window", 86400);
-    long flaps = (long)cfg_count(h, "flap-count", 3);
+    long long window = cfg_count(h, "kmsg-window");
+    long flaps = (long)cfg_count(h, "flap-count");
     static struct kmsg_seen seen;
     memset(&seen, 0, sizeof(seen));
     if (!kmsg_read(h, (unsigned long long)window * 1000000, &seen)) {
@@ -725,9 +730,9 @@ static void loopback_child(void *arg)
  * port's rate. */
 static void check_loopback(struct hctx *h)
 {
-    double seconds = (double)cfg_count(h, "loopback-seconds", 2);
-    long long min_gbps = cfg_count(h, "min-loopback-gbps", 0);
-    long long percent = cfg_count(h, "min-loopback-percent", 0);
+    double seconds = (double)cfg_count(h, "loopback-seconds");
+    long long min_gbps = cfg_count(h, "min-loopback-gbps");
+    long long percent = cfg_count(h, "min-loopback-percent");
     struct loopback_job jobs[HEALTH_MAX_PORTS];
     struct proc procs[HEALTH_MAX_PORTS];
     bool started[HEALTH_MAX_PORTS] = {false};

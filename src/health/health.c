@@ -5,6 +5,7 @@
  * summary, and with --drain drains or resumes the node through scontrol. */
 #include "health/fault_codes.h"
 #include "health/health.h"
+#include "profile/schema.h"
 #include "facts/counters.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -24,8 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_TIMEOUT_S 60
-#define DEFAULT_CHECK_TIMEOUT_S 20
 
 struct result {
     char *name;
@@ -551,9 +550,9 @@ int health_main(const struct health_request *cl)
         profile_free(&cfg);
         return rc;
     }
-    const char *t = profile_value(&cfg, "check", "timeout");
-    const char *ct = profile_value(&cfg, "check", "check-timeout");
-    double total = t ? atof(t) : DEFAULT_TIMEOUT_S, each = ct ? atof(ct) : DEFAULT_CHECK_TIMEOUT_S;
+    /* validated on load; their defaults in the key table (profile/schema.c) */
+    double total = atof(schema_value(&cfg, "check", "timeout"));
+    double each = atof(schema_value(&cfg, "check", "check-timeout"));
 
     /* The worker writes its report on its stderr, which also carries what
      * a check prints itself (the QP test's reason). */

@@ -1,5 +1,6 @@
 #include "launch/launch.h"
 #include "launch/program_mpi.h"
+#include "plan/launchers.h"
 #include "profile/settings.h"
 #include "util/fs.h"
 #include "util/msg.h"
@@ -70,50 +71,45 @@ char *launch_on_path(const char *name)
     return strchr(name, '/') ? xstrdup(name) : find_launcher(name, NULL, "", &on_path);
 }
 
-char *launch_find_mpirun(const char *option, bool *on_path)
+/* A launcher found on PATH counts only where its real path has `part`. */
+static char *real_path_has(char *found, const char *part)
 {
-    return find_launcher("mpirun", option, "RDMARUN_MPIRUN", on_path);
-}
-
-char *launch_find_srun(const char *option)
-{
-    bool on_path;
-    return find_launcher("srun", option, "RDMARUN_SRUN", &on_path);
-}
-
-char *launch_find_flux(const char *option)
-{
-    bool on_path;
-    return find_launcher("flux", option, "RDMARUN_FLUX", &on_path);
-}
-
-char *launch_find_pals(const char *option)
-{
-    bool on_path;
-    char *found = find_launcher("mpiexec", option, "RDMARUN_PALS", &on_path);
-    if (!found || !on_path)
-        return found;
     char *real = realpath(found, NULL);
-    bool pals = real && strstr(real, "/pals/");
+    bool has = real && strstr(real, part);
     free(real);
-    if (!pals) {
+    if (!has) {
         free(found);
         found = NULL;
     }
     return found;
 }
 
-char *launch_find_mpiexec(const char *option, const char *libpath)
+char *launch_find(const struct launcher_desc *row, const char *option, const char *libpath,
+                  bool *on_path)
 {
-    bool on_path;
-    const char *env = getenv("RDMARUN_MPIEXEC");
-    if (!option && !(env && *env) && libpath) {
-        char *beside = mpi_tool_beside(libpath, "mpiexec.hydra");
+    *on_path = false;
+    if (!row->programs[0])
+        return NULL;
+    const char *env = getenv(row->path_var);
+    if (row->beside_mpi && !option && !(env && *env) && libpath) {
+        char *beside = mpi_tool_beside(libpath, row->programs[0]);
         if (beside)
             return beside;
     }
-    char *found = find_launcher("mpiexec.hydra", option, "RDMARUN_MPIEXEC", &on_path);
-    return found ? found : find_launcher("mpiexec.mpich", NULL, "RDMARUN_MPIEXEC", &on_path);
+    char *found = NULL;
+    for (size_t i = 0; !found && i < sizeof(row->programs) / sizeof(*row->programs) &&
+                       row->programs[i]; i++)
+        found = find_launcher(row->programs[i], i ? NULL : option, row->path_var, on_path);
+    if (found && *on_path && row->real_path_has)
+        found = real_path_has(found, row->real_path_has);
+    return found;
+}
+
+int launch_not_found(const struct launcher_desc *row)
+{
+    rr_error("%s not found on PATH (hint: %s, or give its path with --mpirun or %s)",
+             row->title, row->install_hint, row->path_var);
+    return RR_EX_NOTFOUND;
 }
 
 int launch_failed(const char *path, int err)

@@ -4,25 +4,22 @@
 #include "util/strvec.h"
 #include <stdbool.h>
 
-/* The mpirun to use: --mpirun, then $RDMARUN_MPIRUN, then the first mpirun on
- * PATH that is not rdmarun's own drop-in wrapper (*on_path: the first one
- * there, so the plan names it "mpirun" as a shell would). Caller frees; NULL
- * when none is found. */
-char *launch_find_mpirun(const char *option, bool *on_path);
-/* The same for srun: --mpirun, then $RDMARUN_SRUN, then PATH. */
-char *launch_find_srun(const char *option);
-/* The same for MPICH's Hydra: --mpirun, then $RDMARUN_MPIEXEC, then the
- * mpiexec.hydra of the program's own MPI (beside LIBPATH, the MPI library
- * it loads, when not NULL: LIBDIR/../bin, Intel MPI's and any MPICH
- * installed in a prefix), then mpiexec.hydra or mpiexec.mpich (Debian's
- * name, beside Open MPI's mpiexec) on PATH. */
-char *launch_find_mpiexec(const char *option, const char *libpath);
-/* Flux's flux: --mpirun, then $RDMARUN_FLUX, then PATH. */
-char *launch_find_flux(const char *option);
-/* PALS's mpiexec: --mpirun, then $RDMARUN_PALS, then the mpiexec on PATH
- * when it is PALS's (installed under a .../pals/... prefix: /opt/cray/pals/
- * VERSION/bin, /opt/cray/pe/pals/...), never Open MPI's or Hydra's. */
-char *launch_find_pals(const char *option);
+/* The launcher of a row of the launcher table (plan/launchers.h): --mpirun
+ * (`option`), then the row's variable ($RDMARUN_MPIRUN, $RDMARUN_SRUN, ...),
+ * then, where the row says so, its program beside LIBPATH, the MPI library
+ * the program loads (LIBDIR/../bin: Intel MPI's, an MPICH in a prefix),
+ * then the first of its programs on PATH that is not rdmarun's own drop-in
+ * wrapper, and, where the row names one, whose real path has real_path_has
+ * (PALS's mpiexec under /opt/cray/pals/, never Open MPI's or Hydra's).
+ * *on_path: found on PATH, the first one there, so the plan names it by
+ * its name as a shell would. Caller frees; NULL when none is found (exec:
+ * always, COMMAND is the launcher). */
+struct launcher_desc;
+char *launch_find(const struct launcher_desc *row, const char *option, const char *libpath,
+                  bool *on_path);
+/* A launcher not found: what was looked for, how to install it, the
+ * variable that names its path. RR_EX_NOTFOUND. */
+int launch_not_found(const struct launcher_desc *row);
 /* The first executable `name` on PATH, past rdmarun's drop-in wrapper (a
  * name with '/' as it is). Caller frees; NULL when there is none. */
 char *launch_on_path(const char *name);

@@ -2,6 +2,7 @@
  * from the launcher that started it, bind itself, record where it went. */
 #include "launch/rank.h"
 #include "facts/findings.h"
+#include "plan/launchers.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -45,43 +46,56 @@ static bool slurm_local_size(long node, long *out)
     return false;
 }
 
-const char *rank_from_launcher(long *local, long *size, long *rank)
+/* One launcher's variables (local rank, local size, rank): whether they
+ * are all there; a rank not given is the local rank. */
+static bool rank_vars(const char *const vars[3], long *local, long *size, long *rank)
 {
-    static const struct { const char *local, *size, *rank; } vars[] = {
-        {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
-        /* torchrun (torch.distributed.elastic), DeepSpeed, Accelerate: they
-         * start their workers below any MPI or Slurm task, so theirs come
-         * first (a worker of `srun torchrun` also has SLURM_LOCALID 0). */
-        {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "RANK"},
-        {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_RANK"},
-        {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "PMI_RANK"},
-        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
-        /* HPE Cray PALS (PBS Pro's mpiexec): PALS_LOCAL_RANKID with PALS's
-         * own PALS_LOCAL_SIZE, else with Cray PMI's local size (ALCF's
-         * Polaris and Aurora guides); Cray PMI's own pair where PALS's is
-         * not there. */
-        {"PALS_LOCAL_RANKID", "PALS_LOCAL_SIZE", "PALS_RANKID"},
-        {"PALS_LOCAL_RANKID", "PMI_LOCAL_SIZE", "PALS_RANKID"},
-        {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE", "PMI_RANK"},
-        /* Flux's job shell: FLUX_TASK_LOCAL_ID, but no local size in the
-         * environment (flux-core src/shell/task.c): the job passes it,
-         * flux run --env=RDMARUN_LOCAL_SIZE=N --tasks-per-node=N. */
-        {"FLUX_TASK_LOCAL_ID", "RDMARUN_LOCAL_SIZE", "FLUX_TASK_RANK"},
-    };
-    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
-        if (env_int(vars[i].local, local) && env_int(vars[i].size, size)) {
-            if (!env_int(vars[i].rank, rank))
-                *rank = *local;
-            return vars[i].local;
-        }
     long node;
-    if (env_int("SLURM_LOCALID", local) && env_int("SLURM_NODEID", &node) &&
-        slurm_local_size(node, size)) {
-        if (!env_int("SLURM_PROCID", rank))
-            *rank = *local;
-        return "SLURM_LOCALID";
+    if (!vars[0] || !env_int(vars[0], local))
+        return false;
+    bool sized = strcmp(vars[1], "SLURM_TASKS_PER_NODE") == 0
+                     ? env_int("SLURM_NODEID", &node) && slurm_local_size(node, size)
+                     : env_int(vars[1], size);
+    if (sized && !env_int(vars[2], rank))
+        *rank = *local;
+    return sized;
+}
+
+/* The launcher table's variables (plan/launchers.h): the inherited rows'
+ * or the others'. The variable read, or NULL. */
+static const char *launcher_rank(bool inherited, long *local, long *size, long *rank)
+{
+    for (int k = 0; k < launcher_count(); k++) {
+        const struct launcher_desc *l = launcher_of(k);
+        for (size_t i = 0; l->rank_vars_inherited == inherited && i < 2; i++)
+            if (rank_vars(l->local_rank[i], local, size, rank))
+                return l->local_rank[i][0];
     }
     return NULL;
+}
+
+const char *rank_from_launcher(long *local, long *size, long *rank)
+{
+    /* Variables of no launcher of rdmarun's: its own first; torchrun's
+     * (torch.distributed.elastic), DeepSpeed's and Accelerate's, whose
+     * workers start below any MPI or Slurm task (a worker of `srun
+     * torchrun` also has SLURM_LOCALID 0); then the launchers'; then
+     * MVAPICH's and Cray PMI's own pair where PALS's is not there. */
+    static const char *const before[][3] = {
+        {"RDMARUN_LOCAL_RANK", "RDMARUN_LOCAL_SIZE", "RDMARUN_RANK"},
+        {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "RANK"},
+    }, *const after[][3] = {
+        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_RANK"},
+        {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE", "PMI_RANK"},
+    };
+    for (size_t i = 0; i < sizeof(before) / sizeof(*before); i++)
+        if (rank_vars(before[i], local, size, rank))
+            return before[i][0];
+    const char *found = launcher_rank(false, local, size, rank);
+    for (size_t i = 0; !found && i < sizeof(after) / sizeof(*after); i++)
+        if (rank_vars(after[i], local, size, rank))
+            found = after[i][0];
+    return found ? found : launcher_rank(true, local, size, rank);
 }
 
 cpu_set_t *rank_cpu_set(const char *pus, size_t *size)

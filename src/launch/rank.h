@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 /* This rank's local rank, ranks on its node and global rank, from whichever
- * launcher started it (Open MPI, Slurm, MPICH/Intel MPI, MVAPICH, or
- * RDMARUN_LOCAL_*); returns the variable it read, or NULL. */
+ * launcher started it (each row's variables of the launcher table, MVAPICH's,
+ * Cray PMI's, torchrun's or RDMARUN_LOCAL_*); returns the variable it read,
+ * or NULL. */
 const char *rank_from_launcher(long *local, long *size, long *rank);
 /* Bind this process to PUs ("8-15", OS indexes), or its memory to NUMA
  * nodes ("0" or "0-3"): prefer one node, interleave over several; bind to

@@ -1,4 +1,5 @@
 #include "launch/supervise.h"
+#include "plan/launchers.h"
 #include "evidence/evidence.h"
 #include "evidence/stream.h"
 #include "facts/counters.h"
@@ -425,7 +426,7 @@ static void watch_init(struct watch *w, const struct plan *p)
                     (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     }
     w->strict_rdma = p->verify.value == VERIFY_STRICT && p->expect.value == EXPECT_RDMA;
-    w->tree = p->launcher.value == LAUNCHER_EXEC;
+    w->tree = launcher_of(p->launcher.value)->command_is_launcher;
     to_tree = w->tree;
     const struct plan_item *lvl = plan_find(p, ITEM_ENV, "UCX_LOG_LEVEL");
     const struct plan_item *nccl = plan_find(p, ITEM_ENV, "NCCL_DEBUG");

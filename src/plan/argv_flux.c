@@ -177,7 +177,7 @@ void flux_argv(struct plan *p, const struct plan_request *rq)
             map_by(p, &o, it->value);
         }
     }
-    sv_push(&p->argv, rq->flux ? rq->flux : "flux");
+    sv_push(&p->argv, rq->found[LAUNCHER_FLUX] ? rq->found[LAUNCHER_FLUX] : "flux");
     sv_push(&p->argv, "run");
     counts(p, &o, rq, &p->argv);
     if (p->mpi.value == MPI_OPENMPI) {

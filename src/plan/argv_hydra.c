@@ -183,7 +183,7 @@ void hydra_argv(struct plan *p, const struct plan_request *rq)
     if (job->appfile)
         plan_fail(p, RR_EX_USAGE, xstrdup("hydra: --app is Open MPI's appfile (hint: give the "
                                           "parts on the command line, separated by ':')"));
-    sv_push(&p->argv, rq->mpiexec ? rq->mpiexec : "mpiexec");
+    sv_push(&p->argv, rq->found[LAUNCHER_HYDRA] ? rq->found[LAUNCHER_HYDRA] : "mpiexec");
     label_output(p, rq, &p->argv);
     user_args(p, &job->mpirun_args, &p->argv, job->ncontexts > 0);
     for (size_t i = 0; i < p->n; i++) {

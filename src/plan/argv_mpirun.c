@@ -111,7 +111,8 @@ void mpirun_argv(struct plan *p, const struct plan_request *rq)
 {
     /* As PATH names it: Open MPI takes an absolute argv[0] for --prefix
      * (/bin/mpirun gives the prefix "/" and fails). */
-    mpirun_command(p, rq->mpirun && !rq->mpirun_on_path ? rq->mpirun : "mpirun", rq);
-    if (rq->mpirun && rq->mpirun_on_path)
-        p->exec_path = xstrdup(rq->mpirun);
+    const char *found = rq->found[LAUNCHER_MPIRUN];
+    mpirun_command(p, found && !rq->mpirun_on_path ? found : "mpirun", rq);
+    if (found && rq->mpirun_on_path)
+        p->exec_path = xstrdup(found);
 }

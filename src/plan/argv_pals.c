@@ -111,7 +111,7 @@ void pals_argv(struct plan *p, const struct plan_request *rq)
                                           "... : ...)"));
         return;
     }
-    sv_push(&p->argv, rq->pals ? rq->pals : "mpiexec");
+    sv_push(&p->argv, rq->found[LAUNCHER_PALS] ? rq->found[LAUNCHER_PALS] : "mpiexec");
     job_options(p, &job->mpirun_args, &p->argv);
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];

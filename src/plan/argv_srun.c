@@ -139,7 +139,7 @@ void srun_argv(struct plan *p, const struct plan_request *rq)
     if (rq->job->ncontexts || rq->job->appfile)
         plan_fail(p, RR_EX_USAGE, xstrdup("an MPMD job (':' or --app) cannot be planned for "
                                           "srun (hint: --launcher mpirun, or srun --multi-prog)"));
-    srun_command(p, rq->srun ? rq->srun : "srun", &rq->job->mpirun_args);
+    srun_command(p, rq->found[LAUNCHER_SRUN] ? rq->found[LAUNCHER_SRUN] : "srun", &rq->job->mpirun_args);
     plan_helper_argv(p, rq, &p->argv);
     sv_append(&p->argv, &rq->job->program);
 }

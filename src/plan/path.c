@@ -1,4 +1,5 @@
 #include "plan/path.h"
+#include "profile/schema.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ void path_plan_build(const struct path_request *rq, struct path_plan *p)
     if (rq->hosts)   /* each once already (job_hosts) */
         sv_append(&p->hosts, rq->hosts);
     p->nodes = p->hosts.n ? (long)p->hosts.n : rq->alloc_nodes;
-    p->timeout_s = rq->timeout_s > 0 ? rq->timeout_s : PATH_TIMEOUT_S;
+    p->timeout_s = rq->timeout_s > 0 ? rq->timeout_s
+                 : atof(schema_value(NULL, "check", "path-timeout"));   /* its default */
     p->all_pairs = rq->all_pairs;
     if (p->all_pairs && p->nodes > PATH_ALL_PAIRS_MAX) {
         p->all_pairs = false;

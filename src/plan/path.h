@@ -8,7 +8,6 @@
 #include "util/strvec.h"
 #include <stdbool.h>
 
-#define PATH_TIMEOUT_S 30.0      /* the whole test, launch included */
 #define PATH_STEP_S 2.0          /* each step of each node */
 #define PATH_ALL_PAIRS_MAX 32    /* all pairs is n*(n-1) pairs: a ring beyond this */
 

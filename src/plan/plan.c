@@ -455,9 +455,9 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
         {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
         {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
     };
-    enum launcher l = p->launcher.value;
+    const struct launcher_desc *l = launcher_of(p->launcher.value);
     /* the ranks' stdout a pipe (srun, Flux, PALS): UCX reports on stderr */
-    bool pipes = l == LAUNCHER_SRUN || l == LAUNCHER_FLUX || l == LAUNCHER_PALS;
+    bool pipes = l->pipes;
     char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
     char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
     if (p->evidence_files)
@@ -494,7 +494,7 @@ static void plan_evidence(struct plan *p, const char *dir, const struct job_args
             sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: with glibc 2.37+ a long UCX "
                      "line leaves stderr in pieces, which %s, and a process's report may be lost "
                      "(rdmarun would set stdout)", have->origin,
-                     p->launcher.value == LAUNCHER_EXEC
+                     l->command_is_launcher
                          ? "interleave on the stderr COMMAND's processes share"
                          : "Open MPI 4.1 and 5.0 (PMIx below 5.0.11) can interleave with another "
                            "rank's");
@@ -630,7 +630,7 @@ static void plan_placement(struct plan *p, const struct plan_request *rq)
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
         .threads = threads_value(p->threads), .smt = p->smt,
         /* exec's workers are torchrun's, DeepSpeed's or Accelerate's */
-        .gpus_by_local_rank = p->launcher.value == LAUNCHER_EXEC,
+        .gpus_by_local_rank = launcher_of(p->launcher.value)->command_is_launcher,
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
     placement_build(rq->facts, &prq, p->placement);
@@ -691,15 +691,13 @@ static void plan_mpi(struct plan *p, const struct profile *prof, const struct pl
                   rq->job->program.v[0], rq->program_mpi_lib,
                   mpi_family_titles[found], p->mpi.origin,
                   mpi_family_names[p->mpi.value]));
-    setting_resolve(&p->launcher, launcher_names, rq->launcher, "--launcher", prof, "profile",
+    setting_resolve(&p->launcher, launcher_words(), rq->launcher, "--launcher", prof, "profile",
                     "launcher", mpich ? LAUNCHER_HYDRA : LAUNCHER_MPIRUN);
-    enum launcher l = p->launcher.value;
-    if ((mpich && l == LAUNCHER_MPIRUN) || (!mpich && l == LAUNCHER_HYDRA))
+    const struct launcher_desc *l = launcher_of(p->launcher.value);
+    if (l->mpich_abi >= 0 && l->mpich_abi != mpich)
         plan_fail(p, RR_EX_USAGE, xasprintf("the program's MPI is %s (%s), which %s (%s) cannot "
                   "start (hint: %s)", mpi_family_titles[p->mpi.value], p->mpi.origin,
-                  mpich ? "Open MPI's mpirun" : "Hydra's mpiexec", p->launcher.origin,
-                  mpich ? "--launcher hydra, or leave the launcher to rdmarun"
-                        : "--launcher mpirun, or --mpi mpich for an MPICH program"));
+                  l->title, p->launcher.origin, l->other_mpi_hint));
 }
 
 /* Each MPI's parameter vocabulary: Open MPI's MCA parameters (the
@@ -753,12 +751,7 @@ static void drop_other_mpi(struct plan *p)
 /* Each launcher's file turns the plan into its command (plan/launchers.h). */
 static void build_argv(struct plan *p, const struct plan_request *rq)
 {
-    static void (*const argv_of[])(struct plan *, const struct plan_request *) = {
-        [LAUNCHER_MPIRUN] = mpirun_argv, [LAUNCHER_SRUN] = srun_argv,
-        [LAUNCHER_EXEC] = exec_argv, [LAUNCHER_HYDRA] = hydra_argv,
-        [LAUNCHER_FLUX] = flux_argv, [LAUNCHER_PALS] = pals_argv,
-    };
-    argv_of[p->launcher.value](p, rq);
+    launcher_of(p->launcher.value)->argv(p, rq);
 }
 
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
@@ -1011,30 +1004,28 @@ static void plan_path(struct plan *p, const struct profile *prof, const struct p
     bool on = true;
     if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || (v && parse_bool(v, &on) && !on))
         return;
-    enum launcher l = p->launcher.value;
-    if (l == LAUNCHER_EXEC || l == LAUNCHER_FLUX || l == LAUNCHER_PALS) {
+    const struct launcher_desc *l = launcher_of(p->launcher.value);
+    if (l->path_test < 0) {
         /* exec: one rdmarun per node (srun rdmarun --launcher exec), and a
          * path test from each would test every path N times; Flux and PALS:
          * the path test starts its peers with mpirun or srun. */
         if (rq->alloc_nodes > 1 || (rq->hosts && rq->hosts->n > 1))
             sv_pushf(&p->notes, "launcher %s: no path test between the nodes before the job "
                      "(hint: 'rdmarun check --path-test' in the job script, before it)",
-                     launcher_names[l]);
+                     l->word);
         return;
     }
     const struct plan_item *dev = plan_find(p, ITEM_ENV, "UCX_NET_DEVICES");
-    const char *pairs = profile_value(prof, "check", "path-pairs");
-    const char *timeout = profile_value(prof, "check", "path-timeout");
-    bool srun = p->launcher.value == LAUNCHER_SRUN;
+    const char *pairs = schema_value(prof, "check", "path-pairs");
     struct path_request pr = {
-        .srun = srun, .launcher = srun ? rq->srun : rq->mpirun,
+        .srun = l->path_test == LAUNCHER_SRUN, .launcher = rq->found[l->path_test],
         .mpirun_args = &rq->job->mpirun_args, .hosts = rq->hosts,
         .alloc_nodes = rq->alloc_nodes, .self = rq->self,
         .device = dev && dev->source != SOURCE_AUTO && dev->value && !strchr(dev->value, ',')
                   ? dev->value : NULL,
         .gid_index = p->nports ? p->ports[0].gid_index : -1,
         .all_pairs = pairs && strcmp(pairs, "all") == 0,
-        .timeout_s = timeout ? atof(timeout) : 0,
+        .timeout_s = atof(schema_value(prof, "check", "path-timeout")),
     };
     const struct plan_item *gid = plan_find(p, ITEM_ENV, "UCX_IB_GID_INDEX");
     if (!gid || gid->source == SOURCE_AUTO)
@@ -1141,7 +1132,7 @@ static size_t job_ports(struct plan *out, const struct profile *prof,
     char *how = NULL;
     long ranks = rq->job->ppn > 0 ? rq->job->ppn : rq->job->np;
     const char *map_by = rq->job->map_by ? rq->job->map_by : profile_value(prof, "bind", "map-by");
-    bool exec = out->launcher.value == LAUNCHER_EXEC;
+    bool exec = launcher_of(out->launcher.value)->command_is_launcher;
     rank_numa(rq->facts, exec ? -1 : ranks, map_by, used, &how);
     if (exec) {   /* COMMAND maps its workers, not Open MPI */
         free(how);
@@ -1209,7 +1200,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     plan_mpi(out, prof, rq);
     /* The MPI library mpirun's ranks load; COMMAND's are its own. */
     out->job_nodes = job_nodes(rq);
-    out->mpi_library = rq->mpi_library && out->launcher.value != LAUNCHER_EXEC
+    out->mpi_library = rq->mpi_library && !launcher_of(out->launcher.value)->command_is_launcher
                      ? xstrdup(rq->mpi_library) : NULL;
     plan_settings(out, prof, rq, fabric);
     tuned_elsewhere(out, prof, rq->facts);

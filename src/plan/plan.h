@@ -74,9 +74,10 @@ struct plan_request {
     bool report;                        /* --report: each rank's placement */
     const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
-    const char *mpirun, *srun, *mpiexec; /* the launchers found, or NULL (the bare name) */
-    const char *flux, *pals;            /* flux, PALS's mpiexec: the same */
-    bool mpirun_on_path;                /* found on PATH: the command names it "mpirun" */
+    /* Each launcher found, by enum launcher, or NULL (the bare name);
+     * mpirun's found on PATH: the command names it "mpirun". */
+    const char *found[MAX_LAUNCHERS];
+    bool mpirun_on_path;
     bool stdbuf;                        /* PLAN_STDBUF_PATH is there (launcher exec) */
     const char *mpi_library;            /* "Open MPI 4.1.4", or NULL: unknown */
     const char *evidence_dir;           /* where ranks log their transports */

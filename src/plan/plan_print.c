@@ -1,5 +1,6 @@
 /* The plan as people and programs read it. */
 #include "plan/plan.h"
+#include "plan/launchers.h"
 #include "plan/rules.h"
 #include "util/msg.h"
 #include "util/json.h"
@@ -170,7 +171,7 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
     free(line);
     for (size_t i = 0; i < p->files.n; i++)
         print_wrapped(out, width, "  file: ", 4, p->files.v[i]);
-    if (p->launcher.value == LAUNCHER_EXEC)
+    if (launcher_of(p->launcher.value)->command_is_launcher)
         line = xasprintf("UCX %s (COMMAND's MPI, if any, is its own)",
                          p->ucx_version ? p->ucx_version : "unknown");
     else
@@ -187,7 +188,7 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
     char *threads = p->threads ? xasprintf("; threads: %s%s (%s)", p->threads, p->smt ? " (smt)" : "",
                                            p->threads_origin)
                                : xstrdup("");
-    line = xasprintf("%s (%s); bind policy: %s (%s)%s", launcher_names[p->launcher.value],
+    line = xasprintf("%s (%s); bind policy: %s (%s)%s", launcher_of(p->launcher.value)->word,
                      p->launcher.origin, bind_policy_names[p->bind.value], p->bind.origin, threads);
     free(threads);
     print_wrapped(out, width, "launcher: ", 2, line);
@@ -264,7 +265,7 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_end_object(&j);
     json_string(&j, "verify", verify_policy_names[p->verify.value]);
     json_string(&j, "expect", expectation_names[p->expect.value]);
-    json_string(&j, "launcher", launcher_names[p->launcher.value]);
+    json_string(&j, "launcher", launcher_of(p->launcher.value)->word);
     json_begin_object(&j, "origins");
     json_string(&j, "verify", p->verify.origin);
     json_string(&j, "expect", p->expect.origin);

@@ -9,100 +9,103 @@
 #include <strings.h>
 
 static const struct keydef profile_keys[] = {
-    {"description", VT_STRING, NULL, "one line shown by 'rdmarun profiles'"},
-    {"inherit", VT_LIST, NULL, "parent profiles, applied left to right"},
+    {"description", VT_STRING, NULL, "one line shown by 'rdmarun profiles'", NULL},
+    {"inherit", VT_LIST, NULL, "parent profiles, applied left to right", NULL},
     {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
      "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
-     "'auto' picks a profile from the node"},
-    {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started (default: from mpi)"},
+     "'auto' picks a profile from the node", NULL},
+    {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started (default: from mpi)", NULL},
     {"mpi", VT_ENUM, MPI_FAMILIES,
-     "the MPI the job's programs are linked with (default: the program's own libraries)"},
-    {"verify", VT_ENUM, VERIFY_POLICIES, "what a transport fallback does to the run"},
+     "the MPI the job's programs are linked with (default: the program's own libraries)", NULL},
+    {"verify", VT_ENUM, VERIFY_POLICIES, "what a transport fallback does to the run", NULL},
     {"expect", VT_ENUM, EXPECTATIONS,
-     "what the job should run on (default: from fabric); a different verdict is a fallback"},
+     "what the job should run on (default: from fabric); a different verdict is a fallback", NULL},
     {"tuned-for", VT_STRING, NULL,
      "the kind of node 'rdmarun tune' measured this profile on (a fingerprint); a plan on "
-     "another kind warns"},
-    {NULL, 0, NULL, NULL},
+     "another kind warns", NULL},
+    {NULL, 0, NULL, NULL, NULL},
 };
 
 static const struct keydef bind_keys[] = {
     {"policy", VT_ENUM, BIND_POLICIES,
-     "where rdmarun places each rank (none: Open MPI binds)"},
-    {"memory", VT_ENUM, MEMORY_POLICIES, "memory policy of a placed rank's NUMA node"},
-    {"nics", VT_ENUM, NIC_CHOICES, "a placed rank's ports: one (spread) or every nearest one"},
+     "where rdmarun places each rank (none: Open MPI binds)", NULL},
+    {"memory", VT_ENUM, MEMORY_POLICIES, "memory policy of a placed rank's NUMA node", NULL},
+    {"nics", VT_ENUM, NIC_CHOICES, "a placed rank's ports: one (spread) or every nearest one",
+     NULL},
     {"threads", VT_UINT, "auto", "OpenMP threads per placed rank: N, or auto (one per core); "
-     "0: none set"},
-    {"smt", VT_BOOL, NULL, "threads = auto counts hardware threads, not cores"},
-    {"map-by", VT_STRING, NULL, "mpirun --map-by"},
+     "0: none set", NULL},
+    {"smt", VT_BOOL, NULL, "threads = auto counts hardware threads, not cores", NULL},
+    {"map-by", VT_STRING, NULL, "mpirun --map-by", NULL},
     {"bind-to", VT_ENUM, "none|hwthread|core|l1cache|l2cache|l3cache|socket|numa|board|package",
-     "mpirun --bind-to"},
-    {"rank-by", VT_STRING, NULL, "mpirun --rank-by"},
-    {"report-bindings", VT_BOOL, NULL, "mpirun --report-bindings"},
-    {NULL, 0, NULL, NULL},
+     "mpirun --bind-to", NULL},
+    {"rank-by", VT_STRING, NULL, "mpirun --rank-by", NULL},
+    {"report-bindings", VT_BOOL, NULL, "mpirun --report-bindings", NULL},
+    {NULL, 0, NULL, NULL, NULL},
 };
 
 static const struct keydef check_keys[] = {
-    {"port-state", VT_ENUM, "active|any", "required state of the selected ports"},
-    {"min-rate", VT_UINT, NULL, "minimum port rate in Gb/s"},
-    {"mtu", VT_ENUM, "256|512|1024|2048|4096", "required active MTU"},
-    {"memlock", VT_SIZE, "unlimited", "minimum RLIMIT_MEMLOCK"},
-    {"hugepages", VT_UINT, NULL, "minimum number of free huge pages"},
-    {"pcie-at-capability", VT_BOOL, NULL, "PCIe link must run at the device's capability"},
-    {"qp-test", VT_BOOL, NULL, "run the verbs RC loopback before launch"},
-    {"path-test", VT_BOOL, NULL, "test RDMA between the nodes before a multi-node job"},
-    {"path-pairs", VT_ENUM, "ring|all", "the path test: each node to the next, or all pairs"},
-    {"path-timeout", VT_COUNT, NULL, "the path test: seconds for the whole test"},
-    {"devices", VT_PORTS, NULL, "health check: devices or DEV:PORT that must be present"},
-    {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded"},
-    {"counters", VT_BOOL, NULL, "health check: port counters must not grow past their limits"},
+    {"port-state", VT_ENUM, "active|any", "required state of the selected ports", "active"},
+    {"min-rate", VT_UINT, NULL, "minimum port rate in Gb/s", NULL},
+    {"mtu", VT_ENUM, "256|512|1024|2048|4096", "required active MTU", NULL},
+    {"memlock", VT_SIZE, "unlimited", "minimum RLIMIT_MEMLOCK", NULL},
+    {"hugepages", VT_UINT, NULL, "minimum number of free huge pages", NULL},
+    {"pcie-at-capability", VT_BOOL, NULL, "PCIe link must run at the device's capability", NULL},
+    {"qp-test", VT_BOOL, NULL, "run the verbs RC loopback before launch", NULL},
+    {"path-test", VT_BOOL, NULL, "test RDMA between the nodes before a multi-node job", NULL},
+    {"path-pairs", VT_ENUM, "ring|all", "the path test: each node to the next, or all pairs",
+     "ring"},
+    {"path-timeout", VT_COUNT, NULL, "the path test: seconds for the whole test", "30"},
+    {"devices", VT_PORTS, NULL, "health check: devices or DEV:PORT that must be present", NULL},
+    {"modules", VT_LIST, NULL, "health check: kernel modules that must be loaded", NULL},
+    {"counters", VT_BOOL, NULL, "health check: port counters must not grow past their limits",
+     NULL},
     {"counter-limits", VT_LIST, NULL,
      "health check: growth allowed between checks per family, FAMILY:N (default link:0, "
-     "loss:0, error:0)"},
+     "loss:0, error:0)", NULL},
     {"epilog-counter-limits", VT_LIST, NULL,
      "health check --epilog: growth allowed during a job per family, FAMILY:N (default: "
-     "counter-limits)"},
-    {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept"},
+     "counter-limits)", NULL},
+    {"baseline", VT_STRING, NULL, "health check: where the last counter values are kept", NULL},
     {"flaps", VT_BOOL, NULL,
      "health check: a port's link must not go down flap-count times within flap-window, nor "
-     "stay down drop-after seconds (kept in state between checks)"},
+     "stay down drop-after seconds (kept in state between checks)", NULL},
     {"flap-count", VT_COUNT, NULL, "health check: link downs within flap-window that make a "
-     "flap (default 3)"},
-    {"flap-window", VT_COUNT, NULL, "health check: seconds a flap is counted over (default "
-     "43200, 12 h)"},
-    {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped "
-     "(default 240)"},
-    {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept"},
+     "flap", "3"},
+    {"flap-window", VT_COUNT, NULL, "health check: seconds a flap is counted over (12 h)",
+     "43200"},
+    {"drop-after", VT_COUNT, NULL, "health check: seconds down that make a port dropped",
+     "240"},
+    {"state", VT_STRING, NULL, "health check: the file where the ports' history is kept", NULL},
     {"kmsg", VT_BOOL, NULL,
      "health check: the kernel's log (/dev/kmsg) must hold no PCIe, firmware, transceiver or "
-     "temperature event of a checked NIC, nor flap-count link downs, within kmsg-window"},
-    {"kmsg-window", VT_COUNT, NULL, "health check: seconds of the kernel's log judged (default "
-     "86400)"},
+     "temperature event of a checked NIC, nor flap-count link downs, within kmsg-window", NULL},
+    {"kmsg-window", VT_COUNT, NULL, "health check: seconds of the kernel's log judged (a day)",
+     "86400"},
     {"loopback", VT_BOOL, NULL,
      "health check: each port's loopback RDMA WRITE bandwidth, all ports at once, each from "
-     "its NIC's NUMA node"},
+     "its NIC's NUMA node", NULL},
     {"min-loopback-gbps", VT_UINT, NULL, "health check: the loopback bandwidth each port must "
-     "reach, Gb/s"},
+     "reach, Gb/s", NULL},
     {"min-loopback-percent", VT_UINT, NULL, "health check: the loopback bandwidth each port "
-     "must reach, percent of its rate"},
-    {"loopback-seconds", VT_COUNT, NULL, "health check: seconds of the loopback test "
-     "(default 2)"},
+     "must reach, percent of its rate", NULL},
+    {"loopback-seconds", VT_COUNT, NULL, "health check: seconds of the loopback test", "2"},
     {"manifest", VT_STRING, NULL,
-     "health check: a good node's facts (rdmarun probe --json there) this node must match"},
+     "health check: a good node's facts (rdmarun probe --json there) this node must match", NULL},
     {"lossless", VT_BOOL, NULL,
      "PFC and ECN on the priority the RoCE traffic class maps to ([ucx] IB_TRAFFIC_CLASS, "
-     "IB_SL; [nccl] IB_TC, IB_SL)"},
+     "IB_SL; [nccl] IB_TC, IB_SL)", NULL},
     {"irq-affinity", VT_BOOL, NULL,
-     "the NICs' interrupts on their own NUMA node, and off the ranks' cores"},
-    {"governor", VT_STRING, NULL, "the cpufreq governor every core (the ranks' cores) must run"},
+     "the NICs' interrupts on their own NUMA node, and off the ranks' cores", NULL},
+    {"governor", VT_STRING, NULL, "the cpufreq governor every core (the ranks' cores) must run",
+     NULL},
     {"max-idle-latency", VT_UINT, NULL,
-     "microseconds: no enabled idle state may take longer to exit"},
+     "microseconds: no enabled idle state may take longer to exit", NULL},
     {"gpudirect", VT_BOOL, NULL,
      "NVIDIA GPUs can use GPUDirect RDMA: nvidia_peermem or dma-buf, and no ACS redirect on "
-     "the GPU-NIC paths"},
-    {"timeout", VT_COUNT, NULL, "health check: seconds for the whole run"},
-    {"check-timeout", VT_COUNT, NULL, "health check: seconds for each check"},
-    {NULL, 0, NULL, NULL},
+     "the GPU-NIC paths", NULL},
+    {"timeout", VT_COUNT, NULL, "health check: seconds for the whole run", "60"},
+    {"check-timeout", VT_COUNT, NULL, "health check: seconds for each check", "20"},
+    {NULL, 0, NULL, NULL, NULL},
 };
 
 const struct sectiondef schema_sections[] = {
@@ -221,6 +224,14 @@ const struct keydef *schema_key(const struct sectiondef *sec, const char *key)
         if (strcmp(kd->name, key) == 0)
             return kd;
     return NULL;
+}
+
+const char *schema_value(const struct profile *p, const char *section, const char *key)
+{
+    const char *v = p ? profile_value(p, section, key) : NULL;
+    const struct sectiondef *sec = v ? NULL : schema_section(section);
+    const struct keydef *kd = sec ? schema_key(sec, key) : NULL;
+    return v ? v : kd ? kd->dflt : NULL;
 }
 
 static bool in_choices(const char *choices, const char *value)

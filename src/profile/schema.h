@@ -10,11 +10,15 @@
  * VT_PORTS: DEV or DEV:PORT items, PORT 1-255 as verbs numbers them. */
 enum vtype { VT_STRING, VT_BOOL, VT_SIZE, VT_UINT, VT_COUNT, VT_ENUM, VT_LIST, VT_PORTS };
 
+/* One key of a fixed section, as UCX's ucs_config_field_t: its name, type,
+ * what it takes, what it does, and its default, which stands here once
+ * (etc/check.ini and the man pages are held to it by tests/defaults.sh). */
 struct keydef {
     const char *name;
     enum vtype type;
     const char *choices;   /* VT_ENUM: "a|b|c"; VT_SIZE: extra words such as "unlimited" */
     const char *doc;
+    const char *dflt;      /* the value when unset, or NULL: the check is off, or none */
 };
 
 enum keyset {
@@ -43,6 +47,10 @@ const struct sectiondef *schema_section(const char *name);
  * name cannot be a key of that section. Caller frees. */
 char *schema_canonical_key(const struct sectiondef *sec, const char *key, char **why);
 const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
+/* A fixed key's value in `p` ([section] key), else its default in the
+ * table, else NULL. */
+struct profile;
+const char *schema_value(const struct profile *p, const char *section, const char *key);
 /* Check a value against its key's type; on failure *why says what is expected. */
 bool schema_check_value(const struct keydef *kd, const char *value, char **why);
 /* The NCCL variables rdmarun knows (NCCL has no API to list them). */

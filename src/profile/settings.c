@@ -6,7 +6,6 @@
 const char *const verify_policy_names[] = {"off", "warn", "strict", NULL};
 const char *const expectation_names[] = {"rdma", "tcp", "local", "any", "efa", "cxi", "opx",
                                          "gpudirect-tcp", NULL};
-const char *const launcher_names[] = {"mpirun", "srun", "exec", "hydra", "flux", "pals", NULL};
 const char *const mpi_family_names[] = {"openmpi", "mpich", "impi", NULL};
 const char *const mpi_family_titles[] = {"Open MPI", "MPICH", "Intel MPI", NULL};
 const char *const bind_policy_names[] = {"none", "numa", "nic-local", "gpu-local", NULL};

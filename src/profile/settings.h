@@ -12,8 +12,10 @@ enum verify_policy { VERIFY_OFF, VERIFY_WARN, VERIFY_STRICT };
  * TCP by design (rdma, efa, cxi, opx). */
 enum expectation { EXPECT_RDMA, EXPECT_TCP, EXPECT_LOCAL, EXPECT_ANY, EXPECT_EFA, EXPECT_CXI,
                    EXPECT_OPX, EXPECT_GPUDIRECT_TCP };
+/* The built-in launchers, rows of plan/launcher.c's table. */
 enum launcher { LAUNCHER_MPIRUN, LAUNCHER_SRUN, LAUNCHER_EXEC, LAUNCHER_HYDRA, LAUNCHER_FLUX,
                 LAUNCHER_PALS };
+#define MAX_LAUNCHERS 16
 /* The MPI family a job's program is linked with: its launcher and vocabulary. */
 /* MPI_IMPI: Intel MPI, MPICH's ABI (libmpi.so.12) and its own Hydra. */
 enum mpi_family { MPI_OPENMPI, MPI_MPICH, MPI_IMPI };
@@ -26,7 +28,7 @@ enum nic_choice { NICS_ONE, NICS_NEAREST };
 /* The words, in enum order, and the same as "a|b|c" for the schema and
  * messages. */
 extern const char *const verify_policy_names[], *const expectation_names[],
-    *const launcher_names[], *const bind_policy_names[], *const memory_policy_names[],
+    *const bind_policy_names[], *const memory_policy_names[],
     *const nic_choice_names[], *const mpi_family_names[],
     *const mpi_family_titles[];
 #define VERIFY_POLICIES "off|warn|strict"

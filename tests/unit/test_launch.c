@@ -3,6 +3,7 @@
  * mpirun past rdmarun's own drop-in wrapper. (Jobs themselves are tested in
  * tests/integration with real Open MPI.) */
 #include "launch/launch.h"
+#include "plan/launchers.h"
 #include "launch/launcher_options.h"
 #include "util/fs.h"
 #include "launch/rank.h"
@@ -81,21 +82,21 @@ static void test_find(void)
     setenv("PATH", path, 1);
     unsetenv("RDMARUN_MPIRUN");
     bool on_path = false;
-    char *found = launch_find_mpirun(NULL, &on_path);
+    char *found = launch_find(launcher_of(LAUNCHER_MPIRUN), NULL, NULL, &on_path);
     is_str(found, real, "the wrapper first on PATH is skipped for the real mpirun");
     ok(!on_path, "past the wrapper: named by its path, since the bare name finds the wrapper");
     free(found);
-    found = launch_find_mpirun("/opt/x/mpirun", &on_path);
+    found = launch_find(launcher_of(LAUNCHER_MPIRUN), "/opt/x/mpirun", NULL, &on_path);
     is_str(found, "/opt/x/mpirun", "--mpirun wins");
     ok(!on_path, "--mpirun is not found on PATH: used as given");
     free(found);
     setenv("RDMARUN_MPIRUN", "/opt/y/mpirun", 1);
-    found = launch_find_mpirun(NULL, &on_path);
+    found = launch_find(launcher_of(LAUNCHER_MPIRUN), NULL, NULL, &on_path);
     is_str(found, "/opt/y/mpirun", "then RDMARUN_MPIRUN");
     free(found);
     unsetenv("RDMARUN_MPIRUN");
     setenv("PATH", wdir, 1);
-    found = launch_find_mpirun(NULL, &on_path);
+    found = launch_find(launcher_of(LAUNCHER_MPIRUN), NULL, NULL, &on_path);
     ok(found == NULL, "only the wrapper on PATH: not found");
     free(found);
     if (old)

@@ -62,7 +62,8 @@ static void job_init(struct job *j, const struct profile *p, const struct facts 
     j->args.ppn = -1;
     sv_push(&j->args.program, "./app");
     j->rq = (struct plan_request){.profile = p, .facts = f, .job = &j->args,
-                                  .mpirun = "/usr/bin/mpirun", .srun = "/usr/bin/srun",
+                                  .found = {[LAUNCHER_MPIRUN] = "/usr/bin/mpirun",
+                                            [LAUNCHER_SRUN] = "/usr/bin/srun"},
                                   .evidence_dir = "/EV", .self = "/bin/rdmarun"};
 }
 

@@ -139,9 +139,9 @@ step "distcheck (sanitizers)" - make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_
 step "check-valgrind" - make check-valgrind
 step "benchmarks (short)" - make bench
 # Fuzzing here is a short pass: each target replays its seed corpus and the
-# regression inputs, then looks for new inputs for FUZZ_SECONDS (20); the long
+# regression inputs, then looks for new inputs for FUZZ_SECONDS (10); the long
 # campaign is make fuzz-long (10 minutes a target).
-step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+step "fuzz" - make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 # The second stack: Debian 13 (Open MPI 5, UCX 1.18, Slurm 24.11) in a root made
 # from Debian's packages; make check, check-vm and check-slurm inside it.
 rm -f debian13-test-suite-*.log

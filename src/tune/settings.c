@@ -1,0 +1,206 @@
+/* A tune's settings (tune.h): kept in DIR/tune.conf for --resume, read
+ * back and checked against the journal's identity; the built-in benchmark. */
+#include "tune/tune.h"
+#include "tune/session.h"
+#include "compare/measure.h"
+#include "compare/plan_file.h"
+#include "facts/facts.h"
+#include "launch/launch.h"
+#include "tune/coll_rules.h"
+#include "tune/nccl_rules.h"
+#include "launch/program_mpi.h"
+#include "profile/profile.h"
+#include "tune/journal.h"
+#include "util/csv.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/msg.h"
+#include "util/proc.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+#include <config.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the built-in benchmark ---- */
+
+char *tune_builtin_benchmark(bool ucx)
+{
+    char *perftest = ucx ? launch_on_path("ucx_perftest") : NULL;
+    if (ucx && !perftest) {
+        rr_error("tune: --benchmark ucx runs UCX's ucx_perftest, which is not on PATH (hint: "
+                 "install UCX's tools: Debian's ucx-utils, RHEL's ucx)");
+        return NULL;
+    }
+    free(perftest);
+    char *path = helper_path(ucx ? "libexec/ucx-pair" : "examples/mpi_pingpong");
+    if (path && access(path, X_OK) != 0) {
+        rr_error("tune: the built-in benchmark %s is not there (%s) (hint: %s; or give your "
+                 "own: rdmarun tune -p PROFILE --metric REGEX -- PROGRAM)", path, strerror(errno),
+                 ucx ? "reinstall rdmarun" : "build it with 'make examples', which needs Open "
+                 "MPI's mpicc");
+        free(path);
+        path = NULL;
+    }
+    return path;
+}
+
+/* ---- settings, kept in DIR/tune.conf for --resume ---- */
+
+/* The settings as tune.conf holds them. Caller frees. */
+static char *settings_text(const struct tune *t, size_t *len)
+{
+    char *text;
+    FILE *f = xmemstream_open(&text, len);
+    fprintf(f, "# rdmarun tune settings; 'rdmarun tune --resume DIR' reads them\nbase=%s\n",
+            t->base);
+    fprintf(f, "budget_runs=%ld\nbudget_s=%.3f\n", t->budget_runs, t->budget_s);
+    if (t->metric)
+        fprintf(f, "metric=%s\n", t->metric);
+    fprintf(f, "better=%s\n", t->higher ? "higher" : "lower");
+    for (size_t i = 0; i < t->args.n; i++)
+        fprintf(f, "arg=%s\n", t->args.v[i]);
+    for (size_t i = 0; i < t->program.n; i++)
+        fprintf(f, "program=%s\n", t->program.v[i]);
+    for (size_t k = 0; k < t->space.n; k++) {
+        const struct tune_key *key = &t->space.keys[k];
+        fprintf(f, "key=%s.%s\nfrom=%s\n", key->section, key->key, key->from);
+        if (key->requires)
+            fprintf(f, "requires=%s\n", key->requires);
+        for (size_t v = 0; v < key->values.n; v++)
+            fprintf(f, "value=%s\n", key->values.v[v]);
+    }
+    xmemstream_close(f);
+    return text;
+}
+
+int tune_save_settings(const struct tune *t)
+{
+    size_t len;
+    char *text = settings_text(t, &len);
+    int rc = 0;
+    if (replace_file_at(t->out.fd, "tune.conf", text, len) != 0) {
+        rr_error("tune: cannot write %s/tune.conf: %s", t->out.path, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(text);
+    return rc;
+}
+
+uint64_t tune_identity(const struct tune *t)
+{
+    size_t len;
+    char *text = settings_text(t, &len);
+    uint64_t h = fnv1a(FNV1A_INIT, text, len);
+    free(text);
+    /* the base as its runs get it: merged with its parents (a budget is
+     * not the base's; only what a run is given is part of it) */
+    struct strvec dirs = {0};
+    struct profile p;
+    profile_search_path(&dirs);
+    if (profile_load(t->base, &dirs, &p) == 0) {
+        FILE *f = xmemstream_open(&text, &len);
+        profile_write(&p, f);
+        xmemstream_close(f);
+        h = fnv1a(h, text, len);
+        free(text);
+        profile_free(&p);
+    }
+    sv_free(&dirs);
+    return h;
+}
+
+int tune_load(struct tune *t, const char *dir, const char *who)
+{
+    int opened = results_dir_resume(&t->out, dir, "tune", who);
+    if (opened)
+        return opened;
+    char *path = xasprintf("%s/tune.conf", dir);
+    FILE *f = open_input(path);
+    if (!f) {
+        rr_error("tune --resume: cannot read %s: %s (hint: the folder of an earlier 'rdmarun "
+                 "tune -o DIR')", path, input_strerror(errno));
+        free(path);
+        return RR_EX_NOINPUT;
+    }
+    char *line = NULL;
+    size_t size = 0;
+    int rc = 0, lineno = 0;
+    struct tune_key *key = NULL;
+    while (!rc && getline(&line, &size, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (line[0] == '#' || !line[0])
+            continue;
+        if (eq)
+            *eq = '\0';
+        const char *v = eq ? eq + 1 : "";
+        char *end = NULL;
+        if (eq && strcmp(line, "base") == 0)
+            t->base = xstrdup(v);
+        else if (eq && strcmp(line, "budget_runs") == 0)
+            t->budget_runs = strtol(v, &end, 10);
+        else if (eq && strcmp(line, "budget_s") == 0)
+            t->budget_s = strtod(v, &end);
+        else if (eq && strcmp(line, "metric") == 0)
+            t->metric = xstrdup(v);
+        else if (eq && strcmp(line, "better") == 0)
+            t->higher = strcmp(v, "higher") == 0;
+        else if (eq && strcmp(line, "arg") == 0)
+            sv_push(&t->args, v);
+        else if (eq && strcmp(line, "program") == 0)
+            sv_push(&t->program, v);
+        else if (eq && strcmp(line, "key") == 0 && strchr(v, '.') &&
+                 t->space.n < TUNE_MAX_KEYS) {
+            key = &t->space.keys[t->space.n++];
+            memset(key, 0, sizeof(*key));
+            key->section = xstrndup(v, strcspn(v, "."));
+            key->key = xstrdup(strchr(v, '.') + 1);
+        } else if (eq && strcmp(line, "from") == 0 && key && !key->from)
+            key->from = xstrdup(v);
+        else if (eq && strcmp(line, "requires") == 0 && key && !key->requires && strchr(v, '.') &&
+                 strchr(v, '='))
+            key->requires = xstrdup(v);
+        else if (eq && strcmp(line, "value") == 0 && key)
+            sv_push(&key->values, v);
+        else
+            end = line;   /* not a setting */
+        if (end && *end) {
+            rr_error("%s:%d: not a setting of rdmarun tune (hint: the file is written by rdmarun "
+                     "tune; do not edit it)", path, lineno);
+            rc = RR_EX_DATAERR;
+        }
+    }
+    free(line);
+    fclose(f);
+    for (size_t k = 0; !rc && k < t->space.n; k++)
+        if (t->space.keys[k].values.n < 2 || !t->space.keys[k].from)
+            rc = RR_EX_DATAERR;
+    if (!rc && (!t->base || !t->program.n || !t->space.n))
+        rc = RR_EX_DATAERR;
+    if (rc == RR_EX_DATAERR && lineno)
+        rr_error("%s is incomplete (hint: start the tune again)", path);
+    free(path);
+    return rc;
+}
+
+void tune_free(struct tune *t)
+{
+    results_dir_close(&t->out);
+    free(t->base);
+    free(t->space_file);
+    free(t->metric);
+    sv_free(&t->args);
+    sv_free(&t->program);
+    tune_space_free(&t->space);
+}

@@ -418,6 +418,17 @@ check "loopback: below min-loopback-gbps 1000: RDMARUN-LOOPBACK-BW, in the JSON"
 # kernel lets us make, caught by the check with its own code. First the
 # healthy node, with every check the matrix uses on (the kernel's own log
 # read live from /dev/kmsg), and this node's facts kept as its manifest.
+# It runs on Debian 12's stack only (issue 48's CI budget: about 150 s a
+# stack): what it injects (a link down and up, an MTU, a memlock limit, an
+# address, a module, rdma link delete) is read back by rdmarun check from
+# the kernel's stable sysfs ABI and /dev/kmsg, through no MPI or UCX. Debian
+# 13's kernel (6.12) is read field by field in step 1, its loopback measured
+# in step 5, and a port down between nodes is pair.sh's.
+if [ "${OMPI_MAJOR:-4}" -ge 5 ]; then
+    skip "the fault matrix on rxe0" "checked on Debian 12's stack only (kernel 6.1; the sysfs ABI it reads is stable)"
+    done_testing
+    exit
+fi
 amtu=$(python3 -c 'import json,sys; print(next(d for d in json.load(open(sys.argv[1]))["devices"] if d["name"]=="rxe0")["ports"][0]["active_mtu"])' "$TMP/probe.json")
 "$RDMARUN" probe --json >"$TMP/site/good.json"
 mx_conf() {  # FILE EXTRA-LINES: the matrix's configuration

@@ -163,6 +163,9 @@ void job_contexts_free(struct job_args *job);
 void plan_port_of(struct plan_port *pp, const struct rdma_device *d, const struct rdma_port *port,
                   int gid_index);
 void plan_free(struct plan *p);
+/* Whether the per-rank helper sets environment variable `name` for each
+ * rank: an `auto` value the command line does not override (items.c). */
+bool plan_per_rank(const struct plan *p, const char *name);
 /* One item's strings (an item that leaves the plan). */
 void plan_item_free(struct plan_item *it);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);

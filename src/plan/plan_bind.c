@@ -15,14 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether the per-rank helper sets this variable for each rank: an `auto`
- * value the command line does not override. */
-static bool per_rank(const struct plan *p, const char *name)
-{
-    const struct plan_item *it = plan_find(p, ITEM_ENV, name);
-    return it && !it->overridden && it->source == SOURCE_AUTO;
-}
-
 /* [bind] policy other than none: `rdmarun rank` starts each rank and binds
  * it, so Open MPI must not bind it elsewhere first (--bind-to none), unless
  * the command line says --bind-to: then Open MPI binds and the helper only
@@ -98,7 +90,7 @@ void plan_placement(struct plan *p, const struct plan_request *rq)
     struct placement_request prq = {
         .policy = (enum bind_policy)p->bind.value, .fabric = p->fabric,
         .memory = (enum memory_policy)p->memory.value, .nics = (enum nic_choice)p->nics.value,
-        .set_ucx = per_rank(p, "UCX_NET_DEVICES"), .set_nccl = per_rank(p, "NCCL_IB_HCA"),
+        .set_ucx = plan_per_rank(p, "UCX_NET_DEVICES"), .set_nccl = plan_per_rank(p, "NCCL_IB_HCA"),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
         .threads = threads_value(p->threads), .smt = p->smt,
         /* exec's workers are torchrun's, DeepSpeed's or Accelerate's */
@@ -106,33 +98,4 @@ void plan_placement(struct plan *p, const struct plan_request *rq)
     };
     p->placement = xcalloc(1, sizeof(*p->placement));
     placement_build(rq->facts, &prq, p->placement);
-}
-
-/* The helper's options: what the plan decided for each rank. */
-void plan_helper_options(const struct plan *p, const struct plan_request *rq,
-                         struct strvec *argv)
-{
-    struct rank_args a = {
-        .bind_policy = (char *)bind_policy_names[p->bind.value],
-        .memory = (char *)memory_policy_names[p->memory.value],
-        .nics = (char *)nic_choice_names[p->nics.value],
-        .fabric = fabric_is_rdma(p->fabric) ? p->fabric : NULL,
-        .net_devices = per_rank(p, "UCX_NET_DEVICES"), .nccl_hca = per_rank(p, "NCCL_IB_HCA"),
-        .keep_cpus = sv_find(&rq->job->user_opts, "bind-to") >= 0, .report = rq->report,
-        .sysfs = (char *)rq->sysfs, .record = p->evidence_dir != NULL,
-        .threads = p->threads, .smt = p->smt,
-    };
-    rank_args_write(&a, argv);
-}
-
-/* `rdmarun rank OPTIONS --` before the program: the helper in front of
- * each rank, told what the plan decided. */
-void plan_helper_argv(struct plan *p, const struct plan_request *rq, struct strvec *argv)
-{
-    if (p->bind.value == BIND_NONE)
-        return;
-    sv_push(argv, rq->self ? rq->self : "rdmarun");
-    sv_push(argv, "rank");
-    plan_helper_options(p, rq, argv);
-    sv_push(argv, "--");
 }

@@ -226,14 +226,6 @@ const struct keydef *schema_key(const struct sectiondef *sec, const char *key)
     return NULL;
 }
 
-const char *schema_value(const struct profile *p, const char *section, const char *key)
-{
-    const char *v = p ? profile_value(p, section, key) : NULL;
-    const struct sectiondef *sec = v ? NULL : schema_section(section);
-    const struct keydef *kd = sec ? schema_key(sec, key) : NULL;
-    return v ? v : kd ? kd->dflt : NULL;
-}
-
 static bool in_choices(const char *choices, const char *value)
 {
     size_t len = strlen(value);

@@ -48,7 +48,7 @@ const struct sectiondef *schema_section(const char *name);
 char *schema_canonical_key(const struct sectiondef *sec, const char *key, char **why);
 const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
 /* A fixed key's value in `p` ([section] key), else its default in the
- * table, else NULL. */
+ * table, else NULL (settings.c). */
 struct profile;
 const char *schema_value(const struct profile *p, const char *section, const char *key);
 /* Check a value against its key's type; on failure *why says what is expected. */

@@ -1,4 +1,5 @@
 #include "profile/settings.h"
+#include "profile/schema.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -34,4 +35,12 @@ void setting_free(struct setting *s)
 {
     free(s->origin);
     s->origin = NULL;
+}
+
+const char *schema_value(const struct profile *p, const char *section, const char *key)
+{
+    const char *v = p ? profile_value(p, section, key) : NULL;
+    const struct sectiondef *sec = v ? NULL : schema_section(section);
+    const struct keydef *kd = sec ? schema_key(sec, key) : NULL;
+    return v ? v : kd ? kd->dflt : NULL;
 }

@@ -37,7 +37,7 @@ struct session {
 
 /* settings.c: DIR/tune.conf written (replaced, never through a link). */
 int tune_save_settings(const struct tune *t);
-/* session.c: a configuration as the journal keys it ("0,1"), and as
+/* settings.c: a configuration as the journal keys it ("0,1"), and as
  * --set words ("ucx.TLS=rc,self ..."). Caller frees. */
 char *tune_config_of(const struct tune *t, const unsigned *choice);
 char *tune_settings_of(const struct tune *t, const unsigned *choice);

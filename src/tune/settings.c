@@ -204,3 +204,28 @@ void tune_free(struct tune *t)
     sv_free(&t->program);
     tune_space_free(&t->space);
 }
+
+char *tune_config_of(const struct tune *t, const unsigned *choice)
+{
+    struct strvec parts = {0};
+    for (size_t k = 0; k < t->space.n; k++)
+        sv_pushf(&parts, "%u", choice[k]);
+    char *s = sv_join(&parts, ",");
+    sv_free(&parts);
+    return s;
+}
+
+/* "ucx.RNDV_THRESH=64K ucx.TLS=tcp,self", or "the base's values". */
+char *tune_settings_of(const struct tune *t, const unsigned *choice)
+{
+    struct strvec parts = {0};
+    for (size_t k = 0; k < t->space.n; k++)
+        if (choice[k]) {
+            const struct tune_key *key = &t->space.keys[k];
+            const char *v = key->values.v[choice[k]];
+            sv_pushf(&parts, "%s.%s=%s", key->section, key->key, *v ? v : "(unset)");
+        }
+    char *s = parts.n ? sv_join(&parts, " ") : xstrdup("the base's values");
+    sv_free(&parts);
+    return s;
+}

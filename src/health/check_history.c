@@ -2,24 +2,12 @@
  * counters against the last check's (and a job's prolog), the ports'
  * flaps and drops kept in a state file between checks, and the kernel's
  * log over its window. */
-#include "preflight/preflight.h"
-#include "preflight/qp_loopback.h"
-#include "facts/facts.h"
-#include "facts/check_keys.h"
-#include "facts/lossless.h"
-#include "facts/counters.h"
 #include "facts/findings.h"
 #include "health/fault_codes.h"
 #include "health/check_ctx.h"
-#include "health/health.h"
 #include "health/kmsg.h"
-#include "health/manifest.h"
 #include "health/port_history.h"
-#include "profile/schema.h"
 #include "util/fs.h"
-#include "util/proc.h"
-#include "util/size.h"
-#include "util/strvec.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <ctype.h>

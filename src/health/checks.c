@@ -15,7 +15,7 @@
 #include "health/kmsg.h"
 #include "health/manifest.h"
 #include "health/port_history.h"
-#include "profile/schema.h"
+#include "profile/settings.h"
 #include "util/fs.h"
 #include "util/proc.h"
 #include "util/size.h"

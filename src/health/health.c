@@ -5,7 +5,7 @@
  * summary, and with --drain drains or resumes the node through scontrol. */
 #include "health/fault_codes.h"
 #include "health/health.h"
-#include "profile/schema.h"
+#include "profile/settings.h"
 #include "facts/counters.h"
 #include "util/fs.h"
 #include "util/json.h"

@@ -2,15 +2,8 @@
  * `rdmarun rank OPTIONS --` in front of each rank, with what the plan
  * decided for it (rank_args.c's table). */
 #include "plan/plan.h"
-#include "facts/check_keys.h"
-#include "facts/findings.h"
 #include "plan/launchers.h"
 #include "plan/rank_args.h"
-#include "plan/rules.h"
-#include "profile/schema.h"
-#include "util/msg.h"
-#include "util/text.h"
-#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "plan/path.h"
-#include "profile/schema.h"
+#include "profile/settings.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>

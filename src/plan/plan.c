@@ -523,9 +523,9 @@ static void resolve_autos(struct plan *out, const struct profile *prof, const st
         char *name = xasprintf("%s_%s", strcmp(e->section, "ucx") == 0 ? "UCX" : "NCCL", e->key);
         struct plan_item *it = (struct plan_item *)plan_find(out, ITEM_ENV, name);
         if (strcmp(e->key, "NET_GDR_LEVEL") == 0)
-            resolve_gdr_level(it, f, ports, nports);
+            plan_resolve_gdr_level(it, f, ports, nports);
         else
-            resolve_auto(out, it, e->section, e->key, ports, nports, where);
+            plan_resolve_auto(out, it, e->section, e->key, ports, nports, where);
         free(name);
     }
 }
@@ -545,7 +545,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     out->ucx_version = rq->facts->ucx_version ? xstrdup(rq->facts->ucx_version) : NULL;
     plan_mpi(out, prof, rq);
     /* The MPI library mpirun's ranks load; COMMAND's are its own. */
-    out->job_nodes = job_nodes(rq);
+    out->job_nodes = plan_job_nodes(rq);
     out->mpi_library = rq->mpi_library && !launcher_of(out->launcher.value)->command_is_launcher
                      ? xstrdup(rq->mpi_library) : NULL;
     plan_settings(out, prof, rq, fabric);

@@ -3,14 +3,7 @@
  * plan shows; NCCL_NET_GDR_LEVEL from each GPU's path to the job's NICs. */
 #include "plan/plan.h"
 #include "plan/plan_parts.h"
-#include "facts/check_keys.h"
-#include "facts/findings.h"
-#include "plan/launchers.h"
-#include "plan/rank_args.h"
-#include "plan/rules.h"
-#include "profile/schema.h"
 #include "util/msg.h"
-#include "util/text.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +21,9 @@ static char *join_ports(const struct port_ref *s, size_t n, const char *prefix)
     return out;
 }
 
-void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
-                  const char *key, const struct port_ref *ports, size_t nports,
-                  const char *where)
+void plan_resolve_auto(struct plan *p, struct plan_item *it, const char *section,
+                       const char *key, const struct port_ref *ports, size_t nports,
+                       const char *where)
 {
     free(it->value);
     it->value = NULL;
@@ -92,8 +85,8 @@ void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
  * has to its nearest job NIC, at most PHB (NCCL has no NODE, and beyond a
  * host bridge staging through host memory is faster); LOC when the node
  * cannot do it or ACS redirects it. NCCL's own default is PXB. */
-void resolve_gdr_level(struct plan_item *it, const struct facts *f,
-                       const struct port_ref *ports, size_t nports)
+void plan_resolve_gdr_level(struct plan_item *it, const struct facts *f,
+                            const struct port_ref *ports, size_t nports)
 {
     free(it->value);
     it->value = NULL;

@@ -2,12 +2,7 @@
  * placement the per-rank helper gives each rank, and its command line. */
 #include "plan/plan.h"
 #include "plan/plan_parts.h"
-#include "facts/check_keys.h"
-#include "facts/findings.h"
 #include "plan/launchers.h"
-#include "plan/rank_args.h"
-#include "plan/rules.h"
-#include "profile/schema.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/xalloc.h"

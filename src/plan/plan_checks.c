@@ -3,10 +3,7 @@
 #include "plan/plan.h"
 #include "plan/plan_parts.h"
 #include "facts/check_keys.h"
-#include "facts/findings.h"
 #include "plan/launchers.h"
-#include "plan/rank_args.h"
-#include "plan/rules.h"
 #include "profile/schema.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -197,7 +194,7 @@ void plan_checks(struct plan *p, const struct profile *prof, const struct facts 
  * device and GID index the profile names (else each node's own). */
 /* Distinct hosts the job names (-H a,a,b is two: job_hosts lists each
  * once), else the allocation's nodes, else unknown. */
-long job_nodes(const struct plan_request *rq)
+long plan_job_nodes(const struct plan_request *rq)
 {
     if (rq->hosts && rq->hosts->n)
         return (long)rq->hosts->n;

@@ -2,14 +2,7 @@
  * ranks report their transports where the supervisor reads them. */
 #include "plan/plan.h"
 #include "plan/plan_parts.h"
-#include "facts/check_keys.h"
-#include "facts/findings.h"
 #include "plan/launchers.h"
-#include "plan/rank_args.h"
-#include "plan/rules.h"
-#include "profile/schema.h"
-#include "util/msg.h"
-#include "util/text.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>

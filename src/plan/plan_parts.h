@@ -5,12 +5,12 @@
 #include "plan/plan.h"
 
 /* A profile value `auto` (section, key) resolved from the job's ports. */
-void resolve_auto(struct plan *p, struct plan_item *it, const char *section,
-                  const char *key, const struct port_ref *ports, size_t nports,
-                  const char *where);
+void plan_resolve_auto(struct plan *p, struct plan_item *it, const char *section,
+                       const char *key, const struct port_ref *ports, size_t nports,
+                       const char *where);
 /* NCCL_NET_GDR_LEVEL = auto: from each GPU's PCIe path to the job's NICs. */
-void resolve_gdr_level(struct plan_item *it, const struct facts *f,
-                       const struct port_ref *ports, size_t nports);
+void plan_resolve_gdr_level(struct plan_item *it, const struct facts *f,
+                            const struct port_ref *ports, size_t nports);
 /* The variables that make the ranks report their transports into `dir`. */
 void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
                    const char *rq_impi_debug);
@@ -24,6 +24,6 @@ void plan_checks(struct plan *p, const struct profile *prof, const struct facts 
 /* The path test between the job's nodes, where the launcher can start it. */
 void plan_path(struct plan *p, const struct profile *prof, const struct plan_request *rq);
 /* The nodes the job names (its hosts), else the allocation's; -1: unknown. */
-long job_nodes(const struct plan_request *rq);
+long plan_job_nodes(const struct plan_request *rq);
 
 #endif

@@ -47,10 +47,6 @@ const struct sectiondef *schema_section(const char *name);
  * name cannot be a key of that section. Caller frees. */
 char *schema_canonical_key(const struct sectiondef *sec, const char *key, char **why);
 const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
-/* A fixed key's value in `p` ([section] key), else its default in the
- * table, else NULL (settings.c). */
-struct profile;
-const char *schema_value(const struct profile *p, const char *section, const char *key);
 /* Check a value against its key's type; on failure *why says what is expected. */
 bool schema_check_value(const struct keydef *kd, const char *value, char **why);
 /* The NCCL variables rdmarun knows (NCCL has no API to list them). */

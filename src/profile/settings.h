@@ -58,4 +58,8 @@ void setting_resolve(struct setting *out, const char *const *names, const char *
                      const char *key, int dflt);
 void setting_free(struct setting *s);
 
+/* A fixed key's value in `p` ([section] key), else its default in the
+ * key table (schema.c), else NULL. */
+const char *schema_value(const struct profile *p, const char *section, const char *key);
+
 #endif

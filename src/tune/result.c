@@ -2,21 +2,10 @@
  * made them, the tuned profile DIR/tuned.ini and the summary. */
 #include "tune/tune.h"
 #include "tune/session.h"
-#include "compare/measure.h"
-#include "compare/plan_file.h"
-#include "facts/facts.h"
-#include "launch/launch.h"
-#include "tune/coll_rules.h"
-#include "tune/nccl_rules.h"
-#include "launch/program_mpi.h"
-#include "profile/profile.h"
-#include "tune/journal.h"
 #include "util/csv.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
-#include "util/proc.h"
-#include "util/text.h"
 #include "util/xalloc.h"
 #include <config.h>
 #include <ctype.h>

@@ -36,6 +36,13 @@ static inline double scaled(double seconds)
     return seconds * (k > 0 ? k : 1);
 }
 
+/* The source tree (RDMARUN_SRCDIR, set by make check), else ".". */
+static inline const char *tap_srcdir(void)
+{
+    const char *s = getenv("RDMARUN_SRCDIR");
+    return s && *s ? s : ".";
+}
+
 static inline int done_testing(void)
 {
     printf("1..%d\n", tap_n);

@@ -39,12 +39,6 @@ static const struct launcher_desc dummy = {
     .local_rank = {{"DUMMY_LOCAL_RANK", "DUMMY_LOCAL_SIZE", "DUMMY_RANK"}},
 };
 
-static const char *src(void)
-{
-    const char *s = getenv("RDMARUN_SRCDIR");
-    return s && *s ? s : ".";
-}
-
 static void test_builtin_rows(void)
 {
     /* The schema's list (profile/settings.h) is the table's words. */
@@ -78,11 +72,11 @@ static void test_dummy_plan(void)
 {
     struct facts f = {0};
     struct profile p;
-    char *sysfs = xasprintf("%s/tests/data/sysfs/rxe", src());
-    char *topo = xasprintf("%s/tests/data/topology/2pkg-2numa.xml", src());
+    char *sysfs = xasprintf("%s/tests/data/sysfs/rxe", tap_srcdir());
+    char *topo = xasprintf("%s/tests/data/topology/2pkg-2numa.xml", tap_srcdir());
     struct facts_sources fs = {.sysfs_root = sysfs, .topology = topo};
     struct strvec dirs = {0}, hosts = {0};
-    sv_pushf(&dirs, "%s/profiles", src());
+    sv_pushf(&dirs, "%s/profiles", tap_srcdir());
     sv_push(&hosts, "a");
     sv_push(&hosts, "b");
     ok(facts_gather(&f, &fs) == 0 && profile_load_for_job("roce", &dirs, NULL, &p) == 0,

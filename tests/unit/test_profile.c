@@ -121,7 +121,7 @@ static bool man_says_default(const char *text, const char *key, const char *valu
  * the man pages say the same default where they name the key. */
 static void test_check_defaults(void)
 {
-    const char *src = getenv("RDMARUN_SRCDIR") ? getenv("RDMARUN_SRCDIR") : ".";
+    const char *src = tap_srcdir();
     char *path = xasprintf("%s/etc/check.ini", src);
     size_t len;
     char *ini = read_input(path, 1 << 20, &len);

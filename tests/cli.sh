@@ -74,10 +74,10 @@ if [ -n "$MPIRUN_V" ]; then
     refused "a mistake in the second app context (MPMD)" \
         "unknown option --dryrun (not rdmarun's, not mpirun $MPIRUN_V's; did you mean --dry-run?)" \
         -np 1 "$TMP/mark" : --dryrun -np 1 "$TMP/mark"
-    ls "$TMP"/run/rdmarun/launcher-options.* >/dev/null 2>&1
+    ls "$TMP"/run/rdmarun/launcher-options-* >/dev/null 2>&1
     ok $? "mpirun's options are kept in the runtime folder (\$XDG_RUNTIME_DIR/rdmarun)"
-    head -qn 1 "$TMP"/run/rdmarun/launcher-options.* |
-        grep -q "mpirun $(readlink -f "$(command -v mpirun)") size [0-9]* mtime [0-9.]* inode [0-9:]*$"
+    head -qn 1 "$TMP"/run/rdmarun/launcher-options-* |
+        grep -q "^rdmarun-launcher-options-mpirun [0-9]* $(readlink -f "$(command -v mpirun)") size [0-9]* mtime [0-9.]* inode [0-9:]*$"
     ok $? "keyed by the launcher's real path, size, mtime and inode"
 else
     skip "the mistakes refused with mpirun's own list" "no mpirun here"

@@ -2,6 +2,7 @@
  * libraries themselves (MPI_Get_library_version, libibverbs' file name),
  * never of a package manager. */
 #include "facts/facts.h"
+#include "util/file_cache.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
 #include <dlfcn.h>
@@ -26,7 +27,8 @@ static void print_mpi_library(void *soname)
     free(v);
 }
 
-char *facts_mpi_library(const char *soname)
+/* Asks the library in a child of rdmarun's own: see facts_mpi_library. */
+static char *mpi_library_asked(const char *soname)
 {
     /* dlopen runs the library's constructors and pulls its dependencies
      * in (MPICH's UCX and libfabric): never in rdmarun itself, but in a
@@ -40,6 +42,29 @@ char *facts_mpi_library(const char *soname)
         return NULL;
     }
     return out;
+}
+
+/* A library named by its path is asked once per build of it (file_cache:
+ * Open MPI 5's libmpi takes 200 ms to load, every dry run); a bare soname
+ * (dlopen's search) is asked each time. */
+char *facts_mpi_library(const char *soname)
+{
+    char *real = strchr(soname, '/') ? realpath(soname, NULL) : NULL;
+    struct file_cache c;
+    if (!file_cache_open(&c, "mpi-library", real)) {
+        free(real);
+        return mpi_library_asked(soname);
+    }
+    char *v = file_cache_get(&c, 8192);
+    if (!v || !*v) {
+        free(v);
+        v = mpi_library_asked(real);
+        if (v)
+            file_cache_put(&c, v);
+    }
+    file_cache_close(&c);
+    free(real);
+    return v;
 }
 
 static char *mpi_library_here(const char *soname)

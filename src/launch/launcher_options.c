@@ -6,7 +6,7 @@
  * is kept per binary in the user's runtime folder (util/fs.c). */
 #include "launch/launcher_options.h"
 #include "launch/launch.h"
-#include "util/fs.h"
+#include "util/file_cache.h"
 #include "util/text.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
@@ -245,20 +245,19 @@ static void ask_launcher(const char *path, const char *real, const char *name,
     add_fallback(o);
 }
 
-/* The cache: the key, the label, then "NAME NARGS" lines. */
-static bool from_cache(int dirfd, const char *file, const char *key, struct launcher_opts *o)
+/* The cache's answer (file_cache): the label, then "NAME NARGS" lines. */
+static bool from_cache(const struct file_cache *c, struct launcher_opts *o)
 {
-    size_t len;
-    char *text = read_own_file_at(dirfd, file, CACHE_MAX, &len);
+    char *text = file_cache_get(c, CACHE_MAX);
     if (!text)
         return false;
     struct strvec lines = {0};
     sv_split(&lines, text, "\n");
     free(text);
-    bool ok = lines.n >= 2 && strcmp(lines.v[0], key) == 0;
+    bool ok = lines.n >= 1;
     if (ok) {
-        o->label = xstrdup(lines.v[1]);
-        for (size_t i = 2; i < lines.n; i++) {
+        o->label = xstrdup(lines.v[0]);
+        for (size_t i = 1; i < lines.n; i++) {
             if (starts_with(lines.v[i], "!per-option ")) {
                 o->per_option = xstrdup(lines.v[i] + strlen("!per-option "));
                 continue;
@@ -273,10 +272,9 @@ static bool from_cache(int dirfd, const char *file, const char *key, struct laun
     return ok;
 }
 
-static void to_cache(int dirfd, const char *file, const char *key, const struct launcher_opts *o)
+static void to_cache(const struct file_cache *c, const struct launcher_opts *o)
 {
     struct strvec lines = {0};
-    sv_push(&lines, key);
     sv_push(&lines, o->label);
     if (o->per_option)
         sv_pushf(&lines, "!per-option %s", o->per_option);
@@ -284,7 +282,7 @@ static void to_cache(int dirfd, const char *file, const char *key, const struct 
         sv_pushf(&lines, "%s %d", o->names.v[i], o->nargs[i]);
     sv_push(&lines, "");
     char *text = sv_join(&lines, "\n");
-    replace_file_at(dirfd, file, text, strlen(text));   /* a full disk: asked again next time */
+    file_cache_put(c, text);
     free(text);
     sv_free(&lines);
 }
@@ -294,36 +292,22 @@ void launcher_options_of(const char *path, enum launcher kind, struct launcher_o
     memset(o, 0, sizeof(*o));
     char *found = path ? launch_on_path(path) : NULL;   /* --mpirun mpirun: PATH's */
     char *real = found ? realpath(found, NULL) : NULL;
-    struct stat st;
     const char *name = kind == LAUNCHER_SRUN ? "srun" : kind == LAUNCHER_HYDRA ? "mpiexec"
                      : "mpirun";
-    if (!real || stat(real, &st) != 0) {
+    char *cache_kind = xasprintf("launcher-options-%s", name);
+    struct file_cache c;
+    if (!file_cache_open(&c, cache_kind, real)) {
         o->label = xstrdup(name);
         add_fallback(o);
-        free(real);
-        free(found);
-        return;
+    } else {
+        if (!from_cache(&c, o)) {
+            ask_launcher(found, real, name, kind, o);
+            if (o->asked)
+                to_cache(&c, o);
+        }
+        file_cache_close(&c);
     }
-    char *key = xasprintf("rdmarun-launcher-options 2 %s %s size %lld mtime %lld.%09ld inode "
-                          "%llu:%llu", name, real, (long long)st.st_size,
-                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                          (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-    /* One file per launcher binary's path: a new build replaces it. */
-    char *id = xasprintf("%s %s", name, real);
-    char *file = xasprintf("launcher-options.%016llx", (unsigned long long)fnv1a(FNV1A_INIT, id, strlen(id)));
-    free(id);
-    char *dir = user_runtime_dir();
-    int dirfd = private_dir_open(dir);
-    if (dirfd < 0 || !from_cache(dirfd, file, key, o)) {
-        ask_launcher(found, real, name, kind, o);
-        if (dirfd >= 0 && o->asked)
-            to_cache(dirfd, file, key, o);
-    }
-    if (dirfd >= 0)
-        close(dirfd);
-    free(dir);
-    free(file);
-    free(key);
+    free(cache_kind);
     free(real);
     free(found);
 }

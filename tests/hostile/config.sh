@@ -71,7 +71,8 @@ if command -v strace >/dev/null && [ -x "$HELLO" ]; then
     # O_RDONLY|O_CLOEXEC; reading its file (the ELF's soname) is
     # open_input's O_NONBLOCK.
     rm -f dry.trace.*
-    strace -ff -qq -e trace=openat,execve -o dry.trace "$RDMARUN" --dry-run --sysfs "$NONE" -p shm \
+    mkdir -m 700 rt
+    XDG_RUNTIME_DIR=$TMP/rt strace -ff -qq -e trace=openat,execve -o dry.trace "$RDMARUN" --dry-run --sysfs "$NONE" -p shm \
         -np 2 "$HELLO" >dry.out 2>&1
     dry_rc=$?
     first=$(grep -l "^execve(\"$RDMARUN\"" dry.trace.* 2>/dev/null | sed 's/^dry\.trace\.//' | head -1)
@@ -85,6 +86,31 @@ if command -v strace >/dev/null && [ -x "$HELLO" ]; then
     [ -z "$why" ]
     ok $? "the dry run loads the MPI library only in a child (${loads:-none}, rdmarun $first), and still names it"
     [ -z "$why" ] || { echo "# $why"; sed 's/^/#   /' dry.out | tail -5; }
+    # Asked once per build of the library (util/file_cache.c): the next dry
+    # run reads the answer kept under the library's identity, loads nothing.
+    rm -f dry.trace.*
+    XDG_RUNTIME_DIR=$TMP/rt strace -ff -qq -e trace=openat -o dry.trace "$RDMARUN" --dry-run \
+        --sysfs "$NONE" -p shm -np 2 "$HELLO" >dry2.out 2>&1
+    ! grep -q 'libmpi[^"]*", O_RDONLY|O_CLOEXEC' dry.trace.* && grep -q "stack: Open MPI" dry2.out
+    ok $? "a second dry run loads no MPI library (its answer kept per build), and names it"
+    cache=$(ls rt/rdmarun/mpi-library.* 2>/dev/null | head -1)
+    dry() { run env XDG_RUNTIME_DIR="$TMP/rt" "$RDMARUN" --dry-run --sysfs "$NONE" -p shm -np 2 "$HELLO"; }
+    if [ -f "$cache" ]; then
+        head -1 "$cache" >key && printf '%s\nKept MPI 9.9\n' "$(cat key)" >"$cache"
+        dry
+        check "the answer is read under its key: the kept one said" 0 "stack: Kept MPI 9.9"
+        sed -i '1s/ mtime [0-9.]* / mtime 1.000000000 /' "$cache"
+        dry
+        check_without "a key of another build of the library (its mtime): asked again" 0 \
+            "Kept MPI" "stack: Open MPI"
+        printf '%s\nLinked MPI 6.6\n' "$(cat key)" >target && rm -f "$cache" && ln -s "$TMP/target" "$cache"
+        dry
+        check_without "a link in the cache's place is not followed: the library asked" 0 \
+            "Linked MPI" "stack: Open MPI"
+        grep -q "Linked MPI 6.6" target; ok $? "and the link's target is not written"
+    else
+        ok 1 "the MPI library's answer kept in rt/rdmarun: no mpi-library.* there ($(ls rt/rdmarun 2>&1 | tr '\n' ' '))"
+    fi
 else
     skip "the dry run loads the MPI library only in a child" "strace or the example not there"
 fi

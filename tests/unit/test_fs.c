@@ -2,6 +2,7 @@
  * every step an attacker could get between - a symlink or FIFO planted
  * where a file is about to be made or read, a folder of someone else's. */
 #include "tap.h"
+#include "util/file_cache.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,6 +137,45 @@ static void test_private_dir(const char *tmp)
     free(d);
 }
 
+/* util/file_cache: an answer kept per build of a file, keyed by its identity. */
+static void test_file_cache(const char *tmp)
+{
+    char *run = xasprintf("%s/runtime", tmp), *bin = xasprintf("%s/prog", tmp);
+    setenv("XDG_RUNTIME_DIR", run, 1);
+    mkdir(run, 0700);
+    FILE *f = fopen(bin, "w");
+    fputs("v1", f);
+    fclose(f);
+    struct file_cache c;
+    ok(!file_cache_open(&c, "test", NULL), "no path (realpath failed): no cache");
+    ok(file_cache_open(&c, "test", bin) && !file_cache_get(&c, 4096), "a first ask: nothing kept");
+    file_cache_put(&c, "answer 1\n");
+    char *v = file_cache_get(&c, 4096);
+    ok(v && strcmp(v, "answer 1\n") == 0, "kept, and read back whole");
+    free(v);
+    char *file = xasprintf("%s/rdmarun/%s", run, c.file);
+    file_cache_close(&c);
+    f = fopen(bin, "a");
+    fputs(" and v2", f);   /* another build: another size */
+    fclose(f);
+    ok(file_cache_open(&c, "test", bin) && !(v = file_cache_get(&c, 4096)),
+       "another build of the file: the old answer is not read");
+    free(v);
+    file_cache_put(&c, "answer 2");
+    unlink(file);
+    ok(mkfifo(file, 0600) == 0 && !file_cache_get(&c, 4096), "a FIFO in its place: no answer, no block");
+    unlink(file);
+    f = fopen(file, "w");
+    fputs("not the key\nanswer 3", f);
+    fclose(f);
+    ok(!file_cache_get(&c, 4096), "a file that starts with another key: no answer");
+    file_cache_close(&c);
+    unsetenv("XDG_RUNTIME_DIR");
+    free(file);
+    free(bin);
+    free(run);
+}
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st, (void)type, (void)ftw;
@@ -151,6 +192,7 @@ int main(void)
     test_create_new_file_at(tmp);
     test_read_own_file(tmp);
     test_private_dir(tmp);
+    test_file_cache(tmp);
     if (nftw(tmp, remove_one, 8, FTW_DEPTH | FTW_PHYS) != 0)
         printf("# could not remove %s\n", tmp);
     return done_testing();

@@ -35,7 +35,8 @@ cases=(
 "69|strict, a [check] key the node fails||--facts $DATA/facts/memlock-64k.json --verify strict --set check.memlock=unlimited --set check.qp-test=no -np 2 ./app|the memlock limit is 64 KiB|plan"
 "69|strict, a QP test that fails||-p roce --sysfs $RX --verify strict -np 2 ./app|preflight QP test failed|plan"
 "127|no mpirun on PATH|PATH=$TMP/nobin RDMARUN_MPIRUN=|-p shm -np 2 ./app|mpirun not found on PATH|plan"
-"127|a --mpirun path that does not exist||--mpirun $TMP/nosuch/mpirun -p shm -np 2 ./app|cannot run $TMP/nosuch/mpirun|plan"
+"127|a --mpirun path that does not exist||--mpirun $TMP/nosuch/mpirun -p shm -np 2 ./app|cannot run $TMP/nosuch/mpirun: No such file or directory (hint: apt-get install openmpi-bin, or give its path with --mpirun or RDMARUN_MPIRUN)|plan"
+"127|an RDMARUN_SRUN that does not exist: srun's own hint|RDMARUN_SRUN=$TMP/nosuch/srun|--launcher srun -p shm -np 2 ./app|cannot run $TMP/nosuch/srun: No such file or directory (hint: apt-get install slurm-client, or give its path with --mpirun or RDMARUN_SRUN)|plan"
 "73|an appfile that cannot be written|TMPDIR=$TMP/nosuch|-p shm --app $TMP/good.app|cannot write the appfile $TMP/nosuch/|plan"
 )
 for c in "${cases[@]}"; do
@@ -50,7 +51,7 @@ for c in "${cases[@]}"; do
         if [ $mode = real ]; then
             [ ! -e "$STARTED" ]; ok $? "$desc: the real run starts no job"
         elif [ "$plan" = plan ]; then
-            has "$out" "mpirun" || has "$out" "\"argv\""
+            has "$out" "launcher: " || has "$out" "\"argv\""
             ok $? "$desc: the dry run prints the plan" || show_run
         fi
     done

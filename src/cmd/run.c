@@ -224,25 +224,22 @@ static void free_launchers(struct found_launchers *l)
         free(l->path[k]);
 }
 
-/* The plan's launcher refused before launch, in the real run's order, and
- * the dry run's with the status the real run would have: one not found
- * (what was looked for, how to install it, the variable that names its
- * path), or one given as a path that cannot be run. 0 when it may run. */
-static int launcher_refusal(const struct plan *plan, const struct found_launchers *l,
-                            bool dry_run)
+/* The plan's launcher refused before launch, by the real run and the dry
+ * run alike (with the status the real run has): one not found (what was
+ * looked for, how to install it, the variable that names its path), or one
+ * given as a path that cannot be run (--mpirun, RDMARUN_MPIRUN,
+ * RDMARUN_SRUN): said here, since srun's exec is env's, whose own message
+ * would name no launcher. 0 when it may run. */
+static int launcher_refusal(const struct plan *plan, const struct found_launchers *l)
 {
     const struct launcher_desc *row = launcher_of(plan->launcher.value);
     if (row->command_is_launcher)
         return 0;
-    if (!l->path[plan->launcher.value])
+    const char *file = l->path[plan->launcher.value];
+    if (!file)
         return launch_not_found(row);
-    if (dry_run && plan->argv.n) {
-        /* A launcher given as a path (--mpirun, RDMARUN_MPIRUN, RDMARUN_SRUN)
-         * that cannot be run: the run's exec would fail the same way. */
-        const char *file = plan->exec_path ? plan->exec_path : plan->argv.v[0];
-        if (strchr(file, '/') && access(file, X_OK) != 0)
-            return launch_failed(file, errno);
-    }
+    if (plan->argv.n && strchr(file, '/') && access(file, X_OK) != 0)
+        return launch_failed(row, file, errno);
     return 0;
 }
 
@@ -293,7 +290,8 @@ static int real_run(struct plan_request *rq, struct plan *plan, const struct fac
         rc = write_appfile(plan);
     if (!rc)
         rc = plan_verifies(plan) ? supervise(plan, facts)
-                                 : launch_exec(plan->exec_path, &plan->argv);
+                                 : launch_exec(launcher_of(plan->launcher.value),
+                                               plan->exec_path, &plan->argv);
     if (plan->app_path && plan_verifies(plan))
         unlink(plan->app_path);   /* exec'd (verify off), the file stays for mpirun */
     return rc;
@@ -368,7 +366,7 @@ static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct p
     mpi_vars_check(&plan, mpi_path ? mpi_path : mpi_lib);
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
-    int refused = launcher_refusal(&plan, &l, cl->dry_run);
+    int refused = launcher_refusal(&plan, &l);
     if (cl->dry_run) {
         rc = dry_run(cl, &plan, &facts, exact, refused);
     } else if (refused) {

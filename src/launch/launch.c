@@ -112,14 +112,19 @@ int launch_not_found(const struct launcher_desc *row)
     return RR_EX_NOTFOUND;
 }
 
-int launch_failed(const char *path, int err)
+int launch_failed(const struct launcher_desc *row, const char *path, int err)
 {
-    rr_error("cannot run %s: %s (hint: install Open MPI's mpirun, or give its path with "
-             "--mpirun or RDMARUN_MPIRUN)", path, strerror(err));
+    if (!row || row->command_is_launcher)   /* COMMAND itself (exec), or the wrapper's */
+        rr_error("cannot run %s: %s (hint: %s)", path, strerror(err),
+                 row ? "COMMAND is run as given: its path, and that it is executable"
+                     : "the MPI launcher behind rdmarun's drop-in wrapper");
+    else
+        rr_error("cannot run %s: %s (hint: %s, or give its path with --mpirun or %s)", path,
+                 strerror(err), row->install_hint, row->path_var);
     return err == ENOENT || err == EACCES ? RR_EX_NOTFOUND : RR_EX_OSERR;
 }
 
-int launch_exec(const char *path, const struct strvec *argv)
+int launch_exec(const struct launcher_desc *row, const char *path, const struct strvec *argv)
 {
     fflush(stdout);
     fflush(stderr);
@@ -129,7 +134,7 @@ int launch_exec(const char *path, const struct strvec *argv)
         execvp(argv->v[0], argv->v);
     else
         execv(path ? path : argv->v[0], argv->v);
-    return launch_failed(path ? path : argv->v[0], errno);
+    return launch_failed(row, path ? path : argv->v[0], errno);
 }
 
 /* The first argument of an invocation that starts no job. */
@@ -183,7 +188,7 @@ int launch_wrapped_passthrough(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         sv_push(&args, argv[i]);
     free(name);
-    int rc = launch_exec(real, &args);   /* returns only on failure */
+    int rc = launch_exec(NULL, real, &args);   /* returns only on failure */
     free(real);
     sv_free(&args);
     return rc;

@@ -24,11 +24,13 @@ int launch_not_found(const struct launcher_desc *row);
  * name with '/' as it is). Caller frees; NULL when there is none. */
 char *launch_on_path(const char *name);
 /* Replace this process with argv (no shell), the program at `path` (NULL:
- * argv[0]). Returns only on failure, with an RR_EX_* status after printing why. */
-int launch_exec(const char *path, const struct strvec *argv);
-/* Say that the launcher at `path` could not be run (errno err), with a hint;
+ * argv[0]), the launcher of `row` (NULL: the drop-in wrapper's). Returns only
+ * on failure, with an RR_EX_* status after printing why. */
+int launch_exec(const struct launcher_desc *row, const char *path, const struct strvec *argv);
+/* Say that the launcher at `path` could not be run (errno err), with the
+ * hint of its row (how to install it and name its path; exec: COMMAND's);
  * returns the status: RR_EX_NOTFOUND, or RR_EX_OSERR. */
-int launch_failed(const char *path, int err);
+int launch_failed(const struct launcher_desc *row, const char *path, int err);
 
 /* Started by the drop-in wrapper (RDMARUN_WRAPPED names the launcher it
  * stands for: mpirun, mpiexec, orterun, prterun, mpiexec.hydra,

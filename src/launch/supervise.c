@@ -472,7 +472,7 @@ static int start_job(struct watch *w, const struct plan *p)
         int e = errno;
         signal(SIGCHLD, SIG_DFL);
         proc_signals_release();
-        return launch_failed(p->argv.v[0], e);
+        return launch_failed(launcher_of(p->launcher.value), p->argv.v[0], e);
     }
     child_pid = w->job.pid;
     if (pending_sig && !to_tree)   /* (none can come yet: held) */

@@ -26,6 +26,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What was read of a pasted benchmark so far (its family's state): each
+ * end's "lid 0x02" or "gid fe80::1", the device, whether both ends were
+ * printed, which came last, its results table, and data moved. */
+struct bench_state {
+    char local[64], remote[64], device[32];
+    bool addresses, last_remote, table, data, loopback;
+};
+
+void *bench_state_new(void) { return xcalloc(1, sizeof(struct bench_state)); }
+
+static struct bench_state *state_of(struct evidence *ev)
+{
+    return evidence_family_state(ev, FAMILY_PERFTEST);
+}
+
 static const char *unquoted(const char *line)
 {
     const char *s = line_body(line);
@@ -94,7 +109,7 @@ static bool command_line(struct evidence *ev, const char *s)
     }
     if (!tool || strstr(s, " address:"))
         return false;
-    struct bench_state *b = &ev->bench;
+    struct bench_state *b = state_of(ev);
     *b = (struct bench_state){0};
     b->loopback = loopback_word_in(s);
     return true;
@@ -102,7 +117,7 @@ static bool command_line(struct evidence *ev, const char *s)
 
 static bool address_line(struct evidence *ev, const char *s)
 {
-    struct bench_state *b = &ev->bench;
+    struct bench_state *b = state_of(ev);
     bool local = starts_with(s, "local address:"), remote = starts_with(s, "remote address:");
     if (local || remote) {
         end_id(s, local ? b->local : b->remote, sizeof(b->local));
@@ -129,7 +144,7 @@ static bool address_line(struct evidence *ev, const char *s)
 static bool data_line(struct evidence *ev, const char *s, const char *line, const char *where,
                       const char *host, long pid)
 {
-    struct bench_state *b = &ev->bench;
+    struct bench_state *b = state_of(ev);
     if (starts_with(s, "#bytes")) {
         b->table = true;
         return false;
@@ -157,7 +172,7 @@ bool bench_parse_line(struct evidence *ev, const char *line, const char *where, 
     if (command_line(ev, s) || address_line(ev, s))
         return false;
     if (strstr(s, "Completion with error at ") || starts_with(s, "Failed status ")) {
-        if (ev->bench.data)
+        if (state_of(ev)->data)
             evidence_fault(ev, s, where);
         else
             evidence_failed(ev, s, where);

@@ -331,8 +331,7 @@ void evidence_free(struct evidence *ev)
     free(ev->failure_where);
     free(ev->nccl_gdr_off);
     free(ev->nccl_no_device_proc);
-    free(ev->fabtests_provider);
-    free(ev->impi_provider);
+    evidence_family_state_free(ev);
     sv_free(&ev->versions);
     memset(ev, 0, sizeof(*ev));
 }

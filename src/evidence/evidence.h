@@ -60,6 +60,9 @@ enum unknown_reason {
 };
 extern const char *const unknown_reason_names[];
 
+/* The most log families (internal.h's table) a build may have. */
+#define EVIDENCE_MAX_FAMILIES 16
+
 struct evidence {
     const char *run;            /* verify of many runs: the run's name, for its JSON */
     struct observation *obs;    /* the classes */
@@ -95,34 +98,11 @@ struct evidence {
     /* ucx_info -e's endpoint dump (the tool connected to itself). */
     bool ucx_self_dump;
     char *nccl_gdr_off;
-    int nccl_provider;          /* path_kind + 1 of the provider NCCL's plugin selected */
-    char *fabtests_provider;    /* the pasted fabtests command's -p */
-    bool fabtests_loopback;     /* and its server is the host itself (127.0.0.1) */
-    /* A pasted verbs benchmark's ends (bench.c): each end's "lid 0x02" or
-     * "gid fe80::1", the device, and what was read of it. */
-    struct bench_state {
-        char local[64], remote[64], device[32];
-        bool addresses, last_remote, table, data, loopback;
-    } bench;
-    /* Intel MPI: the libfabric provider it names, and whether its fabric is
-     * ofi alone (I_MPI_FABRICS=ofi: no shm), when the provider carries the
-     * ranks' traffic within a node too. */
-    char *impi_provider;
-    bool impi_ofi_only, impi_ofi_path;
-    bool fabtests_rows;         /* its results table is being read */
-    /* libfabric's FI_LOG: the class + 1 of the fabric a process opened last
-     * ("Opened fabric: %s"), and whether that fabric is a loopback subnet
-     * (127.0.0.1/32: its endpoints reach only their own host). */
-    int ofi_fabric;
-    bool ofi_fabric_loop;
-    /* An Open MPI help message being read (ompi.c): its class + 1 (0: none
-     * open), the "Local host:" it names, and whether a line of it has
-     * been recorded. */
-    struct ompi_help {
-        int cls;
-        char host[128];
-        bool recorded;
-    } ompi_help;
+    /* Each log family's own parser state (what it has read so far of a
+     * benchmark's ends, a help message, a fabtests table), by its index in
+     * log_families: made at its first use (evidence_family_state), freed
+     * with the evidence. As hwloc's backends keep their backend_data. */
+    void *family_state[EVIDENCE_MAX_FAMILIES];
     /* RDMA selected and then failed (NCCL's "Call to ibv_create_qp failed";
      * Open MPI's pml mismatch): no data moved over it. The first such line
      * and where. */

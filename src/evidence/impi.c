@@ -17,6 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Intel MPI's family state: the libfabric provider it names, and whether its
+ * fabric is ofi alone (I_MPI_FABRICS=ofi: no shm), when the provider carries
+ * the ranks' traffic within a node too, and whether that path was recorded. */
+struct impi_state {
+    char *provider;
+    bool ofi_only, ofi_path;
+};
+
+void *impi_state_new(void) { return xcalloc(1, sizeof(struct impi_state)); }
+void impi_state_free(void *state) { free(((struct impi_state *)state)->provider); }
+
 bool impi_wanted(const char *line)
 {
     return strstr(line, "MPI startup()") != NULL;
@@ -28,14 +39,15 @@ bool impi_wanted(const char *line)
 static void ofi_path(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
-    if (!ev->impi_ofi_only || !ev->impi_provider || ev->impi_ofi_path)
+    struct impi_state *st = evidence_family_state(ev, FAMILY_IMPI);
+    if (!st->ofi_only || !st->provider || st->ofi_path)
         return;
-    ev->impi_ofi_path = true;
+    st->ofi_path = true;
     struct line_origin o;
     line_origin(line, host, pid, &o);
     /* the provider's name is the lane, as UCX's transport/device is */
     evidence_add(ev, "impi", o.host, o.pid, SCOPE_UNKNOWN,
-                 provider_class(ev->impi_provider, strlen(ev->impi_provider)), ev->impi_provider,
+                 provider_class(st->provider, strlen(st->provider)), st->provider,
                  line, where);
     free(o.host);
 }
@@ -65,7 +77,7 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
     bool ofi_only = fab && strncmp(fab + strlen("MPI startup(): I_MPI_FABRICS="), "ofi", 3) == 0 &&
                     strchr(" \r\n", fab[strlen("MPI startup(): I_MPI_FABRICS=ofi")]) != NULL;
     if (ofi_only) {
-        ev->impi_ofi_only = true;
+        ((struct impi_state *)evidence_family_state(ev, FAMILY_IMPI))->ofi_only = true;
         ofi_path(ev, line, where, host, pid);
         return true;
     }
@@ -83,8 +95,9 @@ bool impi_parse_line(struct evidence *ev, const char *line, const char *where, c
     evidence_selected(ev, "impi", o.host, o.pid, cls, what, line, where);
     free(what);
     free(o.host);
-    free(ev->impi_provider);
-    ev->impi_provider = xstrndup(p, len);
+    struct impi_state *st = evidence_family_state(ev, FAMILY_IMPI);
+    free(st->provider);
+    st->provider = xstrndup(p, len);
     ofi_path(ev, line, where, host, pid);
     return true;
 }

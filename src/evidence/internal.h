@@ -81,12 +81,33 @@ struct log_family {
      * family's report: not UCX and NCCL (their own levels decide), not a
      * pasted benchmark's (a job's own lines of numbers are not reports). */
     bool live_other;
+    /* The family's parser state, kept in its own file: made zeroed (NULL:
+     * the family keeps none), and freed with what it holds. */
+    void *(*state_new)(void);
+    void (*state_free)(void *state);
 };
 extern const struct log_family log_families[];
 extern const size_t nlog_families;
+/* The families, in log_families' order. */
+enum log_family_id { FAMILY_UCX, FAMILY_NCCL, FAMILY_OMPI, FAMILY_IMPI, FAMILY_RANKS,
+                     FAMILY_LIBFABRIC, FAMILY_MVAPICH, FAMILY_PSM3, FAMILY_MPICH,
+                     FAMILY_PERFTEST };
+/* Family id's parser state in ev (zeroed at its first use). */
+void *evidence_family_state(struct evidence *ev, enum log_family_id id);
+/* Every family's state freed (evidence_free). */
+void evidence_family_state_free(struct evidence *ev);
 
 /* A libfabric provider's class ("efa", "tcp;ofi_rxm" tcp, "shm"). */
 enum path_class provider_class(const char *prov, size_t len);
+
+/* The families' parser states (state_new, state_free in log_families). */
+void *nccl_state_new(void);
+void *ompi_state_new(void);
+void *impi_state_new(void);
+void impi_state_free(void *state);
+void *libfabric_state_new(void);
+void libfabric_state_free(void *state);
+void *bench_state_new(void);
 
 bool ucx_wanted(const char *line);
 bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,

@@ -24,6 +24,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* libfabric's family state: FI_LOG's class + 1 of the fabric a process
+ * opened last ("Opened fabric: %s") and whether that fabric is a loopback
+ * subnet (127.0.0.1/32: its endpoints reach only their own host); a pasted
+ * fabtests command's -p, whether its server is the host itself, and whether
+ * its results table is being read. */
+struct libfabric_state {
+    int fabric;
+    bool fabric_loop;
+    char *fabtests_provider;
+    bool fabtests_loopback, fabtests_rows;
+};
+
+void *libfabric_state_new(void) { return xcalloc(1, sizeof(struct libfabric_state)); }
+void libfabric_state_free(void *state)
+{
+    free(((struct libfabric_state *)state)->fabtests_provider);
+}
+
+static struct libfabric_state *state_of(struct evidence *ev)
+{
+    return evidence_family_state(ev, FAMILY_LIBFABRIC);
+}
+
 /* "64      10k     1.2m        0.32s      4.05 ...": a size, then numbers. */
 static bool fabtests_row(const char *line)
 {
@@ -71,13 +94,14 @@ static bool ip_subnet(const char *name, size_t len)
 static void opened_fabric(struct evidence *ev, const char *name, const char *line,
                           const char *where, const char *host, long pid)
 {
+    struct libfabric_state *st = state_of(ev);
     size_t len = strcspn(name, " \r\n");
     bool subnet = ip_subnet(name, len);
     enum path_class cls = subnet ? PC_TCP : path_class_of(VOCAB_OFI_FABRIC, name, len);
-    ev->ofi_fabric = cls == PC_UNKNOWN ? 0 : (int)cls + 1;
-    ev->ofi_fabric_loop = subnet && loopback_name(name, strcspn(name, "/"));
+    st->fabric = cls == PC_UNKNOWN ? 0 : (int)cls + 1;
+    st->fabric_loop = subnet && loopback_name(name, strcspn(name, "/"));
     /* a loopback subnet carries nothing between nodes: not a choice for them */
-    if (!ev->ofi_fabric || ev->ofi_fabric_loop)
+    if (!st->fabric || st->fabric_loop)
         return;
     char *what = xasprintf("fabric %.*s", (int)len, name);
     evidence_selected(ev, "libfabric", host, pid, cls, what, line, where);
@@ -88,16 +112,17 @@ static void opened_fabric(struct evidence *ev, const char *name, const char *lin
 static bool fi_log_line(struct evidence *ev, const char *msg, const char *line,
                         const char *where, const char *host, long pid)
 {
+    struct libfabric_state *st = state_of(ev);
     if (strncmp(msg, "Opened fabric: ", 15) == 0) {
         opened_fabric(ev, msg + 15, line, where, host, pid);
-        return ev->ofi_fabric && !ev->ofi_fabric_loop;
+        return st->fabric && !st->fabric_loop;
     }
     bool self = strncmp(msg, "loopback conn ", 14) == 0;
-    if (!self && (strncmp(msg, "connreq for ", 12) != 0 || !ev->ofi_fabric))
+    if (!self && (strncmp(msg, "connreq for ", 12) != 0 || !st->fabric))
         return false;
-    enum path_class cls = self ? PC_SELF : (enum path_class)(ev->ofi_fabric - 1);
+    enum path_class cls = self ? PC_SELF : (enum path_class)(st->fabric - 1);
     enum path_scope scope = self ? SCOPE_SELF
-                            : ev->ofi_fabric_loop || path_class_kind(cls) == PATH_LOCAL
+                            : st->fabric_loop || path_class_kind(cls) == PATH_LOCAL
                                 ? SCOPE_INTRA : SCOPE_UNKNOWN;
     char *what = xasprintf("a libfabric %s connection", path_class_name(cls));
     evidence_add(ev, "libfabric", host, pid, scope, cls, what, line, where);
@@ -118,12 +143,13 @@ static bool fabtests_command(struct evidence *ev, const char *line)
     if (*p == '"' || *p == '\'')
         p++;
     size_t len = strcspn(p, " \"'\r\n");
-    free(ev->fabtests_provider);
-    ev->fabtests_provider = xstrndup(p, len);
-    ev->fabtests_rows = false;
+    struct libfabric_state *st = state_of(ev);
+    free(st->fabtests_provider);
+    st->fabtests_provider = xstrndup(p, len);
+    st->fabtests_rows = false;
     /* the server named as the host itself (127.0.0.1, localhost, ::1): the
      * client and the server share a node, whatever the provider */
-    ev->fabtests_loopback = loopback_word_in(f);
+    st->fabtests_loopback = loopback_word_in(f);
     return true;
 }
 
@@ -147,23 +173,24 @@ bool libfabric_parse_line(struct evidence *ev, const char *line, const char *whe
     }
     if (fabtests_command(ev, line))
         return false;
+    struct libfabric_state *st = state_of(ev);
     if (strstr(line, "bytes") && strstr(line, "MB/sec")) {   /* the results' header */
-        ev->fabtests_rows = ev->fabtests_provider != NULL || ev->ofi_fabric;
+        st->fabtests_rows = st->fabtests_provider != NULL || st->fabric;
         return false;
     }
-    const char *prov = ev->fabtests_provider;
+    const char *prov = st->fabtests_provider;
     /* the command's -p, else the fabric FI_LOG says the test opened (a
      * fabric opened later may be one no row names: then nothing) */
-    if (!ev->fabtests_rows || !fabtests_row(line) || (!prov && !ev->ofi_fabric))
+    if (!st->fabtests_rows || !fabtests_row(line) || (!prov && !st->fabric))
         return false;
     enum path_class cls = prov ? provider_class(prov, strlen(prov))
-                               : (enum path_class)(ev->ofi_fabric - 1);
+                               : (enum path_class)(st->fabric - 1);
     if (cls == PC_UNKNOWN)
         return false;
     char *what = prov ? xasprintf("fabtests provider %s", prov)
                       : xasprintf("fabtests fabric %s", path_class_name(cls));
     /* the client names its server, the server nobody: not known to stay on a node */
-    bool loop = prov ? ev->fabtests_loopback : ev->ofi_fabric_loop;
+    bool loop = prov ? st->fabtests_loopback : st->fabric_loop;
     if (loop)
         cls = path_class_looped(cls);
     enum path_scope scope = path_class_kind(cls) == PATH_LOCAL || loop ? SCOPE_INTRA

@@ -16,6 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* NCCL's family state: the path class + 1 of the provider its net plugin
+ * selected ("Selected provider is efa"), which NET/<plugin> channels whose
+ * name does not tell carry. */
+struct nccl_state {
+    int provider;
+};
+
+void *nccl_state_new(void) { return xcalloc(1, sizeof(struct nccl_state)); }
+
 /* A network by NCCL's name for it (path_class.c's NCCL words); the
  * libfabric plugin's name ("Libfabric", "AWS Libfabric", "OFI") says
  * nothing: its provider line does. */
@@ -139,8 +148,9 @@ static void channel_class(struct evidence *ev, const char *p, size_t len, enum p
     if (strncmp(p, "NET/", 4) == 0) {
         *scope = ev->nodes == 1 ? SCOPE_INTRA : SCOPE_INTER;
         *cls = net_class(p + 4, len - 4);
-        if (*cls == PC_UNKNOWN && ev->nccl_provider)
-            *cls = (enum path_class)(ev->nccl_provider - 1);
+        const struct nccl_state *st = evidence_family_state(ev, FAMILY_NCCL);
+        if (*cls == PC_UNKNOWN && st->provider)
+            *cls = (enum path_class)(st->provider - 1);
         if (ev->nodes == 1)
             *cls = PC_NET_INTRA;
         if (*cls == PC_GPUDIRECT_TCP)
@@ -296,8 +306,9 @@ static bool path_line(struct evidence *ev, const char *line, const char *where, 
         size_t len = strcspn(p, ", \r\n");   /* "efa (found 16 nics)", "tcp, fabric is ..." */
         cls = provider_class(p, len);
         what = xasprintf("provider %.*s", (int)len, p);
-        if (!ev->nccl_provider)
-            ev->nccl_provider = (int)cls + 1;   /* what its NET/<plugin> channels carry */
+        struct nccl_state *st = evidence_family_state(ev, FAMILY_NCCL);
+        if (!st->provider)
+            st->provider = (int)cls + 1;   /* what its NET/<plugin> channels carry */
     } else if ((p = strstr(line, "NET/IB : Using ")) && (strstr(p, "/IB") || strstr(p, "/RoCE"))) {
         cls = PC_RDMA;   /* "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:..." */
         what = xstrdup("network IB");

@@ -14,6 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An Open MPI help message being read (its family's state): its class + 1
+ * (0: none open), the "Local host:" it names, and whether a line of it has
+ * been recorded. */
+struct ompi_help {
+    int cls;
+    char host[128];
+    bool recorded;
+};
+
+void *ompi_state_new(void) { return xcalloc(1, sizeof(struct ompi_help)); }
+
 /* Help messages that name a path between two processes: the first words
  * of their text (help-*.txt), the class, and whether they end the job. */
 static const struct help_topic {
@@ -52,7 +63,7 @@ bool ompi_wanted(const char *line)
 static bool help_peer(struct evidence *ev, const char *body, const char *line, const char *where,
                       const char *host, long pid)
 {
-    struct ompi_help *h = &ev->ompi_help;
+    struct ompi_help *h = evidence_family_state(ev, FAMILY_OMPI);
     const char *peer = NULL;
     size_t plen = 0;
     if (strncmp(body, "Peer host", 9) == 0 && (peer = strchr(body, ':'))) {
@@ -86,7 +97,7 @@ static bool help_peer(struct evidence *ev, const char *body, const char *line, c
 static bool help_frame(struct evidence *ev, const char *body, const char *line,
                        const char *where, const char *host, long pid)
 {
-    struct ompi_help *h = &ev->ompi_help;
+    struct ompi_help *h = evidence_family_state(ev, FAMILY_OMPI);
     if (strncmp(body, "----------", 10) == 0 && body[strspn(body, "-")] <= ' ') {
         bool closing = h->cls && !h->recorded;
         enum path_class cls = closing ? (enum path_class)(h->cls - 1) : PC_UNKNOWN;
@@ -120,7 +131,7 @@ static bool help_frame(struct evidence *ev, const char *body, const char *line,
 static bool help_line(struct evidence *ev, const char *line, const char *where, const char *host,
                       long pid)
 {
-    struct ompi_help *h = &ev->ompi_help;
+    struct ompi_help *h = evidence_family_state(ev, FAMILY_OMPI);
     const char *body = line + strspn(line, " \t");
     if (help_frame(ev, body, line, where, host, pid))
         return true;

@@ -33,6 +33,18 @@ bench_file() {
     [ "$(tail -n 1 "$1" 2>/dev/null)" = "$2" ] ||
         { echo "$1: ? (missing: it does not end with '$2')"; bench_missing=$((bench_missing + 1)); }
 }
+# bench_from_check_vm NAME FILE LAST: the figures check-vm's own guest NAME
+# measured (make check-vm with RDMARUN_VM_BENCH=1; CI does, to boot each
+# guest once), when BENCH_VM_SHARES names check-vm's folder and FILE there
+# is complete (ends with LAST) and newer than the rdmarun it measured.
+# Prints them and returns 0; otherwise 1, and the benchmark boots its own.
+bench_from_check_vm() {
+    _f=${BENCH_VM_SHARES:-}/share-$1/$2
+    [ -n "${BENCH_VM_SHARES:-}" ] && [ -f "$_f" ] && [ "$_f" -nt "$RDMARUN" ] &&
+        [ "$(tail -n 1 "$_f")" = "$3" ] || return 1
+    echo "(measured in check-vm's $1 guest: $_f)"
+    bench_file "$_f" "$3"
+}
 # bench_end: the benchmark's exit status (1 when a figure is missing).
 bench_end() {
     [ "$bench_missing" = 0 ] || echo "${0##*/}: $bench_missing figure(s) missing" >&2

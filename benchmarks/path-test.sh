@@ -11,9 +11,9 @@ export RDMARUN=${RDMARUN:-$RDMARUN_BUILDDIR/rdmarun}
 export RDMARUN_PROFILE_PATH=${RDMARUN_PROFILE_PATH:-$RDMARUN_SRCDIR/profiles}
 . "$RDMARUN_SRCDIR/benchmarks/lib.sh"
 . "$RDMARUN_SRCDIR/tests/vm/lib.sh"
+bench_from_check_vm pair bench.txt "path-bench.sh: done" && bench_end
 bench_vm_require
 share=$(vm_share path-bench)
-echo "BENCH_SHORT=${BENCH_SHORT:-}" >>"$share/env.sh"
 vm_pair "$share" "$VM_DIR/guest/path-bench.sh" >/dev/null
 bench_file "$share/bench.txt" "path-bench.sh: done"
 bench_end

@@ -132,12 +132,15 @@ echo "setup: this stack: $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --v
 # make check and distcheck run a test script a core (the scripts' process
 # checks see their own processes only); the VM suites run one guest pair.
 step "make check" test-suite-main.log make -j"$(nproc)" check
-step "check-vm" test-suite-vm.log make check-vm
+# check-vm's guests also measure the VM benchmarks' figures (RDMARUN_VM_BENCH),
+# which make bench then prints beside their targets (BENCH_VM_SHARES): each
+# guest boots once.
+step "check-vm" test-suite-vm.log env RDMARUN_VM_BENCH=1 BENCH_SHORT=1 make check-vm
 step "check-slurm" test-suite-slurm.log make check-slurm
 # The distribution, built and tested again with ASan and UBSan.
 step "distcheck (sanitizers)" - make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-sanitizers
 step "check-valgrind" - make check-valgrind
-step "benchmarks (short)" - make bench
+step "benchmarks (short)" - make bench BENCH_VM_SHARES="$PWD/tests/vm"
 # Fuzzing here is a short pass: each target replays its seed corpus and the
 # regression inputs, then looks for new inputs for FUZZ_SECONDS (10); the long
 # campaign is make fuzz-long (10 minutes a target).

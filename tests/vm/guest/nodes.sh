@@ -49,3 +49,31 @@ reach_b() {
     oob= hosts="$(hostname),$B"
     [ "${OMPI_MAJOR:-4}" -ge 5 ] || oob="--mca oob_tcp_if_include eth0" hosts="$A,$B"
 }
+
+# path_bench (node a, after reach_b): the path test between the two nodes,
+# launch included, BENCH_SHORT ? 3 : 5 times; the median wall time beside
+# its target into $RR_SHARE/bench.txt, for benchmarks/path-test.sh. Run by
+# guest/path-bench.sh, and by pair.sh when check-vm is asked for the
+# benchmarks' figures too (RDMARUN_VM_BENCH: one pair of boots, not two).
+path_bench() {
+    . "$RDMARUN_SRCDIR/benchmarks/lib.sh"
+    runs=5
+    [ -n "${BENCH_SHORT:-}" ] && runs=3
+    times= last=
+    for i in $(seq 1 $runs); do
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        "$RDMARUN" check --path-test --allow-run-as-root -H "$hosts" $oob >"$TMP/path" 2>&1 && t=$(
+            awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.2f", a - b }') || t=?
+        times="$times $t"
+        last=$(sed -n 's/^rdmarun: path test passed: //p' "$TMP/path")
+    done
+    median=$(printf '%s\n' $times | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2] }')
+    case $times in *'?'*) median= ;; esac
+    {
+        figure "path test, 2 guests (ring, mpirun over ssh, launch included): median of $runs runs (${times# })" \
+            "$median" s "<" 30
+        echo "  last run: ${last:-?}"
+        echo "path-bench.sh: done"
+    } >"$RR_SHARE/bench.txt"
+}

@@ -15,6 +15,9 @@ if [ "$role" = b ]; then
     serve
 else
     reach_b
+    # check-vm asked for the path test's benchmark figures too: measured
+    # here, on the network as it booted, rather than in two more guests.
+    [ -z "${RDMARUN_VM_BENCH:-}" ] || path_bench
     cd $JOB
     # shellcheck disable=SC2086
     run timeout "$(scaled 300)" "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \

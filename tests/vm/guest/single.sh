@@ -414,6 +414,15 @@ run "$RDMARUN" check --json --config "$TMP/site/lb2.ini"
 check "loopback: below min-loopback-gbps 1000: RDMARUN-LOOPBACK-BW, in the JSON" 69 \
     '"code": "RDMARUN-LOOPBACK-BW"' "rxe0 port 1: loopback RDMA WRITE at"
 
+# check-vm asked for benchmarks/vm-perf.sh's figures too (RDMARUN_VM_BENCH):
+# measured here, before the fault matrix changes the node, rather than in a
+# guest of their own. perf.sh writes them to $RR_SHARE/perf.txt.
+if [ -n "${RDMARUN_VM_BENCH:-}" ]; then
+    bash "$RDMARUN_SRCDIR/tests/vm/guest/perf.sh"
+    tail -n 1 "$RR_SHARE/perf.txt" | grep -qx "perf.sh: done"
+    ok $? "the benchmark's figures measured in this guest (perf.txt)"
+fi
+
 # 6. The fault matrix, injected for real on rxe0 (issue 38): each fault the
 # kernel lets us make, caught by the check with its own code. First the
 # healthy node, with every check the matrix uses on (the kernel's own log

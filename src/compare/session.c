@@ -7,6 +7,7 @@
 #include "compare/compare.h"
 #include "compare/measure.h"
 #include "evidence/evidence.h"
+#include "util/conf_file.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
@@ -95,18 +96,22 @@ static int save_settings(const struct compare *c)
     char *text;
     size_t len;
     FILE *f = xmemstream_open(&text, &len);
-    fprintf(f, "# rdmarun compare settings; 'rdmarun compare --resume DIR' reads them\n");
+    conf_begin(f, "rdmarun compare settings; 'rdmarun compare --resume DIR' reads them");
     for (size_t i = 0; i < c->profiles.n; i++)
-        fprintf(f, "profile=%s\n", c->profiles.v[i]);
+        conf_put(f, "profile", c->profiles.v[i]);
     for (size_t i = 0; i < c->nnp; i++)
-        fprintf(f, "np=%ld\n", c->np[i]);
-    fprintf(f, "repeat=%d\nwarmup=%d\nbaseline=%s\n", c->repeat, c->warmup, c->baseline);
-    if (c->metric)
-        fprintf(f, "metric=%s\nbetter=%s\n", c->metric, c->higher ? "higher" : "lower");
+        conf_putf(f, "np", "%ld", c->np[i]);
+    conf_putf(f, "repeat", "%d", c->repeat);
+    conf_putf(f, "warmup", "%d", c->warmup);
+    conf_put(f, "baseline", c->baseline);
+    if (c->metric) {
+        conf_put(f, "metric", c->metric);
+        conf_put(f, "better", c->higher ? "higher" : "lower");
+    }
     for (size_t i = 0; i < c->args.n; i++)
-        fprintf(f, "arg=%s\n", c->args.v[i]);
+        conf_put(f, "arg", c->args.v[i]);
     for (size_t i = 0; i < c->program.n; i++)
-        fprintf(f, "program=%s\n", c->program.v[i]);
+        conf_put(f, "program", c->program.v[i]);
     xmemstream_close(f);
     int rc = 0;
     if (replace_file_at(c->out.fd, "compare.conf", text, len) != 0) {
@@ -117,59 +122,42 @@ static int save_settings(const struct compare *c)
     return rc;
 }
 
+/* One setting of compare.conf into c (conf_setting). */
+static int compare_setting(void *user, const char *name, const char *val, const char *where)
+{
+    struct compare *c = user;
+    long v;
+    if (strcmp(name, "profile") == 0)
+        sv_push(&c->profiles, val);
+    else if (strcmp(name, "np") == 0 && c->nnp < MAX_NP && compare_count("np", val, 1, 1 << 20, &v))
+        c->np[c->nnp++] = v;
+    else if (strcmp(name, "repeat") == 0 && compare_count("repeat", val, 1, 10000, &v))
+        c->repeat = (int)v;
+    else if (strcmp(name, "warmup") == 0 && compare_count("warmup", val, 0, 10000, &v))
+        c->warmup = (int)v;
+    else if (strcmp(name, "baseline") == 0 && !c->baseline)
+        c->baseline = xstrdup(val);
+    else if (strcmp(name, "metric") == 0 && !c->metric)
+        c->metric = xstrdup(val);
+    else if (strcmp(name, "better") == 0 && (!strcmp(val, "higher") || !strcmp(val, "lower")))
+        c->higher = strcmp(val, "higher") == 0;
+    else if (strcmp(name, "arg") == 0)
+        sv_push(&c->args, val);
+    else if (strcmp(name, "program") == 0)
+        sv_push(&c->program, val);
+    else {
+        rr_error("%s: unknown or bad setting '%s' (hint: the file is written by rdmarun "
+                 "compare; do not edit it)", where, name);
+        return RR_EX_DATAERR;
+    }
+    return 0;
+}
+
 static int load_settings(struct compare *c)
 {
     char *path = xasprintf("%s/compare.conf", c->out.path);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        rr_error("compare --resume: cannot read %s: %s (hint: the directory of an earlier "
-                 "'rdmarun compare -o DIR')", path, strerror(errno));
-        free(path);
-        return RR_EX_NOINPUT;
-    }
-    char line[8192];
-    int rc = 0, lineno = 0;
-    long v;
-    while (!rc && fgets(line, sizeof(line), f)) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        char *eq = strchr(line, '=');
-        if (line[0] == '#' || !line[0])
-            continue;
-        if (!eq) {
-            rr_error("%s:%d: not a NAME=VALUE setting: '%s' (hint: the file is written by "
-                     "rdmarun compare; do not edit it)", path, lineno, line);
-            rc = RR_EX_DATAERR;
-            break;
-        }
-        *eq = '\0';
-        const char *val = eq + 1;
-        if (strcmp(line, "profile") == 0)
-            sv_push(&c->profiles, val);
-        else if (strcmp(line, "np") == 0 && c->nnp < MAX_NP && compare_count("np", val, 1, 1 << 20, &v))
-            c->np[c->nnp++] = v;
-        else if (strcmp(line, "repeat") == 0 && compare_count("repeat", val, 1, 10000, &v))
-            c->repeat = (int)v;
-        else if (strcmp(line, "warmup") == 0 && compare_count("warmup", val, 0, 10000, &v))
-            c->warmup = (int)v;
-        else if (strcmp(line, "baseline") == 0)
-            c->baseline = xstrdup(val);
-        else if (strcmp(line, "metric") == 0)
-            c->metric = xstrdup(val);
-        else if (strcmp(line, "better") == 0 && (strcmp(val, "higher") == 0 ||
-                                                  strcmp(val, "lower") == 0))
-            c->higher = strcmp(val, "higher") == 0;
-        else if (strcmp(line, "arg") == 0)
-            sv_push(&c->args, val);
-        else if (strcmp(line, "program") == 0)
-            sv_push(&c->program, val);
-        else {
-            rr_error("%s:%d: unknown or bad setting '%s' (hint: the file is written by "
-                     "rdmarun compare; do not edit it)", path, lineno, line);
-            rc = RR_EX_DATAERR;
-        }
-    }
-    fclose(f);
+    int rc = conf_file_read(path, "the directory of an earlier 'rdmarun compare -o DIR'",
+                            compare_setting, c);
     if (!rc && (!c->profiles.n || !c->nnp || !c->program.n || !c->repeat || !c->baseline)) {
         rr_error("%s is incomplete (hint: start the comparison again)", path);
         rc = RR_EX_DATAERR;

@@ -1,6 +1,7 @@
 #include "profile/profile.h"
 #include "profile/schema.h"
 #include "profile/ucx_config.h"
+#include "util/conf_file.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -26,7 +27,7 @@ extern char **environ;
 #endif
 
 #define PROFILE_MAX_BYTES (1024 * 1024) /* a profile is a page of text, not a data set */
-#define PROFILE_MAX_LINE 4096
+#define PROFILE_MAX_LINE INI_LINE_MAX
 #define INHERIT_MAX_DEPTH 32
 
 void profile_search_path(struct strvec *dirs)
@@ -418,19 +419,6 @@ static int on_value(void *user, const char *section, const char *name, const cha
     return 1;
 }
 
-static void configure_inih(void)
-{
-    /* Continuation lines make an indented key silently part of the previous
-     * value; a profile is clearer without them. */
-    ini_allow_multiline = false;
-    ini_use_stack = false;
-    ini_max_line = PROFILE_MAX_LINE + 3;
-    /* Off the stack, inih's buffer is ini_initial_alloc bytes (200), not
-     * ini_max_line: lines of 199 characters and more were refused. */
-    ini_initial_alloc = PROFILE_MAX_LINE + 3;
-    ini_allow_realloc = false;
-}
-
 static bool entry_valid(struct entry *e, char **why);
 static void value_error(const struct entry *e, const char *why);
 
@@ -471,7 +459,7 @@ static int read_file(const char *path, struct file_state *st)
         fclose(st->f);
         return RR_EX_CONFIG;
     }
-    configure_inih();
+    ini_configure();
     int bad = ini_parse_stream(read_line, st, on_value, st);
     fclose(st->f);
     free(st->buf);
@@ -873,7 +861,7 @@ void profile_list(const struct strvec *dirs, struct profile_info **out, size_t *
     size_t cap = 0;
     *out = NULL;
     *n = 0;
-    configure_inih();
+    ini_configure();
     for (size_t d = 0; d < dirs->n; d++) {
         DIR *dir = opendir(dirs->v[d]);
         if (!dir)

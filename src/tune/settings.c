@@ -3,6 +3,7 @@
 #include "tune/tune.h"
 #include "tune/session.h"
 #include "launch/launch.h"
+#include "util/conf_file.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -45,28 +46,30 @@ char *tune_builtin_benchmark(bool ucx)
 
 /* ---- settings, kept in DIR/tune.conf for --resume ---- */
 
-/* The settings as tune.conf holds them. Caller frees. */
+/* The settings as tune.conf holds them (util/conf_file). Caller frees. */
 static char *settings_text(const struct tune *t, size_t *len)
 {
     char *text;
     FILE *f = xmemstream_open(&text, len);
-    fprintf(f, "# rdmarun tune settings; 'rdmarun tune --resume DIR' reads them\nbase=%s\n",
-            t->base);
-    fprintf(f, "budget_runs=%ld\nbudget_s=%.3f\n", t->budget_runs, t->budget_s);
+    conf_begin(f, "rdmarun tune settings; 'rdmarun tune --resume DIR' reads them");
+    conf_put(f, "base", t->base);
+    conf_putf(f, "budget_runs", "%ld", t->budget_runs);
+    conf_putf(f, "budget_s", "%.3f", t->budget_s);
     if (t->metric)
-        fprintf(f, "metric=%s\n", t->metric);
-    fprintf(f, "better=%s\n", t->higher ? "higher" : "lower");
+        conf_put(f, "metric", t->metric);
+    conf_put(f, "better", t->higher ? "higher" : "lower");
     for (size_t i = 0; i < t->args.n; i++)
-        fprintf(f, "arg=%s\n", t->args.v[i]);
+        conf_put(f, "arg", t->args.v[i]);
     for (size_t i = 0; i < t->program.n; i++)
-        fprintf(f, "program=%s\n", t->program.v[i]);
+        conf_put(f, "program", t->program.v[i]);
     for (size_t k = 0; k < t->space.n; k++) {
         const struct tune_key *key = &t->space.keys[k];
-        fprintf(f, "key=%s.%s\nfrom=%s\n", key->section, key->key, key->from);
+        conf_putf(f, "key", "%s.%s", key->section, key->key);
+        conf_put(f, "from", key->from);
         if (key->requires)
-            fprintf(f, "requires=%s\n", key->requires);
+            conf_put(f, "requires", key->requires);
         for (size_t v = 0; v < key->values.n; v++)
-            fprintf(f, "value=%s\n", key->values.v[v]);
+            conf_put(f, "value", key->values.v[v]);
     }
     xmemstream_close(f);
     return text;
@@ -108,77 +111,62 @@ uint64_t tune_identity(const struct tune *t)
     return h;
 }
 
+/* One setting of tune.conf into t (conf_setting). */
+static int tune_setting(void *user, const char *name, const char *v, const char *where)
+{
+    struct tune *t = user;
+    struct tune_key *key = t->space.n ? &t->space.keys[t->space.n - 1] : NULL;
+    char *end = NULL;
+    if (strcmp(name, "base") == 0 && !t->base)
+        t->base = xstrdup(v);
+    else if (strcmp(name, "budget_runs") == 0)
+        t->budget_runs = strtol(v, &end, 10);
+    else if (strcmp(name, "budget_s") == 0)
+        t->budget_s = strtod(v, &end);
+    else if (strcmp(name, "metric") == 0 && !t->metric)
+        t->metric = xstrdup(v);
+    else if (strcmp(name, "better") == 0 && (!strcmp(v, "higher") || !strcmp(v, "lower")))
+        t->higher = strcmp(v, "higher") == 0;
+    else if (strcmp(name, "arg") == 0)
+        sv_push(&t->args, v);
+    else if (strcmp(name, "program") == 0)
+        sv_push(&t->program, v);
+    else if (strcmp(name, "key") == 0 && strchr(v, '.') && t->space.n < TUNE_MAX_KEYS) {
+        key = &t->space.keys[t->space.n++];
+        memset(key, 0, sizeof(*key));
+        key->section = xstrndup(v, strcspn(v, "."));
+        key->key = xstrdup(strchr(v, '.') + 1);
+    } else if (strcmp(name, "from") == 0 && key && !key->from)
+        key->from = xstrdup(v);
+    else if (strcmp(name, "requires") == 0 && key && !key->requires && strchr(v, '.') &&
+             strchr(v, '='))
+        key->requires = xstrdup(v);
+    else if (strcmp(name, "value") == 0 && key)
+        sv_push(&key->values, v);
+    else
+        end = (char *)name;   /* not a setting */
+    if (end && *end) {
+        rr_error("%s: %s: not a setting of rdmarun tune (hint: the file is written by rdmarun "
+                 "tune; do not edit it)", where, name);
+        return RR_EX_DATAERR;
+    }
+    return 0;
+}
+
 int tune_load(struct tune *t, const char *dir, const char *who)
 {
     int opened = results_dir_resume(&t->out, dir, "tune", who);
     if (opened)
         return opened;
     char *path = xasprintf("%s/tune.conf", dir);
-    FILE *f = open_input(path);
-    if (!f) {
-        rr_error("tune --resume: cannot read %s: %s (hint: the folder of an earlier 'rdmarun "
-                 "tune -o DIR')", path, input_strerror(errno));
-        free(path);
-        return RR_EX_NOINPUT;
-    }
-    char *line = NULL;
-    size_t size = 0;
-    int rc = 0, lineno = 0;
-    struct tune_key *key = NULL;
-    while (!rc && getline(&line, &size, f) > 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        char *eq = strchr(line, '=');
-        if (line[0] == '#' || !line[0])
-            continue;
-        if (eq)
-            *eq = '\0';
-        const char *v = eq ? eq + 1 : "";
-        char *end = NULL;
-        if (eq && strcmp(line, "base") == 0)
-            t->base = xstrdup(v);
-        else if (eq && strcmp(line, "budget_runs") == 0)
-            t->budget_runs = strtol(v, &end, 10);
-        else if (eq && strcmp(line, "budget_s") == 0)
-            t->budget_s = strtod(v, &end);
-        else if (eq && strcmp(line, "metric") == 0)
-            t->metric = xstrdup(v);
-        else if (eq && strcmp(line, "better") == 0)
-            t->higher = strcmp(v, "higher") == 0;
-        else if (eq && strcmp(line, "arg") == 0)
-            sv_push(&t->args, v);
-        else if (eq && strcmp(line, "program") == 0)
-            sv_push(&t->program, v);
-        else if (eq && strcmp(line, "key") == 0 && strchr(v, '.') &&
-                 t->space.n < TUNE_MAX_KEYS) {
-            key = &t->space.keys[t->space.n++];
-            memset(key, 0, sizeof(*key));
-            key->section = xstrndup(v, strcspn(v, "."));
-            key->key = xstrdup(strchr(v, '.') + 1);
-        } else if (eq && strcmp(line, "from") == 0 && key && !key->from)
-            key->from = xstrdup(v);
-        else if (eq && strcmp(line, "requires") == 0 && key && !key->requires && strchr(v, '.') &&
-                 strchr(v, '='))
-            key->requires = xstrdup(v);
-        else if (eq && strcmp(line, "value") == 0 && key)
-            sv_push(&key->values, v);
-        else
-            end = line;   /* not a setting */
-        if (end && *end) {
-            rr_error("%s:%d: not a setting of rdmarun tune (hint: the file is written by rdmarun "
-                     "tune; do not edit it)", path, lineno);
-            rc = RR_EX_DATAERR;
-        }
-    }
-    free(line);
-    fclose(f);
-    for (size_t k = 0; !rc && k < t->space.n; k++)
-        if (t->space.keys[k].values.n < 2 || !t->space.keys[k].from)
-            rc = RR_EX_DATAERR;
-    if (!rc && (!t->base || !t->program.n || !t->space.n))
-        rc = RR_EX_DATAERR;
-    if (rc == RR_EX_DATAERR && lineno)
+    int rc = conf_file_read(path, "the folder of an earlier 'rdmarun tune -o DIR'", tune_setting, t);
+    bool complete = t->base && t->program.n && t->space.n;
+    for (size_t k = 0; k < t->space.n; k++)
+        complete = complete && t->space.keys[k].values.n >= 2 && t->space.keys[k].from;
+    if (!rc && !complete) {
         rr_error("%s is incomplete (hint: start the tune again)", path);
+        rc = RR_EX_DATAERR;
+    }
     free(path);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "profile/schema.h"
 #include "profile/settings.h"
 #include "profile/ucx_config.h"
+#include "util/conf_file.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/proc.h"
@@ -387,31 +388,14 @@ struct space_read {
     struct strvec seen;       /* SECTION.KEY of the file, to replace the default's */
     struct tune_space file;
     bool only;                /* [tune] defaults = no */
-    int errors, line;
-    const char *next;         /* the text not read yet */
+    int errors;
+    struct ini_text text;     /* inih's reader: text.line is the line being parsed */
 };
-
-/* inih's reader: one line a call, so r->line is the line being parsed. */
-static char *read_line(char *buf, int size, void *user)
-{
-    struct space_read *r = user;
-    if (!*r->next)
-        return NULL;
-    size_t n = strcspn(r->next, "\n");
-    size_t take = n + (r->next[n] == '\n');
-    if (take > (size_t)size - 1)
-        take = (size_t)size - 1;
-    memcpy(buf, r->next, take);
-    buf[take] = '\0';
-    r->next += take;
-    r->line++;
-    return buf;
-}
 
 static int on_space_value(void *user, const char *section, const char *name, const char *value)
 {
     struct space_read *r = user;
-    int line = r->line;
+    int line = r->text.line;
     if (!name)
         return 1;
     if (strcmp(section, "tune") == 0) {
@@ -491,10 +475,15 @@ int tune_space_read(struct tune_space *sp, const char *path, const struct profil
         rr_error("cannot read the search space %s: %s", path, input_strerror(errno));
         return RR_EX_NOINPUT;
     }
-    struct space_read r = {.sp = sp, .base = base, .path = path, .next = text};
-    int bad = ini_parse_stream(read_line, &r, on_space_value, &r);
+    struct space_read r = {.sp = sp, .base = base, .path = path};
+    ini_configure();
+    ini_text_init(&r.text, text, len);
+    int bad = ini_parse_stream(ini_text_line, &r.text, on_space_value, &r);
     free(text);
-    if (bad > 0) {
+    if (r.text.bad_line) {
+        rr_error("%s:%d: %s", path, r.text.bad_line, r.text.why);
+        r.errors++;
+    } else if (bad > 0) {
         rr_error("%s:%d: malformed line (expected '[section]' or 'KEY = V1 | V2 | ...')", path,
                  bad);
         r.errors++;

@@ -5,7 +5,7 @@
 # on. A crash, a leak, a timeout or running out of memory leaves its input in
 # the build tree (fuzz/TARGET-crash-*, -leak-*, -timeout-*, -oom-*) and fails
 # the run: add it to tests/data/fuzz-regressions/TARGET as a regression case.
-# Targets whose parser has a writer (size, profile, facts, runs, tune) also check
+# Targets whose parser has a writer (size, profile, facts, runs, tune, conf) also check
 # the round trip and abort when it does not hold.
 #   tests/fuzz/run.sh SRCDIR BUILDDIR
 set -euo pipefail
@@ -88,6 +88,8 @@ fuzz() {
             for p in examples/mpi_hello examples/mpich/mpi_hello; do
                 [ -f "$build/../$p" ] && cp "$build/../$p" "$corpus/$(echo "$p" | tr / _)"
             done ;;
+    conf) printf '# c\nformat=2\nbase=roce\narg=%%20-x%%3B A\nmetric=time=([0-9.]+)\nkey=ucx.TLS\nvalue=rc,self\n' >"$corpus/seed1"
+          printf '# old\nprofile=shm\nnp=2\nrepeat=3\nprogram=./a 100%%\n' >"$corpus/seed2" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac
@@ -119,7 +121,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch conf}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

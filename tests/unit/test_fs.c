@@ -2,8 +2,10 @@
  * every step an attacker could get between - a symlink or FIFO planted
  * where a file is about to be made or read, a folder of someone else's. */
 #include "tap.h"
+#include "util/conf_file.h"
 #include "util/file_cache.h"
 #include "util/fs.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +178,61 @@ static void test_file_cache(const char *tmp)
     free(run);
 }
 
+/* util/conf_file: what conf_put writes, conf_file_read gives back as it was. */
+static int take_pair(void *user, const char *name, const char *value, const char *where)
+{
+    (void)where;
+    struct strvec *pairs = user;
+    sv_pushf(pairs, "%s=%s", name, value);
+    return 0;
+}
+
+static void test_conf_file(const char *tmp)
+{
+    static const char *const values[] = {
+        "a ; b", " leading", "trailing ", "100%", "%3B", "tab\there", "line\nbreak", "#x", "[s]",
+        "k=v:w", "", "\xc3\xa9t\xc3\xa9", "^((pingpong|allreduce) size=[0-9]+) .*(latency_us)=([0-9.]+)",
+    };
+    size_t n = sizeof(values) / sizeof(*values);
+    char *path = xasprintf("%s/x.conf", tmp);
+    FILE *f = fopen(path, "w");
+    conf_begin(f, "test");
+    for (size_t i = 0; i < n; i++)
+        conf_put(f, "arg", values[i]);
+    fclose(f);
+    struct strvec got = {0};
+    int rc = conf_file_read(path, "test", take_pair, &got);
+    bool same = rc == 0 && got.n == n;
+    for (size_t i = 0; same && i < n; i++)
+        same = strncmp(got.v[i], "arg=", 4) == 0 && strcmp(got.v[i] + 4, values[i]) == 0;
+    ok(same, "%zu values with ';', '%%', spaces at the ends, a tab, a newline: read back as written", n);
+    sv_free(&got);
+    f = fopen(path, "w");
+    fputs("program=./a 100%\narg=x ; comment\n", f);   /* as rdmarun wrote it before format 2 */
+    fclose(f);
+    rc = conf_file_read(path, "test", take_pair, &got);
+    ok(rc == 0 && got.n == 2 && strcmp(got.v[0], "program=./a 100%") == 0 && strcmp(got.v[1], "arg=x") == 0,
+       "a file without the format line: values as they stand (inih's comment cut)");
+    sv_free(&got);
+    f = fopen(path, "w");
+    fputs("format=2\narg=%zz\n", f);
+    fclose(f);
+    ok(conf_file_read(path, "test", take_pair, &got) == 65, "a malformed %%XX: 65");
+    sv_free(&got);
+    f = fopen(path, "w");
+    fprintf(f, "format=2\narg=%0*d\n", INI_LINE_MAX + 10, 0);
+    fclose(f);
+    ok(conf_file_read(path, "test", take_pair, &got) == 65 && got.n == 0,
+       "a line longer than inih reads whole: refused (65), not cut in two");
+    sv_free(&got);
+    f = fopen(path, "w");
+    fwrite("format=2\narg=a\0b\n", 1, 17, f);
+    fclose(f);
+    ok(conf_file_read(path, "test", take_pair, &got) == 65, "a NUL byte: refused (65)");
+    sv_free(&got);
+    free(path);
+}
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st, (void)type, (void)ftw;
@@ -193,6 +250,7 @@ int main(void)
     test_read_own_file(tmp);
     test_private_dir(tmp);
     test_file_cache(tmp);
+    test_conf_file(tmp);
     if (nftw(tmp, remove_one, 8, FTW_DEPTH | FTW_PHYS) != 0)
         printf("# could not remove %s\n", tmp);
     return done_testing();

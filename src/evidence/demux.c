@@ -98,8 +98,8 @@ static void pass_start(struct evidence_stream *s, long rank, const char *data, s
 }
 
 /* A whole line of RANK (with its newline) to the line filter. */
-static size_t whole_line(struct evidence_stream *s, long rank, const char *a, size_t alen,
-                         const char *b, size_t blen)
+static size_t whole_line(struct evidence_stream *s, stream_lines_fn lines, long rank,
+                         const char *a, size_t alen, const char *b, size_t blen)
 {
     char head[32];
     rank_head(s, rank, head);
@@ -109,13 +109,14 @@ static size_t whole_line(struct evidence_stream *s, long rank, const char *a, si
     if (alen)   /* a is NULL when the rank had nothing held */
         memcpy(line + hlen, a, alen);
     memcpy(line + hlen + alen, b, blen);
-    size_t found = stream_feed_lines(s, line, len);
+    size_t found = lines(s, line, len);
     free(line);
     return found;
 }
 
 /* DATA, the next bytes of the current rank's output. */
-static size_t deliver(struct evidence_stream *s, const char *data, size_t n)
+static size_t deliver(struct evidence_stream *s, stream_lines_fn lines, const char *data,
+                      size_t n)
 {
     size_t found = 0;
     while (n > 0) {
@@ -127,7 +128,7 @@ static size_t deliver(struct evidence_stream *s, const char *data, size_t n)
             if (nl)
                 part_drop(s, p);
         } else if (nl) {
-            found += whole_line(s, s->rank, p->data, p->len, data, k);
+            found += whole_line(s, lines, s->rank, p->data, p->len, data, k);
             part_drop(s, p);
         } else if (p->len + k > STREAM_BUF) {
             pass_start(s, s->rank, p->data, p->len);   /* longer than any report: the job's */
@@ -158,7 +159,8 @@ static size_t label_start_at_end(const char *raw, size_t n, const char *label, s
     return 0;
 }
 
-size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
+size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n,
+                         stream_lines_fn lines)
 {
     size_t found = 0, llen = strlen(s->label);
     s->raw = xrealloc(s->raw, s->rawlen + n + 1);
@@ -170,11 +172,11 @@ size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
         char *lab = memmem(from, (size_t)(end - from), s->label, llen);
         if (!lab) {
             size_t keep = label_start_at_end(from, (size_t)(end - from), s->label, llen);
-            found += deliver(s, from, (size_t)(end - from) - keep);
+            found += deliver(s, lines, from, (size_t)(end - from) - keep);
             at = s->rawlen - keep;
             break;
         }
-        found += deliver(s, from, (size_t)(lab - from));
+        found += deliver(s, lines, from, (size_t)(lab - from));
         /* LABEL, the rank's digits, "]" */
         char *d = lab + llen, *q = d;
         long rank = 0;
@@ -188,7 +190,7 @@ size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n)
             s->rank = rank;
             at = (size_t)(q + 1 - s->raw);
         } else {   /* not one of mpiexec's labels: the bytes are output */
-            found += deliver(s, lab, llen);
+            found += deliver(s, lines, lab, llen);
             at = (size_t)(lab + llen - s->raw);
         }
     }

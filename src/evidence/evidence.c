@@ -315,6 +315,39 @@ int evidence_read(struct evidence *ev, const char *path)
     return S_ISDIR(st.st_mode) ? read_dir(ev, path, 0) : read_file(ev, path, true);
 }
 
+/* A process in words, for the parsers and the verdict alike. */
+char *evidence_process_words(const char *host, long pid)
+{
+    /* A line without UCX's or NCCL's host:pid prefix (pasted, or from a
+     * launcher that cut it) names neither: said so, never "process -1 on ?". */
+    if (!host)
+        return pid < 0 ? xstrdup("a process (no host in the log)")
+                       : xasprintf("process %ld (no host in the log)", pid);
+    if (pid < 0)
+        return xasprintf("a process on %s", host);
+    return xasprintf("process %ld on %s", pid, host);
+}
+
+/* A family's parser state, made at its first use (its row's state_new);
+ * here, not in families.c, so that a parser's call to it makes no cycle
+ * with the table that names the parser. */
+void *evidence_family_state(struct evidence *ev, enum log_family_id id)
+{
+    if (!ev->family_state[id])
+        ev->family_state[id] = log_families[id].state_new();
+    return ev->family_state[id];
+}
+
+void evidence_family_state_free(struct evidence *ev)
+{
+    for (size_t i = 0; i < nlog_families; i++) {
+        if (ev->family_state[i] && log_families[i].state_free)
+            log_families[i].state_free(ev->family_state[i]);
+        free(ev->family_state[i]);
+        ev->family_state[i] = NULL;
+    }
+}
+
 void evidence_free(struct evidence *ev)
 {
     evidence_tally_free(ev);

@@ -1,7 +1,6 @@
 /* The log families rdmarun reads evidence from, in the order a line is
  * offered to them (enum log_family_id), and their parser states. */
 #include "evidence/internal.h"
-#include <stdlib.h>
 
 const struct log_family log_families[] = {
     [FAMILY_UCX] = {"ucx", ucx_wanted, ucx_parse_line, false, NULL, NULL},
@@ -19,20 +18,3 @@ const struct log_family log_families[] = {
 const size_t nlog_families = sizeof(log_families) / sizeof(*log_families);
 _Static_assert(sizeof(log_families) / sizeof(*log_families) <= EVIDENCE_MAX_FAMILIES,
                "EVIDENCE_MAX_FAMILIES holds every family's state");
-
-void *evidence_family_state(struct evidence *ev, enum log_family_id id)
-{
-    if (!ev->family_state[id])
-        ev->family_state[id] = log_families[id].state_new();
-    return ev->family_state[id];
-}
-
-void evidence_family_state_free(struct evidence *ev)
-{
-    for (size_t i = 0; i < nlog_families; i++) {
-        if (ev->family_state[i] && log_families[i].state_free)
-            log_families[i].state_free(ev->family_state[i]);
-        free(ev->family_state[i]);
-        ev->family_state[i] = NULL;
-    }
-}

@@ -128,12 +128,9 @@ static bool judge(struct evidence_stream *s, char *line, size_t len, bool *evide
     return take;
 }
 
-size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
-{
-    return s->label ? stream_demux_feed(s, data, n) : stream_feed_lines(s, data, n);
-}
-
-size_t stream_feed_lines(struct evidence_stream *s, const char *data, size_t n)
+/* Whole or partial lines (unlabelled output, or demux.c's whole lines) to
+ * the line filter. */
+static size_t feed_lines(struct evidence_stream *s, const char *data, size_t n)
 {
     size_t found = 0;
     while (n > 0) {
@@ -175,6 +172,11 @@ size_t stream_feed_lines(struct evidence_stream *s, const char *data, size_t n)
             stream_flush(s);   /* a line longer than any report: the job's */
     }
     return found;
+}
+
+size_t stream_feed(struct evidence_stream *s, const char *data, size_t n)
+{
+    return s->label ? stream_demux_feed(s, data, n, feed_lines) : feed_lines(s, data, n);
 }
 
 bool stream_holding(const struct evidence_stream *s)

@@ -62,9 +62,11 @@ void stream_flush(struct evidence_stream *s);
 /* The launcher's output has ended: pass on all that is held, free the rest. */
 void stream_end(struct evidence_stream *s);
 
-/* For demux.c: whole lines to the line filter; Hydra's labelled output. */
-size_t stream_feed_lines(struct evidence_stream *s, const char *data, size_t n);
-size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n);
+/* For demux.c: Hydra's labelled output, each rank's whole lines given to
+ * LINES (stream.c's line filter). */
+typedef size_t (*stream_lines_fn)(struct evidence_stream *s, const char *data, size_t n);
+size_t stream_demux_feed(struct evidence_stream *s, const char *data, size_t n,
+                         stream_lines_fn lines);
 bool stream_demux_holding(const struct evidence_stream *s);
 void stream_demux_flush(struct evidence_stream *s, bool end);
 

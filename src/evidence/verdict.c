@@ -305,18 +305,6 @@ static const char *plural(unsigned long long n, const char *one, const char *man
     return n == 1 ? one : many;
 }
 
-char *evidence_process_words(const char *host, long pid)
-{
-    /* A line without UCX's or NCCL's host:pid prefix (pasted, or from a
-     * launcher that cut it) names neither: said so, never "process -1 on ?". */
-    if (!host)
-        return pid < 0 ? xstrdup("a process (no host in the log)")
-                       : xasprintf("process %ld (no host in the log)", pid);
-    if (pid < 0)
-        return xasprintf("a process on %s", host);
-    return xasprintf("process %ld on %s", pid, host);
-}
-
 /* How many processes a class covers, when more than its first: "; 3 of 100001
  * processes on 2 hosts (also process 12 on c02, ...)". */
 static char *spread_words(const struct evidence *ev, const struct observation *o)

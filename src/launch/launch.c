@@ -1,5 +1,4 @@
 #include "launch/launch.h"
-#include "launch/program_mpi.h"
 #include "plan/launchers.h"
 #include "profile/settings.h"
 #include "util/fs.h"
@@ -69,6 +68,24 @@ char *launch_on_path(const char *name)
 {
     bool on_path;
     return strchr(name, '/') ? xstrdup(name) : find_launcher(name, NULL, "", &on_path);
+}
+
+/* Here beside launch_on_path: the launcher finder and program_mpi.c both
+ * ask it. */
+char *mpi_tool_beside(const char *libpath, const char *tool)
+{
+    char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *found = NULL;
+    bool release = ends_with(dir, "/lib/release");   /* oneAPI's lib/release/ folder */
+    for (int up = 1; up <= (release ? 2 : 1) && !found; up++) {
+        char *cand = xasprintf("%s/%s/bin/%s", dir, up == 1 ? ".." : "../..", tool);
+        found = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
+        free(cand);
+    }
+    free(dir);
+    return found;
 }
 
 /* A launcher found on PATH counts only where its real path has `part`. */

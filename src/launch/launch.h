@@ -23,6 +23,10 @@ int launch_not_found(const struct launcher_desc *row);
 /* The first executable `name` on PATH, past rdmarun's drop-in wrapper (a
  * name with '/' as it is). Caller frees; NULL when there is none. */
 char *launch_on_path(const char *name);
+/* A program of that MPI beside its library (LIBDIR/../bin/TOOL; oneAPI's
+ * LIBDIR/lib/release/../../bin/TOOL), as a real path; NULL when none is
+ * executable there. Caller frees. */
+char *mpi_tool_beside(const char *libpath, const char *tool);
 /* Replace this process with argv (no shell), the program at `path` (NULL:
  * argv[0]), the launcher of `row` (NULL: the drop-in wrapper's). Returns only
  * on failure, with an RR_EX_* status after printing why. */

@@ -7,6 +7,7 @@
  * - Intel MPI's I_MPI_* variables, by name, against the list of Intel's own
  *   impi_info beside the library (Intel parses the values only in MPI_Init;
  *   a name it lacks it ignores). */
+#include "launch/launch.h"
 #include "launch/mpi_vars.h"
 #include "launch/program_mpi.h"
 #include "util/fs.h"

@@ -85,22 +85,6 @@ char *library_path(const char *soname)
     return find_library(soname, NULL, NULL, "");
 }
 
-char *mpi_tool_beside(const char *libpath, const char *tool)
-{
-    char *dir = xstrdup(libpath), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    char *found = NULL;
-    bool release = ends_with(dir, "/lib/release");   /* oneAPI's lib/release/ folder */
-    for (int up = 1; up <= (release ? 2 : 1) && !found; up++) {
-        char *cand = xasprintf("%s/%s/bin/%s", dir, up == 1 ? ".." : "../..", tool);
-        found = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
-        free(cand);
-    }
-    free(dir);
-    return found;
-}
-
 /* libmpi.so.12 is Intel MPI's when Intel's own tool is beside it
  * (I_MPI_ROOT/lib/libmpi.so.12 and I_MPI_ROOT/bin/impi_info: oneAPI and
  * the impi-rt wheel); another MPICH-ABI library under that name (MPICH 5,

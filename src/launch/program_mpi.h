@@ -13,10 +13,6 @@
  * not NULL, gets the library's name (caller frees), or NULL; *path the
  * file the dynamic linker would load for it, or NULL when not found. */
 int program_mpi(const char *program, char **lib, char **path);
-/* A program of that MPI beside its library (LIBDIR/../bin/TOOL; oneAPI's
- * LIBDIR/lib/release/../../bin/TOOL), as a real path; NULL when none is
- * executable there. Caller frees. */
-char *mpi_tool_beside(const char *libpath, const char *tool);
 /* The file the dynamic linker would load for `soname` by dlopen from a
  * program without RPATH/RUNPATH (LD_LIBRARY_PATH, then the system's
  * folders; not ld.so.cache's extra ones), as a real path; NULL when none

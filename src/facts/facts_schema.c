@@ -178,6 +178,55 @@ static bool text_ok(json_object *v, long long max)
 static void check_object(struct walk *w, json_object *o, const struct field *fields,
                          const char *path);
 
+/* An object of counters (F_COUNTS): each name printable text, each count
+ * a whole number. What was wanted, or NULL. */
+static char *check_counts(struct walk *w, json_object *v, const struct field *f, const char *path)
+{
+    if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) > f->max)
+        return xasprintf("an object of at most %lld counters", f->max);
+    json_object_object_foreach(v, name, count) {
+        if (w->errors >= ERRORS_SHOWN)
+            break;
+        char *safe = term_safe(name, strlen(name), 40);
+        char *at = xasprintf("%s.%s", path, safe);
+        if (strlen(name) > NAME || !is_printable(name) || !*name || !utf8_valid(name))
+            bad(w, at, count, "a counter named by printable UTF-8 text of at most 256 bytes");
+        else if (!whole(count, 0, INT64_MAX))
+            bad(w, at, count, "a whole number from 0");
+        free(at);
+        free(safe);
+    }
+    return NULL;
+}
+
+/* A list of objects, strings or numbers (F_OBJS, F_STRS, F_INTS), each
+ * element checked. What was wanted of the list, or NULL. */
+static char *check_list(struct walk *w, json_object *v, const struct field *f, const char *path)
+{
+    long long most = f->type == F_OBJS ? f->max : f->type == F_STRS ? LIST : 4096;
+    if (!json_object_is_type(v, json_type_array) || (long long)json_object_array_length(v) > most)
+        return xasprintf("a list of at most %lld %s", most,
+                         f->type == F_OBJS ? "objects" : f->type == F_STRS ? "strings" : "numbers");
+    for (size_t i = 0; i < json_object_array_length(v) && w->errors < ERRORS_SHOWN; i++) {
+        json_object *e = json_object_array_get_idx(v, i);
+        char *at = xasprintf("%s[%zu]", path, i);
+        if (f->type == F_OBJS) {
+            if (!json_object_is_type(e, json_type_object))
+                bad(w, at, e, "an object");
+            else
+                check_object(w, e, f->fields, at);
+        } else if (f->type == F_STRS ? !text_ok(e, f->max) : !whole(e, f->min, f->max)) {
+            char *what = f->type == F_STRS
+                ? xasprintf("UTF-8 text of at most %lld bytes without control characters", f->max)
+                : xasprintf("a whole number from %lld to %lld", f->min, f->max);
+            bad(w, at, e, what);
+            free(what);
+        }
+        free(at);
+    }
+    return NULL;
+}
+
 static void check_value(struct walk *w, json_object *v, const struct field *f, const char *path)
 {
     if (!v || json_object_is_type(v, json_type_null))
@@ -214,57 +263,14 @@ static void check_value(struct walk *w, json_object *v, const struct field *f, c
         else
             check_object(w, v, f->fields, path);
         break;
-    case F_COUNTS: {
-        if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) > f->max) {
-            want = xasprintf("an object of at most %lld counters", f->max);
-            break;
-        }
-        json_object_object_foreach(v, name, count) {
-            if (w->errors >= ERRORS_SHOWN)
-                break;
-            char *safe = term_safe(name, strlen(name), 40);
-            char *at = xasprintf("%s.%s", path, safe);
-            if (strlen(name) > NAME || !is_printable(name) || !*name || !utf8_valid(name))
-                bad(w, at, count, "a counter named by printable UTF-8 text of at most 256 bytes");
-            else if (!whole(count, 0, INT64_MAX))
-                bad(w, at, count, "a whole number from 0");
-            free(at);
-            free(safe);
-        }
+    case F_COUNTS:
+        want = check_counts(w, v, f, path);
         break;
-    }
     case F_OBJS:
     case F_STRS:
-    case F_INTS: {
-        long long most = f->type == F_OBJS ? f->max : 4096;
-        if (f->type == F_STRS)
-            most = LIST;
-        if (!json_object_is_type(v, json_type_array) ||
-            (long long)json_object_array_length(v) > most) {
-            want = xasprintf("a list of at most %lld %s", most,
-                             f->type == F_OBJS ? "objects" : f->type == F_STRS ? "strings"
-                                                                               : "numbers");
-            break;
-        }
-        for (size_t i = 0; i < json_object_array_length(v) && w->errors < ERRORS_SHOWN; i++) {
-            json_object *e = json_object_array_get_idx(v, i);
-            char *at = xasprintf("%s[%zu]", path, i);
-            if (f->type == F_OBJS) {
-                if (!json_object_is_type(e, json_type_object))
-                    bad(w, at, e, "an object");
-                else
-                    check_object(w, e, f->fields, at);
-            } else if (f->type == F_STRS ? !text_ok(e, f->max) : !whole(e, f->min, f->max)) {
-                char *what = f->type == F_STRS
-                    ? xasprintf("UTF-8 text of at most %lld bytes without control characters", f->max)
-                    : xasprintf("a whole number from %lld to %lld", f->min, f->max);
-                bad(w, at, e, what);
-                free(what);
-            }
-            free(at);
-        }
+    case F_INTS:
+        want = check_list(w, v, f, path);
         break;
-    }
     }
     if (want)
         bad(w, path, v, want);

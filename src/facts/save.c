@@ -130,6 +130,84 @@ static void device_json(struct json *j, const struct rdma_device *d)
     json_end_object(j);
 }
 
+/* "host": packages, cores, each NUMA node (its CPUs, cores' PUs,
+ * distances), the CPU's governors and idle states. */
+static void host_json(struct json *j, const struct facts *f)
+{
+    json_begin_object(j, "host");
+    json_int(j, "packages", f->npackages);
+    json_int(j, "cores", f->ncores);
+    json_int(j, "pus", f->npus);
+    json_begin_array(j, "numa_nodes");
+    for (size_t i = 0; i < f->nnuma; i++) {
+        json_begin_object(j, NULL);
+        json_int(j, "os_index", f->numa[i].os_index);
+        json_string(j, "cpus", f->numa[i].cpus);
+        json_int(j, "cores", f->numa[i].ncores);
+        json_int(j, "pus", f->numa[i].npus);
+        json_begin_array(j, "core_pus");
+        for (size_t k = 0; f->numa[i].core_pus && f->numa[i].core_pus[k]; k++)
+            json_string(j, NULL, f->numa[i].core_pus[k]);
+        json_end_array(j);
+        json_begin_array(j, "distances");
+        for (size_t k = 0; f->numa[i].distance && k < f->nnuma; k++)
+            json_int(j, NULL, f->numa[i].distance[k]);
+        json_end_array(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_begin_object(j, "cpu");
+    opt_list(j, "governors", f->cpu.governors);
+    opt_list(j, "idle_states", f->cpu.idle_states);
+    json_end_object(j);
+    json_end_object(j);
+}
+
+static void gpus_json(struct json *j, const struct facts *f)
+{
+    json_begin_array(j, "gpus");
+    for (size_t i = 0; i < f->ngpus; i++) {
+        json_begin_object(j, NULL);
+        json_string(j, "name", f->gpus[i].name);
+        json_string(j, "pci_busid", f->gpus[i].pci_busid);
+        json_string(j, "vendor", f->gpus[i].vendor);
+        opt_int(j, "numa_node", f->gpus[i].numa_node);
+        json_begin_array(j, "nic_paths");
+        for (char **e = f->gpus[i].nic_paths; e && *e; e++)
+            json_string(j, NULL, *e);
+        json_end_array(j);
+        opt_list(j, "acs_redirect", f->gpus[i].acs_redirect);
+        opt_int(j, "bar1_mib", f->gpus[i].bar1_mib);
+        opt_int(j, "nvlink_peers", f->gpus[i].nvlink_peers);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
+/* "limits": memlock, huge pages, uverbs, the modules (null: not known). */
+static void limits_json(struct json *j, const struct host_limits *l)
+{
+    json_begin_object(j, "limits");
+    memlock(j, "memlock_soft", l->memlock_soft);
+    memlock(j, "memlock_hard", l->memlock_hard);
+    opt_int(j, "hugepages_total", l->hugepages_total);
+    opt_int(j, "hugepages_free", l->hugepages_free);
+    opt_int(j, "hugepage_kb", l->hugepage_kb);
+    opt_int(j, "uverbs_devices", l->uverbs_devices);
+    json_bool(j, "uverbs_accessible", l->uverbs_accessible);
+    if (l->modules_known) {
+        json_begin_object(j, "modules");
+        json_bool(j, "ib_uverbs", l->mod_ib_uverbs);
+        json_bool(j, "nvidia_peermem", l->mod_nvidia_peermem);
+        json_bool(j, "rdma_rxe", l->mod_rdma_rxe);
+        json_bool(j, "vmw_pvrdma", l->mod_vmw_pvrdma);
+        json_end_object(j);
+    } else {
+        json_null(j, "modules");
+    }
+    json_end_object(j);
+}
+
 void facts_print_json(const struct facts *f, FILE *out)
 {
     struct json j;
@@ -141,54 +219,12 @@ void facts_print_json(const struct facts *f, FILE *out)
     json_string(&j, "ucx_version", f->ucx_version);
     json_string(&j, "kernel", f->kernel);
     opt_list(&j, "module_versions", f->module_versions);
-    json_begin_object(&j, "host");
-    json_int(&j, "packages", f->npackages);
-    json_int(&j, "cores", f->ncores);
-    json_int(&j, "pus", f->npus);
-    json_begin_array(&j, "numa_nodes");
-    for (size_t i = 0; i < f->nnuma; i++) {
-        json_begin_object(&j, NULL);
-        json_int(&j, "os_index", f->numa[i].os_index);
-        json_string(&j, "cpus", f->numa[i].cpus);
-        json_int(&j, "cores", f->numa[i].ncores);
-        json_int(&j, "pus", f->numa[i].npus);
-        json_begin_array(&j, "core_pus");
-        for (size_t k = 0; f->numa[i].core_pus && f->numa[i].core_pus[k]; k++)
-            json_string(&j, NULL, f->numa[i].core_pus[k]);
-        json_end_array(&j);
-        json_begin_array(&j, "distances");
-        for (size_t k = 0; f->numa[i].distance && k < f->nnuma; k++)
-            json_int(&j, NULL, f->numa[i].distance[k]);
-        json_end_array(&j);
-        json_end_object(&j);
-    }
-    json_end_array(&j);
-    json_begin_object(&j, "cpu");
-    opt_list(&j, "governors", f->cpu.governors);
-    opt_list(&j, "idle_states", f->cpu.idle_states);
-    json_end_object(&j);
-    json_end_object(&j);
+    host_json(&j, f);
     json_begin_array(&j, "devices");
     for (size_t i = 0; i < f->ndevs; i++)
         device_json(&j, &f->devs[i]);
     json_end_array(&j);
-    json_begin_array(&j, "gpus");
-    for (size_t i = 0; i < f->ngpus; i++) {
-        json_begin_object(&j, NULL);
-        json_string(&j, "name", f->gpus[i].name);
-        json_string(&j, "pci_busid", f->gpus[i].pci_busid);
-        json_string(&j, "vendor", f->gpus[i].vendor);
-        opt_int(&j, "numa_node", f->gpus[i].numa_node);
-        json_begin_array(&j, "nic_paths");
-        for (char **e = f->gpus[i].nic_paths; e && *e; e++)
-            json_string(&j, NULL, *e);
-        json_end_array(&j);
-        opt_list(&j, "acs_redirect", f->gpus[i].acs_redirect);
-        opt_int(&j, "bar1_mib", f->gpus[i].bar1_mib);
-        opt_int(&j, "nvlink_peers", f->gpus[i].nvlink_peers);
-        json_end_object(&j);
-    }
-    json_end_array(&j);
+    gpus_json(&j, f);
     json_begin_array(&j, "netifs");
     for (size_t i = 0; i < f->nnetifs; i++) {
         json_begin_object(&j, NULL);
@@ -197,26 +233,7 @@ void facts_print_json(const struct facts *f, FILE *out)
         json_end_object(&j);
     }
     json_end_array(&j);
-    const struct host_limits *l = &f->limits;
-    json_begin_object(&j, "limits");
-    memlock(&j, "memlock_soft", l->memlock_soft);
-    memlock(&j, "memlock_hard", l->memlock_hard);
-    opt_int(&j, "hugepages_total", l->hugepages_total);
-    opt_int(&j, "hugepages_free", l->hugepages_free);
-    opt_int(&j, "hugepage_kb", l->hugepage_kb);
-    opt_int(&j, "uverbs_devices", l->uverbs_devices);
-    json_bool(&j, "uverbs_accessible", l->uverbs_accessible);
-    if (l->modules_known) {
-        json_begin_object(&j, "modules");
-        json_bool(&j, "ib_uverbs", l->mod_ib_uverbs);
-        json_bool(&j, "nvidia_peermem", l->mod_nvidia_peermem);
-        json_bool(&j, "rdma_rxe", l->mod_rdma_rxe);
-        json_bool(&j, "vmw_pvrdma", l->mod_vmw_pvrdma);
-        json_end_object(&j);
-    } else {
-        json_null(&j, "modules");
-    }
-    json_end_object(&j);
+    limits_json(&j, &f->limits);
     struct strvec warnings = {0};
     facts_warnings(f, &warnings);
     json_begin_array(&j, "warnings");

@@ -225,26 +225,35 @@ static void rank_nic(const struct facts *f, const size_t *doms, const struct uni
  * one when there are more ranks); a GPU on no NUMA node with cores goes to
  * the rank with fewest; a rank still without one takes a GPU from a rank
  * that holds several (the nearest such), else shares the nearest. */
-static void assign_gpus(const struct facts *f, const size_t *doms, const struct unit *units,
-                        size_t nunits, const size_t *unit_of, struct placement *out)
+/* The GPU deal's state: which rank owns each GPU (-1: none) and how many
+ * ranks use it; the GPU a rank shares (-1: none) and how many it has; each
+ * unit's NUMA distance to each GPU. */
+struct gpu_deal {
+    size_t ng, size;
+    int *owner, *users, *count, *gap;
+    long *share;
+    const size_t *unit_of;
+};
+
+/* A rank's distance to GPU g. */
+static int rank_gap(const struct gpu_deal *d, size_t r, size_t g)
 {
-    size_t ng = f->ngpus, size = (size_t)out->local_size;
-    int *owner = xcalloc(ng, sizeof(int)), *users = xcalloc(ng, sizeof(int));
-    long *share = xcalloc(size, sizeof(long));
-    int *count = xcalloc(size, sizeof(int));
-    int *gap = xcalloc(nunits * ng, sizeof(int));   /* unit to GPU */
-    size_t *mine = xcalloc(ng, sizeof(size_t));
-    for (size_t g = 0; g < ng; g++)
-        owner[g] = -1;
-    for (size_t r = 0; r < size; r++)
-        share[r] = -1;
+    return d->gap[d->unit_of[r] * d->ng + g];
+}
+
+/* Each unit's own GPUs (distance 0) dealt among its ranks: owned where
+ * there are as many GPUs as ranks, else shared. */
+static void deal_local(struct gpu_deal *d, const struct facts *f, const size_t *doms,
+                       const struct unit *units, size_t nunits)
+{
+    size_t *mine = xcalloc(d->ng, sizeof(size_t));
     for (size_t u = 0; u < nunits; u++) {
         const struct unit *un = &units[u];
         size_t nl = 0;
-        for (size_t g = 0; g < ng; g++) {
-            gap[u * ng + g] = f->gpus[g].numa_node < 0 ? INT_MAX / 2
-                            : numa_gap(f, &doms[un->d0], un->nd, f->gpus[g].numa_node);
-            if (gap[u * ng + g] == 0)
+        for (size_t g = 0; g < d->ng; g++) {
+            d->gap[u * d->ng + g] = f->gpus[g].numa_node < 0 ? INT_MAX / 2
+                                  : numa_gap(f, &doms[un->d0], un->nd, f->gpus[g].numa_node);
+            if (d->gap[u * d->ng + g] == 0)
                 mine[nl++] = g;
         }
         for (int j = 0; j < un->nr; j++) {
@@ -252,70 +261,96 @@ static void assign_gpus(const struct facts *f, const size_t *doms, const struct 
             deal(nl, (size_t)un->nr, (size_t)j, &a, &b);
             for (size_t i = a; i < b; i++) {
                 if (nl >= (size_t)un->nr)
-                    owner[mine[i]] = (int)r;
+                    d->owner[mine[i]] = (int)r;
                 else
-                    share[r] = (long)mine[i];
-                users[mine[i]]++;
-                count[r]++;
+                    d->share[r] = (long)mine[i];
+                d->users[mine[i]]++;
+                d->count[r]++;
             }
         }
     }
-    for (size_t g = 0; g < ng; g++) {
-        if (users[g])
+    free(mine);
+}
+
+/* A GPU no rank took goes to the rank with the fewest, nearest first. */
+static void place_unused(struct gpu_deal *d)
+{
+    for (size_t g = 0; g < d->ng; g++) {
+        if (d->users[g])
             continue;
         size_t best = 0;
-        for (size_t r = 1; r < size; r++)
-            if (count[r] < count[best] || (count[r] == count[best] &&
-                gap[unit_of[r] * ng + g] < gap[unit_of[best] * ng + g]))
+        for (size_t r = 1; r < d->size; r++)
+            if (d->count[r] < d->count[best] ||
+                (d->count[r] == d->count[best] && rank_gap(d, r, g) < rank_gap(d, best, g)))
                 best = r;
-        owner[g] = (int)best;
-        users[g]++;
-        count[best]++;
+        d->owner[g] = (int)best;
+        d->users[g]++;
+        d->count[best]++;
     }
-    for (size_t r = 0; r < size; r++) {
-        if (count[r])
+}
+
+/* A rank without a GPU takes one from a rank with two or more (the
+ * nearest), else shares the nearest, least used. */
+static void serve_rank(struct gpu_deal *d, size_t r)
+{
+    long take = -1;
+    for (size_t g = 0; g < d->ng; g++) {
+        int h = d->owner[g];
+        if (h < 0 || d->count[h] < 2)
             continue;
-        long take = -1;
-        for (size_t g = 0; g < ng; g++) {
-            int h = owner[g];
-            if (h < 0 || count[h] < 2)
-                continue;
-            int d = gap[unit_of[r] * ng + g];
-            int bd = take < 0 ? 0 : gap[unit_of[r] * ng + (size_t)take];
-            if (take < 0 || d < bd || (d == bd && count[h] >= count[owner[take]]))
+        int dist = rank_gap(d, r, g), bd = take < 0 ? 0 : rank_gap(d, r, (size_t)take);
+        if (take < 0 || dist < bd || (dist == bd && d->count[h] >= d->count[d->owner[take]]))
+            take = (long)g;
+    }
+    if (take >= 0) {
+        d->count[d->owner[take]]--;
+        d->owner[take] = (int)r;
+    } else {
+        take = 0;
+        for (size_t g = 1; g < d->ng; g++) {
+            int dist = rank_gap(d, r, g), bd = rank_gap(d, r, (size_t)take);
+            if (dist < bd || (dist == bd && d->users[g] < d->users[take]))
                 take = (long)g;
         }
-        if (take >= 0) {
-            count[owner[take]]--;
-            owner[take] = (int)r;
-        } else {
-            take = 0;
-            for (size_t g = 1; g < ng; g++) {
-                int d = gap[unit_of[r] * ng + g], bd = gap[unit_of[r] * ng + (size_t)take];
-                if (d < bd || (d == bd && users[g] < users[take]))
-                    take = (long)g;
-            }
-            share[r] = take;
-            users[take]++;
-        }
-        count[r]++;
+        d->share[r] = take;
+        d->users[take]++;
     }
-    for (size_t r = 0; r < size; r++) {
+    d->count[r]++;
+}
+
+static void assign_gpus(const struct facts *f, const size_t *doms, const struct unit *units,
+                        size_t nunits, const size_t *unit_of, struct placement *out)
+{
+    struct gpu_deal d = {.ng = f->ngpus, .size = (size_t)out->local_size, .unit_of = unit_of};
+    d.owner = xcalloc(d.ng, sizeof(int));
+    d.users = xcalloc(d.ng, sizeof(int));
+    d.share = xcalloc(d.size, sizeof(long));
+    d.count = xcalloc(d.size, sizeof(int));
+    d.gap = xcalloc(nunits * d.ng, sizeof(int));   /* unit to GPU */
+    for (size_t g = 0; g < d.ng; g++)
+        d.owner[g] = -1;
+    for (size_t r = 0; r < d.size; r++)
+        d.share[r] = -1;
+    deal_local(&d, f, doms, units, nunits);
+    place_unused(&d);
+    for (size_t r = 0; r < d.size; r++)
+        if (!d.count[r])
+            serve_rank(&d, r);
+    for (size_t r = 0; r < d.size; r++) {
         struct rank_place *rp = &out->ranks[r];
-        rp->gpus = xcalloc((size_t)count[r], sizeof(*rp->gpus));
+        rp->gpus = xcalloc((size_t)d.count[r], sizeof(*rp->gpus));
         rp->gpu_local = true;
-        for (size_t g = 0; g < ng; g++)
-            if (owner[g] == (int)r || share[r] == (long)g) {
+        for (size_t g = 0; g < d.ng; g++)
+            if (d.owner[g] == (int)r || d.share[r] == (long)g) {
                 rp->gpus[rp->ngpus++] = &f->gpus[g];
-                rp->gpu_local &= gap[unit_of[r] * ng + g] == 0;
+                rp->gpu_local &= rank_gap(&d, r, g) == 0;
             }
     }
-    free(owner);
-    free(users);
-    free(share);
-    free(count);
-    free(gap);
-    free(mine);
+    free(d.owner);
+    free(d.users);
+    free(d.share);
+    free(d.count);
+    free(d.gap);
 }
 
 /* Why a rank's GPU is not on its NUMA nodes, naming the GPU's own node. */

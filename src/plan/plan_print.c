@@ -155,13 +155,10 @@ static char *brief_reason(const struct plan *p, const struct plan_item *it, bool
  * last of them, and names the evidence folder as the verify line's; a
  * rule's sources and versions are detail, for `detail` (--report) and
  * --json. */
-void plan_print_text(const struct plan *p, FILE *out, bool detail)
+/* The plan's heading lines: profile, files, stack, verify, launcher and
+ * bind policy, the path test. */
+static void print_heading(const struct plan *p, FILE *out, size_t width)
 {
-    size_t width = output_width(out);
-    print_command(out, width, &p->argv);
-    for (size_t i = 0; i < p->app_lines.n; i++)
-        fprintf(out, "%s%s\n", i ? "  " : "with the appfile:\n  ", p->app_lines.v[i]);
-    fputc('\n', out);
     char *line;
     if (strcmp(p->profile, p->chosen) == 0)
         line = xasprintf("%s (fabric: %s)", p->chosen, p->fabric);
@@ -201,6 +198,33 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
         free(line);
         free(path);
     }
+}
+
+/* Item i's reason, under the last item of its group: "as for NAME" when an
+ * earlier group said it already; *cut: said without its detail. */
+static void print_reason(const struct plan *p, size_t i, FILE *out, size_t width, bool detail,
+                         bool *cut)
+{
+    const struct plan_item *it = &p->items[i];
+    const struct plan_item *next = i + 1 < p->n ? &p->items[i + 1] : NULL;
+    if (!it->reason || (next && next->reason && strcmp(next->reason, it->reason) == 0))
+        return;
+    const struct plan_item *said = NULL;
+    for (size_t k = 0; k < i && !said; k++) {
+        const struct plan_item *e = &p->items[k];
+        if (e->reason && strcmp(e->reason, it->reason) == 0 &&
+            !(p->items[k + 1].reason && strcmp(p->items[k + 1].reason, e->reason) == 0))
+            said = e;
+    }
+    char *why = said ? xasprintf("as for %s", said->name)
+                : detail ? xstrdup(it->reason) : brief_reason(p, it, cut);
+    print_wrapped(out, width, "       why: ", 12, why);
+    free(why);
+}
+
+/* The items' table: KIND NAME VALUE ORIGIN, each group's reason under it. */
+static void print_items(const struct plan *p, FILE *out, size_t width, bool detail)
+{
     /* Columns as wide as their longest entry (a name wider than 40 or a
      * value wider than 24 pushes the rest of its row along rather than
      * widening every row). */
@@ -220,25 +244,22 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
         print_wrapped(out, width, row, 9, origin);
         free(origin);
         free(row);
-        const struct plan_item *next = i + 1 < p->n ? &p->items[i + 1] : NULL;
-        if (it->reason && !(next && next->reason && strcmp(next->reason, it->reason) == 0)) {
-            /* A reason said already, under an earlier group: named. */
-            const struct plan_item *said = NULL;
-            for (size_t k = 0; k < i && !said; k++) {
-                const struct plan_item *e = &p->items[k];
-                if (e->reason && strcmp(e->reason, it->reason) == 0 &&
-                    !(p->items[k + 1].reason && strcmp(p->items[k + 1].reason, e->reason) == 0))
-                    said = e;
-            }
-            char *why = said ? xasprintf("as for %s", said->name)
-                        : detail ? xstrdup(it->reason) : brief_reason(p, it, &cut);
-            print_wrapped(out, width, "       why: ", 12, why);
-            free(why);
-        }
+        print_reason(p, i, out, width, detail, &cut);
     }
     if (cut)
         print_wrapped(out, width, "", 0,
                       "(--report or --json: each rule's sources and the versions it applies to)");
+}
+
+void plan_print_text(const struct plan *p, FILE *out, bool detail)
+{
+    size_t width = output_width(out);
+    print_command(out, width, &p->argv);
+    for (size_t i = 0; i < p->app_lines.n; i++)
+        fprintf(out, "%s%s\n", i ? "  " : "with the appfile:\n  ", p->app_lines.v[i]);
+    fputc('\n', out);
+    print_heading(p, out, width);
+    print_items(p, out, width, detail);
     for (size_t i = 0; i < p->notes.n; i++) {
         const char *n = p->notes.v[i];
         bool warning = strncmp(n, "warning: ", 9) == 0;
@@ -274,14 +295,8 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "bind_policy", p->bind.origin);
     json_end_object(&j);
     json_string(&j, "evidence_dir", p->evidence_dir);
-    json_begin_array(&j, "files");
-    for (size_t i = 0; i < p->files.n; i++)
-        json_string(&j, NULL, p->files.v[i]);
-    json_end_array(&j);
-    json_begin_array(&j, "argv");
-    for (size_t i = 0; i < p->argv.n; i++)
-        json_string(&j, NULL, p->argv.v[i]);
-    json_end_array(&j);
+    json_strings(&j, "files", &p->files);
+    json_strings(&j, "argv", &p->argv);
     char *cmd = command_line(&p->argv);
     json_string(&j, "command", cmd);
     free(cmd);
@@ -290,18 +305,11 @@ void plan_print_json(const struct plan *p, FILE *out)
         json_int(&j, "nodes", p->path.nodes);
         json_string(&j, "pairs", p->path.all_pairs ? "all" : "ring");
         json_double(&j, "timeout_s", p->path.timeout_s);
-        json_begin_array(&j, "argv");
-        for (size_t i = 0; i < p->path.argv.n; i++)
-            json_string(&j, NULL, p->path.argv.v[i]);
-        json_end_array(&j);
+        json_strings(&j, "argv", &p->path.argv);
         json_end_object(&j);
     }
-    if (p->app_path) {
-        json_begin_array(&j, "appfile");
-        for (size_t i = 0; i < p->app_lines.n; i++)
-            json_string(&j, NULL, p->app_lines.v[i]);
-        json_end_array(&j);
-    }
+    if (p->app_path)
+        json_strings(&j, "appfile", &p->app_lines);
     json_begin_array(&j, "items");
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_item *it = &p->items[i];
@@ -315,14 +323,8 @@ void plan_print_json(const struct plan *p, FILE *out)
         json_end_object(&j);
     }
     json_end_array(&j);
-    json_begin_array(&j, "notes");
-    for (size_t i = 0; i < p->notes.n; i++)
-        json_string(&j, NULL, p->notes.v[i]);
-    json_end_array(&j);
-    json_begin_array(&j, "errors");
-    for (size_t i = 0; i < p->errors.n; i++)
-        json_string(&j, NULL, p->errors.v[i]);
-    json_end_array(&j);
+    json_strings(&j, "notes", &p->notes);
+    json_strings(&j, "errors", &p->errors);
     json_int(&j, "status", p->status);
     json_string(&j, "bind_policy", bind_policy_names[p->bind.value]);
     if (p->placement)

@@ -98,20 +98,13 @@ static double median_of(const struct session *x, const char *config, const char 
 
 /* DIR/tuned.ini: BASE with the values that beat it, each with the move
  * that set it, and where and when it was measured. */
-int tune_write_profile(const struct session *x, const struct tune_search *s,
-                       const struct facts *f, bool interrupted)
+/* tuned.ini's opening comments: where and when, what beat the base, the
+ * kind of node. */
+static void profile_header(FILE *m, const struct session *x, const struct tune_search *s,
+                           const char *host, const char *date, bool interrupted)
 {
     const struct tune *t = x->t;
-    char *text;
-    size_t len;
-    FILE *m = xmemstream_open(&text, &len);
-    char date[32], host[256] = "";
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
-    gethostname(host, sizeof(host) - 1);
-    char *kind = facts_kind(f), *fp = facts_fingerprint(f);
     bool rules = x->rules && !interrupted, nccl = x->nccl_rules && !interrupted;
-    bool tuned = (s->beats_base && !interrupted) || rules || nccl;
     fprintf(m, "# Tuned by 'rdmarun tune' on %s, %s: profile %s, %zu runs (%zu left out).\n",
             host, date, t->base, x->next, x->discarded);
     if (interrupted)
@@ -134,13 +127,12 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
                 free(g);
             }
     }
-    fprintf(m, "# This kind of node: %s.\n\n[profile]\ndescription = %s tuned by rdmarun "
-               "tune on %s, %s\n", kind, t->base, host, date);
-    char *base = strchr(t->base, '/') ? realpath(t->base, NULL) : NULL;
-    fprintf(m, "inherit = %s\ntuned-for = %s\n", base ? base : t->base, fp);
-    free(base);
-    /* The rules file first: a forced algorithm would win over it, so the
-     * key it stands for is not written below. */
+}
+
+/* The rules files' sections, first: a forced algorithm would win over
+ * them, so the keys they stand for are not written after. */
+static void profile_rules(FILE *m, const struct session *x, bool rules, bool nccl)
+{
     if (rules) {
         fprintf(m, "\n[mpi]\n# Open MPI's %s algorithm per message size, in %s:\n",
                 x->rules_colls, x->rules);
@@ -161,6 +153,56 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
                        "plugins/tuner/example).\nTUNER_PLUGIN = example\n");
         fprintf(m, "TUNER_CONFIG_FILE = %s\n", x->nccl_rules);
     }
+}
+
+/* The keys of section SEC (from key k on) that moved, with what each
+ * needs; *header: the section's header is written. */
+static void profile_section_keys(FILE *m, const struct session *x, const struct tune_search *s,
+                                 size_t k, bool rules, bool nccl, bool *header)
+{
+    const struct tune *t = x->t;
+    const char *sec = t->space.keys[k].section;
+    for (size_t j = k; j < t->space.n; j++) {
+        const struct tune_key *key = &t->space.keys[j];
+        if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && x->rules_key[j]) ||
+            (nccl && x->nccl_keys[j]))
+            continue;
+        if (!*header)
+            fprintf(m, "\n[%s]\n", sec);
+        *header = true;
+        const char *v = key->values.v[s->best[j]];
+        if (x->note[j])
+            fprintf(m, "# %s\n", x->note[j]);
+        fprintf(m, "%s = %s\n", key->key, *v ? v : "");
+        /* What the value needs, in its own section: [mpi] for Open MPI's. */
+        const char *req = key->requires, *dot = req ? strchr(req, '.') : NULL;
+        if (dot && strncmp(req, sec, (size_t)(dot - req)) == 0 && !sec[dot - req])
+            fprintf(m, "# needed by %s\n%.*s = %s\n", key->key,
+                    (int)(strcspn(dot + 1, "=")), dot + 1, strchr(dot, '=') + 1);
+    }
+}
+
+int tune_write_profile(const struct session *x, const struct tune_search *s,
+                       const struct facts *f, bool interrupted)
+{
+    const struct tune *t = x->t;
+    char *text;
+    size_t len;
+    FILE *m = xmemstream_open(&text, &len);
+    char date[32], host[256] = "";
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
+    gethostname(host, sizeof(host) - 1);
+    char *kind = facts_kind(f), *fp = facts_fingerprint(f);
+    bool rules = x->rules && !interrupted, nccl = x->nccl_rules && !interrupted;
+    bool tuned = (s->beats_base && !interrupted) || rules || nccl;
+    profile_header(m, x, s, host, date, interrupted);
+    fprintf(m, "# This kind of node: %s.\n\n[profile]\ndescription = %s tuned by rdmarun "
+               "tune on %s, %s\n", kind, t->base, host, date);
+    char *base = strchr(t->base, '/') ? realpath(t->base, NULL) : NULL;
+    fprintf(m, "inherit = %s\ntuned-for = %s\n", base ? base : t->base, fp);
+    free(base);
+    profile_rules(m, x, rules, nccl);
     /* Section by section, each key of it that moved. */
     struct strvec done = {0};
     for (size_t k = 0; (tuned || interrupted) && k < t->space.n; k++) {
@@ -169,24 +211,7 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
             continue;
         sv_push(&done, sec);
         bool header = (rules && strcmp(sec, "mpi") == 0) || (nccl && strcmp(sec, "nccl") == 0);
-        for (size_t j = k; j < t->space.n; j++) {
-            const struct tune_key *key = &t->space.keys[j];
-            if (strcmp(key->section, sec) != 0 || !s->best[j] || (rules && x->rules_key[j]) ||
-                (nccl && x->nccl_keys[j]))
-                continue;
-            if (!header)
-                fprintf(m, "\n[%s]\n", sec);
-            header = true;
-            const char *v = key->values.v[s->best[j]];
-            if (x->note[j])
-                fprintf(m, "# %s\n", x->note[j]);
-            fprintf(m, "%s = %s\n", key->key, *v ? v : "");
-            /* What the value needs, in its own section: [mpi] for Open MPI's. */
-            const char *req = key->requires, *dot = req ? strchr(req, '.') : NULL;
-            if (dot && strncmp(req, sec, (size_t)(dot - req)) == 0 && !sec[dot - req])
-                fprintf(m, "# needed by %s\n%.*s = %s\n", key->key,
-                        (int)(strcspn(dot + 1, "=")), dot + 1, strchr(dot, '=') + 1);
-        }
+        profile_section_keys(m, x, s, k, rules, nccl, &header);
     }
     sv_free(&done);
     xmemstream_close(m);

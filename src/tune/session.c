@@ -287,47 +287,114 @@ static void session_free(struct session *x)
     sv_free(&x->rules_notes);
 }
 
+/* The session's folder, the run's expectation, the node's facts and the
+ * journal (what an earlier run of this tune recorded, replayed). */
+static int session_open(struct session *x, const char *output, struct facts *f)
+{
+    struct tune *t = x->t;
+    int rc = t->out.path ? 0 : start_dir(t, output);
+    x->self = realpath("/proc/self/exe", NULL);
+    if (!rc && results_dir_subdir(&t->out, "runs") != 0) {
+        rr_error("tune: cannot make %s/runs: %s", t->out.path, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    if (!rc)
+        x->expect = tune_expectation(t, x->self, &rc);
+    if (!rc)
+        rc = facts_gather(f, &(struct facts_sources){.placement_only = false});
+    if (rc)
+        return rc;
+    char *journal = xasprintf("%s/samples.tsv", t->out.path);
+    uint64_t identity = tune_identity(t);
+    rc = journal_read(journal, identity, &x->old, &x->nold);
+    /* A line past what could be read (a torn one) is cut when opened. */
+    x->fd = rc ? -1 : journal_open(journal, identity);
+    if (!rc && x->fd < 0) {
+        rr_error("tune: cannot write %s: %s", journal, strerror(errno));
+        rc = RR_EX_CANTCREAT;
+    }
+    free(journal);
+    return rc;
+}
+
+/* What is searched, and how its runs are judged, before the search. */
+static void session_announce(const struct session *x)
+{
+    const struct tune *t = x->t;
+    if (strcmp(x->expect, "any") == 0)
+        fprintf(stderr, "rdmarun: tune: %s in %s, runs not verified (--verify off); "
+                "searching:\n", t->base, t->out.path);
+    else
+        fprintf(stderr, "rdmarun: tune: %s in %s, every run verified as '%s'; searching:\n",
+                t->base, t->out.path, x->expect);
+    tune_space_print(&t->space, stderr);
+    if (x->nold)
+        fprintf(stderr, "rdmarun: tune: %zu runs already recorded in %s/samples.tsv; "
+                "continuing\n", x->nold, t->out.path);
+}
+
+/* The base's first run: what it prints are the bins. 0, or why there is
+ * nothing to tune. */
+static int first_run(struct session *x, struct tune_search *s)
+{
+    unsigned zero[TUNE_MAX_KEYS] = {0};
+    s->validating = true;
+    enum tune_sample_status first = sample(s, zero, NULL);
+    s->validating = false;
+    if (first == TUNE_SAMPLED)
+        return 0;
+    if (x->budget_cut)
+        rr_error("tune: the budget ended before the base profile's first run did: "
+                 "nothing to tune (hint: a larger --budget)");
+    else if (!x->error && !measure_interrupted())
+        rr_error("tune: the base profile's run is not one to measure against (the "
+                 "warning above says why): nothing to tune");
+    return x->error ? x->error : measure_interrupted() ? 130
+           : x->budget_cut ? RR_EX_DATAERR : x->first;
+}
+
+/* After the search: the journal read again whole (the replayed records and
+ * the new ones, for the medians), tuned.ini and the summary written. */
+static int session_finish(struct session *x, struct tune_search *s, const struct facts *f)
+{
+    struct tune *t = x->t;
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+    journal_free(x->old, x->nold);
+    char *jpath = xasprintf("%s/samples.tsv", t->out.path);
+    if (journal_read(jpath, tune_identity(t), &x->old, &x->nold) != 0 && !x->error)
+        x->error = RR_EX_DATAERR;
+    free(jpath);
+    bool interrupted = measure_interrupted();
+    int rc = x->error;
+    if (!rc)
+        rc = tune_write_profile(x, s, f, interrupted);
+    if (!rc && !interrupted)
+        rc = tune_write_summary(x, s);
+    t->tuned = !rc && !interrupted && (s->beats_base || x->rules || x->nccl_rules);
+    if (!rc && s->stopped && !interrupted)
+        fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
+                "(a larger --budget searches further)\n", x->next);
+    if (!rc && interrupted) {
+        rr_error("tune: interrupted; the runs so far are in %s/samples.tsv and what the "
+                 "search accepted in %s/tuned.ini (continue with: rdmarun tune "
+                 "--resume %s)", t->out.path, t->out.path, t->out.path);
+        rc = 130;
+    }
+    return rc;
+}
+
 int tune_run(struct tune *t, const char *output)
 {
     struct session x = {.t = t, .fd = -1};
     const char *regex = t->metric ? t->metric : "$^";   /* none: the wall time */
     if (!metric_compile(&x.re, regex, "tune: --metric"))
         return RR_EX_USAGE;
-    int rc = t->out.path ? 0 : start_dir(t, output);
-    x.self = realpath("/proc/self/exe", NULL);
-    if (!rc && results_dir_subdir(&t->out, "runs") != 0) {
-        rr_error("tune: cannot make %s/runs: %s", t->out.path, strerror(errno));
-        rc = RR_EX_CANTCREAT;
-    }
-    if (!rc)
-        x.expect = tune_expectation(t, x.self, &rc);
     struct facts f;
     memset(&f, 0, sizeof(f));
-    if (!rc)
-        rc = facts_gather(&f, &(struct facts_sources){.placement_only = false});
-    char *journal = xasprintf("%s/samples.tsv", t->out.path);
+    int rc = session_open(&x, output, &f);
     if (!rc) {
-        uint64_t identity = tune_identity(t);
-        rc = journal_read(journal, identity, &x.old, &x.nold);
-        /* A line past what could be read (a torn one) is cut when opened. */
-        x.fd = rc ? -1 : journal_open(journal, identity);
-        if (!rc && x.fd < 0) {
-            rr_error("tune: cannot write %s: %s", journal, strerror(errno));
-            rc = RR_EX_CANTCREAT;
-        }
-    }
-    free(journal);
-    if (!rc) {
-        if (strcmp(x.expect, "any") == 0)
-            fprintf(stderr, "rdmarun: tune: %s in %s, runs not verified (--verify off); "
-                    "searching:\n", t->base, t->out.path);
-        else
-            fprintf(stderr, "rdmarun: tune: %s in %s, every run verified as '%s'; searching:\n",
-                    t->base, t->out.path, x.expect);
-        tune_space_print(&t->space, stderr);
-        if (x.nold)
-            fprintf(stderr, "rdmarun: tune: %zu runs already recorded in %s/samples.tsv; "
-                    "continuing\n", x.nold, t->out.path);
+        session_announce(&x);
         measure_catch_signals();
         x.t0 = proc_now();
         size_t nvalues[TUNE_MAX_KEYS];
@@ -337,50 +404,13 @@ int tune_run(struct tune *t, const char *output)
                                 .higher = t->higher, .min_gain = TUNE_MIN_GAIN,
                                 .accept_rounds = TUNE_ACCEPT_ROUNDS, .sample = sample,
                                 .moved = tune_moved, .ctx = &x};
-        /* The base's first run: what it prints are the bins. */
-        unsigned zero[TUNE_MAX_KEYS] = {0};
-        s.validating = true;
-        enum tune_sample_status first = sample(&s, zero, NULL);
-        s.validating = false;
-        if (first != TUNE_SAMPLED) {
-            if (x.budget_cut)
-                rr_error("tune: the budget ended before the base profile's first run did: "
-                         "nothing to tune (hint: a larger --budget)");
-            else if (!x.error && !measure_interrupted())
-                rr_error("tune: the base profile's run is not one to measure against (the "
-                         "warning above says why): nothing to tune");
-            rc = x.error ? x.error : measure_interrupted() ? 130
-                 : x.budget_cut ? RR_EX_DATAERR : x.first;
-        }
+        rc = first_run(&x, &s);
         if (!rc) {
             s.nbins = x.bins.n;
             tune_search_run(&s);
             tune_per_size_rules(&x, &s);
             tune_per_size_nccl(&x, &s);
-            if (isatty(STDERR_FILENO))
-                fputs("\r\033[K", stderr);
-            /* The replayed records and the new ones, for the medians. */
-            journal_free(x.old, x.nold);
-            char *jpath = xasprintf("%s/samples.tsv", t->out.path);
-            if (journal_read(jpath, tune_identity(t), &x.old, &x.nold) != 0 && !x.error)
-                x.error = RR_EX_DATAERR;
-            free(jpath);
-            bool interrupted = measure_interrupted();
-            rc = x.error;
-            if (!rc)
-                rc = tune_write_profile(&x, &s, &f, interrupted);
-            if (!rc && !interrupted)
-                rc = tune_write_summary(&x, &s);
-            t->tuned = !rc && !interrupted && (s.beats_base || x.rules || x.nccl_rules);
-            if (!rc && s.stopped && !interrupted)
-                fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "
-                        "(a larger --budget searches further)\n", x.next);
-            if (!rc && interrupted) {
-                rr_error("tune: interrupted; the runs so far are in %s/samples.tsv and what the "
-                         "search accepted in %s/tuned.ini (continue with: rdmarun tune "
-                         "--resume %s)", t->out.path, t->out.path, t->out.path);
-                rc = 130;
-            }
+            rc = session_finish(&x, &s, &f);
         }
     }
     facts_free(&f);

@@ -1,4 +1,5 @@
 #include "util/json.h"
+#include "util/strvec.h"
 #include "util/text.h"
 #include <inttypes.h>
 #include <math.h>
@@ -122,6 +123,14 @@ void json_null(struct json *j, const char *key)
 {
     lead(j, key);
     fputs("null", j->f);
+}
+
+void json_strings(struct json *j, const char *key, const struct strvec *v)
+{
+    json_begin_array(j, key);
+    for (size_t i = 0; v && i < v->n; i++)
+        json_string(j, NULL, v->v[i]);
+    json_end_array(j);
 }
 
 void json_finish(struct json *j) { fputc('\n', j->f); }

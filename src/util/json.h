@@ -26,6 +26,9 @@ void json_int(struct json *j, const char *key, int64_t value);
 void json_double(struct json *j, const char *key, double value);   /* NaN, inf -> null */
 void json_bool(struct json *j, const char *key, bool value);
 void json_null(struct json *j, const char *key);
+/* An array of the strings of v (NULL: an empty array). */
+struct strvec;
+void json_strings(struct json *j, const char *key, const struct strvec *v);
 /* Finish the document with a newline. */
 void json_finish(struct json *j);
 

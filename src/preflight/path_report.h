@@ -59,6 +59,8 @@ bool path_report_line(struct path_report *r, const char *line);
 void path_report_free(struct path_report *r);
 /* A value of node i's record, or NULL. */
 const char *path_node_value(const struct path_report *r, int i, const char *key);
+/* The same, "?" when the node did not say. */
+const char *path_node_val(const struct path_report *r, int i, const char *key);
 
 enum path_level { PATH_FAIL, PATH_WARN };
 struct path_finding {

@@ -288,3 +288,8 @@ bool utf8_valid(const char *s)
     }
     return true;
 }
+
+int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -48,4 +48,7 @@ bool is_printable(const char *s);
 size_t utf8_seq_len(const unsigned char *p);
 bool utf8_valid(const char *s);
 
+/* qsort's and bsearch's comparison of two char * (strcmp of what they point at). */
+int str_ptr_cmp(const void *a, const void *b);
+
 #endif

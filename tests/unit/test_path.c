@@ -265,6 +265,23 @@ int main(void)
     path_report_free(&r);
     sv_free(&hosts);
 
+    /* Open MPI's rsh launcher warns of a setpgid race when its child has
+     * already exec'd (plm_rsh_module.c: "Ignore this error since the child
+     * is off and running"): the node it names is not the one at fault. */
+    memset(&r, 0, sizeof(r));
+    path_report_line(&r, "[vm:04506] plm:rsh: Warning: setpgid(4510,4510) failed in parent with "
+                         "errno=Permission denied(13)");
+    path_report_line(&r, "ssh: Could not resolve hostname nosuch: Name or service not known");
+    sv_push(&hosts, "vm");
+    sv_push(&hosts, "nosuch.invalid");
+    s = judged(&r, &hosts, &fails);
+    ok(has(s, "nosuch.invalid did not answer: the launcher says \"ssh: Could not resolve") &&
+       has(s, "no peer started on vm either") && !strstr(s, "vm did not answer"),
+       "rsh's setpgid warning about the launch node is not its trouble: the unreachable node is");
+    free(s);
+    path_report_free(&r);
+    sv_free(&hosts);
+
     /* Records as two Soft-RoCE guests sent them (tests/vm/guest/pair.sh). */
     const char *src = getenv("RDMARUN_SRCDIR");
     char *path = xasprintf("%s/tests/data/path/two-rxe-guests.txt", src && *src ? src : ".");

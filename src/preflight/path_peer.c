@@ -23,212 +23,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define PMIX_KEY "rdmarun.path"
-#define WIRE_MAGIC 0x52445031u   /* "RDP1" */
-#define SLOT (64 * 1024)         /* each QP's part of the buffer */
-#define CHECK_LEN 4096           /* SEND lands at 0, the RDMA WRITE at CHECK_LEN */
-#define BW_OFF (32 * 1024)
-#define BW_LEN (32 * 1024)
-#define LAT_ITERS 100
-#define BW_ITERS 32
-
-/* What a node publishes: its port, then one entry per QP it has. */
-struct wire_head {
-    uint32_t magic, nqp;
-    uint8_t usable, global, mtu, pad;
-    uint16_t lid;
-    uint8_t gid[16];
-};
-struct wire_qp {
-    uint32_t edge, sender, qpn, rkey;   /* sender: 1 on the edge's `from` side */
-    uint64_t addr;
-};
-
-struct qp_end {
-    int edge, peer;
-    bool sender;
-    struct ibv_qp *qp;
-    struct ibv_cq *cq;    /* a sender's own: one pair's errors never reach another's */
-    char *buf;            /* its slot */
-    uint64_t raddr;       /* a sender's: the receiver's slot */
-    uint32_t rkey;
-    bool connected, received;
-};
-
-struct peer {
-    const struct path_peer_opts *o;
-    pmix_proc_t me;
-    int rank, n;
-    struct path_edge *edges;
-    size_t nedges;
-    struct ibv_context *ctx;
-    struct ibv_pd *pd;
-    struct ibv_cq *rcq;
-    struct ibv_mr *mr;
-    char *buf;
-    struct ibv_port_attr attr;
-    union ibv_gid gid;
-    struct plan_port port;
-    bool usable;
-    struct qp_end *ends;
-    size_t nends;
-};
-
-static void record(const struct peer *p, const char *kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void record(const struct peer *p, const char *kind, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *rest = xvasprintf(fmt, ap);
-    va_end(ap);
-    printf(PATH_TAG "%s r=%d n=%d %s\n", kind, p->rank, p->n, rest);
-    fflush(stdout);
-    free(rest);
-}
-
-/* A value with no spaces, for a record's word. */
-static char *word(const char *s)
-{
-    char *w = xstrdup(s && *s ? s : "?");
-    for (char *c = w; *c; c++)
-        if (*c == ' ' || *c == '\n' || *c == '=')
-            *c = '_';
-    return w;
-}
-
-/* Every IPv4 address of this node, "a,b" ("-": none): the launcher may
- * know the node by any of them. */
-static char *all_ipv4(void)
-{
-    struct strvec v = {0};
-    struct ifaddrs *ifs, *i;
-    if (getifaddrs(&ifs) == 0) {
-        for (i = ifs; i; i = i->ifa_next) {
-            char a[INET_ADDRSTRLEN];
-            if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
-                inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, a, sizeof(a)))
-                sv_push(&v, a);
-        }
-        freeifaddrs(ifs);
-    }
-    char *s = v.n ? sv_join(&v, ",") : xstrdup("-");
-    sv_free(&v);
-    return s;
-}
-
-/* The netdev's IPv4 address and subnet for an IPv4-mapped GID; "-" else. */
-static void ipv4_of(const struct gid_entry *g, char **ip, char **subnet)
-{
-    *ip = xstrdup("-");
-    *subnet = xstrdup("-");
-    if (!g || !gid_is_ipv4(g))
-        return;
-    unsigned a, b, c, d;
-    size_t len = strlen(g->gid);
-    if (len < 9 || sscanf(g->gid + len - 9, "%2x%2x:%2x%2x", &a, &b, &c, &d) != 4)
-        return;
-    free(*ip);
-    *ip = xasprintf("%u.%u.%u.%u", a, b, c, d);
-    struct ifaddrs *ifs, *i;
-    if (getifaddrs(&ifs) != 0)
-        return;
-    for (i = ifs; i; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !i->ifa_netmask)
-            continue;
-        uint32_t addr = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
-        uint32_t mask = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
-        if (addr != (a << 24 | b << 16 | c << 8 | d))
-            continue;
-        uint32_t net = addr & mask;
-        free(*subnet);
-        *subnet = xasprintf("%u.%u.%u.%u/%d", net >> 24, net >> 16 & 255, net >> 8 & 255,
-                            net & 255, __builtin_popcount(mask));
-        break;
-    }
-    freeifaddrs(ifs);
-}
-
-static char *vlan_of(const char *ndev)
-{
-    char path[300];
-    snprintf(path, sizeof(path), "/proc/net/vlan/%s", ndev ? ndev : "");
-    FILE *f = ndev ? fopen(path, "r") : NULL;
-    char line[256];
-    char *v = NULL;
-    while (f && fgets(line, sizeof(line), f))
-        if (strstr(line, "VID:"))
-            v = xasprintf("%ld", strtol(strstr(line, "VID:") + 4, NULL, 10));
-    if (f)
-        fclose(f);
-    return v ? v : xstrdup("none");
-}
-
-/* This node's record: what it tests on, and the facts compared across nodes. */
-static void say_pair_failure(const struct peer *p, int to, const char *step, const char *err)
-{
-    char *w = word(step);
-    record(p, "pair", "to=%d ok=0 step=%s err=%s", to, w, err);
-    free(w);
-}
-
-static void say_failure(const struct peer *p, const char *step, const char *err)
-{
-    char *w = word(step);
-    record(p, "fail", "step=%s err=%s", w, err);
-    free(w);
-}
-
-static void say_node(const struct peer *p, const struct facts *f)
-{
-    const struct rdma_device *d = p->port.dev;
-    const struct rdma_port *pt = p->port.port;
-    const struct gid_entry *g = NULL;
-    for (size_t i = 0; i < pt->ngids; i++)
-        if (pt->gids[i].index == p->port.gid_index)
-            g = &pt->gids[i];
-    bool ib = strcmp(pt->link_layer, "InfiniBand") == 0;
-    const char *gtype = ib ? "IB" : !g || !g->type ? "?" : strstr(g->type, "v2") ? "RoCE_v2"
-                                                                              : "RoCE_v1";
-    char *ip, *subnet;
-    ipv4_of(g, &ip, &subnet);
-    if (ib && g)
-        subnet = (free(subnet), xstrndup(g->gid, 19));   /* the subnet prefix */
-    char *netmtu = g && g->ndev ? read_first_line("/sys/class/net/%s/mtu", g->ndev) : NULL;
-    char *vlan = vlan_of(g ? g->ndev : NULL);
-    struct utsname u;
-    uname(&u);
-    char *ll = word(pt->link_layer), *fw = word(d->fw_ver), *board = word(d->board_id);
-    char *driver = word(d->driver), *host = word(f->hostname), *ucx = word(f->ucx_version);
-    char *mpi_name = facts_mpi_library("libmpi.so.40"), *mpi = word(mpi_name);
-    char *rc = facts_rdma_core();
-    char *memlock = f->limits.memlock_soft == -1 ? xstrdup("unlimited")
-                    : f->limits.memlock_soft < 0 ? xstrdup("?")
-                    : xasprintf("%lld", f->limits.memlock_soft / 1024);
-    char *ips = all_ipv4();
-    record(p, "node",
-           "host=%s ip=%s ips=%s dev=%s port=%d state=%s ll=%s mtu=%d netmtu=%s rate=%g gidx=%d gid=%s "
-           "gtype=%s subnet=%s vlan=%s lid=%d driver=%s fw=%s board=%s kernel=%s ucx=%s "
-           "rdmacore=%s mpi=%s memlock=%s",
-           host, ip, ips, d->name, pt->num, pt->state, ll, p->ctx ? mtu_bytes(p->attr.active_mtu) : pt->active_mtu, netmtu ? netmtu : "-",
-           pt->rate_gbps, p->port.gid_index, g ? g->gid : "-", gtype, subnet, vlan, pt->lid,
-           driver, fw, board, u.release, ucx, rc ? rc : "?", mpi, memlock);
-    free(ip);
-    free(ips);
-    free(subnet);
-    free(netmtu);
-    free(vlan);
-    free(ll);
-    free(fw);
-    free(board);
-    free(driver);
-    free(host);
-    free(ucx);
-    free(mpi_name);
-    free(mpi);
-    free(rc);
-    free(memlock);
-}
+#include "preflight/path_peer_parts.h"
 
 static bool wait_cq(struct ibv_cq *cq, int want, double step_s, struct ibv_wc *wcs,
                     const char **why)
@@ -264,23 +59,24 @@ static int find_port(struct peer *p, const struct facts *f)
         n = 1;   /* none ACTIVE: the first, to say which and how it is */
     }
     if (n == 0 || !ports[0].dev) {
-        char *h = word(f->hostname), *ips = all_ipv4();
-        record(p, "node", "host=%s ips=%s", h, ips);
+        char *h = peer_word(f->hostname), *ips = peer_all_ipv4();
+        peer_record(p, "node", "host=%s ips=%s", h, ips);
         free(h);
         free(ips);
         if (p->o->device)
-            record(p, "fail", "step=port err=no device or port %s on this node (hint: 'rdmarun "
-                   "probe' there)", p->o->device);
+            peer_record(p, "fail", "step=port err=no device or port %s on this node (hint: "
+                        "'rdmarun probe' there)", p->o->device);
         else
-            record(p, "fail", "step=port err=no RDMA device on this node (ibv_devices lists none; "
-                   "hint: the driver module, /dev/infiniband in a container)");
+            peer_record(p, "fail", "step=port err=no RDMA device on this node (ibv_devices lists "
+                        "none; hint: the driver module, /dev/infiniband in a container)");
         return -1;
     }
     p->port = ports[0];
     return 0;
 }
 
-static bool open_port(struct peer *p, const char **step, char **err)
+/* The device opened and its port ACTIVE, with a GID where it needs one. */
+static bool open_device(struct peer *p, const char **step, char **err)
 {
     int n = 0;
     struct ibv_device **list = ibv_get_device_list(&n);
@@ -319,6 +115,47 @@ static bool open_port(struct peer *p, const char **step, char **err)
                        "netdev)");
         return false;
     }
+    return true;
+}
+
+/* End i's RC QP, in INIT, with the SEND it will receive posted (a
+ * receiver's). */
+static bool open_end(struct peer *p, size_t i, int depth, char **err)
+{
+    struct qp_end *e = &p->ends[i];
+    if (!(e->cq = ibv_create_cq(p->ctx, depth, NULL, NULL, 0))) {
+        *err = xasprintf("ibv_create_cq: %s", strerror(errno));
+        return false;
+    }
+    struct ibv_qp_init_attr a = {.send_cq = e->cq, .recv_cq = p->rcq, .qp_type = IBV_QPT_RC,
+                                 .cap = {.max_send_wr = (uint32_t)depth, .max_recv_wr = 2,
+                                         .max_send_sge = 1, .max_recv_sge = 1}};
+    e->buf = p->buf + i * SLOT;
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = (uint8_t)p->port.port->num,
+                               .qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+                                                  IBV_ACCESS_LOCAL_WRITE};
+    if (!(e->qp = ibv_create_qp(p->pd, &a)) ||
+        ibv_modify_qp(e->qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                      IBV_QP_ACCESS_FLAGS)) {
+        *err = xasprintf("creating an RC QP: %s", strerror(errno));
+        return false;
+    }
+    if (!e->sender) {   /* the SEND it will receive, posted before anyone sends */
+        struct ibv_sge sge = {.addr = (uintptr_t)e->buf, .length = CHECK_LEN,
+                              .lkey = p->mr->lkey};
+        struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
+        if (ibv_post_recv(e->qp, &wr, &bad)) {
+            *err = xasprintf("ibv_post_recv: %s", strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool open_port(struct peer *p, const char **step, char **err)
+{
+    if (!open_device(p, step, err))
+        return false;
     *step = "memory";
     size_t len = (p->nends ? p->nends : 1) * SLOT;
     if (posix_memalign((void **)&p->buf, 4096, len)) {
@@ -334,40 +171,13 @@ static bool open_port(struct peer *p, const char **step, char **err)
         return false;
     }
     *step = "QP";
-    int depth = BW_ITERS + 8;
     if (!(p->rcq = ibv_create_cq(p->ctx, (int)p->nends + 1, NULL, NULL, 0))) {
         *err = xasprintf("ibv_create_cq: %s", strerror(errno));
         return false;
     }
-    for (size_t i = 0; i < p->nends; i++) {
-        struct qp_end *e = &p->ends[i];
-        if (!(e->cq = ibv_create_cq(p->ctx, depth, NULL, NULL, 0))) {
-            *err = xasprintf("ibv_create_cq: %s", strerror(errno));
+    for (size_t i = 0; i < p->nends; i++)
+        if (!open_end(p, i, BW_ITERS + 8, err))
             return false;
-        }
-        struct ibv_qp_init_attr a = {.send_cq = e->cq, .recv_cq = p->rcq, .qp_type = IBV_QPT_RC,
-                                     .cap = {.max_send_wr = (uint32_t)depth, .max_recv_wr = 2,
-                                             .max_send_sge = 1, .max_recv_sge = 1}};
-        e->buf = p->buf + i * SLOT;
-        struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = (uint8_t)p->port.port->num,
-                                   .qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-                                                      IBV_ACCESS_LOCAL_WRITE};
-        if (!(e->qp = ibv_create_qp(p->pd, &a)) ||
-            ibv_modify_qp(e->qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                          IBV_QP_ACCESS_FLAGS)) {
-            *err = xasprintf("creating an RC QP: %s", strerror(errno));
-            return false;
-        }
-        if (!e->sender) {   /* the SEND it will receive, posted before anyone sends */
-            struct ibv_sge sge = {.addr = (uintptr_t)e->buf, .length = CHECK_LEN,
-                                  .lkey = p->mr->lkey};
-            struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
-            if (ibv_post_recv(e->qp, &wr, &bad)) {
-                *err = xasprintf("ibv_post_recv: %s", strerror(errno));
-                return false;
-            }
-        }
-    }
     return true;
 }
 
@@ -401,7 +211,7 @@ static bool fence(const struct peer *p)
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     if (rc != PMIX_SUCCESS)
-        record(p, "fail", "step=exchange err=PMIx_Fence: %s (a node did not join within %d s)",
+        peer_record(p, "fail", "step=exchange err=PMIx_Fence: %s (a node did not join within %d s)",
                PMIx_Error_string(rc), timeout);
     return rc == PMIX_SUCCESS;
 }
@@ -534,15 +344,15 @@ static void send_pair(const struct peer *p, struct qp_end *e)
     if (!wait_cq(e->cq, BW_ITERS, p->o->step_s, wc, &why))
         goto failed;
     double bw = (double)BW_LEN * BW_ITERS / (proc_now() - t0) / 1e6;
-    record(p, "pair", "to=%d ok=1 lat=%.2f bw=%.2f", e->peer, lat, bw);
+    peer_record(p, "pair", "to=%d ok=1 lat=%.2f bw=%.2f", e->peer, lat, bw);
     return;
 posted:
-    say_pair_failure(p, e->peer, step, "ibv_post_send failed (the QP is in error)");
+    peer_say_pair_failure(p, e->peer, step, "ibv_post_send failed (the QP is in error)");
     return;
 failed: {
     char *err = why ? xasprintf("completion with error: %s", why)
                     : xasprintf("no completion within %.1f s", p->o->step_s);
-    say_pair_failure(p, e->peer, step, err);
+    peer_say_pair_failure(p, e->peer, step, err);
     free(err);
 }
 }
@@ -563,14 +373,14 @@ static void receive_pairs(const struct peer *p)
         got++;
         e->received = true;
         if (wc.status != IBV_WC_SUCCESS) {
-            record(p, "pair", "from=%d ok=0 step=receive err=completion with error: %s", e->peer,
-                   ibv_wc_status_str(wc.status));
+            peer_record(p, "pair", "from=%d ok=0 step=receive err=completion with error: %s",
+                        e->peer, ibv_wc_status_str(wc.status));
             continue;
         }
         for (int which = 0; which < 2; which++)
             for (size_t i = 0; i < CHECK_LEN; i++)
                 if ((unsigned char)e->buf[which * CHECK_LEN + i] != pattern(e->edge, which, i)) {
-                    record(p, "pair", "from=%d ok=0 step=data err=the %s arrived with other "
+                    peer_record(p, "pair", "from=%d ok=0 step=data err=the %s arrived with other "
                            "bytes (first at byte %zu)", e->peer,
                            which ? "RDMA WRITE" : "SEND", i);
                     which = 2;
@@ -579,7 +389,7 @@ static void receive_pairs(const struct peer *p)
     }
     for (size_t i = 0; i < p->nends; i++)
         if (!p->ends[i].sender && p->ends[i].connected && !p->ends[i].received)
-            record(p, "pair", "from=%d ok=0 step=receive err=no SEND arrived within %.1f s",
+            peer_record(p, "pair", "from=%d ok=0 step=receive err=no SEND arrived within %.1f s",
                    p->ends[i].peer, p->o->step_s);
 }
 
@@ -594,7 +404,7 @@ static void counters_grown(const struct peer *p, const struct port_counters *bef
     for (size_t i = 0; i < g.names.n; i++)
         sv_pushf(&out, "%s=%lld", g.names.v[i], g.deltas[i]);
     char *joined = sv_join(&out, " ");
-    record(p, "counters", "%s", joined ? joined : "");
+    peer_record(p, "counters", "%s", joined ? joined : "");
     free(joined);
     sv_free(&out);
     counter_growth_free(&g);
@@ -668,14 +478,14 @@ int path_peer_main(const struct path_peer_opts *o)
     if (facts_gather(&f, &src) == 0) {
         if (find_port(&p, &f) == 0) {
             p.usable = open_port(&p, &step, &err);
-            say_node(&p, &f);
+            peer_say_node(&p, &f);
             if (!p.usable)
-                say_failure(&p, step, err);
+                peer_say_failure(&p, step, err);
             else
                 port_counters_read(NULL, p.port.dev->name, p.port.port->num, &c0);
         }
     } else {
-        record(&p, "fail", "step=facts err=this node's facts cannot be read");
+        peer_record(&p, "fail", "step=facts err=this node's facts cannot be read");
     }
     free(err);
     size_t len;
@@ -690,7 +500,7 @@ int path_peer_main(const struct path_peer_opts *o)
         for (size_t i = 0; i < p.nends; i++) {
             err = NULL;
             if (!connect_end(&p, &p.ends[i], &step, &err) && p.ends[i].sender)
-                say_pair_failure(&p, p.ends[i].peer, step, err);
+                peer_say_pair_failure(&p, p.ends[i].peer, step, err);
             free(err);
         }
     }
@@ -702,7 +512,7 @@ int path_peer_main(const struct path_peer_opts *o)
         receive_pairs(&p);
         counters_grown(&p, &c0);
     }
-    record(&p, "done", "took=%.3f", proc_now() - t0);
+    peer_record(&p, "done", "took=%.3f", proc_now() - t0);
     if (joined)
         fence(&p);   /* the QPs stay until every node is done with them */
     port_counters_free(&c0);

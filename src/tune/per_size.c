@@ -224,73 +224,66 @@ void tune_per_size_rules(struct session *x, struct tune_search *s)
  * each collective, in the CSV of NCCL's example tuner plugin, read back and
  * checked before it is kept; tuned.ini then points NCCL at it instead of
  * forcing one algorithm and protocol everywhere. */
-void tune_per_size_nccl(struct session *x, struct tune_search *s)
+/* NCCL's collectives as the benchmark's bins have them by size. */
+static const char *const nccl_colls[] = {"allreduce", "broadcast", "reduce", "allgather",
+                                         "reducescatter"};
+#define NCCL_COLLS (sizeof(nccl_colls) / sizeof(*nccl_colls))
+
+struct nccl_bins {
+    size_t order[NCCL_COLLS][TUNE_MAX_BINS], no[NCCL_COLLS];   /* each collective's bins by size */
+    unsigned long long size[NCCL_COLLS][TUNE_MAX_BINS];
+    unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];            /* each bin's best values */
+};
+
+/* A rule per run of sizes with the same pair, from its first size up to
+ * the next run's (why[]: each rule's reason, caller frees); a run the
+ * pair leaves to NCCL is a rule without algo. False when a pair that won
+ * cannot be named in the plugin's CSV. */
+static bool nccl_rules_of(const struct session *x, const struct tune_search *s,
+                          const size_t keys[2], const struct nccl_bins *nb,
+                          struct nccl_rule *rules, char **why, size_t *n)
 {
     const struct tune *t = x->t;
-    size_t keys[2] = {tune_space_find(&t->space, "nccl", "ALGO"),
-                      tune_space_find(&t->space, "nccl", "PROTO")};
-    bool base = true;
-    for (size_t k = 0; k < t->space.n; k++)
-        base = base && !s->best[k];
-    if (keys[0] == t->space.n || keys[1] == t->space.n || s->stopped ||
-        (!base && !s->beats_base))
-        return;
-    static const char *const colls[] = {"allreduce", "broadcast", "reduce", "allgather",
-                                        "reducescatter"};
-    size_t order[5][TUNE_MAX_BINS], no[5], nsized = 0;
-    unsigned long long size[5][TUNE_MAX_BINS];
-    for (size_t c = 0; c < 5; c++)
-        nsized += no[c] = sized_bins(x, colls[c], order[c], size[c]);
-    if (nsized < 2)
-        return;
-    unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];
-    tune_search_per_bin(s, keys, 2, per_bin);
-    bool differs = false;
-    for (size_t c = 0; c < 5; c++)
-        for (size_t i = 0; i < no[c]; i++)
-            for (size_t k = 0; k < 2; k++)
-                differs = differs || per_bin[order[c][i]][keys[k]] != s->best[keys[k]];
-    if (s->stopped || !differs)
-        return;
-    /* A rule per run of sizes with the same pair, from its first size up
-     * to the next run's; none where the pair leaves either to NCCL (the
-     * plugin needs both). */
-    struct nccl_rule rules[TUNE_MAX_BINS];
-    char *why[TUNE_MAX_BINS];
-    size_t n = 0;
-    bool ok = true;
-    for (size_t c = 0; c < 5 && ok; c++)
-        for (size_t i = 0; i < no[c] && ok; i++) {
-            size_t b = order[c][i];
-            const char *av = t->space.keys[keys[0]].values.v[per_bin[b][keys[0]]];
-            const char *pv = t->space.keys[keys[1]].values.v[per_bin[b][keys[1]]];
+    for (size_t c = 0; c < NCCL_COLLS; c++)
+        for (size_t i = 0; i < nb->no[c]; i++) {
+            size_t b = nb->order[c][i];
+            const char *av = t->space.keys[keys[0]].values.v[nb->per_bin[b][keys[0]]];
+            const char *pv = t->space.keys[keys[1]].values.v[nb->per_bin[b][keys[1]]];
             const char *algo = nccl_csv_algo(av), *proto = nccl_csv_proto(pv);
-            unsigned long long from = i ? size[c][b] : 0;
+            unsigned long long from = i ? nb->size[c][b] : 0;
+            unsigned long long to = i + 1 < nb->no[c] ? nb->size[c][nb->order[c][i + 1]] - 1
+                                                      : ULLONG_MAX;
             if ((*av && !algo) || (*pv && !proto)) {
                 rr_warn("tune: NCCL_ALGO=%s NCCL_PROTO=%s won %s, which the example tuner "
                         "plugin cannot name: no NCCL rules file", av, pv, x->bins.v[b]);
-                ok = false;
-                break;
+                return false;
             }
-            if (n && strcmp(rules[n - 1].coll, colls[c]) == 0 && rules[n - 1].max == from - 1 &&
-                ((!algo && !rules[n - 1].algo) ||
-                 (algo && proto && rules[n - 1].algo && strcmp(rules[n - 1].algo, algo) == 0 &&
-                  strcmp(rules[n - 1].proto, proto) == 0))) {
-                rules[n - 1].max = i + 1 < no[c] ? size[c][order[c][i + 1]] - 1 : ULLONG_MAX;
+            struct nccl_rule *last = *n ? &rules[*n - 1] : NULL;
+            if (last && strcmp(last->coll, nccl_colls[c]) == 0 && last->max == from - 1 &&
+                ((!algo && !last->algo) ||
+                 (algo && proto && last->algo && strcmp(last->algo, algo) == 0 &&
+                  strcmp(last->proto, proto) == 0))) {
+                last->max = to;
                 continue;
             }
             char *g = s->per_bin_gain[b].n ? tune_gain_text(&s->per_bin_gain[b]) : NULL;
-            why[n] = g ? xasprintf("%s: NCCL_ALGO=%s NCCL_PROTO=%s, %s", x->bins.v[b], av, pv, g)
-                       : xasprintf("%s: %s", x->bins.v[b], algo && proto
-                                   ? "the best configuration's" : "left to NCCL");
+            why[*n] = g ? xasprintf("%s: NCCL_ALGO=%s NCCL_PROTO=%s, %s", x->bins.v[b], av, pv, g)
+                        : xasprintf("%s: %s", x->bins.v[b], algo && proto
+                                    ? "the best configuration's" : "left to NCCL");
             free(g);
-            rules[n] = (struct nccl_rule){colls[c], from,
-                                          i + 1 < no[c] ? size[c][order[c][i + 1]] - 1
-                                                        : ULLONG_MAX,
-                                          algo && proto ? algo : NULL,
-                                          algo && proto ? proto : NULL, why[n]};
-            n++;
+            rules[*n] = (struct nccl_rule){nccl_colls[c], from, to, algo && proto ? algo : NULL,
+                                           algo && proto ? proto : NULL, why[*n]};
+            (*n)++;
         }
+    return true;
+}
+
+/* The rules (those NCCL is not left to) written, checked, kept, and
+ * tuned.ini pointed at them. */
+static void keep_nccl_rules(struct session *x, const size_t keys[2], struct nccl_rule *rules,
+                            size_t n)
+{
+    const struct tune *t = x->t;
     /* The runs left to NCCL are no rules: the plugin has no "NCCL's own". */
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -298,7 +291,7 @@ void tune_per_size_nccl(struct session *x, struct tune_search *s)
             rules[m++] = rules[i];
     char *err = NULL, *header = xasprintf("rdmarun tune: %s in %s, for NCCL's example tuner "
                                           "plugin (NCCL_TUNER_CONFIG_FILE)", t->base, t->out.path);
-    char *text = ok && m ? nccl_rules_text(header, rules, m) : NULL;
+    char *text = m ? nccl_rules_text(header, rules, m) : NULL;
     free(header);
     if (text && !nccl_rules_check(text, &err))
         rr_warn("tune: the NCCL rules made for %s fail their own check (%s): not kept", t->out.path,
@@ -314,8 +307,49 @@ void tune_per_size_nccl(struct session *x, struct tune_search *s)
                     "build it from NCCL's source, plugins/tuner/example, and put it on "
                     "LD_LIBRARY_PATH)", x->nccl_rules);
     }
-    for (size_t i = 0; i < n; i++)
-        free(why[i]);
     free(err);
     free(text);
+}
+
+/* NCCL's algorithm and protocol per collective and message size: when the
+ * space has [nccl] ALGO and PROTO and the benchmark prints bins of NCCL's
+ * collectives by size ("allreduce size=N", as nccl-tests counts bytes),
+ * the best configuration with each pair is raced per bin; where another
+ * pair wins a size, DIR/nccl-tuner.csv has a rule for each size range of
+ * each collective, in the CSV of NCCL's example tuner plugin, read back and
+ * checked before it is kept; tuned.ini then points NCCL at it instead of
+ * forcing one algorithm and protocol everywhere. */
+void tune_per_size_nccl(struct session *x, struct tune_search *s)
+{
+    const struct tune *t = x->t;
+    size_t keys[2] = {tune_space_find(&t->space, "nccl", "ALGO"),
+                      tune_space_find(&t->space, "nccl", "PROTO")};
+    bool base = true;
+    for (size_t k = 0; k < t->space.n; k++)
+        base = base && !s->best[k];
+    if (keys[0] == t->space.n || keys[1] == t->space.n || s->stopped ||
+        (!base && !s->beats_base))
+        return;
+    struct nccl_bins *nb = xcalloc(1, sizeof(*nb));
+    size_t nsized = 0;
+    for (size_t c = 0; c < NCCL_COLLS; c++)
+        nsized += nb->no[c] = sized_bins(x, nccl_colls[c], nb->order[c], nb->size[c]);
+    bool differs = false;
+    if (nsized >= 2) {
+        tune_search_per_bin(s, keys, 2, nb->per_bin);
+        for (size_t c = 0; c < NCCL_COLLS; c++)
+            for (size_t i = 0; i < nb->no[c]; i++)
+                for (size_t k = 0; k < 2; k++)
+                    differs = differs || nb->per_bin[nb->order[c][i]][keys[k]] != s->best[keys[k]];
+    }
+    if (differs && !s->stopped) {
+        struct nccl_rule rules[TUNE_MAX_BINS];
+        char *why[TUNE_MAX_BINS];
+        size_t n = 0;
+        if (nccl_rules_of(x, s, keys, nb, rules, why, &n))
+            keep_nccl_rules(x, keys, rules, n);
+        for (size_t i = 0; i < n; i++)
+            free(why[i]);
+    }
+    free(nb);
 }

@@ -252,6 +252,57 @@ static int rows_fit(const struct compare *c, const char *path, const struct run 
     return 0;
 }
 
+/* Run i of the comparison (its combination and round): measured, judged
+ * and recorded in runs.csv. 0, or RR_EX_CANTCREAT when it cannot be
+ * recorded; an interrupted run records nothing. */
+static int one_run(struct compare *c, const char *self, int i, int csv, const char *csv_path,
+                   int done, int todo, double t0)
+{
+    struct run r;
+    memset(&r, 0, sizeof(r));
+    size_t k;
+    run_slot(c, i, &r.round, &k);
+    r.index = i;
+    r.warmup = r.round < c->warmup;
+    snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
+    r.np = combo_np(c, k);
+    progress(done, todo, &r, proc_now() - t0);
+    char *evdir = xasprintf("%s/runs/%04d", c->out.path, i);
+    char *log = xasprintf("%s/runs/%04d.out", c->out.path, i);
+    struct strvec argv = {0};
+    base_argv(&argv, self, combo_profile(c, k));
+    sv_push(&argv, "--evidence-dir");
+    sv_push(&argv, evdir);
+    job_argv(c, &argv, r.np);
+    struct measured m;
+    measure_run(argv.v, log, evdir, c->expect[k], -1, &m);
+    sv_free(&argv);
+    int rc = 0;
+    if (!measure_interrupted()) {
+        r.status = m.status;
+        r.wall = m.wall;
+        snprintf(r.verdict, sizeof(r.verdict), "%s", m.verdict);
+        snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
+        r.metric = NAN;
+        if (c->metric)
+            metric_read(&c->re, log, last_value, &r.metric);
+        r.included = r.status == 0 && m.met && (!c->metric || !isnan(r.metric));
+        if (runs_append(csv, &r) != 0) {
+            rr_error("compare: cannot record run %d in %s: %s", i, csv_path, strerror(errno));
+            rc = RR_EX_CANTCREAT;
+        } else if (!r.included) {
+            rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
+                    i, r.profile, r.np, r.status ? "failed"
+                    : m.met ? "printed no metric"
+                    : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
+                    : "has no verdict its profile expects", log);
+        }
+    }
+    free(evdir);
+    free(log);
+    return rc;
+}
+
 static int do_runs(struct compare *c, const char *self)
 {
     /* What is recorded stays as it is; new runs are appended a line each.
@@ -276,58 +327,12 @@ static int do_runs(struct compare *c, const char *self)
     }
     int total = (c->warmup + c->repeat) * (int)ncombos(c);
     double t0 = proc_now();
-    int rc = 0, started = next;
+    int rc = 0;
     if (next)
         fprintf(stderr, "rdmarun: compare: %d of %d runs already recorded in %s; continuing\n",
                 next, total, c->out.path);
-    for (int i = next; i < total && !measure_interrupted(); i++) {
-        struct run r;
-        memset(&r, 0, sizeof(r));
-        size_t k;
-        run_slot(c, i, &r.round, &k);
-        r.index = i;
-        r.warmup = r.round < c->warmup;
-        snprintf(r.profile, sizeof(r.profile), "%s", combo_label(c, k));
-        r.np = combo_np(c, k);
-        progress(i - started, total - started, &r, proc_now() - t0);
-        char *evdir = xasprintf("%s/runs/%04d", c->out.path, i);
-        char *log = xasprintf("%s/runs/%04d.out", c->out.path, i);
-        struct strvec argv = {0};
-        base_argv(&argv, self, combo_profile(c, k));
-        sv_push(&argv, "--evidence-dir");
-        sv_push(&argv, evdir);
-        job_argv(c, &argv, r.np);
-        struct measured m;
-        measure_run(argv.v, log, evdir, c->expect[k], -1, &m);
-        sv_free(&argv);
-        if (!measure_interrupted()) {
-            r.status = m.status;
-            r.wall = m.wall;
-            snprintf(r.verdict, sizeof(r.verdict), "%s", m.verdict);
-            snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
-            bool met = m.met;
-            r.metric = NAN;
-            if (c->metric)
-                metric_read(&c->re, log, last_value, &r.metric);
-            r.included = r.status == 0 && met && (!c->metric || !isnan(r.metric));
-            if (runs_append(csv, &r) != 0) {
-                rr_error("compare: cannot record run %d in %s: %s", i, csv_path,
-                         strerror(errno));
-                rc = RR_EX_CANTCREAT;
-                free(evdir);
-                free(log);
-                break;
-            }
-            if (!r.included)
-                rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
-                        i, r.profile, r.np, r.status ? "failed"
-                        : met ? "printed no metric"
-                        : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
-                        : "has no verdict its profile expects", log);
-        }
-        free(evdir);
-        free(log);
-    }
+    for (int i = next; !rc && i < total && !measure_interrupted(); i++)
+        rc = one_run(c, self, i, csv, csv_path, i - next, total - next, t0);
     if (isatty(STDERR_FILENO))
         fputc('\n', stderr);
     if (measure_interrupted()) {

@@ -57,73 +57,14 @@ static char *job_env_value(const struct job_args *job, const char *name)
     return found;
 }
 
-void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
-                   const char *rq_impi_debug)
+/* Intel MPI reports its libfabric provider at I_MPI_DEBUG >= 1, the
+ * pinning table (each rank's host) at 4 and up (Developer Reference,
+ * I_MPI_DEBUG), and that a one-node job uses its shm fabric alone at 6
+ * (2021.18: "single node launch is detected ... Defaulting to shm
+ * fabric."): 6, unless the job sets its own (profile, -x/-genv, the
+ * environment Hydra passes on), which is kept, its lines the job's. */
+static void impi_debug(struct plan *p, const struct job_args *job, const char *rq_impi_debug)
 {
-    p->evidence_files = output_to_files(job);
-    /* weak: values that hide the reports; file: a user's value other than
-     * stdout or stderr sends them to files the launch node may not see. */
-    static const struct { const char *name, *value, *weak; bool file; } vars[] = {
-        {"UCX_LOG_LEVEL", "info", "warn error fatal", false},
-        {"UCX_LOG_FILE", "stdout", NULL, true},
-        {"NCCL_DEBUG", "INFO", "VERSION WARN", false},
-        {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
-        {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
-    };
-    const struct launcher_desc *l = launcher_of(p->launcher.value);
-    /* the ranks' stdout a pipe (srun, Flux, PALS): UCX reports on stderr */
-    bool pipes = l->pipes;
-    char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
-    char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
-    if (p->evidence_files)
-        sv_pushf(&p->notes, "the ranks' output goes to files (--output-filename): their transport "
-                 "reports go to %s, which every node must be able to write (a shared file "
-                 "system), and are read when the job ends", dir);
-    for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
-        const struct plan_item *have = plan_find(p, ITEM_ENV, vars[i].name);
-        const char *value = vars[i].value;
-        if (p->evidence_files && vars[i].file)
-            value = i == 1 ? ucx_file : nccl_file;
-        else if (pipes && i == 1)
-            value = "stderr";
-        if (!have && value) {
-            plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, vars[i].name, value,
-                          xstrdup("evidence"),
-                          p->evidence_files
-                              ? xasprintf("rdmarun reads the ranks' transport reports from %s",
-                                          dir)
-                              : xasprintf("rdmarun reads the ranks' transport reports from the "
-                                          "launcher's output as they come, and keeps them in %s",
-                                          dir));
-            continue;
-        }
-        const char *v = have && have->value ? have->value : NULL;
-        bool hides = v && ((vars[i].weak && strstr(vars[i].weak, v)) ||
-                           (vars[i].file && *v && strcmp(v, "stdout") != 0 &&
-                            strcmp(v, "stderr") != 0));
-        if (hides)
-            sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
-                     "(it would %s%s)", vars[i].name, v, have->origin,
-                     value ? "set " : "leave it unset", value ? value : "");
-        else if (!pipes && i == 1 && v && strcmp(v, "stderr") == 0)
-            sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: with glibc 2.37+ a long UCX "
-                     "line leaves stderr in pieces, which %s, and a process's report may be lost "
-                     "(rdmarun would set stdout)", have->origin,
-                     l->command_is_launcher
-                         ? "interleave on the stderr COMMAND's processes share"
-                         : "Open MPI 4.1 and 5.0 (PMIx below 5.0.11) can interleave with another "
-                           "rank's");
-    }
-    free(ucx_file);
-    free(nccl_file);
-    /* Intel MPI reports its libfabric provider at I_MPI_DEBUG >= 1, the
-     * pinning table (each rank's host) at 4 and up (Developer Reference,
-     * I_MPI_DEBUG), and that a one-node job uses its shm fabric alone at 6
-     * (2021.18: "single node launch is detected ... Defaulting to shm
-     * fabric."): 6, unless the job sets its own (profile, -x/-genv, the
-     * environment Hydra passes on), which is kept, its lines the job's. */
-    if (p->mpi.value != MPI_IMPI)
-        return;
     const struct plan_item *dbg = plan_find(p, ITEM_ENV, "I_MPI_DEBUG");
     char *given = job_env_value(job, "I_MPI_DEBUG");
     const char *value = given ? given : dbg ? dbg->value : rq_impi_debug;
@@ -137,4 +78,78 @@ void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
                  "table, so rdmarun cannot tell which host each rank ran on (it would set 6)",
                  value, origin);
     free(given);
+}
+
+/* The variables that make UCX and NCCL report, with the value each gets
+ * (weak: values that hide the reports; file: a user's value other than
+ * stdout or stderr sends them to files the launch node may not see). */
+static const struct evidence_var {
+    const char *name, *value, *weak;
+    bool file;
+} evidence_vars[] = {
+    {"UCX_LOG_LEVEL", "info", "warn error fatal", false},
+    {"UCX_LOG_FILE", "stdout", NULL, true},
+    {"NCCL_DEBUG", "INFO", "VERSION WARN", false},
+    {"NCCL_DEBUG_SUBSYS", "INIT,NET", NULL, false},
+    {"NCCL_DEBUG_FILE", NULL, NULL, true},   /* unset: NCCL reports on stdout */
+};
+
+/* A user's value of variable i that is kept: a note when it hides the
+ * reports, or leaves UCX's on a stderr that comes in pieces. */
+static void kept_value(struct plan *p, size_t i, const struct plan_item *have, const char *value,
+                       bool pipes)
+{
+    const struct evidence_var *ev = &evidence_vars[i];
+    const char *v = have && have->value ? have->value : NULL;
+    bool hides = v && ((ev->weak && strstr(ev->weak, v)) ||
+                       (ev->file && *v && strcmp(v, "stdout") != 0 && strcmp(v, "stderr") != 0));
+    if (hides)
+        sv_pushf(&p->notes, "%s=%s from %s is kept: rdmarun may find no transport evidence "
+                 "(it would %s%s)", ev->name, v, have->origin,
+                 value ? "set " : "leave it unset", value ? value : "");
+    else if (!pipes && i == 1 && v && strcmp(v, "stderr") == 0)
+        sv_pushf(&p->notes, "UCX_LOG_FILE=stderr from %s is kept: with glibc 2.37+ a long UCX "
+                 "line leaves stderr in pieces, which %s, and a process's report may be lost "
+                 "(rdmarun would set stdout)", have->origin,
+                 launcher_of(p->launcher.value)->command_is_launcher
+                     ? "interleave on the stderr COMMAND's processes share"
+                     : "Open MPI 4.1 and 5.0 (PMIx below 5.0.11) can interleave with another "
+                       "rank's");
+}
+
+void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
+                   const char *rq_impi_debug)
+{
+    p->evidence_files = output_to_files(job);
+    /* the ranks' stdout a pipe (srun, Flux, PALS): UCX reports on stderr */
+    bool pipes = launcher_of(p->launcher.value)->pipes;
+    char *ucx_file = xasprintf("%s/ucx.%%h.%%p.log", dir);
+    char *nccl_file = xasprintf("%s/nccl.%%h.%%p.log", dir);
+    if (p->evidence_files)
+        sv_pushf(&p->notes, "the ranks' output goes to files (--output-filename): their transport "
+                 "reports go to %s, which every node must be able to write (a shared file "
+                 "system), and are read when the job ends", dir);
+    for (size_t i = 0; i < sizeof(evidence_vars) / sizeof(*evidence_vars); i++) {
+        const struct plan_item *have = plan_find(p, ITEM_ENV, evidence_vars[i].name);
+        const char *value = evidence_vars[i].value;
+        if (p->evidence_files && evidence_vars[i].file)
+            value = i == 1 ? ucx_file : nccl_file;
+        else if (pipes && i == 1)
+            value = "stderr";
+        if (have || !value) {
+            kept_value(p, i, have, value, pipes);
+            continue;
+        }
+        plan_add_item(p, ITEM_ENV, SOURCE_EVIDENCE, evidence_vars[i].name, value,
+                      xstrdup("evidence"),
+                      p->evidence_files
+                          ? xasprintf("rdmarun reads the ranks' transport reports from %s", dir)
+                          : xasprintf("rdmarun reads the ranks' transport reports from the "
+                                      "launcher's output as they come, and keeps them in %s",
+                                      dir));
+    }
+    free(ucx_file);
+    free(nccl_file);
+    if (p->mpi.value == MPI_IMPI)
+        impi_debug(p, job, rq_impi_debug);
 }

@@ -86,6 +86,55 @@ static void json_hosts(struct json *j, const struct path_report *r, const struct
     sv_free(&silent);
 }
 
+/* A node's object: its rank, whether it answered and finished, what it
+ * said of itself, its failure, its counters that grew. */
+static void node_json(struct json *j, const struct path_node *nd, int i)
+{
+    json_begin_object(j, NULL);
+    json_int(j, "rank", i);
+    json_bool(j, "answered", nd->seen);
+    json_bool(j, "done", nd->done);
+    if (nd->took > 0)
+        json_double(j, "seconds", nd->took);
+    for (size_t k = 0; k < nd->kv.n; k++) {
+        const char *v;
+        char *key = key_of(nd->kv.v[k], &v);
+        if (strcmp(key, "r") != 0 && strcmp(key, "n") != 0)   /* rank, and the count */
+            json_string(j, key, v);
+        free(key);
+    }
+    json_string(j, "failed_step", nd->fail_step);
+    json_string(j, "error", nd->fail_err);
+    json_begin_object(j, "counters_grown");
+    for (size_t k = 0; k < nd->counters.n; k++) {
+        const char *v;
+        char *key = key_of(nd->counters.v[k], &v);
+        json_int(j, key, atoll(v));
+        free(key);
+    }
+    json_end_object(j);
+    json_end_object(j);
+}
+
+static void pair_json(struct json *j, const struct path_report *r, const struct path_pair *p)
+{
+    json_begin_object(j, NULL);
+    json_int(j, "from", p->from);
+    json_int(j, "to", p->to);
+    json_bool(j, "reported", p->seen);
+    json_bool(j, "ok", p->ok);
+    json_string(j, "step", p->step);
+    json_string(j, "error", p->err);
+    if (p->ok) {
+        json_double(j, "latency_us", p->lat_us);
+        json_double(j, "bandwidth_mbps", p->bw_mbps);
+    }
+    double rate = pair_rate(r, p);
+    if (rate > 0)
+        json_double(j, "rate_gbps", rate);
+    json_end_object(j);
+}
+
 static void print_json(const struct path_report *r, const struct strvec *hosts,
                        const struct path_finding *f, size_t nf, bool failed, const char *sum,
                        double took, const struct repair *rp, size_t nrp)
@@ -99,53 +148,12 @@ static void print_json(const struct path_report *r, const struct strvec *hosts,
     json_string(&j, "pairs_tested", r->all_pairs && r->n > 1 ? "all" : "ring");
     json_hosts(&j, r, hosts);
     json_begin_array(&j, "nodes");
-    for (int i = 0; i < r->n; i++) {
-        const struct path_node *nd = &r->nodes[i];
-        json_begin_object(&j, NULL);
-        json_int(&j, "rank", i);
-        json_bool(&j, "answered", nd->seen);
-        json_bool(&j, "done", nd->done);
-        if (nd->took > 0)
-            json_double(&j, "seconds", nd->took);
-        for (size_t k = 0; k < nd->kv.n; k++) {
-            const char *v;
-            char *key = key_of(nd->kv.v[k], &v);
-            if (strcmp(key, "r") != 0 && strcmp(key, "n") != 0)   /* rank, and the count */
-                json_string(&j, key, v);
-            free(key);
-        }
-        json_string(&j, "failed_step", nd->fail_step);
-        json_string(&j, "error", nd->fail_err);
-        json_begin_object(&j, "counters_grown");
-        for (size_t k = 0; k < nd->counters.n; k++) {
-            const char *v;
-            char *key = key_of(nd->counters.v[k], &v);
-            json_int(&j, key, atoll(v));
-            free(key);
-        }
-        json_end_object(&j);
-        json_end_object(&j);
-    }
+    for (int i = 0; i < r->n; i++)
+        node_json(&j, &r->nodes[i], i);
     json_end_array(&j);
     json_begin_array(&j, "pairs");
-    for (size_t i = 0; i < r->npairs; i++) {
-        const struct path_pair *p = &r->pairs[i];
-        json_begin_object(&j, NULL);
-        json_int(&j, "from", p->from);
-        json_int(&j, "to", p->to);
-        json_bool(&j, "reported", p->seen);
-        json_bool(&j, "ok", p->ok);
-        json_string(&j, "step", p->step);
-        json_string(&j, "error", p->err);
-        if (p->ok) {
-            json_double(&j, "latency_us", p->lat_us);
-            json_double(&j, "bandwidth_mbps", p->bw_mbps);
-        }
-        double rate = pair_rate(r, p);
-        if (rate > 0)
-            json_double(&j, "rate_gbps", rate);
-        json_end_object(&j);
-    }
+    for (size_t i = 0; i < r->npairs; i++)
+        pair_json(&j, r, &r->pairs[i]);
     json_end_array(&j);
     json_begin_array(&j, "findings");
     for (size_t i = 0; i < nf; i++) {

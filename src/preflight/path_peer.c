@@ -446,6 +446,75 @@ static int job_size(const pmix_proc_t *me)
     return n;
 }
 
+/* This node's QP ends: one on each edge it is an end of, the sender's
+ * first. */
+static void make_ends(struct peer *p)
+{
+    p->nedges = path_edges(p->n, p->o->all_pairs, &p->edges);
+    p->ends = xcalloc(2 * p->nedges, sizeof(*p->ends));
+    for (size_t i = 0; i < p->nedges; i++)
+        for (int s = 1; s >= 0; s--)
+            if ((s ? p->edges[i].from : p->edges[i].to) == p->rank)
+                p->ends[p->nends++] = (struct qp_end){.edge = (int)i, .sender = s == 1,
+                                                      .peer = s ? p->edges[i].to
+                                                                : p->edges[i].from};
+}
+
+/* The node's port opened and said, its counters read before the test. */
+static void prepare(struct peer *p, struct facts *f, struct port_counters *c0)
+{
+    const char *step = NULL;
+    char *err = NULL;
+    struct facts_sources src = {0};
+    if (facts_gather(f, &src) != 0) {
+        peer_record(p, "fail", "step=facts err=this node's facts cannot be read");
+        return;
+    }
+    if (find_port(p, f) != 0)
+        return;
+    p->usable = open_port(p, &step, &err);
+    peer_say_node(p, f);
+    if (!p->usable)
+        peer_say_failure(p, step, err);
+    else
+        port_counters_read(NULL, p->port.dev->name, p->port.port->num, c0);
+    free(err);
+}
+
+/* What the node publishes, put and committed; and every node's there. */
+static bool publish(struct peer *p)
+{
+    size_t len;
+    void *blob = blob_of(p, &len);
+    pmix_value_t v = {.type = PMIX_BYTE_OBJECT};
+    v.data.bo.bytes = blob;
+    v.data.bo.size = len;
+    bool joined = PMIx_Put(PMIX_GLOBAL, PMIX_KEY, &v) == PMIX_SUCCESS &&
+                  PMIx_Commit() == PMIX_SUCCESS && fence(p);
+    free(blob);
+    return joined;
+}
+
+/* Each end connected; once every receiver is ready, the pairs tested. */
+static void test_pairs(struct peer *p, const struct port_counters *c0)
+{
+    for (size_t i = 0; i < p->nends; i++) {
+        const char *step = NULL;
+        char *err = NULL;
+        if (!connect_end(p, &p->ends[i], &step, &err) && p->ends[i].sender)
+            peer_say_pair_failure(p, p->ends[i].peer, step, err);
+        free(err);
+    }
+    /* Every receiver is ready before anyone sends. */
+    if (!fence(p))
+        return;
+    for (size_t i = 0; i < p->nends; i++)
+        if (p->ends[i].sender && p->ends[i].connected)
+            send_pair(p, &p->ends[i]);
+    receive_pairs(p);
+    counters_grown(p, c0);
+}
+
 int path_peer_main(const struct path_peer_opts *o)
 {
     struct peer p = {.o = o};
@@ -463,55 +532,15 @@ int path_peer_main(const struct path_peer_opts *o)
         PMIx_Finalize(NULL, 0);
         return RR_EX_SOFTWARE;
     }
-    p.nedges = path_edges(p.n, o->all_pairs, &p.edges);
-    p.ends = xcalloc(2 * p.nedges, sizeof(*p.ends));
-    for (size_t i = 0; i < p.nedges; i++)
-        for (int s = 1; s >= 0; s--)
-            if ((s ? p.edges[i].from : p.edges[i].to) == p.rank)
-                p.ends[p.nends++] = (struct qp_end){.edge = (int)i, .sender = s == 1,
-                                                    .peer = s ? p.edges[i].to : p.edges[i].from};
+    make_ends(&p);
     struct facts f = {0};   /* kept to the end: p.port points into it */
-    struct facts_sources src = {0};
     struct port_counters c0 = {0};
-    const char *step = NULL;
-    char *err = NULL;
-    if (facts_gather(&f, &src) == 0) {
-        if (find_port(&p, &f) == 0) {
-            p.usable = open_port(&p, &step, &err);
-            peer_say_node(&p, &f);
-            if (!p.usable)
-                peer_say_failure(&p, step, err);
-            else
-                port_counters_read(NULL, p.port.dev->name, p.port.port->num, &c0);
-        }
-    } else {
-        peer_record(&p, "fail", "step=facts err=this node's facts cannot be read");
-    }
-    free(err);
-    size_t len;
-    void *blob = blob_of(&p, &len);
-    pmix_value_t v = {.type = PMIX_BYTE_OBJECT};
-    v.data.bo.bytes = blob;
-    v.data.bo.size = len;
-    bool joined = PMIx_Put(PMIX_GLOBAL, PMIX_KEY, &v) == PMIX_SUCCESS &&
-                  PMIx_Commit() == PMIX_SUCCESS && fence(&p);
-    free(blob);
-    if (joined && p.usable) {
-        for (size_t i = 0; i < p.nends; i++) {
-            err = NULL;
-            if (!connect_end(&p, &p.ends[i], &step, &err) && p.ends[i].sender)
-                peer_say_pair_failure(&p, p.ends[i].peer, step, err);
-            free(err);
-        }
-    }
-    /* Every receiver is ready before anyone sends. */
-    if (joined && fence(&p) && p.usable) {
-        for (size_t i = 0; i < p.nends; i++)
-            if (p.ends[i].sender && p.ends[i].connected)
-                send_pair(&p, &p.ends[i]);
-        receive_pairs(&p);
-        counters_grown(&p, &c0);
-    }
+    prepare(&p, &f, &c0);
+    bool joined = publish(&p);
+    if (joined && p.usable)
+        test_pairs(&p, &c0);
+    else if (joined)
+        fence(&p);   /* (as the usable nodes' fence before sending) */
     peer_record(&p, "done", "took=%.3f", proc_now() - t0);
     if (joined)
         fence(&p);   /* the QPs stay until every node is done with them */

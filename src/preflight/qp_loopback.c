@@ -218,7 +218,8 @@ static bool exercise(struct qp_ctx *c, struct qp_result *r)
     return true;
 }
 
-static bool setup(struct qp_ctx *c, const char *device, struct qp_result *r)
+/* The device opened, its port ACTIVE, with a GID where it needs one. */
+static bool open_port(struct qp_ctx *c, const char *device, struct qp_result *r)
 {
     int n = 0;
     struct ibv_device **list = ibv_get_device_list(&n);
@@ -263,6 +264,13 @@ static bool setup(struct qp_ctx *c, const char *device, struct qp_result *r)
         fail(r, "query GID", errno, xasprintf("GID index %d may not exist", c->gid_index));
         return false;
     }
+    return true;
+}
+
+static bool setup(struct qp_ctx *c, const char *device, struct qp_result *r)
+{
+    if (!open_port(c, device, r))
+        return false;
     if (!(c->pd = ibv_alloc_pd(c->ctx))) {
         fail(r, "ibv_alloc_pd", errno, NULL);
         return false;

@@ -131,6 +131,78 @@ static void keep_rules(struct session *x, struct coll_block *blocks, size_t nblo
     free(text);
 }
 
+/* What the per-size race of Open MPI's algorithms gathers: ompi_info's
+ * enumerators (asked once), each collective's highest algorithm number,
+ * the rules per collective, the notes for tuned.ini. */
+struct coll_rules_acc {
+    char *info;
+    long max_alg[COLL_COUNT];
+    struct coll_block blocks[TUNE_MAX_KEYS];
+    struct coll_rule rules[TUNE_MAX_KEYS][TUNE_MAX_BINS];
+    size_t nblocks;
+    struct strvec notes, names_done;
+};
+
+/* Key `key`'s algorithms raced per bin of its collective; its rules kept
+ * in acc where another algorithm wins a size. False when the installed
+ * ompi_info does not number the key's values. */
+static bool key_rules(struct session *x, struct tune_search *s, size_t key,
+                      struct coll_rules_acc *acc)
+{
+    const struct tune_key *k = &x->t->space.keys[key];
+    char *name = algorithm_coll(k);
+    if (!name)
+        return true;
+    size_t order[TUNE_MAX_BINS];
+    unsigned long long size[TUNE_MAX_BINS];
+    size_t no = coll_id(name) >= 0 ? sized_bins(x, name, order, size) : 0;
+    unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];
+    bool differs = false;
+    if (no >= 2) {
+        tune_search_per_bin(s, &key, 1, per_bin);
+        for (size_t i = 0; i < no; i++)
+            differs = differs || per_bin[order[i]][key] != s->best[key];
+    }
+    if (s->stopped || !differs) {
+        free(name);
+        return true;
+    }
+    /* Names to numbers, as the installed Open MPI has them. */
+    if (!acc->info) {
+        char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9",
+                        "--parsable", NULL};
+        acc->info = proc_stdout(argv, 10, 1 << 20);
+    }
+    struct strvec algs = {0}, codes = {0};
+    if (acc->info)
+        ompi_info_enumerators(acc->info, k->key, &algs, &codes);
+    int id = coll_id(name);
+    for (size_t i = 0; i < codes.n; i++)
+        if (atol(codes.v[i]) > acc->max_alg[id])
+            acc->max_alg[id] = atol(codes.v[i]);
+    struct coll_rule *r = acc->rules[acc->nblocks];
+    long n = rules_from_bins(k, key, order, no, size, per_bin, &algs, &codes, r);
+    if (n < 0)
+        rr_warn("tune: the installed ompi_info does not number %s's values: no rules "
+                "file", k->key);
+    sv_free(&algs);
+    sv_free(&codes);
+    if (n > 1) {
+        acc->blocks[acc->nblocks++] = (struct coll_block){NULL, r, (size_t)n};
+        x->rules_key[key] = true;
+        sv_push(&acc->names_done, name);
+        for (size_t i = 0; i < no; i++)
+            if (s->per_bin_gain[order[i]].n) {
+                char *g = tune_gain_text(&s->per_bin_gain[order[i]]);
+                sv_pushf(&acc->notes, "%s: %s, %s", x->bins.v[order[i]],
+                         k->values.v[per_bin[order[i]][key]], g);
+                free(g);
+            }
+    }
+    free(name);
+    return n >= 0;
+}
+
 /* Open MPI's collective algorithms per message size: for each
  * coll_tuned_NAME_algorithm of the space whose collective the benchmark
  * prints bins of by size ("allreduce size=N"), the best configuration with
@@ -146,74 +218,18 @@ void tune_per_size_rules(struct session *x, struct tune_search *s)
         base = base && !s->best[k];
     if (s->stopped || (!base && !s->beats_base))
         return;   /* the per-size race is against the result, which must stand */
-    char *info = NULL;
-    long max_alg[COLL_COUNT] = {0};
-    struct coll_block blocks[TUNE_MAX_KEYS];
-    struct coll_rule rules[TUNE_MAX_KEYS][TUNE_MAX_BINS];
-    struct strvec notes = {0}, names_done = {0};
-    size_t nblocks = 0;
+    struct coll_rules_acc *acc = xcalloc(1, sizeof(*acc));
     bool ok = true;
-    for (size_t key = 0; ok && key < t->space.n && !s->stopped; key++) {
-        const struct tune_key *k = &t->space.keys[key];
-        char *name = algorithm_coll(k);
-        if (!name)
-            continue;
-        size_t order[TUNE_MAX_BINS];
-        unsigned long long size[TUNE_MAX_BINS];
-        size_t no = coll_id(name) >= 0 ? sized_bins(x, name, order, size) : 0;
-        unsigned per_bin[TUNE_MAX_BINS][TUNE_MAX_KEYS];
-        bool differs = false;
-        if (no >= 2) {
-            tune_search_per_bin(s, &key, 1, per_bin);
-            for (size_t i = 0; i < no; i++)
-                differs = differs || per_bin[order[i]][key] != s->best[key];
-        }
-        if (s->stopped || !differs) {
-            free(name);
-            continue;
-        }
-        /* Names to numbers, as the installed Open MPI has them. */
-        if (!info) {
-            char *argv[] = {"ompi_info", "--param", "coll", "tuned", "--level", "9",
-                            "--parsable", NULL};
-            info = proc_stdout(argv, 10, 1 << 20);
-        }
-        struct strvec algs = {0}, codes = {0};
-        if (info)
-            ompi_info_enumerators(info, k->key, &algs, &codes);
-        int id = coll_id(name);
-        for (size_t i = 0; i < codes.n; i++)
-            if (atol(codes.v[i]) > max_alg[id])
-                max_alg[id] = atol(codes.v[i]);
-        struct coll_rule *r = rules[nblocks];
-        long n = rules_from_bins(k, key, order, no, size, per_bin, &algs, &codes, r);
-        ok = n >= 0;
-        if (!ok)
-            rr_warn("tune: the installed ompi_info does not number %s's values: no rules "
-                    "file", k->key);
-        sv_free(&algs);
-        sv_free(&codes);
-        if (ok && n > 1) {
-            blocks[nblocks++] = (struct coll_block){NULL, r, (size_t)n};
-            x->rules_key[key] = true;
-            sv_push(&names_done, name);
-            for (size_t i = 0; i < no; i++)
-                if (s->per_bin_gain[order[i]].n) {
-                    char *g = tune_gain_text(&s->per_bin_gain[order[i]]);
-                    sv_pushf(&notes, "%s: %s, %s", x->bins.v[order[i]],
-                             k->values.v[per_bin[order[i]][key]], g);
-                    free(g);
-                }
-        }
-        free(name);
-    }
-    free(info);
+    for (size_t key = 0; ok && key < t->space.n && !s->stopped; key++)
+        ok = key_rules(x, s, key, acc);
+    free(acc->info);
     if (ok)
-        keep_rules(x, blocks, nblocks, &names_done, &notes, max_alg);
+        keep_rules(x, acc->blocks, acc->nblocks, &acc->names_done, &acc->notes, acc->max_alg);
     else
         memset(x->rules_key, 0, sizeof(x->rules_key));
-    sv_free(&notes);
-    sv_free(&names_done);
+    sv_free(&acc->notes);
+    sv_free(&acc->names_done);
+    free(acc);
 }
 
 /* NCCL's algorithm and protocol per collective and message size: when the

@@ -87,82 +87,106 @@ static bool next_number(const char **p, long long *out, char **why)
     return true;
 }
 
+/* The next number of the rules into *x, or *why (the number's own fault,
+ * else that the file ends before `what`). */
+static bool need(const char **p, long long *x, const char *what, char **why)
+{
+    if (next_number(p, x, why))
+        return true;
+    if (!*why)
+        *why = xasprintf("the file ends before %s", what);
+    return false;
+}
+
+/* One communicator size's message sizes: each rule from 0 bytes up, its
+ * algorithm one this Open MPI has for collective colid. */
+static bool check_msg_rules(const char **p, long long colid, long long comsize,
+                            const long max_alg[COLL_COUNT], char **why)
+{
+    long long nmsg, v[4], last = -1;
+    if (!need(p, &nmsg, "the number of message sizes", why))
+        return false;
+    if (nmsg < 1) {
+        *why = xasprintf("communicator size %lld has %lld message sizes", comsize, nmsg);
+        return false;
+    }
+    for (long long r = 0; r < nmsg; r++) {
+        for (int i = 0; i < 4; i++)
+            if (!need(p, &v[i], "a rule's four numbers", why))
+                return false;
+        if ((r == 0 && v[0] != 0) || (r > 0 && v[0] <= last)) {
+            *why = xasprintf(r == 0 ? "the first rule starts at %lld bytes, not 0"
+                                    : "message size %lld is not above the one before", v[0]);
+            return false;
+        }
+        if (v[1] > max_alg[colid]) {
+            *why = xasprintf("algorithm %lld for collective %lld: this Open MPI's are 0 to %ld",
+                             v[1], colid, max_alg[colid]);
+            return false;
+        }
+        last = v[0];
+    }
+    return true;
+}
+
+/* One collective: an id coll/tuned takes, once, and its communicator sizes
+ * in ascending order. */
+static bool check_coll(const char **p, bool seen[COLL_COUNT], const long max_alg[COLL_COUNT],
+                       char **why)
+{
+    long long colid, ncom, comsize, last_com = -1;
+    if (!need(p, &colid, "a collective's id", why))
+        return false;
+    if (colid >= COLL_COUNT || colid == 5 || colid == 10 || colid == 16) {
+        *why = xasprintf("collective id %lld: coll/tuned takes ids below %d but 5, 10, 16",
+                         colid, COLL_COUNT);
+        return false;
+    }
+    if (seen[colid]) {
+        *why = xasprintf("collective id %lld twice: Open MPI keeps only one", colid);
+        return false;
+    }
+    seen[colid] = true;
+    if (!need(p, &ncom, "the number of communicator sizes", why))
+        return false;
+    if (ncom < 1) {
+        *why = xasprintf("collective %lld has %lld communicator sizes", colid, ncom);
+        return false;
+    }
+    for (long long k = 0; k < ncom; k++) {
+        if (!need(p, &comsize, "a communicator size", why))
+            return false;
+        if (comsize <= last_com) {
+            *why = xasprintf("communicator size %lld after %lld: not ascending", comsize,
+                             last_com);
+            return false;
+        }
+        last_com = comsize;
+        if (!check_msg_rules(p, colid, comsize, max_alg, why))
+            return false;
+    }
+    return true;
+}
+
 bool coll_rules_check(const char *text, const long max_alg[COLL_COUNT], char **why)
 {
     const char *p = text;
-    long long v[4];
     *why = NULL;
-#define NEXT(x, what)                                                                \
-    do {                                                                             \
-        if (!next_number(&p, &(x), why)) {                                           \
-            if (!*why)                                                               \
-                *why = xasprintf("the file ends before %s", what);                   \
-            return false;                                                            \
-        }                                                                            \
-    } while (0)
-    long long ncoll, colid, ncom, comsize, nmsg;
+    long long ncoll, extra;
     bool seen[COLL_COUNT] = {false};
-    NEXT(ncoll, "the number of collectives");
+    if (!need(&p, &ncoll, "the number of collectives", why))
+        return false;
     if (ncoll < 1 || ncoll > COLL_COUNT) {
         *why = xasprintf("%lld collectives: Open MPI takes 1 to %d", ncoll, COLL_COUNT);
         return false;
     }
-    for (long long c = 0; c < ncoll; c++) {
-        NEXT(colid, "a collective's id");
-        if (colid >= COLL_COUNT || colid == 5 || colid == 10 || colid == 16) {
-            *why = xasprintf("collective id %lld: coll/tuned takes ids below %d but 5, 10, 16",
-                             colid, COLL_COUNT);
+    for (long long c = 0; c < ncoll; c++)
+        if (!check_coll(&p, seen, max_alg, why))
             return false;
-        }
-        if (seen[colid]) {
-            *why = xasprintf("collective id %lld twice: Open MPI keeps only one", colid);
-            return false;
-        }
-        seen[colid] = true;
-        NEXT(ncom, "the number of communicator sizes");
-        if (ncom < 1) {
-            *why = xasprintf("collective %lld has %lld communicator sizes", colid, ncom);
-            return false;
-        }
-        long long last_com = -1;
-        for (long long k = 0; k < ncom; k++) {
-            NEXT(comsize, "a communicator size");
-            if (comsize <= last_com) {
-                *why = xasprintf("communicator size %lld after %lld: not ascending", comsize,
-                                 last_com);
-                return false;
-            }
-            last_com = comsize;
-            NEXT(nmsg, "the number of message sizes");
-            if (nmsg < 1) {
-                *why = xasprintf("communicator size %lld has %lld message sizes", comsize, nmsg);
-                return false;
-            }
-            long long last = -1;
-            for (long long r = 0; r < nmsg; r++) {
-                for (int i = 0; i < 4; i++)
-                    NEXT(v[i], "a rule's four numbers");
-                if ((r == 0 && v[0] != 0) || (r > 0 && v[0] <= last)) {
-                    *why = xasprintf(r == 0 ? "the first rule starts at %lld bytes, not 0"
-                                            : "message size %lld is not above the one before",
-                                     v[0]);
-                    return false;
-                }
-                if (v[1] > max_alg[colid]) {
-                    *why = xasprintf("algorithm %lld for collective %lld: this Open MPI's are 0 to %ld",
-                                     v[1], colid, max_alg[colid]);
-                    return false;
-                }
-                last = v[0];
-            }
-        }
-    }
-    long long extra;
     if (next_number(&p, &extra, why) || *why) {
         if (!*why)
             *why = xasprintf("a number after the last rule: %lld", extra);
         return false;
     }
-#undef NEXT
     return true;
 }

@@ -91,6 +91,60 @@ struct row {
     unsigned long long min, max, nodes, ranks, pipe, reg;
 };
 
+/* One rule's line (not a comment) into r: 8 to 10 fields without blanks,
+ * each as the plugin reads it. NULL, or why not (caller frees). */
+static char *parse_row(char *line, size_t lineno, struct row *r)
+{
+    char *field[11], *save = NULL;
+    size_t nf = 0;
+    for (char *f = strtok_r(line, ",", &save); f && nf < 11; f = strtok_r(NULL, ",", &save))
+        field[nf++] = f;
+    if (nf < 8 || nf > 10)
+        return xasprintf("line %zu has %zu fields: the plugin takes 8 to 10", lineno, nf);
+    /* No blanks: the plugin trims spaces and tabs, never a \r. */
+    for (size_t i = 0; i < nf; i++)
+        if (!*field[i] || strpbrk(field[i], " \t\r"))
+            return xasprintf("line %zu, field %zu '%s': empty or with a blank", lineno, i + 1,
+                             field[i]);
+    *r = (struct row){.pipe = (unsigned long long)-1, .reg = (unsigned long long)-1};
+    unsigned long long chan;
+    /* Only the plugin's own spelling: it compares with strcmp. */
+    const char *algo = nccl_csv_algo(field[3]), *proto = nccl_csv_proto(field[4]);
+    if (!nccl_csv_coll(field[0]))
+        return xasprintf("line %zu: '%s' is none of the plugin's collectives (it would "
+                         "read allreduce)", lineno, field[0]);
+    if (!number(field[1], 0, &r->min) || !number(field[2], 0, &r->max) || r->min > r->max)
+        return xasprintf("line %zu: bytes '%s' to '%s' is no range of whole numbers",
+                         lineno, field[1], field[2]);
+    if (!algo || strcmp(algo, field[3]) != 0)
+        return xasprintf("line %zu: '%s' is none of the plugin's algorithms (it would read "
+                         "ring)", lineno, field[3]);
+    if (!proto || strcmp(proto, field[4]) != 0)
+        return xasprintf("line %zu: '%s' is none of the plugin's protocols (it would read "
+                         "simple)", lineno, field[4]);
+    if (!number(field[5], -1, &chan) || !number(field[6], -1, &r->nodes) ||
+        !number(field[7], -1, &r->ranks) || (nf > 8 && !number(field[8], -1, &r->pipe)) ||
+        (nf > 9 && !number(field[9], -1, &r->reg)))
+        return xasprintf("line %zu: channels, nodes, ranks, pipeline ops and registration "
+                         "are whole numbers or -1", lineno);
+    snprintf(r->coll, sizeof(r->coll), "%s", field[0]);
+    return NULL;
+}
+
+/* A later rule for the same calls never matches where an earlier one
+ * does: the plugin takes the first. NULL, or why (caller frees). */
+static char *overlap(const struct row *rows, size_t nrows, const struct row *r, size_t lineno)
+{
+    for (size_t i = 0; i < nrows; i++)
+        if (strcmp(rows[i].coll, r->coll) == 0 && rows[i].nodes == r->nodes &&
+            rows[i].ranks == r->ranks && rows[i].pipe == r->pipe && rows[i].reg == r->reg &&
+            rows[i].min <= r->max && r->min <= rows[i].max)
+            return xasprintf("line %zu: %s from %llu to %llu bytes overlaps an earlier rule "
+                             "(%llu to %llu), which the plugin takes first", lineno, r->coll,
+                             r->min, r->max, rows[i].min, rows[i].max);
+    return NULL;
+}
+
 bool nccl_rules_check(const char *text, char **why)
 {
     *why = NULL;
@@ -110,57 +164,12 @@ bool nccl_rules_check(const char *text, char **why)
         p += len + (nl != NULL);
         if (line[0] == '#' || !line[0])
             continue;
-        char *field[11], *save = NULL;
-        size_t nf = 0;
-        for (char *f = strtok_r(line, ",", &save); f && nf < 11; f = strtok_r(NULL, ",", &save))
-            field[nf++] = f;
-        if (nf < 8 || nf > 10) {
-            *why = xasprintf("line %zu has %zu fields: the plugin takes 8 to 10", lineno, nf);
+        struct row r;
+        if ((*why = parse_row(line, lineno, &r)) || (*why = overlap(rows, nrows, &r, lineno)))
             break;
-        }
-        /* No blanks: the plugin trims spaces and tabs, never a \r. */
-        for (size_t i = 0; i < nf && !*why; i++)
-            if (!*field[i] || strpbrk(field[i], " \t\r"))
-                *why = xasprintf("line %zu, field %zu '%s': empty or with a blank", lineno,
-                                 i + 1, field[i]);
-        if (*why)
-            break;
-        struct row r = {.pipe = (unsigned long long)-1, .reg = (unsigned long long)-1};
-        unsigned long long chan;
-        /* Only the plugin's own spelling: it compares with strcmp. */
-        const char *algo = nccl_csv_algo(field[3]), *proto = nccl_csv_proto(field[4]);
-        if (!nccl_csv_coll(field[0]))
-            *why = xasprintf("line %zu: '%s' is none of the plugin's collectives (it would "
-                             "read allreduce)", lineno, field[0]);
-        else if (!number(field[1], 0, &r.min) || !number(field[2], 0, &r.max) || r.min > r.max)
-            *why = xasprintf("line %zu: bytes '%s' to '%s' is no range of whole numbers",
-                             lineno, field[1], field[2]);
-        else if (!algo || strcmp(algo, field[3]) != 0)
-            *why = xasprintf("line %zu: '%s' is none of the plugin's algorithms (it would read "
-                             "ring)", lineno, field[3]);
-        else if (!proto || strcmp(proto, field[4]) != 0)
-            *why = xasprintf("line %zu: '%s' is none of the plugin's protocols (it would read "
-                             "simple)", lineno, field[4]);
-        else if (!number(field[5], -1, &chan) || !number(field[6], -1, &r.nodes) ||
-                 !number(field[7], -1, &r.ranks) || (nf > 8 && !number(field[8], -1, &r.pipe)) ||
-                 (nf > 9 && !number(field[9], -1, &r.reg)))
-            *why = xasprintf("line %zu: channels, nodes, ranks, pipeline ops and registration "
-                             "are whole numbers or -1", lineno);
-        if (*why)
-            break;
-        snprintf(r.coll, sizeof(r.coll), "%s", field[0]);
-        /* A later rule for the same calls never matches where an earlier
-         * one does: the plugin takes the first. */
-        for (size_t i = 0; i < nrows && !*why; i++)
-            if (strcmp(rows[i].coll, r.coll) == 0 && rows[i].nodes == r.nodes &&
-                rows[i].ranks == r.ranks && rows[i].pipe == r.pipe && rows[i].reg == r.reg &&
-                rows[i].min <= r.max && r.min <= rows[i].max)
-                *why = xasprintf("line %zu: %s from %llu to %llu bytes overlaps an earlier rule "
-                                 "(%llu to %llu), which the plugin takes first", lineno, r.coll,
-                                 r.min, r.max, rows[i].min, rows[i].max);
-        if (!*why && nrows == MAX_RULES)
+        if (nrows == MAX_RULES)
             *why = xasprintf("more than %d rules", MAX_RULES);
-        if (!*why)
+        else
             rows[nrows++] = r;
     }
     free(rows);

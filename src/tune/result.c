@@ -225,6 +225,53 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
 }
 
 /* The table on stdout, DIR/summary.csv and DIR/summary.json. */
+/* One bin's medians (base and tuned) and fresh-pairs gain: on stdout, in
+ * summary.csv and in summary.json's bins. */
+static void summary_bin(const struct session *x, const struct tune_search *s, size_t b,
+                        const char *cbase, const char *cbest, FILE *csv, struct json *j)
+{
+    const char *bin = bin_name(x, b);
+    double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
+    const struct paired_gain *g = &s->gain[b];
+    char *text = g->n ? tune_gain_text(g) : xstrdup("-");
+    printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
+    free(text);
+    csv_field(csv, bin, false);
+    fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", mb, mt, exp(g->mean) - 1,
+            exp(g->lo) - 1, exp(g->hi) - 1, g->n);
+    json_begin_object(j, NULL);
+    json_string(j, "bin", bin);
+    json_double(j, "base_median", mb);
+    json_double(j, "tuned_median", mt);
+    json_double(j, "gain", exp(g->mean) - 1);
+    json_double(j, "gain_lo", exp(g->lo) - 1);
+    json_double(j, "gain_hi", exp(g->hi) - 1);
+    json_int(j, "pairs", (int64_t)g->n);
+    json_end_object(j);
+}
+
+/* summary.json's head: the base, the runs, what was tuned, the values. */
+static void summary_json_head(const struct session *x, const struct tune_search *s,
+                              struct json *j)
+{
+    const struct tune *t = x->t;
+    json_string(j, "base", t->base);
+    json_int(j, "runs", (int64_t)x->next);
+    json_int(j, "left_out", (int64_t)x->discarded);
+    json_bool(j, "tuned", s->beats_base || x->rules || x->nccl_rules);
+    json_string(j, "coll_rules", x->rules);
+    json_string(j, "nccl_rules", x->nccl_rules);
+    json_string(j, "expect", x->expect);
+    json_begin_object(j, "values");
+    for (size_t k = 0; k < t->space.n; k++)
+        if (s->best[k]) {
+            char *name = xasprintf("%s.%s", t->space.keys[k].section, t->space.keys[k].key);
+            json_string(j, name, t->space.keys[k].values.v[s->best[k]]);
+            free(name);
+        }
+    json_end_object(j);
+}
+
 int tune_write_summary(const struct session *x, const struct tune_search *s)
 {
     const struct tune *t = x->t;
@@ -249,42 +296,10 @@ int tune_write_summary(const struct session *x, const struct tune_search *s)
     struct json j;
     json_init(&j, js);
     json_begin_object(&j, NULL);
-    json_string(&j, "base", t->base);
-    json_int(&j, "runs", (int64_t)x->next);
-    json_int(&j, "left_out", (int64_t)x->discarded);
-    json_bool(&j, "tuned", s->beats_base || x->rules || x->nccl_rules);
-    json_string(&j, "coll_rules", x->rules);
-    json_string(&j, "nccl_rules", x->nccl_rules);
-    json_string(&j, "expect", x->expect);
-    json_begin_object(&j, "values");
-    for (size_t k = 0; k < t->space.n; k++)
-        if (s->best[k]) {
-            char *name = xasprintf("%s.%s", t->space.keys[k].section, t->space.keys[k].key);
-            json_string(&j, name, t->space.keys[k].values.v[s->best[k]]);
-            free(name);
-        }
-    json_end_object(&j);
+    summary_json_head(x, s, &j);
     json_begin_array(&j, "bins");
-    for (size_t b = 0; b < x->bins.n; b++) {
-        const char *bin = bin_name(x, b);
-        double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
-        const struct paired_gain *g = &s->gain[b];
-        char *text = g->n ? tune_gain_text(g) : xstrdup("-");
-        printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
-        free(text);
-        csv_field(csv, bin, false);
-        fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", mb, mt, exp(g->mean) - 1,
-                exp(g->lo) - 1, exp(g->hi) - 1, g->n);
-        json_begin_object(&j, NULL);
-        json_string(&j, "bin", bin);
-        json_double(&j, "base_median", mb);
-        json_double(&j, "tuned_median", mt);
-        json_double(&j, "gain", exp(g->mean) - 1);
-        json_double(&j, "gain_lo", exp(g->lo) - 1);
-        json_double(&j, "gain_hi", exp(g->hi) - 1);
-        json_int(&j, "pairs", (int64_t)g->n);
-        json_end_object(&j);
-    }
+    for (size_t b = 0; b < x->bins.n; b++)
+        summary_bin(x, s, b, cbase, cbest, csv, &j);
     json_end_array(&j);
     json_end_object(&j);
     json_finish(&j);

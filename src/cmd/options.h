@@ -80,4 +80,10 @@ bool cli_gid_index(const char *value, long *out);
  * what it does and its options. */
 void cli_usage(FILE *out, enum command command, bool all);
 
+/* rdmarun's own options (cli_table.c): every row is parsed, shown in
+ * --help and freed from there. */
+struct opt;
+extern const struct opt cli_options[];
+extern const size_t cli_noptions;
+
 #endif

@@ -34,6 +34,9 @@ void evidence_add(struct evidence *ev, const char *family, const char *host, lon
                   const char *line, const char *where);
 /* "process 4242 on c11" ("a process on c11" without a pid), for reports. */
 char *evidence_process_words(const char *host, long pid);
+/* The fault a transfer met (a completion's error line that no QP line
+ * followed is one too), and *where it was said; NULL when none. */
+const char *evidence_fault_of(const struct evidence *ev, const char **where);
 /* Record a library's choice of transport (no peer named): what would carry
  * the traffic between nodes, not proof that it did. */
 void evidence_selected(struct evidence *ev, const char *family, const char *host, long pid,

@@ -156,6 +156,45 @@ static void counters_prune(int dfd, const char *base)
  * Slurm prolog also keeps them for its job ("BASE.job-ID"), and the job's
  * epilog (--epilog) judges what grew during the job against that, with
  * epilog-counter-limits, and removes it. */
+/* Port i's counters that grew past their family's limit since `then`
+ * (had: there was a `then`), each family a problem of its own; a
+ * saturated counter said. */
+static void port_growth(struct hctx *h, size_t i, const struct port_counters *then, bool had,
+                        const long long limit[COUNTER_FAMILIES], const char *since)
+{
+    struct counter_growth g;
+    counters_growth(h->dev[i]->name, h->port[i]->num, then, &h->port[i]->counters, &g);
+    /* Said, not failed: a counter at its top has stopped, so its growth
+     * from here on is unseen (what it counted so far is history). */
+    for (size_t k = 0; k < g.saturated.n; k++) {
+        fprintf(h->out, "note %s\t%s port %d %s is saturated (counts no more until reset: "
+                "'perfquery -R'); its growth is unknown\n", h->check, h->dev[i]->name,
+                h->port[i]->num, g.saturated.v[k]);
+        fflush(h->out);
+    }
+    for (int fam = COUNTER_LOSS; had && fam < COUNTER_FAMILIES; fam++) {
+        long long grew = counter_growth_sum(&g, fam);
+        if (limit[fam] < 0 || grew <= limit[fam])
+            continue;
+        struct strvec which = {0};
+        for (size_t k = 0; k < g.names.n; k++)
+            if ((int)counter_family_of(g.names.v[k]) == fam)
+                sv_pushf(&which, "%s grew by %lld", g.names.v[k], g.deltas[k]);
+        char *list = sv_join(&which, ", ");
+        char code[64];   /* RDMARUN-COUNTERS-LOSS ... */
+        snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
+        for (char *c = code; *c; c++)
+            *c = (char)toupper((unsigned char)*c);
+        hc_problem_as(h, code, "%s port %d %s %s (%s counters: %lld, the limit is %lld; hint: "
+                   "'perfquery' or the switch's port counters; a cable going bad)",
+                   h->dev[i]->name, h->port[i]->num, list, since,
+                   counter_family_names[fam], grew, limit[fam]);
+        free(list);
+        sv_free(&which);
+    }
+    counter_growth_free(&g);
+}
+
 void check_counters(struct hctx *h)
 {
     const char *path = hc_cfg(h, "baseline") ? hc_cfg(h, "baseline")
@@ -181,37 +220,7 @@ void check_counters(struct hctx *h)
     char *since = epilog ? xasprintf("during job %s", h->scope.job)
                          : xstrdup("since the last check");
     for (size_t i = 0; i < h->n; i++) {
-        struct counter_growth g;
-        counters_growth(h->dev[i]->name, h->port[i]->num, &then[i], &h->port[i]->counters, &g);
-        /* Said, not failed: a counter at its top has stopped, so its growth
-         * from here on is unseen (what it counted so far is history). */
-        for (size_t k = 0; k < g.saturated.n; k++) {
-            fprintf(h->out, "note %s\t%s port %d %s is saturated (counts no more until reset: "
-                    "'perfquery -R'); its growth is unknown\n", h->check, h->dev[i]->name,
-                    h->port[i]->num, g.saturated.v[k]);
-            fflush(h->out);
-        }
-        for (int fam = COUNTER_LOSS; had && fam < COUNTER_FAMILIES; fam++) {
-            long long grew = counter_growth_sum(&g, fam);
-            if (limit[fam] < 0 || grew <= limit[fam])
-                continue;
-            struct strvec which = {0};
-            for (size_t k = 0; k < g.names.n; k++)
-                if ((int)counter_family_of(g.names.v[k]) == fam)
-                    sv_pushf(&which, "%s grew by %lld", g.names.v[k], g.deltas[k]);
-            char *list = sv_join(&which, ", ");
-            char code[64];   /* RDMARUN-COUNTERS-LOSS ... */
-            snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
-            for (char *c = code; *c; c++)
-                *c = (char)toupper((unsigned char)*c);
-            hc_problem_as(h, code, "%s port %d %s %s (%s counters: %lld, the limit is %lld; hint: "
-                       "'perfquery' or the switch's port counters; a cable going bad)",
-                       h->dev[i]->name, h->port[i]->num, list, since,
-                       counter_family_names[fam], grew, limit[fam]);
-            free(list);
-            sv_free(&which);
-        }
-        counter_growth_free(&g);
+        port_growth(h, i, &then[i], had, limit, since);
         port_counters_free(&then[i]);
     }
     free(since);
@@ -234,6 +243,48 @@ void check_counters(struct hctx *h)
  * down and its link_downed readings, kept in a state file between checks
  * (root's, in root mode: read only when it is this user's regular file,
  * replaced whole). Every port of the named devices, down ones too. */
+/* Port p of device d's history (k: its entry) updated with this check:
+ * a flap (down often in the window) or a drop (down too long) said. */
+static void port_flaps(struct hctx *h, const struct rdma_device *d, const struct rdma_port *p,
+                       struct port_history *hist, const struct flap_rules *r, long long now)
+{
+    int at = sv_find(&p->counters.names, "link_downed");
+    long long downed = at >= 0 ? p->counters.values[at] : -1;
+    long flaps;
+    long long down_for;
+    port_history_update(hist, now, port_link_up(p), downed, r, &flaps, &down_for);
+    char *how = downed >= 0 ? xasprintf("link_downed now %lld", downed)
+                            : xstrdup("seen down by the checks: it has no link_downed");
+    if (flaps >= r->count)
+        hc_problem_as(h, "RDMARUN-FLAP", "%s port %d went down %ld times in the last %lld s "
+                   "(%s; %ld or more make a flap; hint: reseat or replace the cable or "
+                   "transceiver, and check the switch port's log)", d->name, p->num,
+                   flaps, r->window_s, how, r->count);
+    free(how);
+    if (down_for >= r->drop_after_s)
+        hc_problem_as(h, "RDMARUN-PORT-DROPPED", "%s port %d has been down for %lld s "
+                   "(since the check at Unix time %lld), %lld s or more: dropped, not a "
+                   "transient (hint: the cable, the switch port, the subnet manager)",
+                   d->name, p->num, down_for, hist->down_since, r->drop_after_s);
+}
+
+/* Port `num` of device `dev`'s entry in hist (n entries, one more made
+ * when there is room); NULL when the history is full. */
+static struct port_history *history_of(struct port_history *hist, size_t *n, const char *dev,
+                                       int num)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (hist[k].port == num && strcmp(hist[k].dev, dev) == 0)
+            return &hist[k];
+    if (*n == HEALTH_MAX_HISTORY)
+        return NULL;
+    struct port_history *e = &hist[(*n)++];
+    memset(e, 0, sizeof(*e));
+    snprintf(e->dev, sizeof(e->dev), "%s", dev);
+    e->port = num;
+    return e;
+}
+
 void check_flaps(struct hctx *h)
 {
     const char *path = hc_cfg(h, "state") ? hc_cfg(h, "state")
@@ -263,35 +314,9 @@ void check_flaps(struct hctx *h)
             d->name[strcspn(d->name, " \t\n")])
             continue;   /* a name the state file's lines cannot carry */
         for (size_t j = 0; j < d->nports; j++) {
-            const struct rdma_port *p = &d->ports[j];
-            size_t k = 0;
-            while (k < n && !(hist[k].port == p->num && strcmp(hist[k].dev, d->name) == 0))
-                k++;
-            if (k == n) {
-                if (n == HEALTH_MAX_HISTORY)
-                    continue;   /* (said above) */
-                memset(&hist[n], 0, sizeof(hist[n]));
-                snprintf(hist[n].dev, sizeof(hist[n].dev), "%s", d->name);
-                hist[n++].port = p->num;
-            }
-            int at = sv_find(&p->counters.names, "link_downed");
-            long long downed = at >= 0 ? p->counters.values[at] : -1;
-            long flaps;
-            long long down_for;
-            port_history_update(&hist[k], now, port_link_up(p), downed, &r, &flaps, &down_for);
-            char *how = downed >= 0 ? xasprintf("link_downed now %lld", downed)
-                                    : xstrdup("seen down by the checks: it has no link_downed");
-            if (flaps >= r.count)
-                hc_problem_as(h, "RDMARUN-FLAP", "%s port %d went down %ld times in the last %lld s "
-                           "(%s; %ld or more make a flap; hint: reseat or replace the cable or "
-                           "transceiver, and check the switch port's log)", d->name, p->num,
-                           flaps, r.window_s, how, r.count);
-            free(how);
-            if (down_for >= r.drop_after_s)
-                hc_problem_as(h, "RDMARUN-PORT-DROPPED", "%s port %d has been down for %lld s "
-                           "(since the check at Unix time %lld), %lld s or more: dropped, not a "
-                           "transient (hint: the cable, the switch port, the subnet manager)",
-                           d->name, p->num, down_for, hist[k].down_since, r.drop_after_s);
+            struct port_history *e = history_of(hist, &n, d->name, d->ports[j].num);
+            if (e)   /* (a full history is said above) */
+                port_flaps(h, d, &d->ports[j], e, &r, now);
         }
     }
     sv_free(&names);

@@ -88,6 +88,39 @@ static int builtin_ucx(struct tune *t, const struct cmdline *cl)
     return 0;
 }
 
+/* The space to search: from the base as this command line makes it (its
+ * --set values), and the node; Open MPI's collectives where its mpirun
+ * starts the ranks. */
+static int space_of(struct tune *t, const struct cmdline *cl, bool builtin, bool ucx)
+{
+    struct strvec dirs = {0};
+    profile_search_path(&dirs);
+    struct profile p;
+    int rc = profile_load_for_job(t->base, &dirs, &cl->sets, &p);
+    sv_free(&dirs);
+    struct facts f;
+    memset(&f, 0, sizeof(f));
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    if (!rc)
+        rc = facts_gather(&f, &src);
+    const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",
+                                                                                    "launcher");
+    const char *colls = ucx || (launcher && strcmp(launcher, "mpirun") != 0) ? NULL
+                      : builtin ? TUNE_BUILTIN_COLLECTIVES : "allreduce";
+    if (!rc && cl->space)
+        rc = tune_space_read(&t->space, cl->space, &p, &f, colls);
+    else if (!rc)
+        tune_space_default(&t->space, &p, &f, colls);
+    if (!rc && !t->space.n) {
+        rr_error("tune: nothing to search: every key has one value here%s", cl->space
+                 ? " (hint: list two values or more: KEY = V1 | V2)" : "");
+        rc = RR_EX_USAGE;
+    }
+    facts_free(&f);
+    profile_free(&p);
+    return rc;
+}
+
 static int settings_from(struct tune *t, const struct cmdline *cl)
 {
     if (!cl->profile) {
@@ -125,41 +158,8 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
         if (rc)
             return rc;
     }
-    for (size_t i = 0; i < t->args.n + t->program.n; i++) {
-        const char *a = i < t->args.n ? t->args.v[i] : t->program.v[i - t->args.n];
-        if (strchr(a, '\n')) {
-            rr_error("tune: an argument holds a newline, which tune.conf cannot keep");
-            return RR_EX_USAGE;
-        }
-    }
-    /* The space: from the base as this command line makes it, and the node. */
-    struct strvec dirs = {0};
-    profile_search_path(&dirs);
-    struct profile p;
-    int rc = profile_load_for_job(t->base, &dirs, &cl->sets, &p);
-    sv_free(&dirs);
-    struct facts f;
-    memset(&f, 0, sizeof(f));
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
-    if (!rc)
-        rc = facts_gather(&f, &src);
-    /* Open MPI's own parameters when its mpirun starts the ranks. */
-    const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",
-                                                                                    "launcher");
-    const char *colls = ucx || (launcher && strcmp(launcher, "mpirun") != 0) ? NULL
-                      : builtin ? TUNE_BUILTIN_COLLECTIVES : "allreduce";
-    if (!rc && cl->space)
-        rc = tune_space_read(&t->space, cl->space, &p, &f, colls);
-    else if (!rc)
-        tune_space_default(&t->space, &p, &f, colls);
-    if (!rc && !t->space.n) {
-        rr_error("tune: nothing to search: every key has one value here%s", cl->space
-                 ? " (hint: list two values or more: KEY = V1 | V2)" : "");
-        rc = RR_EX_USAGE;
-    }
-    facts_free(&f);
-    profile_free(&p);
-    return rc;
+    /* (any argument: tune.conf keeps a newline as %0A) */
+    return space_of(t, cl, builtin, ucx);
 }
 
 int cmd_tune(const struct cmdline *cl)

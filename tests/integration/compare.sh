@@ -131,6 +131,19 @@ check "--resume finishes the comparison" 0 "$done_before of 6 runs already recor
 [ "$(awk -F, 'NR > 1 {print $1}' "$R/runs.csv" | tr '\n' ' ')" = "0 1 2 3 4 5 " ]
 ok $? "runs 0-5 each recorded once"
 
+# compare.conf keeps any argument and --metric as given: ' ;' (inih's
+# comment), '%' and spaces at either end are written as %XX
+# (util/conf_file.c) and read back by --resume.
+S=$TMP/semi
+run "$RDMARUN" compare -p shm --np 1 --repeat 1 --warmup 0 -o "$S" $MPIRUN_ROOT \
+    --metric 'time_per_iter_us=([0-9.]+)[ ;]*' -- "$STENCIL" 512 20 ' x ; y 100% '
+grep -qx 'program=%20x %3B y 100%25%20' "$S/compare.conf" &&
+    grep -qxF 'metric=time_per_iter_us=([0-9.]+)[ %3B]*' "$S/compare.conf"
+ok $? "compare.conf escapes ' ;', '%' and the spaces at an argument's ends (status $rc)"
+run "$RDMARUN" compare --resume "$S"
+check "--resume reads them back as given" 0 "1 of 1 runs already recorded" \
+    "time_per_iter_us=([0-9.]+)[ ;]*; lower is better"
+
 # Killed outright (kill -9) in the middle, then resumed: runs.csv is only
 # ever appended to, a line per finished run, so no finished run is lost; a
 # last line cut short (as by a power cut mid-write) is dropped and run again.

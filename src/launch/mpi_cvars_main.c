@@ -56,6 +56,59 @@ static void print_clean(const char *s)
         putchar((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 }
 
+/* The MPI tool interface's functions of the library, by dlsym. */
+struct mpi_t {
+    int (*init)(int, int *);
+    int (*count)(int *);
+    int (*info)(int, char *, int *, int *, MPI_Datatype *, MPI_T_enum *, char *, int *, int *,
+                int *);
+    int (*error_string)(int, char *, int *);
+};
+
+static bool mpi_t_of(void *lib, struct mpi_t *t)
+{
+    t->init = (int (*)(int, int *))dlsym(lib, "MPI_T_init_thread");
+    t->count = (int (*)(int *))dlsym(lib, "MPI_T_cvar_get_num");
+    t->info = (int (*)(int, char *, int *, int *, MPI_Datatype *, MPI_T_enum *, char *, int *,
+                       int *, int *))dlsym(lib, "MPI_T_cvar_get_info");
+    t->error_string = (int (*)(int, char *, int *))dlsym(lib, "MPI_Error_string");
+    return t->init && t->count && t->info && t->error_string;
+}
+
+/* "error\tTEXT": why MPI_T_init_thread failed, in the library's words. */
+static void say_init_error(const struct mpi_t *t, int rc)
+{
+    char text[MPI_MAX_ERROR_STRING + 1] = "";
+    int len = 0;
+    if (t->error_string(rc, text, &len) != MPI_SUCCESS || len <= 0)
+        snprintf(text, sizeof(text), "MPI_T_init_thread failed (error %d)", rc);
+    text[len > 0 && len <= MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING] = '\0';
+    printf("error\t");
+    print_clean(text);
+    putchar('\n');
+}
+
+/* "cvar\tNAME" for each control variable the library has. */
+static void list_cvars(const struct mpi_t *t)
+{
+    int n = 0;
+    if (t->count(&n) != MPI_SUCCESS)
+        n = 0;
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        int name_len = sizeof(name), verbosity, binding, scope, desc_len = 0;
+        MPI_Datatype type;
+        MPI_T_enum enumtype;
+        if (t->info(i, name, &name_len, &verbosity, &type, &enumtype, NULL, &desc_len, &binding,
+                    &scope) != MPI_SUCCESS)
+            continue;
+        name[sizeof(name) - 1] = '\0';
+        printf("cvar\t");
+        print_clean(name);
+        putchar('\n');
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -80,53 +133,22 @@ int main(int argc, char **argv)
         putchar('\n');
         return 2;
     }
-    int (*init)(int, int *) = (int (*)(int, int *))dlsym(lib, "MPI_T_init_thread");
-    int (*count)(int *) = (int (*)(int *))dlsym(lib, "MPI_T_cvar_get_num");
-    int (*info)(int, char *, int *, int *, MPI_Datatype *, MPI_T_enum *, char *, int *, int *,
-                int *) = (int (*)(int, char *, int *, int *, MPI_Datatype *, MPI_T_enum *,
-                                  char *, int *, int *, int *))dlsym(lib, "MPI_T_cvar_get_info");
-    int (*error_string)(int, char *, int *) =
-        (int (*)(int, char *, int *))dlsym(lib, "MPI_Error_string");
-    if (!init || !count || !info || !error_string) {
+    struct mpi_t t;
+    if (!mpi_t_of(lib, &t)) {
         printf("unusable\t%s has no MPI tool interface (MPI_T)\n", argv[1]);
         return 2;
     }
     Dl_info where;
     printf("library\t");
-    print_clean(dladdr((void *)init, &where) && where.dli_fname ? where.dli_fname : argv[1]);
+    print_clean(dladdr((void *)t.init, &where) && where.dli_fname ? where.dli_fname : argv[1]);
     putchar('\n');
     int provided;
-    int rc = init(MPI_THREAD_SINGLE, &provided);
-    if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING + 1] = "";
-        int len = 0;
-        if (error_string(rc, text, &len) != MPI_SUCCESS || len <= 0)
-            snprintf(text, sizeof(text), "MPI_T_init_thread failed (error %d)", rc);
-        text[len > 0 && len <= MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING] = '\0';
-        printf("error\t");
-        print_clean(text);
-        putchar('\n');
-        return 0;
-    }
-    if (argc > 2) {
+    int rc = t.init(MPI_THREAD_SINGLE, &provided);
+    if (rc != MPI_SUCCESS)
+        say_init_error(&t, rc);
+    else if (argc > 2)
         printf("ok\n");
-        return 0;
-    }
-    int n = 0;
-    if (count(&n) != MPI_SUCCESS)
-        n = 0;
-    for (int i = 0; i < n; i++) {
-        char name[256];
-        int name_len = sizeof(name), verbosity, binding, scope, desc_len = 0;
-        MPI_Datatype type;
-        MPI_T_enum enumtype;
-        if (info(i, name, &name_len, &verbosity, &type, &enumtype, NULL, &desc_len, &binding,
-                 &scope) != MPI_SUCCESS)
-            continue;
-        name[sizeof(name) - 1] = '\0';
-        printf("cvar\t");
-        print_clean(name);
-        putchar('\n');
-    }
+    else
+        list_cvars(&t);
     return 0;
 }

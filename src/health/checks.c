@@ -292,6 +292,48 @@ static void loopback_child(void *arg)
     qp_result_free(&r);
 }
 
+/* Port i's loopback result, read from its child to the end, held to the
+ * floor (min_gbps, or percent of the port's rate). */
+static void loopback_result(struct hctx *h, size_t i, struct proc *proc, long long min_gbps,
+                            long long percent)
+{
+    char buf[1024];
+    size_t len = 0;
+    ssize_t got;
+    while (len < sizeof(buf) - 1 &&
+           (got = read(proc->out, buf + len, sizeof(buf) - 1 - len)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        len += (size_t)got;
+    }
+    buf[len] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    close(proc->out);
+    int status;
+    proc_wait(proc, proc_now() + 5, &status);
+    const char *dev = h->dev[i]->name;
+    int port = h->port[i]->num;
+    double gbps = 0;
+    if (strncmp(buf, "ok ", 3) != 0 || (gbps = atof(buf + 3)) <= 0) {
+        hc_problem_as(h, "RDMARUN-LOOPBACK", "%s port %d: the loopback test failed: %s", dev,
+                   port, strncmp(buf, "error ", 6) == 0 ? buf + 6
+                                                        : "it ended without a result");
+        return;
+    }
+    double want = (double)min_gbps;
+    double share = h->port[i]->rate_gbps * (double)percent / 100;   /* 0: unknown rate */
+    if (share > want)
+        want = share;
+    measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d)", dev, port, gbps,
+             h->dev[i]->numa_node);
+    if (gbps < want)
+        hc_problem_as(h, "RDMARUN-LOOPBACK-BW", "%s port %d: loopback RDMA WRITE at %.2f Gb/s, "
+                   "below the %.2f Gb/s required (hint: PCIe width and speed, the NIC's "
+                   "NUMA node, its firmware; 'ib_write_bw' to compare)", dev, port, gbps, want);
+}
+
 /* Loopback RDMA WRITE bandwidth of every port, all at once (as a job
  * loads them), held to min-loopback-gbps or min-loopback-percent of the
  * port's rate. */
@@ -319,45 +361,9 @@ static void check_loopback(struct hctx *h)
             hc_problem_as(h, "RDMARUN-LOOPBACK", "%s: cannot start the test: %s", name,
                        strerror(errno));
     }
-    for (size_t i = 0; i < h->n; i++) {
-        if (!started[i])
-            continue;
-        char buf[1024];
-        size_t len = 0;
-        ssize_t got;
-        while (len < sizeof(buf) - 1 &&
-               (got = read(procs[i].out, buf + len, sizeof(buf) - 1 - len)) != 0) {
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0)
-                break;
-            len += (size_t)got;
-        }
-        buf[len] = '\0';
-        buf[strcspn(buf, "\n")] = '\0';
-        close(procs[i].out);
-        int status;
-        proc_wait(&procs[i], proc_now() + 5, &status);
-        const char *dev = h->dev[i]->name;
-        int port = h->port[i]->num;
-        double gbps = 0;
-        if (strncmp(buf, "ok ", 3) != 0 || (gbps = atof(buf + 3)) <= 0) {
-            hc_problem_as(h, "RDMARUN-LOOPBACK", "%s port %d: the loopback test failed: %s", dev,
-                       port, strncmp(buf, "error ", 6) == 0 ? buf + 6
-                                                            : "it ended without a result");
-            continue;
-        }
-        double want = (double)min_gbps;
-        double share = h->port[i]->rate_gbps * (double)percent / 100;   /* 0: unknown rate */
-        if (share > want)
-            want = share;
-        measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d)", dev, port, gbps,
-                 h->dev[i]->numa_node);
-        if (gbps < want)
-            hc_problem_as(h, "RDMARUN-LOOPBACK-BW", "%s port %d: loopback RDMA WRITE at %.2f Gb/s, "
-                       "below the %.2f Gb/s required (hint: PCIe width and speed, the NIC's "
-                       "NUMA node, its firmware; 'ib_write_bw' to compare)", dev, port, gbps, want);
-    }
+    for (size_t i = 0; i < h->n; i++)
+        if (started[i])
+            loopback_result(h, i, &procs[i], min_gbps, percent);
 }
 
 /* The class of the RoCE traffic the site's profile sends: UCX's, and

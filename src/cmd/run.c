@@ -297,6 +297,14 @@ static int real_run(struct plan_request *rq, struct plan *plan, const struct fac
     return rc;
 }
 
+/* A plan with errors: each said, and its status. */
+static int plan_refused(const struct plan *plan)
+{
+    for (size_t i = 0; i < plan->errors.n; i++)
+        rr_error("%s", plan->errors.v[i]);
+    return plan->status;
+}
+
 /* The job's arguments with an appfile's contexts added to a copy of the
  * command line's. 0, or the appfile's status. */
 static int job_of(const struct cmdline *cl, struct job_args *job)
@@ -367,17 +375,9 @@ static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct p
     if (rc && !plan.status)
         plan.status = rc;   /* a hostfile that cannot be read */
     int refused = launcher_refusal(&plan, &l);
-    if (cl->dry_run) {
-        rc = dry_run(cl, &plan, &facts, exact, refused);
-    } else if (refused) {
-        rc = refused;
-    } else if (plan.status) {
-        for (size_t i = 0; i < plan.errors.n; i++)
-            rr_error("%s", plan.errors.v[i]);
-        rc = plan.status;
-    } else {
-        rc = real_run(&rq, &plan, &facts, &evdir, exact);
-    }
+    rc = cl->dry_run ? dry_run(cl, &plan, &facts, exact, refused)
+       : refused ? refused
+       : plan.status ? plan_refused(&plan) : real_run(&rq, &plan, &facts, &evdir, exact);
     plan_free(&plan);
     sv_free(&hosts);
     free(self);

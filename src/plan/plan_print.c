@@ -271,6 +271,18 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
         print_wrapped(out, width, msg_error_word(out), 7, p->errors.v[i]);
 }
 
+/* Where each of the plan's settings came from. */
+static void origins_json(struct json *j, const struct plan *p)
+{
+    json_begin_object(j, "origins");
+    json_string(j, "verify", p->verify.origin);
+    json_string(j, "expect", p->expect.origin);
+    json_string(j, "launcher", p->launcher.origin);
+    json_string(j, "mpi_family", p->mpi.origin);
+    json_string(j, "bind_policy", p->bind.origin);
+    json_end_object(j);
+}
+
 void plan_print_json(const struct plan *p, FILE *out)
 {
     struct json j;
@@ -287,13 +299,7 @@ void plan_print_json(const struct plan *p, FILE *out)
     json_string(&j, "verify", verify_policy_names[p->verify.value]);
     json_string(&j, "expect", expectation_names[p->expect.value]);
     json_string(&j, "launcher", launcher_of(p->launcher.value)->word);
-    json_begin_object(&j, "origins");
-    json_string(&j, "verify", p->verify.origin);
-    json_string(&j, "expect", p->expect.origin);
-    json_string(&j, "launcher", p->launcher.origin);
-    json_string(&j, "mpi_family", p->mpi.origin);
-    json_string(&j, "bind_policy", p->bind.origin);
-    json_end_object(&j);
+    origins_json(&j, p);
     json_string(&j, "evidence_dir", p->evidence_dir);
     json_strings(&j, "files", &p->files);
     json_strings(&j, "argv", &p->argv);

@@ -230,3 +230,22 @@ void cli_usage(FILE *out, enum command command, bool all)
     else
         command_help(out, command_of(command));
 }
+
+/* The commands' table (commands.c) looked up: here, beside the option
+ * table, so that the command line's reading calls nothing of the file
+ * whose table names every command. */
+const struct command_def *command_named(const char *word)
+{
+    for (size_t i = 0; i < ncommands; i++)
+        if (commands[i].name && strcmp(commands[i].name, word) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+const struct command_def *command_of(enum command id)
+{
+    for (size_t i = 0; i < ncommands; i++)
+        if (commands[i].id == id)
+            return &commands[i];
+    return &commands[0];
+}

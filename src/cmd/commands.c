@@ -73,22 +73,6 @@ int cmd_wrapped(int argc, char **argv)
     return launch_wrapped_passthrough(argc, argv);
 }
 
-const struct command_def *command_named(const char *word)
-{
-    for (size_t i = 0; i < ncommands; i++)
-        if (commands[i].name && strcmp(commands[i].name, word) == 0)
-            return &commands[i];
-    return NULL;
-}
-
-const struct command_def *command_of(enum command id)
-{
-    for (size_t i = 0; i < ncommands; i++)
-        if (commands[i].id == id)
-            return &commands[i];
-    return &commands[0];
-}
-
 void cmd_output(const struct cmdline *cl)
 {
     msg_color(cl->color);

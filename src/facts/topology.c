@@ -278,22 +278,6 @@ static void add_netif(struct facts *f, hwloc_obj_t osdev)
 
 #define TOPOLOGY_MAX_BYTES (256 << 20)   /* hwloc's XML of a 2,048-PU node is ~2 MB */
 
-int topology_discover(hwloc_topology_t t)
-{
-    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-#if HAVE_DECL_HWLOC_TOPOLOGY_SET_COMPONENTS
-    /* hwloc's libpciaccess component adds only the vendor and device names
-     * of pci.ids (looked up a device at a time), which rdmarun never reads;
-     * its linux component finds the same PCI tree, IDs and link speeds in
-     * sysfs. 10 of a dry run's 30 ms here, more on a node of many devices.
-     * Its gl component connects to X servers (:0, :1, ... over sockets and
-     * TCP 6000+) to name displays, which rdmarun never counts as GPUs. */
-    hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-    hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
-#endif
-    return hwloc_topology_load(t);
-}
-
 /* hwloc's topology of this node, or of the XML file (read here, bounded,
  * so that a FIFO or /dev/zero named as the topology is refused rather than
  * handed to hwloc's reader). 0, or the status after saying why. */

@@ -7,7 +7,11 @@ rdma-core's style has them).
 
   scripts/house.py [SRCDIR]         the report; exits 0
   scripts/house.py --check [SRCDIR] exits 1 when a limit of issue 48 is
-                                    broken (for the day they all hold)
+                                    broken: a function over 100 lines, a
+                                    file over 700, a call cycle between
+                                    files or folders, a hand-written hash
+                                    table (tests/house.sh holds the tree
+                                    to them)
 """
 import os
 import re
@@ -151,7 +155,7 @@ def main():
     print(f"hash tables outside util/hashtab.c: {len(hashy)}")
     for f in hashy:
         print(f"  src/{f}")
-    broken = too_long or long_files or folder_cycles or hashy
+    broken = too_long or long_files or folder_cycles or file_cycles or hashy
     sys.exit(1 if check and broken else 0)
 
 

@@ -221,6 +221,33 @@ static void guard(const struct proc_spec *s, const int out[2], const int err[2],
     guard_wait(job, parent);
 }
 
+/* In the parent after the fork: the child's ends of the pipes closed, and
+ * whether its exec failed (its errno came down the report pipe, which an
+ * exec closes): then the child is reaped, our ends closed, errno its. */
+static bool exec_failed(pid_t pid, const int out[2], const int err[2], const int report[2])
+{
+    close(report[1]);
+    int e = 0;
+    ssize_t r;
+    while ((r = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+        ;
+    close(report[0]);
+    if (out[1] >= 0)
+        close(out[1]);
+    if (err[1] >= 0)
+        close(err[1]);
+    if (r != (ssize_t)sizeof(e))
+        return false;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (out[0] >= 0)
+        close(out[0]);
+    if (err[0] >= 0)
+        close(err[0]);
+    errno = e;
+    return true;
+}
+
 int proc_start(const struct proc_spec *s, struct proc *p)
 {
     int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
@@ -260,26 +287,8 @@ int proc_start(const struct proc_spec *s, struct proc *p)
             guard(s, out, err, report);
         run_child(s, out, err, report);
     }
-    close(report[1]);
-    int e = 0;
-    ssize_t r;
-    while ((r = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
-        ;
-    close(report[0]);
-    if (out[1] >= 0)
-        close(out[1]);
-    if (err[1] >= 0)
-        close(err[1]);
-    if (r == (ssize_t)sizeof(e)) {
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        if (out[0] >= 0)
-            close(out[0]);
-        if (err[0] >= 0)
-            close(err[0]);
-        errno = e;
+    if (exec_failed(pid, out, err, report))
         return -1;
-    }
     p->pid = pid;
     p->group = s->own_group;
     if (s->own_group)

@@ -361,8 +361,35 @@ static void prom_label(struct strvec *out, const char *s)
  * its style: rdmarun_check_*; node_exporter adds the instance), written to
  * a temporary file beside FILE and renamed over it, so that a scrape never
  * reads half a file; 0644, as node_exporter runs as another user. */
-static int write_prometheus(const char *file, const struct result *res, size_t nres, size_t failed,
-                            double seconds)
+/* rdmarun_check_faults: each check's problems, by fault code. */
+static void prom_faults(struct strvec *t, const struct result *res, size_t nres)
+{
+    sv_push(t, "# HELP rdmarun_check_faults Problems the check found, by check and fault "
+            "code (rdmarun-slurm(7)).");
+    sv_push(t, "# TYPE rdmarun_check_faults gauge");
+    for (size_t i = 0; i < nres; i++) {
+        struct strvec seen = {0};
+        for (size_t k = 0; k < res[i].codes.n; k++) {
+            if (sv_find(&seen, res[i].codes.v[k]) >= 0)
+                continue;
+            sv_push(&seen, res[i].codes.v[k]);
+            size_t n = 0;
+            for (size_t m = 0; m < res[i].codes.n; m++)
+                n += strcmp(res[i].codes.v[m], res[i].codes.v[k]) == 0;
+            struct strvec l = {0};
+            prom_label(&l, res[i].name);
+            prom_label(&l, res[i].codes.v[k]);
+            sv_pushf(t, "rdmarun_check_faults{check=\"%s\",code=\"%s\"} %zu", l.v[0], l.v[1], n);
+            sv_free(&l);
+        }
+        sv_free(&seen);
+    }
+}
+
+/* node_exporter's textfile: the check's health, each check, its faults,
+ * its duration and its time. */
+static char *prometheus_text(const struct result *res, size_t nres, size_t failed,
+                             double seconds)
 {
     struct strvec t = {0};
     sv_push(&t, "# HELP rdmarun_check_healthy Whether rdmarun check found the node healthy.");
@@ -378,26 +405,7 @@ static int write_prometheus(const char *file, const struct result *res, size_t n
                  res[i].problems.n == 0 && res[i].ended);
         sv_free(&name);
     }
-    sv_push(&t, "# HELP rdmarun_check_faults Problems the check found, by check and fault "
-            "code (rdmarun-slurm(7)).");
-    sv_push(&t, "# TYPE rdmarun_check_faults gauge");
-    for (size_t i = 0; i < nres; i++) {
-        struct strvec seen = {0};
-        for (size_t k = 0; k < res[i].codes.n; k++) {
-            if (sv_find(&seen, res[i].codes.v[k]) >= 0)
-                continue;
-            sv_push(&seen, res[i].codes.v[k]);
-            size_t n = 0;
-            for (size_t m = 0; m < res[i].codes.n; m++)
-                n += strcmp(res[i].codes.v[m], res[i].codes.v[k]) == 0;
-            struct strvec l = {0};
-            prom_label(&l, res[i].name);
-            prom_label(&l, res[i].codes.v[k]);
-            sv_pushf(&t, "rdmarun_check_faults{check=\"%s\",code=\"%s\"} %zu", l.v[0], l.v[1], n);
-            sv_free(&l);
-        }
-        sv_free(&seen);
-    }
+    prom_faults(&t, res, nres);
     sv_push(&t, "# HELP rdmarun_check_duration_seconds How long the whole check took.");
     sv_push(&t, "# TYPE rdmarun_check_duration_seconds gauge");
     sv_pushf(&t, "rdmarun_check_duration_seconds %.3f", seconds);
@@ -407,6 +415,13 @@ static int write_prometheus(const char *file, const struct result *res, size_t n
     sv_push(&t, "");
     char *text = sv_join(&t, "\n");
     sv_free(&t);
+    return text;
+}
+
+static int write_prometheus(const char *file, const struct result *res, size_t nres, size_t failed,
+                            double seconds)
+{
+    char *text = prometheus_text(res, nres, failed, seconds);
     char *a = xstrdup(file), *b = xstrdup(file);
     const char *dir = dirname(a), *base = basename(b);
     int rc = 0;

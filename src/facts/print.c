@@ -220,7 +220,35 @@ static void limits_text(const struct host_limits *l, FILE *out)
                 l->mod_vmw_pvrdma ? "loaded" : "no", l->mod_nvidia_peermem ? "loaded" : "no");
 }
 
-void facts_print_text(const struct facts *f, FILE *out)
+/* One GPU: its NUMA node, PCI address, nearest NIC, BAR1, NVLink, ACS. */
+static void gpu_text(const struct facts *f, const struct gpu *g, FILE *out)
+{
+    fprintf(out, " %s (", g->name);
+    if (g->numa_node >= 0)
+        fprintf(out, "NUMA %d", g->numa_node);
+    else
+        fprintf(out, "NUMA ?");
+    fprintf(out, "%s%s", g->pci_busid ? ", " : "", g->pci_busid ? g->pci_busid : "");
+    const char *cls, *nic = gpu_nearest_nic(g, &cls);
+    if (nic)   /* "mlx5_0=PIX" */
+        fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
+    if (g->bar1_mib >= 0)
+        fprintf(out, ", BAR1 %lld MiB", g->bar1_mib);
+    if (g->nvlink_peers >= 0)
+        fprintf(out, ", NVLink to %d of %zu GPUs", g->nvlink_peers, f->ngpus - 1);
+    /* said where the bridges were to be read: this node or a recorded tree */
+    if (g->nic_paths && !g->acs_redirect &&
+        (strcmp(f->source, "this node") == 0 || strstr(f->source, "sysfs ")))
+        fprintf(out, ", ACS unknown (root reads the bridges)");
+    for (char **a = g->acs_redirect; a && *a; a++)
+        if (strchr(*a, '=')[1])
+            fprintf(out, ", ACS redirects on the path to %.*s (%s)",
+                    (int)(strchr(*a, '=') - *a), *a, strchr(*a, '=') + 1);
+    fputc(')', out);
+}
+
+/* The host line and its NUMA nodes. */
+static void host_text(const struct facts *f, FILE *out)
 {
     fprintf(out, "host %s: %d package%s, %d cores, %d PUs, %zu NUMA node%s; UCX %s (%s)\n",
             f->hostname ? f->hostname : "(name unknown)", f->npackages, f->npackages == 1 ? "" : "s",
@@ -235,38 +263,19 @@ void facts_print_text(const struct facts *f, FILE *out)
             fprintf(out, "  NUMA %d: PUs %s (%d cores)\n", n->os_index, n->cpus ? n->cpus : "?",
                     n->ncores);
     }
+}
+
+void facts_print_text(const struct facts *f, FILE *out)
+{
+    host_text(f, out);
     if (f->ndevs == 0)
         fprintf(out, "\nno RDMA devices (nothing in /sys/class/infiniband)\n");
     for (size_t i = 0; i < f->ndevs; i++)
         device_text(&f->devs[i], strcmp(f->source, "this node") == 0, out);
     if (f->ngpus) {
         fprintf(out, "\nGPUs:");
-        for (size_t i = 0; i < f->ngpus; i++) {
-            fprintf(out, " %s (", f->gpus[i].name);
-            if (f->gpus[i].numa_node >= 0)
-                fprintf(out, "NUMA %d", f->gpus[i].numa_node);
-            else
-                fprintf(out, "NUMA ?");
-            fprintf(out, "%s%s", f->gpus[i].pci_busid ? ", " : "",
-                    f->gpus[i].pci_busid ? f->gpus[i].pci_busid : "");
-            const char *cls, *nic = gpu_nearest_nic(&f->gpus[i], &cls);
-            if (nic)   /* "mlx5_0=PIX" */
-                fprintf(out, ", %.*s %s", (int)(cls - 1 - nic), nic, cls);
-            if (f->gpus[i].bar1_mib >= 0)
-                fprintf(out, ", BAR1 %lld MiB", f->gpus[i].bar1_mib);
-            if (f->gpus[i].nvlink_peers >= 0)
-                fprintf(out, ", NVLink to %d of %zu GPUs", f->gpus[i].nvlink_peers,
-                        f->ngpus - 1);
-            /* said where the bridges were to be read: this node or a recorded tree */
-            if (f->gpus[i].nic_paths && !f->gpus[i].acs_redirect &&
-                (strcmp(f->source, "this node") == 0 || strstr(f->source, "sysfs ")))
-                fprintf(out, ", ACS unknown (root reads the bridges)");
-            for (char **a = f->gpus[i].acs_redirect; a && *a; a++)
-                if (strchr(*a, '=')[1])
-                    fprintf(out, ", ACS redirects on the path to %.*s (%s)",
-                            (int)(strchr(*a, '=') - *a), *a, strchr(*a, '=') + 1);
-            fputc(')', out);
-        }
+        for (size_t i = 0; i < f->ngpus; i++)
+            gpu_text(f, &f->gpus[i], out);
         fputc('\n', out);
     }
     bool any_ipoib = false;

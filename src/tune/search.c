@@ -191,18 +191,18 @@ static enum judgement judge_move(const struct race *r, const struct arm *a, size
 }
 
 /* Race the arms; the index of an accepted challenger, or -1. */
-static long race_run(struct race *r)
+/* The race's rungs: each samples more rounds, drops the configurations
+ * worse than the current one beyond the noise, and keeps a third (then
+ * half) of the rest, until two or fewer are left: order[0..*c), best
+ * first. False when none is left or a round could not be sampled. */
+static bool race_rungs(struct race *r, struct arm **order, size_t *c)
 {
-    struct tune_search *s = r->s;
-    struct arm **order = xmalloc(r->narms * sizeof(*order));
-    long winner = -1;
-    size_t c = 0;
     for (size_t rung = 0;; rung++) {
         for (size_t k = r->rounds; k < rung_rounds(rung); k++)
             if (!sample_round(r, k))
-                goto out;
+                return false;
         double *d = xmalloc((r->rounds + 1) * sizeof(*d));
-        c = 0;
+        *c = 0;
         for (size_t i = 1; i < r->narms; i++) {
             struct arm *a = &r->arms[i];
             if (!a->alive)
@@ -213,46 +213,57 @@ static long race_run(struct race *r)
             if (g.n >= 3 && g.hi < 0)   /* worse than the current one beyond the noise */
                 a->alive = false;
             else
-                order[c++] = a;
+                order[(*c)++] = a;
         }
         free(d);
-        if (c == 0)
-            goto out;
-        qsort(order, c, sizeof(*order), by_score);
-        if (c <= 2)
-            break;
+        if (*c == 0)
+            return false;
+        qsort(order, *c, sizeof(*order), by_score);
+        if (*c <= 2)
+            return true;
         /* One round ranks configurations 5% apart under 3% noise well
          * enough to keep a third; later rungs keep half. */
-        size_t keep = rung ? (c + 1) / 2 : (c + 2) / 3;
-        for (size_t i = keep < 2 ? 2 : keep; i < c; i++)
+        size_t keep = rung ? (*c + 1) / 2 : (*c + 2) / 3;
+        for (size_t i = keep < 2 ? 2 : keep; i < *c; i++)
             order[i]->alive = false;
     }
-    /* The last two are judged on fresh rounds only: the rounds they won on
-     * favour them (with twenty challengers, one is 2% ahead on noise
-     * alone). The leader first, the runner-up only where the leader is no
-     * move (it pays its own rounds then, but a leader that wins, as most
-     * do, pays for no runner-up): accept_rounds pairs each, then more
-     * while a judgement is undecided, up to three times as many; rounds
-     * lost to failures are made up within the same limit. */
+}
+
+/* The last two are judged on fresh rounds only: the rounds they won on
+ * favour them (with twenty challengers, one is 2% ahead on noise alone).
+ * The leader first, the runner-up only where the leader is no move (it
+ * pays its own rounds then, but a leader that wins, as most do, pays for
+ * no runner-up): accept_rounds pairs each, then more while a judgement is
+ * undecided, up to three times as many; rounds lost to failures are made
+ * up within the same limit. The winner's index, or -1. */
+static long race_final(struct race *r, struct arm **order, size_t c)
+{
     if (c > 1)
         order[1]->alive = false;   /* waits while the leader is judged */
-    for (size_t i = 0; i < c && i < 2 && winner < 0; i++) {
+    for (size_t i = 0; i < c && i < 2; i++) {
         order[i]->alive = true;
-        size_t fresh = r->rounds, limit = fresh + 3 * s->accept_rounds;
+        size_t fresh = r->rounds, limit = fresh + 3 * r->s->accept_rounds;
         enum judgement j = UNDECIDED;
         struct paired_gain all;
         for (size_t k = fresh; k < limit && j == UNDECIDED; k++) {
             if (!sample_round(r, k))
-                goto out;
+                return -1;
             j = judge_move(r, order[i], fresh, &all);
         }
         order[i]->alive = false;   /* no more rounds for it */
         if (j == ACCEPT) {
-            winner = order[i] - r->arms;
             r->won = all;
+            return order[i] - r->arms;
         }
     }
-out:
+    return -1;
+}
+
+static long race_run(struct race *r)
+{
+    struct arm **order = xmalloc(r->narms * sizeof(*order));
+    size_t c = 0;
+    long winner = race_rungs(r, order, &c) ? race_final(r, order, c) : -1;
     free(order);
     return winner;
 }

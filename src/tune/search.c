@@ -354,6 +354,30 @@ static bool race_grid(struct tune_search *s, unsigned *cur)
     return true;
 }
 
+/* The result against the base, on fresh rounds: the race's own samples
+ * favour the winner (it won on them). The budget does not end this part
+ * (validating); an interruption does. */
+static void against_base(struct tune_search *s, const unsigned *cur)
+{
+    bool stopped = s->stopped;
+    s->validating = true;
+    s->stopped = false;
+    struct race r = {.s = s};
+    size_t cap = 0;
+    unsigned zero[TUNE_MAX_KEYS] = {0};
+    add_arm(&r, &cap, zero, s->nkeys);
+    add_arm(&r, &cap, cur, s->nkeys);
+    for (size_t k = 0; pair_count(&r, &r.arms[1], 0) < s->accept_rounds &&
+                       k < 4 * s->accept_rounds; k++)
+        if (!sample_round(&r, k))
+            break;
+    if (r.rounds)
+        gains_of(&r, &r.arms[1], 0, s->gain);
+    s->beats_base = judge(s, s->gain, s->min_gain) == ACCEPT;
+    race_free(&r);
+    s->stopped = s->stopped || stopped;
+}
+
 void tune_search_run(struct tune_search *s)
 {
     unsigned cur[TUNE_MAX_KEYS] = {0};
@@ -373,6 +397,7 @@ void tune_search_run(struct tune_search *s)
                 for (size_t k = 0; k < s->nkeys; k++)
                     if (r.arms[i].choice[k] != cur[k])
                         dead[k * TUNE_MAX_VALUES + r.arms[i].choice[k]] = true;
+        bool more = true;
         if (w >= 0) {
             memcpy(cur, r.arms[w].choice, sizeof(cur));
             s->accepted++;
@@ -382,10 +407,11 @@ void tune_search_run(struct tune_search *s)
         } else if (width == 1 && s->nkeys > 1) {
             width = 2;
         } else {
-            race_free(&r);
-            break;
+            more = false;
         }
         race_free(&r);
+        if (!more)
+            break;
     }
     memcpy(s->best, cur, sizeof(cur));
     memset(s->gain, 0, sizeof(s->gain));
@@ -393,28 +419,8 @@ void tune_search_run(struct tune_search *s)
     bool base = true;
     for (size_t i = 0; i < s->nkeys; i++)
         base = base && cur[i] == 0;
-    if (base)
-        return;
-    /* The result against the base, on fresh rounds: the race's own samples
-     * favour the winner (it won on them). The budget does not end this part
-     * (validating); an interruption does. */
-    bool stopped = s->stopped;
-    s->validating = true;
-    s->stopped = false;
-    struct race r = {.s = s};
-    size_t cap = 0;
-    unsigned zero[TUNE_MAX_KEYS] = {0};
-    add_arm(&r, &cap, zero, s->nkeys);
-    add_arm(&r, &cap, cur, s->nkeys);
-    for (size_t k = 0; pair_count(&r, &r.arms[1], 0) < s->accept_rounds &&
-                       k < 4 * s->accept_rounds; k++)
-        if (!sample_round(&r, k))
-            break;
-    if (r.rounds)
-        gains_of(&r, &r.arms[1], 0, s->gain);
-    s->beats_base = judge(s, s->gain, s->min_gain) == ACCEPT;
-    race_free(&r);
-    s->stopped = s->stopped || stopped;
+    if (!base)
+        against_base(s, cur);
 }
 
 void tune_search_per_bin(struct tune_search *s, const size_t *keys, size_t nk,

@@ -415,56 +415,33 @@ static bool ucx_abort(struct evidence *ev, const char *line, const char *where, 
     return true;
 }
 
-bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
-                    long pid)
+/* The scope the word before "cfg#" names (p: at "cfg#"): self,
+ * intra-node, inter-node; false for another word. */
+static bool cfg_scope(const char *line, const char *p, enum path_scope *scope)
 {
-    if (strstr(line, "UCX  ERROR")) {   /* what ended the job, if nothing reached a peer */
-        evidence_error(ev, line, where);
-        return true;
-    }
-    if (completion_error(ev, line, where, host, pid) || ucx_abort(ev, line, where, host, pid))
-        return true;
-    if (self_dump_line(ev, line))
+    const char *w = p;
+    while (w > line && w[-1] == ' ')
+        w--;
+    const char *ws = w;
+    while (ws > line && ws[-1] != ' ')
+        ws--;
+    size_t wl = (size_t)(w - ws);
+    if (wl == 4 && strncmp(ws, "self", 4) == 0)
+        *scope = SCOPE_SELF;
+    else if (wl == 10 && strncmp(ws, "intra-node", 10) == 0)
+        *scope = SCOPE_INTRA;
+    else if (wl == 10 && strncmp(ws, "inter-node", 10) == 0)
+        *scope = SCOPE_INTER;
+    else
         return false;
-    const char *lanes = NULL;
-    enum path_scope scope = SCOPE_UNKNOWN;
-    if (strstr(line, "| "))
-        return table_line(ev, line, where, host, pid);
-    if (strstr(line, "+--"))
-        return border_line(ev, line, host, pid);
-    const char *p = strstr(line, "ep_cfg[");
-    if (p) {
-        const char *colon = strstr(p, "]:");
-        if (!colon)
-            return false;
-        lanes = colon + 2;
-    } else if ((p = strstr(line, "cfg#"))) {
-        /* the word before "cfg#" is the scope */
-        const char *w = p;
-        while (w > line && w[-1] == ' ')
-            w--;
-        const char *ws = w;
-        while (ws > line && ws[-1] != ' ')
-            ws--;
-        size_t wl = (size_t)(w - ws);
-        if (wl == 4 && strncmp(ws, "self", 4) == 0)
-            scope = SCOPE_SELF;
-        else if (wl == 10 && strncmp(ws, "intra-node", 10) == 0)
-            scope = SCOPE_INTRA;
-        else if (wl == 10 && strncmp(ws, "inter-node", 10) == 0)
-            scope = SCOPE_INTER;
-        else
-            return false;
-        lanes = p + 4 + strspn(p + 4, "0123456789");
-    } else {
-        const char *v = strstr(line, "UCX  INFO  Version ");
-        if (v) {
-            v += strlen("UCX  INFO  Version ");
-            evidence_version(ev, "UCX", v, strcspn(v, " \r\n"));
-            return false;
-        }
-        return lane_line(ev, line, where, host, pid) || tcp_ep_line(ev, line, where, host, pid);
-    }
+    return true;
+}
+
+/* An endpoint's lanes ("ep_cfg[N]: ..." or "SCOPE cfg#N ..."): its class
+ * recorded, its scope from the line or the lanes. */
+static bool endpoint_line(struct evidence *ev, const char *line, const char *lanes,
+                          enum path_scope scope, const char *where, const char *host, long pid)
+{
     struct line_origin o;
     line_origin(line, host, pid, &o);
     /* An endpoint line of its own: the process's earlier table is over. */
@@ -488,4 +465,37 @@ bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, co
     free(o.host);
     free(transports);
     return true;
+}
+
+bool ucx_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                    long pid)
+{
+    if (strstr(line, "UCX  ERROR")) {   /* what ended the job, if nothing reached a peer */
+        evidence_error(ev, line, where);
+        return true;
+    }
+    if (completion_error(ev, line, where, host, pid) || ucx_abort(ev, line, where, host, pid))
+        return true;
+    if (self_dump_line(ev, line))
+        return false;
+    if (strstr(line, "| "))
+        return table_line(ev, line, where, host, pid);
+    if (strstr(line, "+--"))
+        return border_line(ev, line, host, pid);
+    enum path_scope scope = SCOPE_UNKNOWN;
+    const char *p = strstr(line, "ep_cfg["), *colon;
+    if (p)
+        return (colon = strstr(p, "]:")) &&
+               endpoint_line(ev, line, colon + 2, scope, where, host, pid);
+    if ((p = strstr(line, "cfg#")))   /* the word before "cfg#" is the scope */
+        return cfg_scope(line, p, &scope) &&
+               endpoint_line(ev, line, p + 4 + strspn(p + 4, "0123456789"), scope, where, host,
+                             pid);
+    const char *v = strstr(line, "UCX  INFO  Version ");
+    if (v) {
+        v += strlen("UCX  INFO  Version ");
+        evidence_version(ev, "UCX", v, strcspn(v, " \r\n"));
+        return false;
+    }
+    return lane_line(ev, line, where, host, pid) || tcp_ep_line(ev, line, where, host, pid);
 }

@@ -392,6 +392,28 @@ struct space_read {
     struct ini_text text;     /* inih's reader: text.line is the line being parsed */
 };
 
+/* The values to try of key k, each checked as the key takes it. */
+static void key_values(struct space_read *r, struct tune_key *k, const char *section,
+                       const char *key, const struct strvec *values)
+{
+    int line = r->text.line;
+    for (size_t i = 0; i < values->n; i++) {
+        char *v = xstrdup(values->v[i]), *why = NULL;
+        if (!value_ok(section, key, &v, &why)) {
+            rr_error("%s:%d: [%s] %s = %s: %s", r->path, line, section, key, values->v[i], why);
+            r->errors++;
+        } else if (!key_add(k, v, NULL)) {
+            rr_error("%s:%d: [%s] %s: more than %d values to try", r->path, line, section,
+                     key, TUNE_MAX_VALUES);
+            r->errors++;
+            free(v);
+            break;
+        }
+        free(why);
+        free(v);
+    }
+}
+
 static int on_space_value(void *user, const char *section, const char *name, const char *value)
 {
     struct space_read *r = user;
@@ -435,24 +457,8 @@ static int on_space_value(void *user, const char *section, const char *name, con
         k->requires = xstrdup("mpi.coll_tuned_use_dynamic_rules=1");
     struct strvec values = {0};
     sv_split(&values, value, "|");
-    for (size_t i = 0; k && i < values.n; i++) {
-        char *v = xstrdup(values.v[i]);
-        if (value_ok(sec->name, key, &v, &why)) {
-            if (!key_add(k, v, NULL)) {
-                rr_error("%s:%d: [%s] %s: more than %d values to try", r->path, line, sec->name,
-                         key, TUNE_MAX_VALUES);
-                r->errors++;
-                free(v);
-                break;
-            }
-        } else {
-            rr_error("%s:%d: [%s] %s = %s: %s", r->path, line, sec->name, key, values.v[i], why);
-            r->errors++;
-        }
-        free(why);
-        why = NULL;
-        free(v);
-    }
+    if (k)
+        key_values(r, k, sec->name, key, &values);
     if (!k) {
         rr_error("%s:%d: more than %d keys to search", r->path, line, TUNE_MAX_KEYS);
         r->errors++;

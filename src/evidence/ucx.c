@@ -207,6 +207,56 @@ static bool lane_line(struct evidence *ev, const char *line, const char *where,
  * mpirun merges many processes' output, so a header's scope is kept per
  * process (its own [host:pid] prefix) until its closing border; rows with no
  * header seen (a table pasted from the middle) still count, scope unknown. */
+/* A protocol table row's config cell (text): each transport a path of its
+ * own, a share ("73%") standing before the transport it belongs to ("50%
+ * on A and 50% on B", "A, B and C", "A 50% on path0 and 50% on path1").
+ * Whether any was evidence; *tcp_pct: the share on TCP. */
+static bool row_transports(struct evidence *ev, char *text, const struct line_origin *o,
+                           enum path_scope table_scope, const char *line, const char *where,
+                           int *tcp_pct)
+{
+    bool any = false;
+    int share = 0;
+    *tcp_pct = 0;
+    for (char *w = text, *save = NULL, *tok; (tok = strtok_r(w, " ,", &save)); w = NULL) {
+        size_t tl = strlen(tok), slash = strcspn(tok, "/");
+        if (tl > 1 && tok[tl - 1] == '%') {
+            share = atoi(tok);
+            continue;
+        }
+        if (!tok[slash])
+            continue;
+        char *path = strstr(tok, "/path");
+        if (path)
+            *path = '\0';
+        enum path_class cls = tl_class(tok, slash);
+        if (path_class_kind(cls) == PATH_TCP)
+            *tcp_pct += share ? share : 100;
+        share = 0;
+        if (cls == PC_UNKNOWN)
+            continue;
+        bool loop = tcp_on_loopback(tok, strlen(tok));
+        enum path_scope scope = cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA : table_scope;
+        evidence_add(ev, "ucx", o->host, o->pid, scope, cls, tok, line, where);
+        any = true;
+    }
+    return any;
+}
+
+/* A table's header: the scope its rows have (inter-node, intra-node, self). */
+static void table_header(struct evidence *ev, const struct line_origin *o, const char *bar,
+                         const char *cfg)
+{
+    struct ev_table *t = evidence_table(ev, o->host, o->pid, true);
+    if (!t)
+        return;
+    t->scope = !cfg ? SCOPE_UNKNOWN
+             : strstr(bar, "inter-node cfg#") ? SCOPE_INTER
+             : strstr(bar, "intra-node cfg#") ? SCOPE_INTRA
+             : strstr(bar, "self cfg#") ? SCOPE_SELF : SCOPE_UNKNOWN;
+    t->rows = false;
+}
+
 static bool table_line(struct evidence *ev, const char *line, const char *where,
                        const char *host, long pid)
 {
@@ -217,14 +267,7 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
     line_origin(line, host, pid, &o);
     const char *cfg = strstr(bar, " cfg#");
     if (cfg || strstr(bar, "ep_cfg[")) {   /* a header */
-        struct ev_table *t = evidence_table(ev, o.host, o.pid, true);
-        if (t) {
-            t->scope = !cfg ? SCOPE_UNKNOWN
-                     : strstr(bar, "inter-node cfg#") ? SCOPE_INTER
-                     : strstr(bar, "intra-node cfg#") ? SCOPE_INTRA
-                     : strstr(bar, "self cfg#") ? SCOPE_SELF : SCOPE_UNKNOWN;
-            t->rows = false;
-        }
+        table_header(ev, &o, bar, cfg);
         free(o.host);
         return false;
     }
@@ -244,33 +287,8 @@ static bool table_line(struct evidence *ev, const char *line, const char *where,
     while (len && cell[len - 1] == ' ')
         len--;
     char *text = xstrndup(cell, len);
-    bool any = false;
-    int tcp_pct = 0;
-    /* "50% on A and 50% on B", "A, B and C", "A 50% on path0 and 50% on path1":
-     * a share ("73%") stands before the transport it belongs to. */
-    int share = 0;
-    for (char *w = text, *save = NULL, *tok; (tok = strtok_r(w, " ,", &save)); w = NULL) {
-        size_t tl = strlen(tok), slash = strcspn(tok, "/");
-        if (tl > 1 && tok[tl - 1] == '%') {
-            share = atoi(tok);
-            continue;
-        }
-        if (!tok[slash])
-            continue;
-        char *path = strstr(tok, "/path");
-        if (path)
-            *path = '\0';
-        enum path_class cls = tl_class(tok, slash);
-        if (path_class_kind(cls) == PATH_TCP)
-            tcp_pct += share ? share : 100;
-        share = 0;
-        if (cls == PC_UNKNOWN)
-            continue;
-        bool loop = tcp_on_loopback(tok, strlen(tok));
-        enum path_scope scope = cls == PC_SELF ? SCOPE_SELF : loop ? SCOPE_INTRA : table_scope;
-        evidence_add(ev, "ucx", o.host, o.pid, scope, cls, tok, line, where);
-        any = true;
-    }
+    int tcp_pct;
+    bool any = row_transports(ev, text, &o, table_scope, line, where, &tcp_pct);
     if (tcp_pct > 0 && tcp_pct < 100 && tcp_pct > ev->tcp_share)
         ev->tcp_share = tcp_pct;   /* a mixed row: that share of it on TCP */
     free(text);

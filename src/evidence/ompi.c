@@ -145,10 +145,49 @@ static bool help_line(struct evidence *ev, const char *line, const char *where, 
     return help_peer(ev, body, line, where, host, pid);
 }
 
+/* Open MPI's errors that end a job before any path: pml_ucx.c "Error:
+ * Failed to create UCP worker", "ucp_ep_create(proc=%d) failed",
+ * mca_pml_base_select's abort, the MPI_Init help text; and two ranks that
+ * selected different pmls. Whether the line was one. */
+static bool ompi_failure(struct evidence *ev, const char *line, const char *where)
+{
+    const char *p;
+    if ((strstr(line, "pml_ucx.c:") && strstr(line, "Error: ")) ||
+        (strstr(line, "PML ") && strstr(line, " cannot be selected")) ||
+        strstr(line, "MPI_INIT failed")) {
+        evidence_error(ev, line, where);
+        return true;
+    }
+    if ((p = strstr(line, "selected pml ")) && strstr(p, ", but peer ")) {
+        evidence_failed(ev, line, where);   /* the job cannot run: its ranks disagree */
+        return true;
+    }
+    return false;
+}
+
+/* "mca: bml: Using BTL ... on node N": the btl's class, its scope by the
+ * node it names (this process's host: within the node). */
+static char *bml_using(const char *p, const char *host, enum path_class *cls,
+                       enum path_scope *scope)
+{
+    p += strlen("mca: bml: Using ");
+    size_t len = strcspn(p, " ");
+    *cls = path_class_of(VOCAB_OMPI_BTL, p, len);
+    const char *node = strstr(p, " on node ");
+    if (node && host) {
+        node += strlen(" on node ");
+        size_t nl = strcspn(node, " \r\n");
+        *scope = strlen(host) == nl && strncmp(node, host, nl) == 0 ? SCOPE_INTRA : SCOPE_INTER;
+    }
+    if (*cls == PC_SELF)
+        *scope = SCOPE_SELF;
+    return xasprintf("btl %.*s", (int)len, p);
+}
+
 bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, const char *host,
                      long pid)
 {
-    if (help_line(ev, line, where, host, pid))
+    if (help_line(ev, line, where, host, pid) || ompi_failure(ev, line, where))
         return true;
     struct line_origin o;
     line_origin(line, host, pid, &o);
@@ -157,34 +196,8 @@ bool ompi_parse_line(struct evidence *ev, const char *line, const char *where, c
     char *what = NULL;
     bool selected = false;
     const char *p;
-    if ((strstr(line, "pml_ucx.c:") && strstr(line, "Error: ")) ||
-        (strstr(line, "PML ") && strstr(line, " cannot be selected")) ||
-        strstr(line, "MPI_INIT failed")) {
-        /* pml_ucx.c "Error: Failed to create UCP worker", "ucp_ep_create(proc=%d)
-         * failed", mca_pml_base_select's abort, the MPI_Init help text */
-        evidence_error(ev, line, where);
-        free(o.host);
-        return true;
-    }
-    if ((p = strstr(line, "selected pml ")) && strstr(p, ", but peer ")) {
-        evidence_failed(ev, line, where);   /* the job cannot run: its ranks disagree */
-        free(o.host);
-        return true;
-    }
     if ((p = strstr(line, "mca: bml: Using "))) {
-        p += strlen("mca: bml: Using ");
-        size_t len = strcspn(p, " ");
-        cls = path_class_of(VOCAB_OMPI_BTL, p, len);
-        const char *node = strstr(p, " on node ");
-        if (node && o.host) {
-            node += strlen(" on node ");
-            size_t nl = strcspn(node, " \r\n");
-            scope = strlen(o.host) == nl && strncmp(node, o.host, nl) == 0 ? SCOPE_INTRA
-                                                                           : SCOPE_INTER;
-        }
-        if (cls == PC_SELF)
-            scope = SCOPE_SELF;
-        what = xasprintf("btl %.*s", (int)len, p);
+        what = bml_using(p, o.host, &cls, &scope);
     } else if ((p = strstr(line, "btl: tcp: attempting to connect() to "))) {
         cls = PC_TCP;
         const char *addr = strstr(p, " address ");

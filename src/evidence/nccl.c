@@ -228,8 +228,11 @@ static bool plugin_line(struct evidence *ev, const char *line, const char *where
 /* The lines that say what NCCL found or how it ended, no path: no RDMA
  * device, GPUDirect's state, RDMA or the job failing, its version, the
  * communicator's size. 1 or 0 (evidence or not) when it is one, else -1. */
-static int state_line(struct evidence *ev, const char *line, const char *where, const char *host,
-                      long pid)
+/* "NET/IB : No device found" (with the process that said it), and
+ * GPUDirect RDMA enabled for a NIC or turned off for a GPU (NCCL
+ * 2.18-2.25: "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'", "GPU
+ * Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 7 > 4)"). */
+static bool no_device_or_gdr(struct evidence *ev, const char *line, const char *host, long pid)
 {
     const char *p;
     if (strstr(line, "NET/IB : No device found")) {
@@ -240,17 +243,23 @@ static int state_line(struct evidence *ev, const char *line, const char *where, 
         if (!ev->nccl_no_device_proc && o.pid > 0)
             ev->nccl_no_device_proc = evidence_process_words(o.host, o.pid);
         free(o.host);
-        return 1;
+        return true;
     }
-    if ((p = strstr(line, "GPU Direct RDMA "))) {
-        /* NCCL 2.18-2.25: "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and
-         * "GPU Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 7 > 4)" */
-        if (strncmp(p + 16, "Enabled for HCA", 15) == 0)
-            ev->nccl_gdr_capable = true;
-        else if (strncmp(p + 16, "Disabled for GPU", 16) == 0 && !ev->nccl_gdr_off)
-            ev->nccl_gdr_off = trim_dup(line_body(line), strlen(line_body(line)));
+    if (!(p = strstr(line, "GPU Direct RDMA ")))
+        return false;
+    if (strncmp(p + 16, "Enabled for HCA", 15) == 0)
+        ev->nccl_gdr_capable = true;
+    else if (strncmp(p + 16, "Disabled for GPU", 16) == 0 && !ev->nccl_gdr_off)
+        ev->nccl_gdr_off = trim_dup(line_body(line), strlen(line_body(line)));
+    return true;
+}
+
+static int state_line(struct evidence *ev, const char *line, const char *where, const char *host,
+                      long pid)
+{
+    const char *p;
+    if (no_device_or_gdr(ev, line, host, pid))
         return 1;
-    }
     switch (trouble(line)) {
     case RDMA_NEVER_UP:
         evidence_failed(ev, line, where);

@@ -113,6 +113,39 @@ static void split_words(const char *s, struct strvec *out)
     }
 }
 
+/* A "pair" record of node `rank` (s: its words): the sender's (to=) or
+ * the receiver's (from=) report on their pair; a failure is kept over a
+ * success, the figures as said. */
+static void pair_record(struct path_report *r, long rank, const char *s)
+{
+    long to = -1;
+    struct path_pair *p = NULL;
+    if (int_value(s, "to", 0, r->n - 1, &to))
+        p = pair_of(r, rank, to);
+    else if (int_value(s, "from", 0, r->n - 1, &to))
+        p = pair_of(r, to, rank);   /* a receiver's report on its sender's pair */
+    char *ok = word_value(s, "ok");
+    if (p && ok) {
+        bool good = strcmp(ok, "1") == 0;
+        if (!good || !p->seen) {
+            p->ok = good;
+            free(p->step);
+            free(p->err);
+            p->step = step_value(s);
+            p->err = word_value(s, "err");
+        }
+        char *v;
+        if ((v = word_value(s, "lat")))
+            p->lat_us = atof(v);
+        free(v);
+        if ((v = word_value(s, "bw")))
+            p->bw_mbps = atof(v);
+        free(v);
+        p->seen = true;
+    }
+    free(ok);
+}
+
 bool path_report_line(struct path_report *r, const char *line)
 {
     const char *s = strstr(line, PATH_TAG);
@@ -125,7 +158,7 @@ bool path_report_line(struct path_report *r, const char *line)
     size_t kl = strcspn(s, " ");
     char *kind = xstrndup(s, kl);
     s += kl;
-    long rank = -1, to = -1;
+    long rank = -1;
     if (!ensure_nodes(r, s) || !int_value(s, "r", 0, r->n - 1, &rank)) {
         free(kind);
         return true;   /* a record we cannot place: taken, not believed */
@@ -150,31 +183,7 @@ bool path_report_line(struct path_report *r, const char *line)
         nd->took = t ? atof(t) : 0;
         free(t);
     } else if (strcmp(kind, "pair") == 0) {
-        struct path_pair *p = NULL;
-        if (int_value(s, "to", 0, r->n - 1, &to))
-            p = pair_of(r, rank, to);
-        else if (int_value(s, "from", 0, r->n - 1, &to))
-            p = pair_of(r, to, rank);   /* a receiver's report on its sender's pair */
-        char *ok = word_value(s, "ok");
-        if (p && ok) {
-            bool good = strcmp(ok, "1") == 0;
-            if (!good || !p->seen) {
-                p->ok = good;
-                free(p->step);
-                free(p->err);
-                p->step = step_value(s);
-                p->err = word_value(s, "err");
-            }
-            char *v;
-            if ((v = word_value(s, "lat")))
-                p->lat_us = atof(v);
-            free(v);
-            if ((v = word_value(s, "bw")))
-                p->bw_mbps = atof(v);
-            free(v);
-            p->seen = true;
-        }
-        free(ok);
+        pair_record(r, rank, s);
     }
     free(kind);
     return true;

@@ -1,7 +1,7 @@
 /* compare's results: statistics per (profile, np), the table, the CSV and
  * JSON summaries, and the gnuplot plot. */
 #include "compare/compare.h"
-#include "util/csv.h"
+#include "util/table.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
@@ -70,14 +70,6 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
     return n;
 }
 
-static void print_num(FILE *f, const char *fmt, double v, bool csv)
-{
-    if (isnan(v))
-        fputs(csv ? "" : "-", f);
-    else
-        fprintf(f, fmt, v);
-}
-
 /* DIR/NAME replaced by `text` (which is freed), never written through a
  * link; 0, or -1 after saying why. */
 static int save_text(const struct compare *c, const char *name, char *text, size_t len)
@@ -89,78 +81,75 @@ static int save_text(const struct compare *c, const char *name, char *text, size
     return rc;
 }
 
+/* The results' columns (util/table.h): the text on stdout, summary.csv
+ * (with the value and its direction), summary.json's results. */
+static const struct table_col result_cols[] = {
+    {.name = "profile", .width = -16, .type = TT_STR},
+    {.name = "np", .width = 6, .type = TT_INT},
+    {.name = "runs", .width = 5, .type = TT_INT},
+    {.name = "excluded", .head = "excl", .width = 5, .type = TT_INT},
+    {.name = "value", .type = TT_STR, .show = TS_CSV},
+    {.name = "better", .type = TT_STR, .show = TS_CSV},
+    {.name = "median", .width = 12, .type = TT_NUM},
+    {.name = "min", .width = 12, .type = TT_NUM},
+    {.name = "max", .width = 12, .type = TT_NUM},
+    {.name = "cv", .head = "cv%", .width = 7, .type = TT_NUM, .text_fmt = "%.1f",
+     .text_scale = 100},
+    {.name = "speedup", .width = 8, .type = TT_NUM, .text_fmt = "%.3f"},
+    {.name = "efficiency", .width = 10, .type = TT_NUM, .text_fmt = "%.1f%%", .text_scale = 100},
+    {.name = "ratio_to_baseline", .head = "vs base", .width = 9, .type = TT_NUM,
+     .text_fmt = "%.3f"},
+};
+#define RESULT_COLS (sizeof(result_cols) / sizeof(*result_cols))
+
+/* Every result's row on each of the n tables; figures of a result without
+ * a measured run are none. */
+static void result_rows(const struct compare *c, const struct result *res, size_t nres,
+                        const char *value, const struct table *ts, size_t n)
+{
+    for (size_t t = 0; t < n; t++)
+        table_begin(&ts[t]);
+    for (size_t i = 0; i < nres; i++) {
+        const struct result *r = &res[i];
+        bool none = !r->s.n;
+        struct table_cell row[RESULT_COLS] = {
+            {.s = r->profile}, {.i = r->np}, {.i = (long long)r->runs},
+            {.i = (long long)r->excluded}, {.s = value}, {.s = better(c)},
+            {.d = r->s.median, .none = none}, {.d = r->s.min, .none = none},
+            {.d = r->s.max, .none = none}, {.d = r->s.cv, .none = none},
+            {.d = r->speedup, .none = none}, {.d = r->efficiency, .none = none},
+            {.d = r->ratio, .none = none},
+        };
+        for (size_t t = 0; t < n; t++)
+            table_row(&ts[t], row);
+    }
+    for (size_t t = 0; t < n; t++)
+        table_end(&ts[t]);
+}
+
 /* The table on stdout. */
 static void print_table(const struct compare *c, const struct result *res, size_t n,
                         const char *value)
 {
     printf("compare: %s per run (median of measured runs; %s; %s is better)\n", value,
            c->metric ? c->metric : "seconds, as the job script sees it", better(c));
-    printf("%-16s %6s %5s %5s %12s %12s %12s %7s %8s %10s %9s\n", "profile", "np", "runs",
-           "excl", "median", "min", "max", "cv%", "speedup", "efficiency", "vs base");
-    for (size_t i = 0; i < n; i++) {
-        const struct result *r = &res[i];
-        printf("%-16s %6ld %5zu %5zu ", r->profile, r->np, r->runs, r->excluded);
-        if (!r->s.n) {
-            printf("%12s %12s %12s %7s %8s %10s %9s\n", "-", "-", "-", "-", "-", "-", "-");
-            continue;
-        }
-        printf("%12.6g %12.6g %12.6g %7.1f ", r->s.median, r->s.min, r->s.max, r->s.cv * 100);
-        print_num(stdout, "%8.3f ", r->speedup, false);
-        print_num(stdout, "%9.1f%% ", r->efficiency * 100, false);
-        print_num(stdout, "%9.3f", r->ratio, false);
-        putchar('\n');
-    }
+    struct table t = {.format = TABLE_TEXT, .out = stdout, .cols = result_cols,
+                      .ncols = RESULT_COLS};
+    result_rows(c, res, n, value, &t, 1);
     printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
            "in %s\n", c->baseline, c->out.path);
 }
 
-/* summary.csv's text (util/csv.h's fields). */
+/* summary.csv's text (util/table.h's CSV backend). */
 static char *csv_text(const struct compare *c, const struct result *res, size_t n,
                       const char *value, size_t *len)
 {
     char *text;
     FILE *f = xmemstream_open(&text, len);
-    fprintf(f, "profile,np,runs,excluded,value,better,median,min,max,cv,speedup,efficiency,"
-            "ratio_to_baseline\n");
-    for (size_t i = 0; i < n; i++) {
-        const struct result *r = &res[i];
-        csv_field(f, r->profile, false);
-        fprintf(f, "%ld,%zu,%zu,", r->np, r->runs, r->excluded);
-        csv_field(f, value, false);
-        fprintf(f, "%s,", better(c));
-        if (r->s.n)
-            fprintf(f, "%.9g,%.9g,%.9g,%.9g,", r->s.median, r->s.min, r->s.max, r->s.cv);
-        else
-            fputs(",,,,", f);
-        print_num(f, "%.9g", r->speedup, true);
-        fputc(',', f);
-        print_num(f, "%.9g", r->efficiency, true);
-        fputc(',', f);
-        print_num(f, "%.9g", r->ratio, true);
-        fputc('\n', f);
-    }
+    struct table t = {.format = TABLE_CSV, .out = f, .cols = result_cols, .ncols = RESULT_COLS};
+    result_rows(c, res, n, value, &t, 1);
     xmemstream_close(f);
     return text;
-}
-
-static void json_result(struct json *j, const struct result *r)
-{
-    json_begin_object(j, NULL);
-    json_string(j, "profile", r->profile);
-    json_int(j, "np", r->np);
-    json_int(j, "runs", (int64_t)r->runs);
-    json_int(j, "excluded", (int64_t)r->excluded);
-    const char *keys[] = {"median", "min", "max", "cv", "speedup", "efficiency",
-                          "ratio_to_baseline"};
-    double vals[] = {r->s.median, r->s.min, r->s.max, r->s.cv, r->speedup, r->efficiency,
-                     r->ratio};
-    for (size_t k = 0; k < 7; k++) {
-        if (!r->s.n || isnan(vals[k]))
-            json_null(j, keys[k]);
-        else
-            json_double(j, keys[k], vals[k]);
-    }
-    json_end_object(j);
 }
 
 /* summary.json's text. */
@@ -178,10 +167,9 @@ static char *json_text(const struct compare *c, const struct result *res, size_t
     json_string(&j, "baseline", c->baseline);
     json_int(&j, "repeat", c->repeat);
     json_int(&j, "warmup", c->warmup);
-    json_begin_array(&j, "results");
-    for (size_t i = 0; i < n; i++)
-        json_result(&j, &res[i]);
-    json_end_array(&j);
+    struct table t = {.format = TABLE_JSON, .json = &j, .json_key = "results",
+                      .cols = result_cols, .ncols = RESULT_COLS};
+    result_rows(c, res, n, value, &t, 1);
     json_begin_array(&j, "flagged_runs");
     for (size_t i = 0; i < nruns; i++) {
         if (runs[i].included)

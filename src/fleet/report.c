@@ -2,7 +2,7 @@
  * the odd node out and the plot, from the fleet records.c read. */
 #include "fleet/fleet.h"
 #include "fleet/report.h"
-#include "util/csv.h"
+#include "util/table.h"
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -130,6 +130,7 @@ static void plot(const size_t *order, FILE *out)
 struct report_ctx {
     FILE *out;
     struct json j;
+    struct table t;   /* the nodes' rows, in the report's format */
     const size_t *order;
     struct strvec odd;
     bool plot;
@@ -143,14 +144,65 @@ struct node_row {
     bool odd;
 };
 
-/* A format: its head, a row a node, and its end (the pairs, the odd ones). */
+/* The nodes' columns (util/table.h): the text table, --csv and --json's
+ * "nodes" (where the times are Unix times, the codes an object). */
+static const struct table_col node_cols[] = {
+    {.name = "node", .head = "NODE", .width = -16, .type = TT_STR},
+    {.name = "checks", .head = "CHECKS", .width = 7, .type = TT_INT},
+    {.name = "failed", .head = "FAILED", .width = 7, .type = TT_INT},
+    {.name = "last_failed", .head = "LAST FAILED", .width = -16, .type = TT_STR,
+     .show = TS_TEXT | TS_CSV, .gap = "  "},
+    {.name = "last_failed", .type = TT_INT, .show = TS_JSON, .omit_none = true},
+    {.name = "codes", .type = TT_STR, .show = TS_CSV},
+    {.name = "codes", .type = TT_JSON, .show = TS_JSON},
+    {.name = "runs", .head = "RUNS", .width = 5, .type = TT_INT, .gap = "  "},
+    {.name = "fell_back", .head = "FELL BACK", .width = 9, .type = TT_INT},
+    {.name = "last_fell_back", .head = "LAST FELL BACK", .width = -16, .type = TT_STR,
+     .show = TS_TEXT | TS_CSV, .gap = "  "},
+    {.name = "last_fell_back", .type = TT_INT, .show = TS_JSON, .omit_none = true},
+    {.name = "pairs_failed", .head = "PAIRS", .width = 5, .type = TT_INT, .gap = "  "},
+    {.name = "path_silent", .type = TT_INT, .show = TS_JSON},
+    {.name = "odd", .type = TT_BOOL, .show = TS_CSV | TS_JSON},
+    {.name = "odd_why", .type = TT_STR, .show = TS_JSON, .omit_none = true},
+    {.name = "codes", .head = "FAULT CODES", .type = TT_STR, .show = TS_TEXT, .gap = "  "},
+};
+#define NODE_COLS (sizeof(node_cols) / sizeof(*node_cols))
+
+/* A node's fault codes as a JSON object: each code's count. */
+static void codes_json(struct json *j, const char *key, const void *arg)
+{
+    const struct node_stat *s = arg;
+    json_begin_object(j, key);
+    for (size_t k = 0; k < s->codes.n; k++)
+        json_int(j, s->codes.v[k], s->code_n[k]);
+    json_end_object(j);
+}
+
+static void node_row_out(struct report_ctx *x, const struct node_row *r)
+{
+    const struct node_stat *s = r->s;
+    struct table_cell row[NODE_COLS] = {
+        {.s = s->name}, {.i = s->checks}, {.i = s->failed},
+        {.s = s->last_failed ? r->lf : x->t.format == TABLE_TEXT ? "-" : ""},
+        {.i = s->last_failed, .none = !s->last_failed},
+        {.s = r->codes}, {.put = codes_json, .arg = s},
+        {.i = s->runs}, {.i = s->fell_back},
+        {.s = s->last_fell_back ? r->lb : x->t.format == TABLE_TEXT ? "-" : ""},
+        {.i = s->last_fell_back, .none = !s->last_fell_back},
+        {.i = s->pair_failed}, {.i = s->silent}, {.i = r->odd}, {.s = r->why},
+        {.s = *r->codes ? r->codes : "-"},
+    };
+    table_row(&x->t, row);
+}
+
+/* A format: its head (the nodes' table begun) and its end (the table
+ * ended; the pairs, the odd ones out). */
 struct report_writer {
     void (*begin)(struct report_ctx *x);
-    void (*node)(struct report_ctx *x, const struct node_row *r);
     void (*end)(struct report_ctx *x);
 };
 
-static void table_begin(struct report_ctx *x)
+static void text_begin(struct report_ctx *x)
 {
     fprintf(x->out, "rdmarun report: %ld records (%ld checks, %ld runs) on %zu node%s",
             fl.records, x->checks, x->runs, fl.n, fl.n == 1 ? "" : "s");
@@ -158,17 +210,8 @@ static void table_begin(struct report_ctx *x)
         fprintf(x->out, "; %ld other .json files skipped", fl.skipped);
     if (fl.undated)
         fprintf(x->out, "; %ld undated (a time before 2000 or after tomorrow)", fl.undated);
-    fprintf(x->out, "\n\n%-16s %7s %7s  %-16s  %5s %9s  %-16s  %5s  %s\n", "NODE", "CHECKS",
-            "FAILED", "LAST FAILED", "RUNS", "FELL BACK", "LAST FELL BACK", "PAIRS",
-            "FAULT CODES");
-}
-
-static void table_node(struct report_ctx *x, const struct node_row *r)
-{
-    const struct node_stat *s = r->s;
-    fprintf(x->out, "%-16s %7ld %7ld  %-16s  %5ld %9ld  %-16s  %5ld  %s\n", s->name, s->checks,
-            s->failed, r->lf, s->runs, s->fell_back, r->lb, s->pair_failed,
-            *r->codes ? r->codes : "-");
+    fputs("\n\n", x->out);
+    table_begin(&x->t);
 }
 
 static void table_failed_pairs(FILE *out)
@@ -205,7 +248,7 @@ static void table_silent_nodes(FILE *out)
     }
 }
 
-static void table_end(struct report_ctx *x)
+static void text_end(struct report_ctx *x)
 {
     table_failed_pairs(x->out);
     table_silent_nodes(x->out);
@@ -217,20 +260,7 @@ static void table_end(struct report_ctx *x)
 
 static void csv_begin(struct report_ctx *x)
 {
-    fputs("node,checks,failed,last_failed,codes,runs,fell_back,last_fell_back,pairs_failed,odd\n",
-          x->out);
-}
-
-static void csv_node(struct report_ctx *x, const struct node_row *r)
-{
-    const struct node_stat *s = r->s;
-    csv_field(x->out, s->name, false);
-    fprintf(x->out, "%ld,%ld,", s->checks, s->failed);
-    csv_field(x->out, s->last_failed ? r->lf : "", false);
-    csv_field(x->out, r->codes, false);
-    fprintf(x->out, "%ld,%ld,", s->runs, s->fell_back);
-    csv_field(x->out, s->last_fell_back ? r->lb : "", false);
-    fprintf(x->out, "%ld,%s\n", s->pair_failed, r->odd ? "yes" : "no");
+    table_begin(&x->t);
 }
 
 static void csv_end(struct report_ctx *x)
@@ -245,39 +275,13 @@ static void json_begin(struct report_ctx *x)
     json_int(&x->j, "records", fl.records);
     json_int(&x->j, "skipped", fl.skipped);
     json_int(&x->j, "undated", fl.undated);
-    json_begin_array(&x->j, "nodes");
-}
-
-static void json_node(struct report_ctx *x, const struct node_row *r)
-{
-    const struct node_stat *s = r->s;
-    struct json *j = &x->j;
-    json_begin_object(j, NULL);
-    json_string(j, "node", s->name);
-    json_int(j, "checks", s->checks);
-    json_int(j, "failed", s->failed);
-    if (s->last_failed)
-        json_int(j, "last_failed", s->last_failed);
-    json_begin_object(j, "codes");
-    for (size_t k = 0; k < s->codes.n; k++)
-        json_int(j, s->codes.v[k], s->code_n[k]);
-    json_end_object(j);
-    json_int(j, "runs", s->runs);
-    json_int(j, "fell_back", s->fell_back);
-    if (s->last_fell_back)
-        json_int(j, "last_fell_back", s->last_fell_back);
-    json_int(j, "pairs_failed", s->pair_failed);
-    json_int(j, "path_silent", s->silent);
-    json_bool(j, "odd", r->odd);
-    if (r->why)
-        json_string(j, "odd_why", r->why);
-    json_end_object(j);
+    table_begin(&x->t);   /* "nodes" */
 }
 
 static void json_end(struct report_ctx *x)
 {
     struct json *j = &x->j;
-    json_end_array(j);
+    table_end(&x->t);
     json_begin_array(j, "pairs");
     for (size_t i = 0; i < fl.npairs; i++) {
         json_begin_object(j, NULL);
@@ -295,9 +299,9 @@ static void json_end(struct report_ctx *x)
 }
 
 static const struct report_writer writers[] = {
-    [REPORT_TABLE] = {table_begin, table_node, table_end},
-    [REPORT_CSV] = {csv_begin, csv_node, csv_end},
-    [REPORT_JSON] = {json_begin, json_node, json_end},
+    [REPORT_TABLE] = {text_begin, text_end},
+    [REPORT_CSV] = {csv_begin, csv_end},
+    [REPORT_JSON] = {json_begin, json_end},
 };
 
 /* Every node's row through the format's writer, most trouble first. */
@@ -317,7 +321,7 @@ static void write_report(struct report_ctx *x, const struct report_writer *w)
         r.odd = odd_one(s, x->checks, x->failed, x->runs, x->fell, &r.why);
         if (r.odd)
             sv_pushf(&x->odd, "%s: %s", s->name, r.why);
-        w->node(x, &r);
+        node_row_out(x, &r);
         free(r.codes);
         free(r.lf);
         free(r.lb);
@@ -343,7 +347,11 @@ int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot
         for (size_t i = 0; i < fl.n; i++)
             order[i] = i;
         qsort(order, fl.n, sizeof(*order), by_trouble);
+        static const enum table_format formats[] = {
+            [REPORT_TABLE] = TABLE_TEXT, [REPORT_CSV] = TABLE_CSV, [REPORT_JSON] = TABLE_JSON};
         struct report_ctx x = {.out = out, .order = order, .plot = do_plot};
+        x.t = (struct table){.format = formats[fmt], .out = out, .json = &x.j,
+                             .json_key = "nodes", .cols = node_cols, .ncols = NODE_COLS};
         write_report(&x, &writers[fmt]);
         sv_free(&x.odd);
         free(order);

@@ -2,10 +2,10 @@
  * made them, the tuned profile DIR/tuned.ini and the summary. */
 #include "tune/tune.h"
 #include "tune/session.h"
-#include "util/csv.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"
+#include "util/table.h"
 #include "util/xalloc.h"
 #include <config.h>
 #include <ctype.h>
@@ -42,6 +42,34 @@ char *tune_gain_text(const struct paired_gain *g)
     free(lo);
     free(hi);
     return s;
+}
+
+void tune_bin_cols(const char *gain_head, struct table_col *cols)
+{
+    const struct table_col c[TUNE_BIN_COLS] = {
+        {.name = "bin", .width = -28, .type = TT_STR},
+        {.name = "base_median", .head = "base", .width = 14, .type = TT_NUM},
+        {.name = "tuned_median", .head = "tuned", .width = 14, .type = TT_NUM},
+        {.name = "gain_text", .head = gain_head, .type = TT_STR, .show = TS_TEXT, .gap = "  "},
+        {.name = "gain", .type = TT_NUM, .show = TS_DATA, .data_fmt = "%.6f"},
+        {.name = "gain_lo", .type = TT_NUM, .show = TS_DATA, .data_fmt = "%.6f"},
+        {.name = "gain_hi", .type = TT_NUM, .show = TS_DATA, .data_fmt = "%.6f"},
+        {.name = "pairs", .type = TT_INT, .show = TS_DATA},
+    };
+    memcpy(cols, c, sizeof(c));
+}
+
+void tune_bin_row(const struct table *ts, size_t n, const char *bin, double base, double tuned,
+                  const struct paired_gain *g)
+{
+    char *text = g->n ? tune_gain_text(g) : xstrdup("-");
+    struct table_cell row[TUNE_BIN_COLS] = {
+        {.s = bin}, {.d = base}, {.d = tuned}, {.s = text}, {.d = exp(g->mean) - 1},
+        {.d = exp(g->lo) - 1}, {.d = exp(g->hi) - 1}, {.i = (long long)g->n},
+    };
+    for (size_t i = 0; i < n; i++)
+        table_row(&ts[i], row);
+    free(text);
 }
 
 void tune_moved(const struct tune_search *s, const unsigned *choice,
@@ -225,31 +253,6 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
 }
 
 /* The table on stdout, DIR/summary.csv and DIR/summary.json. */
-/* One bin's medians (base and tuned) and fresh-pairs gain: on stdout, in
- * summary.csv and in summary.json's bins. */
-static void summary_bin(const struct session *x, const struct tune_search *s, size_t b,
-                        const char *cbase, const char *cbest, FILE *csv, struct json *j)
-{
-    const char *bin = bin_name(x, b);
-    double mb = median_of(x, cbase, x->bins.v[b]), mt = median_of(x, cbest, x->bins.v[b]);
-    const struct paired_gain *g = &s->gain[b];
-    char *text = g->n ? tune_gain_text(g) : xstrdup("-");
-    printf("%-28s %14.6g %14.6g  %s\n", bin, mb, mt, text);
-    free(text);
-    csv_field(csv, bin, false);
-    fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", mb, mt, exp(g->mean) - 1,
-            exp(g->lo) - 1, exp(g->hi) - 1, g->n);
-    json_begin_object(j, NULL);
-    json_string(j, "bin", bin);
-    json_double(j, "base_median", mb);
-    json_double(j, "tuned_median", mt);
-    json_double(j, "gain", exp(g->mean) - 1);
-    json_double(j, "gain_lo", exp(g->lo) - 1);
-    json_double(j, "gain_hi", exp(g->hi) - 1);
-    json_int(j, "pairs", (int64_t)g->n);
-    json_end_object(j);
-}
-
 /* summary.json's head: the base, the runs, what was tuned, the values. */
 static void summary_json_head(const struct session *x, const struct tune_search *s,
                               struct json *j)
@@ -288,19 +291,27 @@ int tune_write_summary(const struct session *x, const struct tune_search *s)
     else
         printf("tuned: NCCL's algorithm and protocol by message size\n");
     printf("best: %s\n", settings);
-    printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "gain (95% CI, fresh pairs)");
     char *csv_text, *js_text;
     size_t csv_len, js_len;
     FILE *csv = xmemstream_open(&csv_text, &csv_len), *js = xmemstream_open(&js_text, &js_len);
-    fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
     struct json j;
     json_init(&j, js);
     json_begin_object(&j, NULL);
     summary_json_head(x, s, &j);
-    json_begin_array(&j, "bins");
+    struct table_col cols[TUNE_BIN_COLS];
+    tune_bin_cols("gain (95% CI, fresh pairs)", cols);
+    struct table ts[3] = {
+        {.format = TABLE_TEXT, .out = stdout, .cols = cols, .ncols = TUNE_BIN_COLS},
+        {.format = TABLE_CSV, .out = csv, .cols = cols, .ncols = TUNE_BIN_COLS},
+        {.format = TABLE_JSON, .json = &j, .json_key = "bins", .cols = cols, .ncols = TUNE_BIN_COLS},
+    };
+    for (int i = 0; i < 3; i++)
+        table_begin(&ts[i]);
     for (size_t b = 0; b < x->bins.n; b++)
-        summary_bin(x, s, b, cbase, cbest, csv, &j);
-    json_end_array(&j);
+        tune_bin_row(ts, 3, bin_name(x, b), median_of(x, cbase, x->bins.v[b]),
+                     median_of(x, cbest, x->bins.v[b]), &s->gain[b]);
+    for (int i = 0; i < 3; i++)
+        table_end(&ts[i]);
     json_end_object(&j);
     json_finish(&j);
     xmemstream_close(csv);

@@ -16,7 +16,6 @@
 #include "launch/program_mpi.h"
 #include "profile/profile.h"
 #include "tune/journal.h"
-#include "util/csv.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/msg.h"

@@ -74,5 +74,15 @@ bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, co
                   struct journal_record *r);
 /* "+8.1% (95% CI +4.0% to +12.3%, 5 pairs)" */
 char *tune_gain_text(const struct paired_gain *g);
+/* The columns of tune's tables of bins (summary, --validate; util/table.h):
+ * the bin, both medians, the gain in words (text; its header gain_head)
+ * and as numbers (CSV, JSON), the pairs. */
+#define TUNE_BIN_COLS 8
+struct table;
+struct table_col;
+void tune_bin_cols(const char *gain_head, struct table_col *cols);
+/* A bin's row on each of the n tables. */
+void tune_bin_row(const struct table *ts, size_t n, const char *bin, double base, double tuned,
+                  const struct paired_gain *g);
 
 #endif

@@ -8,7 +8,7 @@
 #include "compare/stats.h"
 #include "tune/journal.h"
 #include "tune/tune.h"
-#include "util/csv.h"
+#include "util/table.h"
 #include "util/fs.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -32,10 +32,11 @@ static double figure_of(const struct journal_record *r, const char *bin)
 }
 
 /* One bin's row: its medians and the paired gain, on stdout and in the
- * CSV and the plot's data; whether the tuned profile is slower beyond the
- * noise. v0, v1, d: room for n figures each. */
+ * CSV (ts: both tables), and in the plot's data; whether the tuned profile
+ * is slower beyond the noise. v0, v1, d: room for n figures each. */
 static bool bin_row(const struct tune *t, const struct pair_run *runs, size_t n, size_t b,
-                    const char *bin, FILE *csv, FILE *dat, double *v0, double *v1, double *d)
+                    const char *bin, const struct table *ts, FILE *dat, double *v0, double *v1,
+                    double *d)
 {
     size_t np = 0, n0 = 0, n1 = 0;
     for (size_t k = 0; k < n; k++) {
@@ -53,12 +54,7 @@ static bool bin_row(const struct tune *t, const struct pair_run *runs, size_t n,
     stats_of(v0, n0, &s0);
     stats_of(v1, n1, &s1);
     const char *name = *bin ? bin : t->metric ? "the metric" : "wall time";
-    char *text = np ? tune_gain_text(&g) : xstrdup("-");
-    printf("%-28s %14.6g %14.6g  %s\n", name, s0.median, s1.median, text);
-    free(text);
-    csv_field(csv, name, false);
-    fprintf(csv, "%.9g,%.9g,%.6f,%.6f,%.6f,%zu\n", s0.median, s1.median,
-            exp(g.mean) - 1, exp(g.lo) - 1, exp(g.hi) - 1, g.n);
+    tune_bin_row(ts, 2, name, s0.median, s1.median, &g);
     /* The label as gnuplot reads a data column: no quote or control character
      * (the bin comes from the job's output). */
     fprintf(dat, "%zu %.9g %.9g \"", b, s0.median, s1.median);
@@ -99,14 +95,20 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
     FILE *csv = xmemstream_open(&csv_text, &csv_len), *dat = xmemstream_open(&dat_text, &dat_len);
     printf("rdmarun tune --validate: %s against %s/tuned.ini, %zu interleaved pairs of runs\n",
            t->base, t->out.path, n);
-    printf("%-28s %14s %14s  %s\n", "bin", "base", "tuned", "speedup (95% CI)");
-    fprintf(csv, "bin,base_median,tuned_median,gain,gain_lo,gain_hi,pairs\n");
+    struct table_col cols[TUNE_BIN_COLS];
+    tune_bin_cols("speedup (95% CI)", cols);
+    const struct table ts[2] = {
+        {.format = TABLE_TEXT, .out = stdout, .cols = cols, .ncols = TUNE_BIN_COLS},
+        {.format = TABLE_CSV, .out = csv, .cols = cols, .ncols = TUNE_BIN_COLS},
+    };
+    table_begin(&ts[0]);
+    table_begin(&ts[1]);
     fprintf(dat, "# bin base_median tuned_median label\n");
     double *d = xmalloc((n + 1) * sizeof(*d)), *v0 = xmalloc((n + 1) * sizeof(*v0));
     double *v1 = xmalloc((n + 1) * sizeof(*v1));
     size_t slower = 0;
     for (size_t b = 0; b < bins.n; b++)
-        slower += bin_row(t, runs, n, b, bins.v[b], csv, dat, v0, v1, d);
+        slower += bin_row(t, runs, n, b, bins.v[b], ts, dat, v0, v1, d);
     free(d);
     free(v0);
     free(v1);

@@ -1,6 +1,6 @@
 /* CSV as RFC 4180 writes it: the one writer of every CSV file and --csv
- * output (tune's and validate's summary.csv, compare's summary.csv, report
- * --csv). Names in them come from the job's output and the command line, so
+ * output, through util/table.c's CSV backend (tune's and validate's
+ * summary.csv, compare's summary.csv, report --csv). Names in them come from the job's output and the command line, so
  * a field is quoted whenever it holds a comma, a quote, CR or LF, or begins
  * or ends with a blank, and its quotes are doubled. */
 #ifndef RDMARUN_CSV_H

@@ -8,6 +8,7 @@
 #include "util/proc.h"
 #include "util/size.h"
 #include "util/strvec.h"
+#include "util/table.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -487,6 +488,71 @@ static void test_csv(void)
     free(text);
 }
 
+/* util/table: one set of columns and rows, three backends. */
+static void put_obj(struct json *j, const char *key, const void *arg)
+{
+    json_begin_object(j, key);
+    json_int(j, "n", *(const int *)arg);
+    json_end_object(j);
+}
+
+static char *table_as(enum table_format fmt)
+{
+    static const struct table_col cols[] = {
+        {.name = "name", .width = -6, .type = TT_STR},
+        {.name = "rate", .head = "RATE", .width = 6, .type = TT_NUM, .text_fmt = "%.1f%%",
+         .text_scale = 100, .data_fmt = "%.2f"},
+        {.name = "note", .type = TT_STR, .show = TS_TEXT, .gap = "  "},
+        {.name = "ok", .type = TT_BOOL, .show = TS_DATA},
+        {.name = "extra", .type = TT_JSON, .show = TS_JSON},
+        {.name = "why", .type = TT_STR, .show = TS_JSON, .omit_none = true},
+    };
+    static const int seven = 7;
+    const struct table_cell rows[2][6] = {
+        {{.s = "a,\"b\""}, {.d = 0.5}, {.s = "half"}, {.i = 1}, {.put = put_obj, .arg = &seven},
+         {.s = "because"}},
+        {{.s = "c"}, {.none = true}, {.s = "none"}, {.i = 0}, {.put = put_obj, .arg = &seven},
+         {.s = NULL}},
+    };
+    char *text;
+    size_t len;
+    FILE *f = xmemstream_open(&text, &len);
+    struct json j;
+    json_init(&j, f);
+    if (fmt == TABLE_JSON)
+        json_begin_object(&j, NULL);
+    struct table t = {.format = fmt, .out = f, .json = &j, .json_key = "rows", .cols = cols,
+                      .ncols = 6};
+    table_begin(&t);
+    table_row(&t, rows[0]);
+    table_row(&t, rows[1]);
+    table_end(&t);
+    if (fmt == TABLE_JSON)
+        json_end_object(&j);
+    xmemstream_close(f);
+    return text;
+}
+
+static void test_table(void)
+{
+    char *text = table_as(TABLE_TEXT);
+    is_str(text, "name     RATE  note\na,\"b\"   50.0%  half\nc           -  none\n",
+           "table, text: aligned, its own header and format, a missing figure '-'");
+    free(text);
+    text = table_as(TABLE_CSV);
+    is_str(text, "name,rate,ok\n\"a,\"\"b\"\"\",0.50,yes\nc,,no\n",
+           "table, CSV: the data columns, quoted as RFC 4180 says, a missing figure empty");
+    free(text);
+    text = table_as(TABLE_JSON);
+    is_str(text, "{\n  \"rows\": [\n    {\n      \"name\": \"a,\\\"b\\\"\",\n      \"rate\": 0.5,\n"
+                 "      \"ok\": true,\n      \"extra\": {\n        \"n\": 7\n      },\n"
+                 "      \"why\": \"because\"\n    },\n    {\n      \"name\": \"c\",\n"
+                 "      \"rate\": null,\n      \"ok\": false,\n      \"extra\": {\n"
+                 "        \"n\": 7\n      }\n    }\n  ]\n}",
+           "table, JSON: an array of objects, null for a missing figure, an omitted key left out");
+    free(text);
+}
+
 int main(void)
 {
     test_sizes();
@@ -503,5 +569,6 @@ int main(void)
     test_capture_group();
     test_term_safe();
     test_csv();
+    test_table();
     return done_testing();
 }

@@ -196,7 +196,7 @@ static void node_row_out(struct report_ctx *x, const struct node_row *r)
 }
 
 /* A format: its head (the nodes' table begun) and its end (the table
- * ended; the pairs, the odd ones out). */
+ * ended; the pairs, the odd ones out; NULL: none). */
 struct report_writer {
     void (*begin)(struct report_ctx *x);
     void (*end)(struct report_ctx *x);
@@ -263,11 +263,6 @@ static void csv_begin(struct report_ctx *x)
     table_begin(&x->t);
 }
 
-static void csv_end(struct report_ctx *x)
-{
-    (void)x;
-}
-
 static void json_begin(struct report_ctx *x)
 {
     json_init(&x->j, x->out);
@@ -300,7 +295,7 @@ static void json_end(struct report_ctx *x)
 
 static const struct report_writer writers[] = {
     [REPORT_TABLE] = {text_begin, text_end},
-    [REPORT_CSV] = {csv_begin, csv_end},
+    [REPORT_CSV] = {csv_begin, NULL},   /* (CSV has rows only) */
     [REPORT_JSON] = {json_begin, json_end},
 };
 
@@ -327,7 +322,8 @@ static void write_report(struct report_ctx *x, const struct report_writer *w)
         free(r.lb);
         free(r.why);
     }
-    w->end(x);
+    if (w->end)
+        w->end(x);
 }
 
 int fleet_report(const struct strvec *dirs, enum report_format fmt, bool do_plot, FILE *out)

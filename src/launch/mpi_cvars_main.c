@@ -12,8 +12,8 @@
  * The library is opened by the name given, as the ranks' loader finds it
  * (LD_LIBRARY_PATH). Exit 0; 2 when the library cannot be used. */
 #include <dlfcn.h>
-#include <stdbool.h>
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -78,29 +78,9 @@ static size_t last_shown(const struct table *t)
     return last;
 }
 
-void table_begin(const struct table *t)
-{
-    if (t->format == TABLE_JSON) {
-        json_begin_array(t->json, t->json_key);
-        return;
-    }
-    size_t last = last_shown(t);
-    bool first = true;
-    for (size_t k = 0; k < t->ncols; k++) {
-        const struct table_col *c = &t->cols[k];
-        if (!shown(c, t->format))
-            continue;
-        if (t->format == TABLE_CSV)
-            fprintf(t->out, "%s%s", c->name, k == last ? "\n" : ",");
-        else
-            text_cell(t->out, c, first, c->head ? c->head : c->name);
-        first = false;
-    }
-    if (t->format == TABLE_TEXT)
-        fputc('\n', t->out);
-}
-
-void table_row(const struct table *t, const struct table_cell *cells)
+/* One line of the table: the header (cells NULL: each shown column's
+ * header, JSON: none) or a row. */
+static void put_line(const struct table *t, const struct table_cell *cells)
 {
     if (t->format == TABLE_JSON)
         json_begin_object(t->json, NULL);
@@ -112,10 +92,12 @@ void table_row(const struct table *t, const struct table_cell *cells)
             continue;
         if (t->format == TABLE_JSON) {
             json_cell(t->json, c, &cells[k]);
+        } else if (t->format == TABLE_CSV && !cells) {
+            fprintf(t->out, "%s%s", c->name, k == last ? "\n" : ",");
         } else if (t->format == TABLE_CSV) {
             csv_cell(t->out, c, &cells[k], k == last);
         } else {
-            char *s = text_of(c, &cells[k]);
+            char *s = cells ? text_of(c, &cells[k]) : xstrdup(c->head ? c->head : c->name);
             text_cell(t->out, c, first, s);
             free(s);
         }
@@ -125,6 +107,19 @@ void table_row(const struct table *t, const struct table_cell *cells)
         json_end_object(t->json);
     else if (t->format == TABLE_TEXT)
         fputc('\n', t->out);
+}
+
+void table_begin(const struct table *t)
+{
+    if (t->format == TABLE_JSON)
+        json_begin_array(t->json, t->json_key);
+    else
+        put_line(t, NULL);
+}
+
+void table_row(const struct table *t, const struct table_cell *cells)
+{
+    put_line(t, cells);
 }
 
 void table_end(const struct table *t)

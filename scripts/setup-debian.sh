@@ -29,7 +29,7 @@ packages="build-essential autoconf automake libtool pkg-config
   libucx-dev ucx-utils libjson-c-dev libpmix-dev libelf-dev openmpi-bin libopenmpi-dev python3
   mpich libmpich-dev
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
-  perftest libfabric-bin iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
+  perftest libfabric-bin libfabric-dev iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
   debhelper lintian rpm python3-torch strace python3-venv python3-prometheus-client"
 missing=

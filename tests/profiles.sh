@@ -35,7 +35,7 @@ check "UCX rejects RNDV_THRESH = eight with its own reason" 78 \
     "ucx-bad-value.ini:2: [ucx] RNDV_THRESH = eight: Invalid value for RNDV_THRESH: 'eight'"
 dry -p "$P/ucx-removed-var.ini"
 check "a variable this UCX does not have (removed in 1.13)" 78 \
-    "ucx-removed-var.ini:2: UCX $UCX_VERSION has no configuration variable UCX_SOCKADDR_CM_ENABLE" "did you mean UCX_"
+    "ucx-removed-var.ini:2: UCX $UCX_VERSION has no configuration variable UCX_SOCKADDR_CM_ENABLE in [ucx]" "did you mean UCX_"
 dry -p "$P/ucx-bad-tls.ini"
 check "UCX_TLS names a transport UCX does not have" 78 "ucx-bad-tls.ini:2" "no transport or alias 'tcpp' (did you mean 'tcp'?)"
 dry --set ucx.TLS=rc_x,sm,self -p shm

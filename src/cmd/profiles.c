@@ -101,15 +101,12 @@ static int list_keys(void)
         if (sec->keyset == KEYS_FIXED) {
             for (const struct keydef *k = sec->keys; k->name; k++)
                 printf("%s.%s\n", sec->name, k->name);
-        } else if (sec->keyset == KEYS_UCX) {
-            const struct strvec *names = ucx_config_names();
-            for (size_t i = 0; i < names->n; i++)
-                printf("%s.%s\n", sec->name, names->v[i]);
-        } else if (sec->keyset == KEYS_NCCL) {
-            size_t nn;
-            const char *const *names = schema_nccl_names(&nn);
-            for (size_t i = 0; i < nn; i++)
-                printf("%s.%s\n", sec->name, names[i]);
+        } else if (sec->names) {
+            struct strvec names = {0};
+            sec->names(&names);
+            for (size_t i = 0; i < names.n; i++)
+                printf("%s.%s\n", sec->name, names.v[i]);
+            sv_free(&names);
         }
     }
     return 0;

@@ -120,17 +120,11 @@ static void items_from_profile(struct plan *p, const struct profile *prof)
     for (size_t i = 0; i < prof->n; i++) {
         const struct entry *e = &prof->e[i];
         const char *s = e->section;
-        if (strcmp(s, "ucx") == 0 || strcmp(s, "nccl") == 0) {
-            char *name = xasprintf("%s_%s", strcmp(s, "ucx") == 0 ? "UCX" : "NCCL", e->key);
-            plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
-            free(name);
-        } else if (strcmp(s, "env") == 0) {
-            plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
-        } else if (strcmp(s, "mpi") == 0) {
+        const struct sectiondef *sec = schema_section(s);
+        if (sec && sec->keyset == KEYS_MCA) {
             plan_add_item(p, ITEM_MCA, SOURCE_PROFILE, e->key, e->value, entry_origin(e), NULL);
-        } else if (strcmp(s, "mpich") == 0 || strcmp(s, "impi") == 0) {
-            char *name = xasprintf("%s%s", strcmp(s, "mpich") == 0 ? "MPIR_CVAR_" : "I_MPI_",
-                                   e->key);
+        } else if (sec && (sec->prefix || sec->keyset == KEYS_ENV)) {
+            char *name = xasprintf("%s%s", sec->prefix ? sec->prefix : "", e->key);
             plan_add_item(p, ITEM_ENV, SOURCE_PROFILE, name, e->value, entry_origin(e), NULL);
             free(name);
         } else if (strcmp(s, "bind") == 0 && !placement_key(e->key)) {

@@ -180,13 +180,16 @@ bool profile_resolve_name(const char *section, const char *key, const struct sec
     const struct sectiondef *sec = schema_section(section);
     *key_out = NULL;
     if (!sec) {
-        const char *names[16];
-        for (size_t i = 0; i < schema_nsections; i++)
-            names[i] = schema_sections[i].name;
+        const char *names[32];
+        struct strvec all = {0};
+        for (size_t i = 0; i < schema_nsections && i < 32; i++)
+            sv_push(&all, names[i] = schema_sections[i].name);
         const char *s = suggest(section, names, schema_nsections);
+        char *list = sv_join(&all, ", ");
         *why = s ? xasprintf("unknown section [%s] (did you mean [%s]?)", section, s)
-                 : xasprintf("unknown section [%s] (sections: profile, ucx, nccl, mpi, bind, "
-                             "env, check)", section);
+                 : xasprintf("unknown section [%s] (sections: %s)", section, list);
+        free(list);
+        sv_free(&all);
         return false;
     }
     *sec_out = sec;
@@ -204,26 +207,18 @@ bool profile_resolve_name(const char *section, const char *key, const struct sec
         free(k);
         return false;
     }
-    if (sec->keyset == KEYS_NCCL) {
-        const char *s = NULL;
-        if (!schema_nccl_known(k, &s)) {
-            *why = xasprintf("unknown NCCL variable NCCL_%s in [nccl]%s%s%s (hint: a variable "
-                             "newer than rdmarun knows can go under [env] as NCCL_%s)",
-                             k, s ? " (did you mean NCCL_" : "", s ? s : "", s ? "?)" : "", k);
-            free(k);
-            return false;
-        }
-    }
-    if (sec->keyset == KEYS_UCX) {
-        char *s = NULL;
-        if (!ucx_config_known(k, &s)) {
-            *why = xasprintf("UCX %s has no configuration variable UCX_%s%s%s%s (hint: "
-                             "'ucx_info -c -f' lists them all)", ucx_config_version(), k,
-                             s ? " (did you mean UCX_" : "", s ? s : "", s ? "?)" : "");
-            free(s);
-            free(k);
-            return false;
-        }
+    char *near = NULL;
+    if (!schema_var_known(sec, k, &near)) {
+        char *what = sec->keyset == KEYS_UCX
+                   ? xasprintf("UCX %s has no configuration variable", ucx_config_version())
+                   : xasprintf("unknown %s variable", sec->library);
+        *why = xasprintf("%s %s%s in [%s]%s%s%s%s (hint: %s)", what, sec->prefix, k, sec->name,
+                         near ? " (did you mean " : "", near ? sec->prefix : "",
+                         near ? near : "", near ? "?)" : "", sec->hint);
+        free(what);
+        free(near);
+        free(k);
+        return false;
     }
     *key_out = k;
     return true;
@@ -277,59 +272,49 @@ int profile_apply_set(struct profile *p, const char *assignment)
     return rc;
 }
 
-/* Whether an environment variable configures UCX or NCCL; when it does not,
- * the note the plan gives it (`from`: "the environment", "-x"). */
-static bool env_configures(const char *section, const char *prefix, const char *key,
-                           const char *from, struct strvec *passed)
+/* Whether an environment variable configures its library; when it does
+ * not, the note the plan gives it (`from`: "the environment", "-x"). */
+static bool env_configures(const struct sectiondef *sec, const char *key, const char *from,
+                           struct strvec *passed)
 {
-    char *s = NULL;
-    const char *ns = NULL;
-    bool ucx = strcmp(section, "ucx") == 0;
-    bool known = ucx ? ucx_config_known(key, &s)
-               : strcmp(section, "nccl") == 0 ? schema_nccl_known(key, &ns) : true;
-    const char *maybe = ucx ? s : ns;
+    char *maybe = NULL;
+    bool known = schema_var_known(sec, key, &maybe);
+    bool ucx = sec->keyset == KEYS_UCX;
     if (!known)
-        sv_pushf(passed, "%s%s from %s configures nothing in %s%s: passed to the job "
-                 "untouched%s%s%s%s", prefix, key, from, ucx ? "UCX " : "NCCL",
+        sv_pushf(passed, "%s%s from %s configures nothing in %s%s%s: passed to the job "
+                 "untouched%s%s%s%s", sec->prefix, key, from, sec->library, ucx ? " " : "",
                  ucx ? ucx_config_version() : "", maybe ? " (did you mean " : "",
-                 maybe ? prefix : "", maybe ? maybe : "", maybe ? "?)" : "");
-    free(s);
+                 maybe ? sec->prefix : "", maybe ? maybe : "", maybe ? "?)" : "");
+    free(maybe);
     return known;
 }
 
 static int apply_vars(struct profile *p, char *const *envp, enum origin_kind kind)
 {
-    static const struct { const char *prefix, *section; } tools[] = {
-        {"UCX_", "ucx"}, {"NCCL_", "nccl"}, {"OMPI_MCA_", "mpi"},
-    };
     int rc = 0;
     for (; *envp; envp++) {
-        const char *eq = strchr(*envp, '=');
+        const char *eq = strchr(*envp, '='), *rest = NULL;
         if (!eq)
             continue;
-        for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
-            size_t plen = strlen(tools[t].prefix);
-            if (strncmp(*envp, tools[t].prefix, plen) != 0 || eq - *envp <= (long)plen)
-                continue;
-            char *key = xstrndup(*envp + plen, (size_t)(eq - *envp) - plen);
-            /* The environment a job inherits is not a profile: a UCX_ or NCCL_
-             * variable that is no configuration variable (UCX_ROOT, NCCL_HOME
-             * from Spack and modules) passes through untouched, as it does
-             * with plain mpirun. A real one is checked like a profile's. */
-            bool env = kind == ORIGIN_ENV;
-            if (!env_configures(tools[t].section, tools[t].prefix, key,
-                                env ? "the environment" : "-x", &p->passed)) {
-                free(key);
-                continue;
-            }
-            char *what = xasprintf("%s %.*s", env ? "environment variable" : "-x",
-                                   (int)(eq - *envp), *envp);
-            int r = put_checked(p, tools[t].section, key, eq + 1, kind, what);
+        char *name = xstrndup(*envp, (size_t)(eq - *envp));
+        const struct sectiondef *sec = schema_section_of_var(name, &rest);
+        if (!sec || !sec->from_env) {
+            free(name);
+            continue;
+        }
+        /* The environment a job inherits is not a profile: a UCX_ or NCCL_
+         * variable that is no configuration variable (UCX_ROOT, NCCL_HOME
+         * from Spack and modules) passes through untouched, as it does
+         * with plain mpirun. A real one is checked like a profile's. */
+        bool env = kind == ORIGIN_ENV;
+        if (env_configures(sec, rest, env ? "the environment" : "-x", &p->passed)) {
+            char *what = xasprintf("%s %s", env ? "environment variable" : "-x", name);
+            int r = put_checked(p, sec->name, rest, eq + 1, kind, what);
             if (r && !rc)
                 rc = r;
-            free(key);
             free(what);
         }
+        free(name);
     }
     return rc;
 }
@@ -383,24 +368,18 @@ void profile_value_error(const struct entry *e, const char *why)
  * stays in [env]. */
 static char *env_managed(const char *name)
 {
-    static const struct { const char *prefix, *section; } managed[] = {
-        {"UCX_", "ucx"}, {"NCCL_", "nccl"}, {"OMPI_MCA_", "mpi"},
-    };
-    for (size_t i = 0; i < sizeof(managed) / sizeof(*managed); i++) {
-        const char *rest = name + strlen(managed[i].prefix);
-        if (!starts_with(name, managed[i].prefix) || !*rest)
-            continue;
-        char *suggestion = NULL;
-        const char *nccl_suggestion;
-        bool known = i == 0 ? ucx_config_known(rest, &suggestion)
-                   : i == 1 ? schema_nccl_known(rest, &nccl_suggestion) : true;
-        free(suggestion);
-        if (known)
-            return xasprintf("%s belongs in [%s] as %s = ..., where the plan checks it and shows "
-                             "the value the job gets (in [env] it would override the plan "
-                             "unseen)", name, managed[i].section, rest);
-    }
-    return NULL;
+    const char *rest = NULL;
+    const struct sectiondef *sec = schema_section_of_var(name, &rest);
+    if (!sec || !sec->from_env)
+        return NULL;
+    char *suggestion = NULL;
+    bool known = schema_var_known(sec, rest, &suggestion);
+    free(suggestion);
+    if (!known)
+        return NULL;
+    return xasprintf("%s belongs in [%s] as %s = ..., where the plan checks it and shows "
+                     "the value the job gets (in [env] it would override the plan unseen)",
+                     name, sec->name, rest);
 }
 
 /* Whether an entry's value is one its key takes; else why not (*why). A UCX

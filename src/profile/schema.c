@@ -1,5 +1,8 @@
 #include "profile/schema.h"
 #include "profile/settings.h"
+#include "profile/known_vars.h"
+#include "profile/ucx_config.h"
+#include "util/strvec.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -108,50 +111,55 @@ static const struct keydef check_keys[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
+static void ucx_var_names(struct strvec *out)
+{
+    const struct strvec *names = ucx_config_names();
+    for (size_t i = 0; i < names->n; i++)
+        sv_push(out, names->v[i]);
+}
+
+#define NEWER "a variable newer than rdmarun knows can go under [env]"
+
 const struct sectiondef schema_sections[] = {
-    {"profile", KEYS_FIXED, profile_keys, "the profile itself"},
-    {"ucx", KEYS_UCX, NULL, "UCX variables, written without the UCX_ prefix"},
-    {"nccl", KEYS_NCCL, NULL, "NCCL variables, written without the NCCL_ prefix"},
-    {"mpi", KEYS_MCA, NULL, "Open MPI MCA parameters"},
-    {"mpich", KEYS_CVAR, NULL,
-     "MPICH control variables, written without the MPIR_CVAR_ prefix (checked by the "
-     "program's MPICH when the job runs)"},
-    {"impi", KEYS_IMPI, NULL,
-     "Intel MPI variables, written without the I_MPI_ prefix (names checked against the "
-     "program's Intel MPI, impi_info, when the job runs)"},
-    {"bind", KEYS_FIXED, bind_keys, "process mapping and binding"},
-    {"env", KEYS_ENV, NULL, "any other environment variable"},
-    {"check", KEYS_FIXED, check_keys, "expectations checked before launch"},
+    {.name = "profile", .keyset = KEYS_FIXED, .keys = profile_keys, .doc = "the profile itself"},
+    {.name = "ucx", .keyset = KEYS_UCX, .doc = "UCX variables, written without the UCX_ prefix",
+     .prefix = "UCX_", .library = "UCX", .known = ucx_config_known, .names = ucx_var_names,
+     .hint = "'ucx_info -c -f' lists them all", .from_env = true},
+    {.name = "nccl", .keyset = KEYS_VARS,
+     .doc = "NCCL variables, written without the NCCL_ prefix", .prefix = "NCCL_",
+     .library = "NCCL", .known = nccl_var_known, .names = nccl_var_names, .hint = NEWER,
+     .from_env = true},
+    {.name = "libfabric", .keyset = KEYS_VARS,
+     .doc = "libfabric variables, written without the FI_ prefix (checked against the "
+            "providers libfabric loads here, and rdmarun's table of the others)",
+     .prefix = "FI_", .library = "libfabric", .known = libfabric_var_known,
+     .names = libfabric_var_names, .hint = "'fi_info -e' lists this node's; " NEWER,
+     .from_env = true},
+    {.name = "ofi-nccl", .keyset = KEYS_VARS,
+     .doc = "aws-ofi-nccl (NCCL's libfabric plugin) variables, written without the OFI_NCCL_ "
+            "prefix",
+     .prefix = "OFI_NCCL_", .library = "aws-ofi-nccl", .known = ofi_nccl_var_known,
+     .names = ofi_nccl_var_names, .hint = NEWER, .from_env = true},
+    {.name = "cray-mpich", .keyset = KEYS_VARS,
+     .doc = "HPE Cray MPICH variables, written without the MPICH_ prefix (OFI_NIC_POLICY, ...)",
+     .prefix = "MPICH_", .library = "Cray MPICH", .known = cray_mpich_var_known,
+     .names = cray_mpich_var_names, .hint = NEWER, .from_env = true},
+    {.name = "mpi", .keyset = KEYS_MCA, .doc = "Open MPI MCA parameters", .prefix = "OMPI_MCA_",
+     .library = "Open MPI", .from_env = true},
+    {.name = "mpich", .keyset = KEYS_VARS,
+     .doc = "MPICH control variables, written without the MPIR_CVAR_ prefix (checked by the "
+            "program's MPICH when the job runs)",
+     .prefix = "MPIR_CVAR_", .library = "MPICH"},
+    {.name = "impi", .keyset = KEYS_VARS,
+     .doc = "Intel MPI variables, written without the I_MPI_ prefix (names checked against the "
+            "program's Intel MPI, impi_info, when the job runs)",
+     .prefix = "I_MPI_", .library = "Intel MPI"},
+    {.name = "bind", .keyset = KEYS_FIXED, .keys = bind_keys, .doc = "process mapping and binding"},
+    {.name = "env", .keyset = KEYS_ENV, .doc = "any other environment variable"},
+    {.name = "check", .keyset = KEYS_FIXED, .keys = check_keys,
+     .doc = "expectations checked before launch"},
 };
 const size_t schema_nsections = sizeof(schema_sections) / sizeof(*schema_sections);
-
-/* From NCCL's environment variable documentation (2.18 - 2.23). */
-static const char *const nccl_vars[] = {
-    "ALGO", "BUFFSIZE", "CGA_CLUSTER_SIZE", "CHECK_POINTERS", "CHECKS_DISABLE",
-    "COLLNET_ENABLE", "COLLNET_NODE_THRESHOLD", "COMM_BLOCKING", "COMM_ID", "CONF_FILE",
-    "CREATE_THREAD_CONTEXT", "CROSS_NIC", "CUMEM_ENABLE", "CUMEM_HOST_ENABLE", "DEBUG",
-    "DEBUG_FILE", "DEBUG_SUBSYS", "DMABUF_ENABLE", "GDRCOPY_ENABLE", "GRAPH_MIXING_SUPPORT",
-    "GRAPH_REGISTER", "IB_ADAPTIVE_ROUTING", "IB_ADDR_FAMILY", "IB_ADDR_RANGE",
-    "IB_AR_THRESHOLD", "IB_CUDA_SUPPORT", "IB_DISABLE", "IB_ECE_ENABLE", "IB_FIFO_TC",
-    "IB_GID_INDEX", "IB_HCA", "IB_MERGE_NICS", "IB_MERGE_VFS", "IB_PCI_RELAXED_ORDERING",
-    "IB_QPS_PER_CONNECTION", "IB_RETRY_CNT", "IB_RETURN_ASYNC_EVENTS", "IB_ROCE_VERSION_NUM",
-    "IB_SL", "IB_SPLIT_DATA_ON_QPS", "IB_TC", "IB_TIMEOUT", "IB_USE_INLINE",
-    "IGNORE_CPU_AFFINITY", "IGNORE_DISABLED_P2P", "LAUNCH_MODE", "LL128_BUFFSIZE",
-    "LL_BUFFSIZE", "LOCAL_REGISTER", "MAX_CTAS", "MAX_NCHANNELS", "MAX_P2P_NCHANNELS",
-    "MIN_CTAS", "MIN_NCHANNELS", "MIN_P2P_NCHANNELS", "MNNVL_ENABLE", "NCHANNELS_PER_NET_PEER",
-    "NET", "NET_DISABLE_INTRA", "NET_GDR_C2C", "NET_GDR_LEVEL", "NET_GDR_READ",
-    "NET_OVERHEAD", "NET_PLUGIN", "NET_SHARED_BUFFERS", "NET_SHARED_COMMS", "NSOCKS_PERTHREAD",
-    "NTHREADS", "NVB_DISABLE", "NVB_PRECONNECT", "NVLS_ENABLE", "NVLS_NCHANNELS",
-    "NVTX_DISABLE", "OOB_NET_ENABLE", "OOB_NET_IFNAME", "P2P_DIRECT_DISABLE", "P2P_DISABLE",
-    "P2P_LEVEL", "P2P_LL_THRESHOLD", "P2P_NET_CHUNKSIZE", "P2P_NVL_CHUNKSIZE",
-    "P2P_PCI_CHUNKSIZE", "P2P_PXN_LEVEL", "P2P_READ_ENABLE", "PROFILER_PLUGIN", "PROTO",
-    "PXN_DISABLE", "RAS_ENABLE", "RUNTIME_CONNECT", "SET_STACK_SIZE", "SET_THREAD_NAME",
-    "SHM_DISABLE", "SHM_USE_CUDA_MEMCPY", "SINGLE_RING_THRESHOLD", "SOCKET_FAMILY",
-    "SOCKET_IFNAME", "SOCKET_NTHREADS", "TOPO_DUMP_FILE", "TOPO_FILE", "TREE_THRESHOLD",
-    "TUNER_PLUGIN", "WARN_ENABLE_DEBUG_INFO", "WORK_FIFO_DEPTH",
-    /* Read by the example tuner plugin NCCL ships (plugins/tuner/example). */
-    "TUNER_CONFIG_FILE",
-};
 
 const struct sectiondef *schema_section(const char *name)
 {
@@ -182,12 +190,8 @@ char *schema_canonical_key(const struct sectiondef *sec, const char *key, char *
         return k;
     }
     case KEYS_UCX:
-    case KEYS_NCCL:
-    case KEYS_CVAR:
-    case KEYS_IMPI: {
-        const char *prefix = sec->keyset == KEYS_UCX ? "UCX_"
-                           : sec->keyset == KEYS_NCCL ? "NCCL_"
-                           : sec->keyset == KEYS_CVAR ? "MPIR_CVAR_" : "I_MPI_";
+    case KEYS_VARS: {
+        const char *prefix = sec->prefix;
         const char *k = key;
         if (strlen(k) > strlen(prefix) && strncasecmp(k, prefix, strlen(prefix)) == 0)
             k += strlen(prefix);
@@ -313,20 +317,24 @@ bool schema_check_value(const struct keydef *kd, const char *value, char **why)
     return false;
 }
 
-const char *const *schema_nccl_names(size_t *n)
+const struct sectiondef *schema_section_of_var(const char *name, const char **rest)
 {
-    *n = sizeof(nccl_vars) / sizeof(*nccl_vars);
-    return nccl_vars;
+    const struct sectiondef *best = NULL;
+    for (size_t i = 0; i < schema_nsections; i++) {
+        const char *pre = schema_sections[i].prefix;
+        if (pre && starts_with(name, pre) && name[strlen(pre)] &&
+            (!best || strlen(pre) > strlen(best->prefix)))
+            best = &schema_sections[i];
+    }
+    if (best)
+        *rest = name + strlen(best->prefix);
+    return best;
 }
 
-bool schema_nccl_known(const char *name, const char **suggestion)
+bool schema_var_known(const struct sectiondef *sec, const char *name, char **suggestion)
 {
-    size_t n = sizeof(nccl_vars) / sizeof(*nccl_vars);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(nccl_vars[i], name) == 0)
-            return true;
-    *suggestion = suggest(name, nccl_vars, n);
-    return false;
+    *suggestion = NULL;
+    return !sec->known || sec->known(name, suggestion);
 }
 
 bool schema_resolvable(const char *section, const char *key)

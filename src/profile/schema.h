@@ -23,19 +23,30 @@ struct keydef {
 
 enum keyset {
     KEYS_FIXED, /* the keydefs below */
-    KEYS_UCX,   /* UCX configuration variables without the UCX_ prefix */
-    KEYS_NCCL,  /* NCCL environment variables without the NCCL_ prefix */
+    KEYS_UCX,   /* UCX configuration variables without the UCX_ prefix (values checked by UCX) */
+    KEYS_VARS,  /* a library's environment variables without its prefix (NCCL_, FI_, ...) */
     KEYS_MCA,   /* Open MPI MCA parameter names */
-    KEYS_CVAR,  /* MPICH control variables without the MPIR_CVAR_ prefix */
-    KEYS_IMPI,  /* Intel MPI variables without the I_MPI_ prefix */
     KEYS_ENV,   /* any environment variable name */
 };
 
+/* One section of a profile, as a row: what its keys are, and for a
+ * library's variables, the prefix the job's environment spells them with,
+ * whose they are, and how a name is known (NULL: any name, checked by the
+ * program's own library when the job runs). */
+struct strvec;
 struct sectiondef {
     const char *name;
     enum keyset keyset;
     const struct keydef *keys;  /* KEYS_FIXED only; ends with a NULL name */
     const char *doc;
+    const char *prefix;         /* "UCX_", "NCCL_", "OMPI_MCA_"; NULL: fixed keys, [env] */
+    const char *library;        /* "NCCL", "libfabric", ... for messages */
+    /* Whether the library has the variable (name without the prefix); when
+     * not, a near name or NULL in *suggestion (caller frees). */
+    bool (*known)(const char *name, char **suggestion);
+    void (*names)(struct strvec *out);   /* every name known, for --keys; NULL: none */
+    const char *hint;           /* where the full list is, or what to do with a newer name */
+    bool from_env;              /* its variables in the job's environment are overrides */
 };
 
 extern const struct sectiondef schema_sections[];
@@ -49,10 +60,12 @@ char *schema_canonical_key(const struct sectiondef *sec, const char *key, char *
 const struct keydef *schema_key(const struct sectiondef *sec, const char *key);
 /* Check a value against its key's type; on failure *why says what is expected. */
 bool schema_check_value(const struct keydef *kd, const char *value, char **why);
-/* The NCCL variables rdmarun knows (NCCL has no API to list them). */
-bool schema_nccl_known(const char *name, const char **suggestion);
-/* Those NCCL variables, without the NCCL_ prefix; *n is how many. */
-const char *const *schema_nccl_names(size_t *n);
+/* The section whose variables `name` (PREFIX + rest) is, with *rest after the
+ * prefix; NULL when no section's prefix fits. */
+const struct sectiondef *schema_section_of_var(const char *name, const char **rest);
+/* Whether `name` (without the prefix) is a variable of `sec`'s library;
+ * sections without a list take any name. */
+bool schema_var_known(const struct sectiondef *sec, const char *name, char **suggestion);
 /* Keys whose value `auto` rdmarun resolves from the node's facts. */
 bool schema_resolvable(const char *section, const char *key);
 

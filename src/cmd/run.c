@@ -11,6 +11,7 @@
 #include "launch/program_mpi.h"
 #include "plan/launchers.h"
 #include "plan/plan.h"
+#include "plan/ports.h"
 #include "profile/profile.h"
 #include "profile/schema.h"
 #include "launch/evidence_dir.h"
@@ -28,8 +29,6 @@
 #include <unistd.h>
 
 /* Profiles an `auto` profile may choose, by fabric. */
-static const char *const auto_candidates[] = {"ib", "roce", "pvrdma"};
-#define NCANDIDATES (sizeof(auto_candidates) / sizeof(*auto_candidates))
 
 /* One line on stderr before launch: what rdmarun set, so job logs record it. */
 static void print_summary(const struct plan *p)
@@ -188,7 +187,9 @@ static int load_profiles(const struct cmdline *cl, const struct job_args *job,
     if (!rc)
         rc = check_x(prof, job);
     const char *fabric = rc ? NULL : profile_value(prof, "profile", "fabric");
-    for (size_t i = 0; !rc && fabric && strcmp(fabric, "auto") == 0 && i < NCANDIDATES; i++) {
+    const char *auto_candidates[MAX_AUTO_PROFILES];
+    size_t nauto = fabric_auto_profiles(auto_candidates, MAX_AUTO_PROFILES);
+    for (size_t i = 0; !rc && fabric && strcmp(fabric, "auto") == 0 && i < nauto; i++) {
         char *path = profile_find(auto_candidates[i], dirs);
         if (!path)
             continue;
@@ -407,8 +408,8 @@ int cmd_run(const struct cmdline *cl)
     char *apppath = job.appfile ? app_path() : NULL;
     struct strvec dirs = {0};
     profile_search_path(&dirs);
-    struct profile prof, cands[NCANDIDATES];
-    const struct profile *candp[NCANDIDATES];
+    struct profile prof, cands[MAX_AUTO_PROFILES];
+    const struct profile *candp[MAX_AUTO_PROFILES];
     size_t ncands = 0;
     rc = load_profiles(cl, &job, &dirs, &prof, cands, candp, &ncands);
     if (!rc)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const counter_family_names[] = {"traffic", "loss", "error", "receiver",
                                              "congestion", "link", "other", NULL};
@@ -97,6 +98,43 @@ static const struct meaning {
     {"send_err", COUNTER_ERROR, "send error", "send errors"},
     {"rcvd_rnr_err", COUNTER_RECEIVER, "RNR NAK received", "RNR NAKs received"},
     {"send_rnr_err", COUNTER_RECEIVER, "RNR NAK sent", "RNR NAKs sent"},
+    /* EFA's port hw_counters (drivers/infiniband/hw/efa/efa_verbs.c,
+     * efa_port_stats_descs: rdma_read_* since Linux 5.10, rdma_write_* 6.6,
+     * retrans_* and the remote events 6.17) */
+    {"tx_bytes", COUNTER_TRAFFIC, "byte sent", "bytes sent"},
+    {"tx_pkts", COUNTER_TRAFFIC, "packet sent", "packets sent"},
+    {"rx_bytes", COUNTER_TRAFFIC, "byte received", "bytes received"},
+    {"rx_pkts", COUNTER_TRAFFIC, "packet received", "packets received"},
+    {"rx_drops", COUNTER_LOSS, "packet dropped on receive", "packets dropped on receive"},
+    {"send_bytes", COUNTER_TRAFFIC, "byte sent by SEND", "bytes sent by SEND"},
+    {"send_wrs", COUNTER_TRAFFIC, "SEND", "SENDs"},
+    {"recv_bytes", COUNTER_TRAFFIC, "byte received by RECV", "bytes received by RECV"},
+    {"recv_wrs", COUNTER_TRAFFIC, "RECV", "RECVs"},
+    {"rdma_read_wrs", COUNTER_TRAFFIC, "RDMA read", "RDMA reads"},
+    {"rdma_read_bytes", COUNTER_TRAFFIC, "byte read", "bytes read"},
+    {"rdma_read_resp_bytes", COUNTER_TRAFFIC, "byte read by a peer", "bytes read by peers"},
+    {"rdma_write_wrs", COUNTER_TRAFFIC, "RDMA write", "RDMA writes"},
+    {"rdma_write_bytes", COUNTER_TRAFFIC, "byte written", "bytes written"},
+    {"rdma_write_recv_bytes", COUNTER_TRAFFIC, "byte written by a peer", "bytes written by peers"},
+    {"rdma_read_wr_err", COUNTER_ERROR, "failed RDMA read", "failed RDMA reads"},
+    {"rdma_write_wr_err", COUNTER_ERROR, "failed RDMA write", "failed RDMA writes"},
+    {"retrans_bytes", COUNTER_LOSS, "byte retransmitted", "bytes retransmitted"},
+    {"retrans_pkts", COUNTER_LOSS, "packet retransmitted", "packets retransmitted"},
+    {"retrans_timeout_events", COUNTER_LOSS, "retransmission timeout",
+     "retransmission timeouts"},
+    {"unresponsive_remote_events", COUNTER_ERROR, "unresponsive remote",
+     "unresponsive remotes"},
+    {"impaired_remote_conn_events", COUNTER_LOSS, "impaired connection to a remote",
+     "impaired connections to remotes"},
+    /* Slingshot's Cassini telemetry and properties (cxi_counters_read) */
+    {"hni_pcs_uncorrected_cw", COUNTER_LINK, "uncorrected FEC codeword",
+     "uncorrected FEC codewords"},
+    {"hni_llr_tx_replay_event", COUNTER_LINK, "link-level replay", "link-level replays"},
+    {"pct_spt_timeouts", COUNTER_LOSS, "request timeout", "request timeouts"},
+    {"pct_sct_timeouts", COUNTER_LOSS, "connection timeout", "connection timeouts"},
+    {"pct_tct_timeouts", COUNTER_LOSS, "target timeout", "target timeouts"},
+    {"pcie_uncorr_err", COUNTER_LINK, "uncorrectable PCIe error", "uncorrectable PCIe errors"},
+    {"link_restarts", COUNTER_LINK, "link restart", "link restarts"},
 };
 
 /* What each family means for the job, after its counts. */
@@ -125,6 +163,26 @@ enum counter_family counter_family_of(const char *name)
     return m ? m->family : COUNTER_OTHER;
 }
 
+/* The counters whose growth is a fault of its own, not only of its family. */
+static const struct { const char *name, *code; } own_codes[] = {
+    {"rdma_read_wr_err", "RDMARUN-EFA-WR-ERROR"},
+    {"rdma_write_wr_err", "RDMARUN-EFA-WR-ERROR"},
+    {"retrans_timeout_events", "RDMARUN-EFA-RETRANS-TIMEOUT"},
+    {"unresponsive_remote_events", "RDMARUN-EFA-UNRESPONSIVE-REMOTE"},
+    {"impaired_remote_conn_events", "RDMARUN-EFA-IMPAIRED-REMOTE"},
+    {"hni_pcs_uncorrected_cw", "RDMARUN-CXI-UNCORRECTED-CW"},
+    {"pcie_uncorr_err", "RDMARUN-CXI-PCIE-ERRORS"},
+    {"link_restarts", "RDMARUN-CXI-LINK-FLAPS"},
+};
+
+const char *counter_fault_code(const char *name)
+{
+    for (size_t i = 0; i < sizeof(own_codes) / sizeof(*own_codes); i++)
+        if (strcmp(own_codes[i].name, name) == 0)
+            return own_codes[i].code;
+    return NULL;
+}
+
 /* The IB PMA counters narrower than 64 bits, as the kernel reads them
  * (drivers/infiniband/core/sysfs.c, PORT_PMA_ATTR): each stops at
  * 2^bits - 1. The traffic counters are 64 bits wide on HCAs with extended
@@ -140,6 +198,8 @@ static const struct { const char *name; int bits; } pma_widths[] = {
 
 bool counter_saturated(const char *name, long long value)
 {
+    if (strcmp(name, "link_restarts") == 0)   /* Cassini keeps the last ten restarts */
+        return value >= 10;
     for (size_t i = 0; i < sizeof(pma_widths) / sizeof(*pma_widths); i++)
         if (strcmp(pma_widths[i].name, name) == 0)
             return value >= (1LL << pma_widths[i].bits) - 1;
@@ -181,12 +241,76 @@ static void sort_by_name(struct port_counters *c)
     free(order);
 }
 
+static void add_counter(struct port_counters *out, size_t *cap, const char *name, long long n)
+{
+    GROW(out->values, *cap, out->names.n + 1);
+    out->values[out->names.n] = n;
+    sv_push(&out->names, name);
+}
+
+/* A whole count at the start of FILE ("12" or telemetry's "12@1716912345.1"),
+ * or -1. */
+static long long count_in(const char *file)
+{
+    char *v = read_first_line("%s", file), *end = NULL;
+    errno = 0;
+    long long n = v ? strtoll(v, &end, 10) : -1;
+    if (!v || end == v || (*end && *end != '@') || errno || n < 0)
+        n = -1;
+    free(v);
+    return n;
+}
+
+/* A Cassini NIC's counters: telemetry items of both Cassini generations
+ * (cass_telem.c; cassini-telemetry-sysfs-defs.h, c1telem_attrs and
+ * c2telem_attrs: "VALUE@SECS.NSECS"), the PCIe uncorrectable errors
+ * (cass_sysfs.c, properties/pcie_uncorr_err) and the link's restarts, the
+ * non-zero times of link_restarts/time_0..9 (its last ten: saturated at 10). */
+static void cxi_counters_read(const char *devdir, struct port_counters *out, size_t *cap)
+{
+    static const char *const telemetry[] = {
+        "hni_pcs_uncorrected_cw", "hni_llr_tx_replay_event", "pct_spt_timeouts",
+        "pct_sct_timeouts", "pct_tct_timeouts",
+    };
+    for (size_t i = 0; i < sizeof(telemetry) / sizeof(*telemetry); i++) {
+        char *f = xasprintf("%s/device/telemetry/%s", devdir, telemetry[i]);
+        long long n = count_in(f);
+        if (n >= 0)
+            add_counter(out, cap, telemetry[i], n);
+        free(f);
+    }
+    char *f = xasprintf("%s/device/properties/pcie_uncorr_err", devdir);
+    long long n = count_in(f);
+    if (n >= 0)
+        add_counter(out, cap, "pcie_uncorr_err", n);
+    free(f);
+    long long restarts = -1;
+    for (int t = 0; t < 10; t++) {
+        char *time = xasprintf("%s/device/link_restarts/time_%d", devdir, t);
+        long long v = count_in(time);
+        free(time);
+        if (v >= 0)
+            restarts = (restarts < 0 ? 0 : restarts) + (v > 0);
+    }
+    if (restarts >= 0)
+        add_counter(out, cap, "link_restarts", restarts);
+}
+
 void port_counters_read(const char *sysfs_root, const char *dev, int port,
                         struct port_counters *out)
 {
     static const char *const dirs[] = {"counters", "hw_counters"};
     memset(out, 0, sizeof(*out));
     size_t cap = 0;
+    char *cxi = xasprintf("%s/class/cxi/%s", sysfs_root ? sysfs_root : "/sys", dev);
+    bool is_cxi = access(cxi, F_OK) == 0;
+    if (is_cxi)
+        cxi_counters_read(cxi, out, &cap);
+    free(cxi);
+    if (is_cxi) {
+        sort_by_name(out);
+        return;
+    }
     for (int k = 0; k < 2; k++) {
         char *dir = xasprintf("%s/class/infiniband/%s/ports/%d/%s",
                               sysfs_root ? sysfs_root : "/sys", dev, port, dirs[k]);
@@ -202,11 +326,8 @@ void port_counters_read(const char *sysfs_root, const char *dev, int port,
             long long n = v ? strtoll(v, &end, 10) : 0;
             /* only a whole count: junk, a negative or one past 64 bits is
              * unknown, not a value to take growth from */
-            if (v && end != v && !*end && !errno && n >= 0) {
-                GROW(out->values, cap, out->names.n + 1);
-                out->values[out->names.n] = n;
-                sv_push(&out->names, e->d_name);
-            }
+            if (v && end != v && !*end && !errno && n >= 0)
+                add_counter(out, &cap, e->d_name, n);
             free(v);
         }
         if (dh)

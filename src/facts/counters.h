@@ -24,6 +24,10 @@ extern const char *const counter_family_names[];   /* traffic, loss, error, ... 
  * it ("packets out of sequence"); unknown counters are COUNTER_OTHER with
  * their name as the words. */
 enum counter_family counter_family_of(const char *name);
+/* The health check's fault code for a counter that has one of its own
+ * (EFA's retransmission timeouts, Cassini's uncorrected codewords), else
+ * NULL: its family's. */
+const char *counter_fault_code(const char *name);
 const char *counter_words(const char *name);
 /* Whether an IB PMA counter has reached the top of its width (link_downed
  * is 8 bits: 255): it counts no more until reset (perfquery -R), so its

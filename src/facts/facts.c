@@ -74,6 +74,27 @@ const char *driver_from_name(const char *name)
     return "unknown";
 }
 
+/* The kinds of NIC whose driver says what they are, whatever their link
+ * layer: EFA (drivers/infiniband/hw/efa reports IB_LINK_LAYER_UNSPECIFIED),
+ * Slingshot's Cassini NICs (HPE's cxi-driver, /sys/class/cxi: facts/cxi.c),
+ * Omni-Path (hfi1 and TrueScale's qib report InfiniBand, but carry PSM2
+ * and OPX, not IB verbs traffic) and VMware's paravirtual RDMA. */
+const char *port_kind(const struct rdma_device *d, const struct rdma_port *p)
+{
+    static const struct { const char *driver, *kind; } by_driver[] = {
+        {"efa", "efa"}, {"cxi_core", "cxi"}, {"cxi_ss1", "cxi"}, {"hfi1", "opa"},
+        {"ib_qib", "opa"}, {"vmw_pvrdma", "pvrdma"},
+    };
+    for (size_t i = 0; d->driver && i < sizeof(by_driver) / sizeof(*by_driver); i++)
+        if (strcmp(d->driver, by_driver[i].driver) == 0)
+            return by_driver[i].kind;
+    if (p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0)
+        return "ib";
+    if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0)
+        return "roce";
+    return "other";
+}
+
 static void free_port(struct rdma_port *p)
 {
     for (size_t k = 0; k < p->ngids; k++) {

@@ -180,6 +180,9 @@ int facts_gather(struct facts *f, const struct facts_sources *src);
 void facts_free(struct facts *f);
 
 bool port_is_active(const struct rdma_port *p);
+/* What kind of NIC a port is: "ib", "roce", "efa", "cxi", "opa", "pvrdma",
+ * or "other" (facts.c's table: by driver, else by link layer). */
+const char *port_kind(const struct rdma_device *d, const struct rdma_port *p);
 /* What kind of node this is, as far as tuning goes: packages, cores, NUMA
  * nodes, each active port's driver, link layer, rate and firmware, the
  * GPUs' vendors, UCX's version. Device names and addresses are left out:

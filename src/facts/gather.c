@@ -30,8 +30,10 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
 
     /* Devices first from sysfs (this node's or a recorded tree); an hwloc
      * XML then adds placement, and devices of its own when sysfs has none. */
-    if (src->sysfs_root || !src->topology)
+    if (src->sysfs_root || !src->topology) {
         facts_read_sysfs(f, src->sysfs_root ? src->sysfs_root : "/sys");
+        facts_read_cxi(f, src->sysfs_root ? src->sysfs_root : "/sys");
+    }
     int rc = facts_read_topology(f, src->topology);
     if (rc)
         return rc;

@@ -28,6 +28,16 @@ struct dirent;
 int dirent_by_number(const struct dirent **a, const struct dirent **b);
 /* Guess the kernel driver from a device name when nothing better says. */
 const char *driver_from_name(const char *name);
+/* rdma_sysfs.c's readers, for the NICs of other classes (cxi.c): a device
+ * folder's kernel driver (DRIVER= of device/uevent, else device/driver's
+ * link, else from the name), its PCI place, NUMA node, PCIe link and
+ * netdevs (device/...), and a file's whole number (-1: absent or junk). */
+char *sysfs_driver_of(const char *devdir, const char *name);
+void sysfs_read_pci(struct rdma_device *d, const char *devdir);
+long long sysfs_number(const char *path);
+/* Slingshot's Cassini NICs, /sys/class/cxi (cxi.c): a device each, with one
+ * port whose state is the link's. */
+void facts_read_cxi(struct facts *f, const char *root);
 
 /* Whether a PCI function's config space (as read from sysfs' config file)
  * has ACS redirecting peer-to-peer traffic: 1, 0, -1 unreadable (a read by

@@ -29,7 +29,7 @@ static bool gid_is_zero(const char *gid) { return strspn(gid, "0:") == strlen(gi
 
 /* A whole number the attribute holds and nothing else (a LID is "0x1a"),
  * or -1: absent, junk or out of range is unknown, never a saturated value. */
-static long long read_number(const char *path)
+long long sysfs_number(const char *path)
 {
     char *s = read_first_line("%s", path);
     long long v = -1;
@@ -121,8 +121,8 @@ static void read_port(struct rdma_port *p, const char *portdir)
         p->rate = NULL;
     }
     char *lid = xasprintf("%s/lid", portdir), *sm = xasprintf("%s/sm_lid", portdir);
-    p->lid = (int)read_number(lid);
-    p->sm_lid = (int)read_number(sm);
+    p->lid = (int)sysfs_number(lid);
+    p->sm_lid = (int)sysfs_number(sm);
     free(lid);
     free(sm);
     read_gids(p, portdir);
@@ -131,7 +131,7 @@ static void read_port(struct rdma_port *p, const char *portdir)
 
 /* The kernel driver: DRIVER= in device/uevent (a plain file, so recorded
  * trees keep it), else the device/driver link, else the name. */
-static char *driver_of(const char *devdir, const char *name)
+char *sysfs_driver_of(const char *devdir, const char *name)
 {
     char *path = xasprintf("%s/device/uevent", devdir);
     FILE *f = open_input(path);
@@ -166,7 +166,7 @@ static double link_speed(const char *devdir, const char *attr)
     return v;
 }
 
-static void read_pci(struct rdma_device *d, const char *devdir)
+void sysfs_read_pci(struct rdma_device *d, const char *devdir)
 {
     char *uevent = xasprintf("%s/device/uevent", devdir);
     FILE *f = open_input(uevent);
@@ -178,7 +178,7 @@ static void read_pci(struct rdma_device *d, const char *devdir)
     if (f)
         fclose(f);
     char *numa = xasprintf("%s/device/numa_node", devdir);
-    long long n = read_number(numa);
+    long long n = sysfs_number(numa);
     free(numa);
     if (n >= 0)
         d->numa_node = (int)n;
@@ -187,7 +187,7 @@ static void read_pci(struct rdma_device *d, const char *devdir)
     d->pcie_max_speed_gts = link_speed(devdir, "max_link_speed");
     char *w = xasprintf("%s/device/current_link_width", devdir);
     char *mw = xasprintf("%s/device/max_link_width", devdir);
-    long long width = read_number(w), max_width = read_number(mw);
+    long long width = sysfs_number(w), max_width = sysfs_number(mw);
     d->pcie_width = width > 0 ? (int)width : 0;
     d->pcie_max_width = max_width > 0 ? (int)max_width : 0;
     free(w);
@@ -208,11 +208,11 @@ static void read_device(struct facts *f, const char *classdir, const char *name)
 {
     char *devdir = xasprintf("%s/%s", classdir, name);
     struct rdma_device *d = facts_device(f, name);
-    d->driver = driver_of(devdir, name);
+    d->driver = sysfs_driver_of(devdir, name);
     d->fw_ver = read_first_line("%s/fw_ver", devdir);
     d->node_guid = read_first_line("%s/node_guid", devdir);
     d->board_id = read_first_line("%s/board_id", devdir);
-    read_pci(d, devdir);
+    sysfs_read_pci(d, devdir);
     if (!d->netdevs) {
         /* Software RDMA (rxe, siw) names its netdev in "parent". */
         char *parent = read_first_line("%s/parent", devdir);

@@ -156,6 +156,53 @@ static void counters_prune(int dfd, const char *base)
  * Slurm prolog also keeps them for its job ("BASE.job-ID"), and the job's
  * epilog (--epilog) judges what grew during the job against that, with
  * epilog-counter-limits, and removes it. */
+/* Where to look next, by the kind of NIC. */
+static const char *growth_hint(const struct rdma_device *d, const struct rdma_port *p)
+{
+    const char *kind = port_kind(d, p);
+    return strcmp(kind, "efa") == 0
+               ? "'rdma statistic show' per port; retransmission timeouts and unresponsive or "
+                 "impaired remotes point at the peers' instances or the network between them"
+           : strcmp(kind, "cxi") == 0
+               ? "'cxi_stat -m' and the switch's port; uncorrected codewords and link "
+                 "restarts are a cable or optics going bad"
+               : "'perfquery' or the switch's port counters; a cable going bad";
+}
+
+/* Family FAM's growth on port i past its limit: a problem for each fault
+ * code among its counters (one of their own, else the family's), in the
+ * order they grew. */
+static void family_problems(struct hctx *h, size_t i, const struct counter_growth *g, int fam,
+                            long long grew, long long limit, const char *since)
+{
+    char family_code[64];   /* RDMARUN-COUNTERS-LOSS ... */
+    snprintf(family_code, sizeof(family_code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
+    for (char *c = family_code; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    struct strvec codes = {0};
+    for (size_t k = 0; k < g->names.n; k++) {
+        const char *own = counter_fault_code(g->names.v[k]);
+        if ((int)counter_family_of(g->names.v[k]) == fam && sv_find(&codes, own ? own : family_code) < 0)
+            sv_push(&codes, own ? own : family_code);
+    }
+    for (size_t c = 0; c < codes.n; c++) {
+        struct strvec which = {0};
+        for (size_t k = 0; k < g->names.n; k++) {
+            const char *own = counter_fault_code(g->names.v[k]);
+            if ((int)counter_family_of(g->names.v[k]) == fam &&
+                strcmp(own ? own : family_code, codes.v[c]) == 0)
+                sv_pushf(&which, "%s grew by %lld", g->names.v[k], g->deltas[k]);
+        }
+        char *list = sv_join(&which, ", ");
+        hc_problem_as(h, codes.v[c], "%s port %d %s %s (%s counters: %lld, the limit is %lld; "
+                      "hint: %s)", h->dev[i]->name, h->port[i]->num, list, since,
+                      counter_family_names[fam], grew, limit, growth_hint(h->dev[i], h->port[i]));
+        free(list);
+        sv_free(&which);
+    }
+    sv_free(&codes);
+}
+
 /* Port i's counters that grew past their family's limit since `then`
  * (had: there was a `then`), each family a problem of its own; a
  * saturated counter said. */
@@ -174,23 +221,8 @@ static void port_growth(struct hctx *h, size_t i, const struct port_counters *th
     }
     for (int fam = COUNTER_LOSS; had && fam < COUNTER_FAMILIES; fam++) {
         long long grew = counter_growth_sum(&g, fam);
-        if (limit[fam] < 0 || grew <= limit[fam])
-            continue;
-        struct strvec which = {0};
-        for (size_t k = 0; k < g.names.n; k++)
-            if ((int)counter_family_of(g.names.v[k]) == fam)
-                sv_pushf(&which, "%s grew by %lld", g.names.v[k], g.deltas[k]);
-        char *list = sv_join(&which, ", ");
-        char code[64];   /* RDMARUN-COUNTERS-LOSS ... */
-        snprintf(code, sizeof(code), "RDMARUN-COUNTERS-%s", counter_family_names[fam]);
-        for (char *c = code; *c; c++)
-            *c = (char)toupper((unsigned char)*c);
-        hc_problem_as(h, code, "%s port %d %s %s (%s counters: %lld, the limit is %lld; hint: "
-                   "'perfquery' or the switch's port counters; a cable going bad)",
-                   h->dev[i]->name, h->port[i]->num, list, since,
-                   counter_family_names[fam], grew, limit[fam]);
-        free(list);
-        sv_free(&which);
+        if (limit[fam] >= 0 && grew > limit[fam])
+            family_problems(h, i, &g, fam, grew, limit[fam], since);
     }
     counter_growth_free(&g);
 }

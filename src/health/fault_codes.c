@@ -37,6 +37,20 @@ const struct fault_code fault_codes[] = {
      "their limit"},
     {"RDMARUN-COUNTERS-OTHER", "counters", "a counter rdmarun does not know grew past its limit"},
     {"RDMARUN-COUNTERS-BASELINE", "counters", "the counter baseline cannot be written"},
+    {"RDMARUN-EFA-RETRANS-TIMEOUT", "counters", "an EFA port's retransmissions timed out "
+     "(retrans_timeout_events grew)"},
+    {"RDMARUN-EFA-UNRESPONSIVE-REMOTE", "counters", "an EFA port found a remote unresponsive "
+     "(unresponsive_remote_events grew)"},
+    {"RDMARUN-EFA-IMPAIRED-REMOTE", "counters", "an EFA port's connection to a remote was "
+     "impaired (impaired_remote_conn_events grew)"},
+    {"RDMARUN-EFA-WR-ERROR", "counters", "RDMA reads or writes failed on an EFA port "
+     "(rdma_read_wr_err, rdma_write_wr_err grew)"},
+    {"RDMARUN-CXI-UNCORRECTED-CW", "counters", "a Slingshot NIC's link lost codewords FEC "
+     "could not correct (hni_pcs_uncorrected_cw grew)"},
+    {"RDMARUN-CXI-PCIE-ERRORS", "counters", "a Slingshot NIC saw uncorrectable PCIe errors "
+     "(pcie_uncorr_err grew)"},
+    {"RDMARUN-CXI-LINK-FLAPS", "counters", "a Slingshot NIC's link restarted (link_restarts "
+     "gained a time)"},
     {"RDMARUN-MANIFEST", "manifest", "the manifest cannot be read (probe --json of a good node)"},
     {"RDMARUN-MANIFEST-DEVICE", "manifest", "a device in the manifest is missing, or one is here "
      "the manifest does not list"},

@@ -613,7 +613,7 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     b->f = f;
     b->rq = rq;
     b->out = out;
-    b->nall = rq->fabric && fabric_is_rdma(rq->fabric)
+    b->nall = rq->fabric && fabric_has_ports(rq->fabric)
             ? ports_select(f, rq->fabric, b->all, MAX_PORTS) : 0;
     find_doms(b);
     if (b->ndoms == 0) {

@@ -13,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fabric an `auto` profile should use: pvrdma, then ib, then roce. */
+/* The fabric an `auto` profile should use: pvrdma, then ib, then the
+ * fabrics whose NICs say what they are (efa, cxi, opa), then roce. */
 static const char *fabric_from_facts(const struct facts *f)
 {
-    static const char *const order[] = {"pvrdma", "ib", "roce"};
+    static const char *const order[] = {"pvrdma", "ib", "efa", "cxi", "opa", "roce"};
     struct port_ref s[1];
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++)
         if (ports_select(f, order[i], s, 1))
             return order[i];
     return NULL;
@@ -207,13 +208,9 @@ static void check_tls_devices(struct plan *p, const struct port_ref *ports, size
 /* What the verdict should be for this profile, unless it says otherwise. */
 static enum expectation expected_from_fabric(const char *fabric)
 {
-    if (strcmp(fabric, "tcp") == 0)
-        return EXPECT_TCP;
-    if (strcmp(fabric, "shm") == 0)
-        return EXPECT_LOCAL;
-    if (strcmp(fabric, "none") == 0 || strcmp(fabric, "auto") == 0)
-        return EXPECT_ANY;
-    return EXPECT_RDMA;
+    const struct fabric_row *row = fabric_row(fabric);
+    int e = row ? name_index(expectation_names, row->expect) : -1;
+    return e >= 0 ? (enum expectation)e : EXPECT_ANY;
 }
 
 static void mark_overrides(struct plan *p, const struct job_args *job)
@@ -386,18 +383,19 @@ static void choose_auto(struct plan *out, const struct plan_request *rq,
                         const struct profile **prof, const char **fabric)
 {
     const char *found = fabric_from_facts(rq->facts);
+    const char *want = found ? fabric_row(found)->auto_profile : NULL;
     const struct profile *choice = NULL;
     for (size_t i = 0; found && i < rq->ncandidates; i++)
-        if (strcmp(rq->candidates[i]->name, found) == 0)
+        if (strcmp(rq->candidates[i]->name, want) == 0)
             choice = rq->candidates[i];
     if (found && !choice) {
         plan_fail(out, RR_EX_NOINPUT, xasprintf("this node has an ACTIVE %s port but no profile "
-                  "named '%s' was found to use it", found, found));
+                  "named '%s' was found to use it", fabric_label(found), want));
         return;
     }
     if (choice) {
         sv_pushf(&out->notes, "auto: chose profile '%s': the node has an ACTIVE %s port",
-                 found, fabric_label(found));
+                 want, fabric_label(found));
         *prof = choice;
         *fabric = found;
         return;
@@ -407,10 +405,8 @@ static void choose_auto(struct plan *out, const struct plan_request *rq,
     for (size_t i = 0; i < rq->facts->ndevs; i++) {
         const struct rdma_device *d = &rq->facts->devs[i];
         if (d->nports && port_is_active(&d->ports[0]))
-            sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but is neither InfiniBand nor "
-                     "RoCE: rdmarun's profiles do not cover it%s", d->name, d->driver,
-                     strcmp(d->driver, "efa") == 0 ? " (EFA needs libfabric: Open MPI's "
-                     "--mca pml cm --mca mtl ofi)" : "");
+            sv_pushf(&out->notes, "%s (driver %s) is ACTIVE but no fabric of rdmarun's "
+                     "profiles covers it", d->name, d->driver);
     }
     *fabric = "none";
 }
@@ -496,7 +492,7 @@ static size_t job_ports(struct plan *out, const struct profile *prof,
     free(how);
     sv_free(&remote);
     sv_free(&local);
-    if (fabric_is_rdma(fabric) && nall == 0)
+    if (fabric_has_ports(fabric) && nall == 0)
         plan_fail(out, RR_EX_UNAVAILABLE,
              xasprintf("profile '%s' is for %s but this node has no ACTIVE %s port (%zu RDMA "
                        "device%s found) (hint: 'ibv_devinfo' shows the ports; use -p auto or "

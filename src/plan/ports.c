@@ -4,17 +4,59 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool port_fits(const struct rdma_device *d, const struct rdma_port *port, const char *fabric)
+/* The fabrics a profile may name (fabric = NAME): the kinds of port each
+ * runs on (facts.c's port_kind), the layer that carries it, and the
+ * libfabric provider of those that go through libfabric. "rdma" is ib,
+ * else roce. RoCE takes VMware's paravirtual RDMA too: its ports are
+ * Ethernet RDMA ports to UCX. */
+static const struct fabric_row fabric_rows[] = {
+    {"ib", "InfiniBand", "ib", LAYER_UCX, NULL, "rdma", "ib"},
+    {"roce", "RoCE", "roce,pvrdma", LAYER_UCX, NULL, "rdma", "roce"},
+    {"pvrdma", "VMware paravirtual RDMA", "pvrdma", LAYER_UCX, NULL, "rdma", "pvrdma"},
+    {"rdma", "RDMA (InfiniBand or RoCE)", NULL, LAYER_UCX, NULL, "rdma", NULL},
+    {"efa", "AWS EFA", "efa", LAYER_OFI, "efa", "efa", "efa"},
+    {"cxi", "HPE Slingshot (CXI)", "cxi", LAYER_OFI, "cxi", "cxi", "slingshot"},
+    {"opa", "Omni-Path", "opa", LAYER_OFI, "opx", "opx", "opx"},
+    {"tcpx", "GPUDirect-TCPX", NULL, LAYER_TCPX, NULL, "gpudirect-tcp", NULL},
+    {"tcp", "TCP", NULL, LAYER_NONE, NULL, "tcp", NULL},
+    {"shm", "shared memory", NULL, LAYER_NONE, NULL, "local", NULL},
+};
+
+const struct fabric_row *fabric_row(const char *fabric)
 {
-    if (!port_is_active(port))
+    for (size_t i = 0; fabric && i < sizeof(fabric_rows) / sizeof(*fabric_rows); i++)
+        if (strcmp(fabric_rows[i].name, fabric) == 0)
+            return &fabric_rows[i];
+    return NULL;
+}
+
+size_t fabric_auto_profiles(const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(fabric_rows) / sizeof(*fabric_rows) && n < max; i++)
+        if (fabric_rows[i].auto_profile)
+            out[n++] = fabric_rows[i].auto_profile;
+    return n;
+}
+
+const struct fabric_row *fabric_of_kind(const char *kind)
+{
+    for (size_t i = 0; i < sizeof(fabric_rows) / sizeof(*fabric_rows); i++)
+        if (fabric_rows[i].kinds && strcmp(fabric_rows[i].kinds, kind) == 0)
+            return &fabric_rows[i];
+    return NULL;
+}
+
+static bool port_fits(const struct rdma_device *d, const struct rdma_port *port,
+                      const struct fabric_row *row)
+{
+    if (!port_is_active(port) || !row->kinds)
         return false;
-    if (strcmp(fabric, "ib") == 0)
-        return strcmp(port->link_layer, "InfiniBand") == 0;
-    if (strcmp(fabric, "pvrdma") == 0)
-        return strcmp(d->driver, "vmw_pvrdma") == 0;
-    if (strcmp(fabric, "roce") == 0)
-        return strcmp(port->link_layer, "Ethernet") == 0;
-    return false;
+    struct strvec kinds = {0};
+    sv_split(&kinds, row->kinds, ",");
+    bool yes = sv_find(&kinds, port_kind(d, port)) >= 0;
+    sv_free(&kinds);
+    return yes;
 }
 
 size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max)
@@ -23,10 +65,11 @@ size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *
         size_t n = ports_select(f, "ib", out, max);
         return n ? n : ports_select(f, "roce", out, max);
     }
+    const struct fabric_row *row = fabric_row(fabric);
     size_t n = 0;
-    for (size_t i = 0; i < f->ndevs; i++)
+    for (size_t i = 0; row && i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++)
-            if (n < max && port_fits(&f->devs[i], &f->devs[i].ports[j], fabric))
+            if (n < max && port_fits(&f->devs[i], &f->devs[i].ports[j], row))
                 out[n++] = (struct port_ref){&f->devs[i], &f->devs[i].ports[j]};
     return n;
 }
@@ -38,25 +81,30 @@ size_t ports_over_cap(const struct facts *f, const char *fabric)
         return ports_select(f, "ib", &one, 1) ? ports_over_cap(f, "ib")
                                               : ports_over_cap(f, "roce");
     }
+    const struct fabric_row *row = fabric_row(fabric);
     size_t n = 0;
-    for (size_t i = 0; i < f->ndevs; i++)
+    for (size_t i = 0; row && i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++)
-            n += port_fits(&f->devs[i], &f->devs[i].ports[j], fabric);
+            n += port_fits(&f->devs[i], &f->devs[i].ports[j], row);
     return n > MAX_PORTS ? n - MAX_PORTS : 0;
 }
 
 bool fabric_is_rdma(const char *fabric)
 {
-    return strcmp(fabric, "ib") == 0 || strcmp(fabric, "roce") == 0 ||
-           strcmp(fabric, "pvrdma") == 0 || strcmp(fabric, "rdma") == 0;
+    const struct fabric_row *row = fabric_row(fabric);
+    return row && row->layer == LAYER_UCX;
+}
+
+bool fabric_has_ports(const char *fabric)
+{
+    const struct fabric_row *row = fabric_row(fabric);
+    return row && (row->kinds || strcmp(row->name, "rdma") == 0);
 }
 
 const char *fabric_label(const char *fabric)
 {
-    return strcmp(fabric, "ib") == 0 ? "InfiniBand"
-         : strcmp(fabric, "roce") == 0 ? "RoCE"
-         : strcmp(fabric, "pvrdma") == 0 ? "VMware paravirtual RDMA"
-         : strcmp(fabric, "rdma") == 0 ? "RDMA (InfiniBand or RoCE)" : fabric;
+    const struct fabric_row *row = fabric_row(fabric);
+    return row ? row->label : fabric;
 }
 
 bool device_local_to(const struct rdma_device *d, int numa_os)

@@ -16,12 +16,38 @@
  * many as facts take (os_index 0 to 1023). */
 #define MAX_NUMA MAX_NUMA_NODES
 
-/* The ACTIVE ports of `fabric` (ib, roce, pvrdma; rdma: ib, else roce), in
+/* What carries a fabric's traffic: UCX over verbs (pml ucx, UCX_NET_DEVICES),
+ * libfabric (a provider: Open MPI's mtl ofi, MPICH's ch4:ofi, NCCL's OFI
+ * plugin), GPUDirect-TCPX (NCCL's TCPX plugin and its receive-data-path
+ * manager), or nothing of its own (tcp, shm). */
+enum fabric_layer { LAYER_NONE, LAYER_UCX, LAYER_OFI, LAYER_TCPX };
+
+struct fabric_row {
+    const char *name;       /* fabric = NAME in a profile */
+    const char *label;      /* "InfiniBand", "AWS EFA", for messages */
+    const char *kinds;      /* the port kinds it uses (port_kind), "roce,pvrdma"; NULL: none */
+    enum fabric_layer layer;
+    const char *provider;   /* LAYER_OFI: the libfabric provider (fi_info -p) */
+    const char *expect;     /* the path class a job on it should show (expect =) */
+    const char *auto_profile;   /* the profile fabric = auto picks for it; NULL: none */
+};
+#define MAX_AUTO_PROFILES 16
+/* The profiles fabric = auto chooses among, in the table's order; how many. */
+size_t fabric_auto_profiles(const char **out, size_t max);
+/* The row of fabric NAME, or NULL. */
+const struct fabric_row *fabric_row(const char *fabric);
+/* The fabric whose ports are of one kind ("efa"), or NULL. */
+const struct fabric_row *fabric_of_kind(const char *kind);
+/* Whether the fabric's traffic goes through ports the plan places ranks by. */
+bool fabric_has_ports(const char *fabric);
+
+/* The ACTIVE ports of `fabric` (its row's kinds; rdma: ib, else roce), in
  * device order. */
 size_t ports_select(const struct facts *f, const char *fabric, struct port_ref *out, size_t max);
 /* How many ACTIVE ports of `fabric` the node has beyond MAX_PORTS (0 when
  * all fit). */
 size_t ports_over_cap(const struct facts *f, const char *fabric);
+/* Whether the fabric is one UCX carries over verbs (ib, roce, pvrdma, rdma). */
 bool fabric_is_rdma(const char *fabric);
 /* "InfiniBand", "RoCE", ... for messages. */
 const char *fabric_label(const char *fabric);

@@ -528,8 +528,13 @@ void libfabric_var_names(struct strvec *out)
             sv_push(out, fi_vars[i].name);
 }
 
+/* The table first: a name it has needs no libfabric call (loading the
+ * providers takes time on every profile read); else the providers here. */
 bool libfabric_var_known(const char *name, char **suggestion)
 {
+    *suggestion = NULL;
+    if (libfabric_var_provider(name))
+        return true;
     struct strvec all = {0};
     libfabric_var_names(&all);
     bool known = table_known((const char *const *)all.v, all.n, name, suggestion);

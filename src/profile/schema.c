@@ -14,9 +14,10 @@
 static const struct keydef profile_keys[] = {
     {"description", VT_STRING, NULL, "one line shown by 'rdmarun profiles'", NULL},
     {"inherit", VT_LIST, NULL, "parent profiles, applied left to right", NULL},
-    {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|tcp|shm",
-     "what the profile is for; RDMA fabrics force pml ucx, 'rdma' takes InfiniBand or RoCE, "
-     "'auto' picks a profile from the node", NULL},
+    {"fabric", VT_ENUM, "auto|ib|roce|pvrdma|rdma|efa|cxi|opa|tcpx|tcp|shm",
+     "what the profile is for: ib, roce, pvrdma and rdma (InfiniBand, else RoCE) go through "
+     "UCX; efa, cxi (Slingshot) and opa (Omni-Path) through libfabric; tcpx through NCCL's "
+     "GPUDirect-TCPX plugin; 'auto' picks a profile from the node", NULL},
     {"launcher", VT_ENUM, LAUNCHERS, "how ranks are started (default: from mpi)", NULL},
     {"mpi", VT_ENUM, MPI_FAMILIES,
      "the MPI the job's programs are linked with (default: the program's own libraries)", NULL},

@@ -124,6 +124,7 @@ void facts_free(struct facts *f)
         free(d->fw_ver);
         free(d->node_guid);
         free(d->board_id);
+        free(d->pci_id);
         free(d->pci_busid);
         free(d->local_cpus);
         free(d->local_numa);

@@ -57,6 +57,7 @@ struct rdma_device {
     char *driver;       /* mlx5_core, rdma_rxe, vmw_pvrdma, efa, hfi1 */
     char *fw_ver, *node_guid, *board_id;   /* NULL: unknown */
     char *pci_busid;    /* 0000:3b:00.0, NULL for software devices */
+    char *pci_id;       /* vendor:device, "1d0f:efa1" (EFA's generation); NULL: unknown */
     int numa_node;      /* OS index of its one local NUMA node; -1: several or unknown */
     char *local_numa;   /* OS indexes of its local NUMA nodes, "0" or "0,1" */
     char *local_cpus;   /* PU OS indexes local to the device, "0-23,48-71" */

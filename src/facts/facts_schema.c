@@ -74,6 +74,7 @@ static const struct field device[] = {
     {"name", F_STR, 0, NAME, NULL},        {"driver", F_STR, 0, NAME, NULL},
     {"fw_ver", F_STR, 0, NAME, NULL},      {"node_guid", F_STR, 0, 64, NULL},
     {"board_id", F_STR, 0, NAME, NULL},    {"pci_busid", F_STR, 0, 64, NULL},
+    {"pci_id", F_STR, 0, 16, NULL},
     {"numa_node", F_INT, -1, MAX_NUMA_NODES - 1, NULL},
     {"local_numa", F_STR, 0, LIST, NULL},  {"local_cpus", F_STR, 0, LIST, NULL},
     {"pcie", F_OBJ, 0, 0, pcie},           {"netdevs", F_STRS, 0, NAME, NULL},

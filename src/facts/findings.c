@@ -7,7 +7,9 @@
 
 bool port_link_up(const struct rdma_port *p)
 {
-    return port_is_active(p) && (!p->phys_state || strcmp(p->phys_state, "LinkUp") == 0);
+    /* verbs' LinkUp; Cassini's link word "up" (cass_link_state_str) */
+    return port_is_active(p) && (!p->phys_state || strcmp(p->phys_state, "LinkUp") == 0 ||
+                                 strcmp(p->phys_state, "up") == 0);
 }
 
 bool pcie_below_capability(const struct rdma_device *d)

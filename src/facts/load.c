@@ -250,6 +250,7 @@ static void load_device(struct facts *f, json_object *o)
     d->node_guid = str(o, "node_guid");
     d->board_id = str(o, "board_id");
     d->pci_busid = str(o, "pci_busid");
+    d->pci_id = str(o, "pci_id");
     d->numa_node = (int)num(o, "numa_node", -1);
     d->local_numa = str(o, "local_numa");
     d->local_cpus = str(o, "local_cpus");

@@ -183,6 +183,15 @@ void sysfs_read_pci(struct rdma_device *d, const char *devdir)
     if (n >= 0)
         d->numa_node = (int)n;
     d->local_cpus = read_first_line("%s/device/local_cpulist", devdir);
+    /* "0x1d0f" and "0xefa1" (drivers/pci/pci-sysfs.c, vendor_show, device_show) */
+    char *vendor = read_first_line("%s/device/vendor", devdir);
+    char *device = read_first_line("%s/device/device", devdir);
+    if (vendor && device && strlen(vendor) == 6 && strlen(device) == 6 &&
+        strncmp(vendor, "0x", 2) == 0 && strncmp(device, "0x", 2) == 0 &&
+        strspn(vendor + 2, "0123456789abcdef") == 4 && strspn(device + 2, "0123456789abcdef") == 4)
+        d->pci_id = xasprintf("%s:%s", vendor + 2, device + 2);
+    free(vendor);
+    free(device);
     d->pcie_speed_gts = link_speed(devdir, "current_link_speed");
     d->pcie_max_speed_gts = link_speed(devdir, "max_link_speed");
     char *w = xasprintf("%s/device/current_link_width", devdir);

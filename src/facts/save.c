@@ -100,6 +100,7 @@ static void device_json(struct json *j, const struct rdma_device *d)
     json_string(j, "node_guid", d->node_guid);
     json_string(j, "board_id", d->board_id);
     json_string(j, "pci_busid", d->pci_busid);
+    json_string(j, "pci_id", d->pci_id);
     opt_int(j, "numa_node", d->numa_node);
     json_string(j, "local_numa", d->local_numa);
     json_string(j, "local_cpus", d->local_cpus);

@@ -100,6 +100,9 @@ static void place_device(hwloc_topology_t t, struct rdma_device *d, hwloc_obj_t 
     hwloc_obj_t pci = pci_parent(osdev);
     if (pci && !d->pci_busid)
         d->pci_busid = busid(pci);
+    if (pci && !d->pci_id)
+        d->pci_id = xasprintf("%04x:%04x", pci->attr->pcidev.vendor_id,
+                              pci->attr->pcidev.device_id);
     if (pci && pci->attr->pcidev.linkspeed > 0)
         d->pcie_gbytes = pci->attr->pcidev.linkspeed;
     hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, osdev);
@@ -398,14 +401,31 @@ static void topology_rdma_device(struct facts *f, hwloc_topology_t t, hwloc_obj_
     if (!d && devices_from_xml) {
         d = facts_device(f, o->name);
         hwloc_obj_t pci = pci_parent(o);
-        d->driver = xstrdup(pci && pci->attr->pcidev.vendor_id == 0x1d0f
-                            ? "efa" : driver_from_name(o->name));
+        unsigned vendor = pci ? pci->attr->pcidev.vendor_id : 0;
+        d->driver = xstrdup(vendor == 0x1d0f ? "efa"
+                            : vendor == 0x17db || vendor == 0x1590 ? "cxi_ss1"
+                            : driver_from_name(o->name));
         const char *guid = hwloc_obj_get_info_by_name(o, "NodeGUID");
         d->node_guid = guid ? xstrdup(guid) : NULL;
         ports_from_infos(d, o);
     }
     if (d)
         place_device(t, d, o);
+}
+
+/* A Cassini NIC: hwloc records it as a network OS device of subtype
+ * Slingshot named after its /sys/class/cxi entry (topology-linux.c,
+ * hwloc_linuxfs_cxi_class_fillinfos), its hsn netdev as another. */
+static bool is_cxi_nic(hwloc_obj_t o)
+{
+    return o->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK && o->subtype &&
+           strcmp(o->subtype, "Slingshot") == 0 && strncmp(o->name, "cxi", 3) == 0;
+}
+
+static bool is_nic(hwloc_obj_t o)
+{
+    return o->type == HWLOC_OBJ_OS_DEVICE &&
+           (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS || is_cxi_nic(o));
 }
 
 /* The I/O devices: RDMA devices, GPUs, network interfaces, and the IPoIB
@@ -422,7 +442,10 @@ static void topology_devices(struct facts *f, hwloc_topology_t t, bool devices_f
             add_gpu(f, t, o);
             break;
         case HWLOC_OBJ_OSDEV_NETWORK:
-            add_netif(f, o);
+            if (is_cxi_nic(o))
+                topology_rdma_device(f, t, o, devices_from_xml);
+            else
+                add_netif(f, o);
             break;
         default:
             break;
@@ -431,11 +454,10 @@ static void topology_devices(struct facts *f, hwloc_topology_t t, bool devices_f
     gpu_nic_paths(f, t);
     gpu_nvlink_peers(f, t);
     for (hwloc_obj_t o = NULL; devices_from_xml && (o = hwloc_get_next_osdev(t, o));) {
-        if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent)
+        if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !o->parent || is_cxi_nic(o))
             continue;
         for (hwloc_obj_t c = o->parent->io_first_child; c; c = c->next_sibling)
-            if (c->type == HWLOC_OBJ_OS_DEVICE &&
-                c->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS)
+            if (is_nic(c))
                 list_add(&facts_device(f, c->name)->netdevs, o->name);
     }
 }

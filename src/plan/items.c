@@ -2,6 +2,7 @@
  * files that build a plan (plan.c, plan_*.c, the launchers' argv_*.c,
  * strict.c) all use these, and none of them uses another through here. */
 #include "plan/plan.h"
+#include "plan/ports.h"
 #include "plan/launchers.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
@@ -43,6 +44,13 @@ bool plan_per_rank(const struct plan *p, const char *name)
 {
     const struct plan_item *it = plan_find(p, ITEM_ENV, name);
     return it && !it->overridden && it->source == SOURCE_AUTO;
+}
+
+bool plan_fabric_nics(const struct plan *p)
+{
+    const struct fabric_row *row = fabric_row(p->fabric);
+    return row && row->rank_var && !plan_find(p, ITEM_ENV, row->rank_var) &&
+           p->bind.value != BIND_NONE;
 }
 
 bool plan_verifies(const struct plan *p)

@@ -548,6 +548,30 @@ static void place_units(struct build *b)
     free(list);
 }
 
+/* A rank with a GPU and one port: the port nearest its GPU (PIX before
+ * PXB ...) among those as near its cores as the one it has, so that each
+ * GPU's traffic leaves through its own NIC (an EFA device, a Cassini NIC
+ * or an HCA per GPU), not the one the rank's cores happened to get first. */
+static void nic_by_gpu(struct build *b, struct rank_place *rp)
+{
+    if (!rp->ngpus || !rp->nics || b->rq->nics != NICS_ONE)
+        return;
+    size_t cur = b->nall;
+    for (size_t i = 0; i < b->nall; i++)
+        if (strncmp(rp->nics, b->all[i].dev->name, strlen(b->all[i].dev->name)) == 0 &&
+            rp->nics[strlen(b->all[i].dev->name)] == ':')
+            cur = i;
+    if (cur == b->nall)
+        return;
+    size_t best = gpu_port_choice(b->f, rp, b->all, b->nall, b->load, cur);
+    if (best == cur)
+        return;
+    b->load[cur]--;
+    b->load[best]++;
+    free(rp->nics);
+    rp->nics = join_refs(&b->all[best], 1);
+}
+
 /* Each rank's GPU path to its NIC and its variables: GPUs, UCX's and
  * NCCL's devices. */
 static void rank_variables(struct build *b, int size, bool by_gpu)
@@ -556,6 +580,8 @@ static void rank_variables(struct build *b, int size, bool by_gpu)
         struct rank_place *rp = &b->out->ranks[r];
         if (by_gpu && !rp->gpu_local)
             gpu_away_note(b->f, rp, r, &b->out->notes);
+        if (by_gpu)
+            nic_by_gpu(b, rp);
         if (rp->ngpus && rp->nics) {
             char *dev = xstrndup(rp->nics, strcspn(rp->nics, ":"));
             rp->gpu_nic_path = gpu_path_to(rp->gpus[0], dev);
@@ -566,6 +592,12 @@ static void rank_variables(struct build *b, int size, bool by_gpu)
             sv_pushf(&rp->env, "UCX_NET_DEVICES=%s", rp->nics);
         if (rp->nics && b->rq->set_nccl)
             sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
+        const struct fabric_row *row = fabric_row(b->rq->fabric);
+        if (rp->nics && b->rq->set_fabric && row && row->rank_var) {
+            char *env = fabric_rank_env(row, rp->nics);
+            sv_push(&rp->env, env);
+            free(env);
+        }
     }
 }
 

@@ -22,6 +22,7 @@ struct placement_request {
     enum memory_policy memory;  /* reported, applied by the helper */
     bool set_ucx;         /* UCX_NET_DEVICES per rank */
     bool set_nccl;        /* NCCL_IB_HCA per rank */
+    bool set_fabric;      /* the fabric's own per-rank NIC variable (its row's rank_var) */
     int local_size;       /* ranks on this node */
     int threads;          /* OpenMP threads per rank: 0 none set, -1 one per core (or PU) */
     bool smt;             /* places are hardware threads, not cores */

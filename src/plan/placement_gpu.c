@@ -1,5 +1,7 @@
 /* Each rank's GPUs as its vendor's visible-devices variable (placement_gpu.h). */
 #include "plan/placement_gpu.h"
+#include "plan/ports.h"
+#include "facts/findings.h"
 #include "util/text.h"
 #include <stdlib.h>
 #include <string.h>
@@ -89,4 +91,47 @@ void placement_gpu_env(const struct facts *f, struct rank_place *rp, int local, 
         }
         sv_free(&ids);
     }
+}
+
+/* How far port i's device is from the rank's NUMA nodes (ports.h,
+ * numa_gap: 0 on one of them; a device on no known node is near). */
+static int rank_port_gap(const struct facts *f, const struct rank_place *rp,
+                         const struct port_ref *port)
+{
+    size_t doms[MAX_NUMA], n = 0;
+    for (size_t k = 0; k < rp->nnuma && n < MAX_NUMA; k++)
+        for (size_t i = 0; i < f->nnuma; i++)
+            if (f->numa[i].os_index == rp->numa_os[k])
+                doms[n++] = i;
+    int dev = port->dev->numa_node;
+    return dev < 0 || n == 0 ? 0 : numa_gap(f, doms, n, dev);
+}
+
+/* NCCL's path classes (nvidia-smi topo -m), nearest first; unknown last. */
+static int path_rank(const char *cls)
+{
+    static const char *const order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+    for (int i = 0; cls && i < 5; i++)
+        if (strcmp(cls, order[i]) == 0)
+            return i;
+    return 5;
+}
+
+size_t gpu_port_choice(const struct facts *f, const struct rank_place *rp,
+                       const struct port_ref *all, size_t nall, const int *load, size_t cur)
+{
+    size_t best = cur;
+    int gap = rank_port_gap(f, rp, &all[cur]);
+    int best_path = path_rank(gpu_path_to(rp->gpus[0], all[cur].dev->name));
+    for (size_t i = 0; i < nall; i++) {
+        int path = path_rank(gpu_path_to(rp->gpus[0], all[i].dev->name));
+        /* the rank's own share of its current port does not count against it */
+        bool lighter = load[i] < load[best] - (best == cur);
+        if (rank_port_gap(f, rp, &all[i]) <= gap &&
+            (path < best_path || (path == best_path && lighter))) {
+            best = i;
+            best_path = path;
+        }
+    }
+    return best;
 }

@@ -12,4 +12,14 @@
  * index (torchrun's workers pick theirs by LOCAL_RANK). */
 void placement_gpu_env(const struct facts *f, struct rank_place *rp, int local, bool by_local);
 
+/* For a rank with a GPU and one port (all[cur]): the port nearest its GPU
+ * (PIX before PXB ... SYS, nccl's path classes), among those as near the
+ * rank's cores as all[cur], the least used (load) of equals; cur when none
+ * is nearer. So each GPU's traffic leaves through its own NIC (an EFA
+ * device, a Cassini NIC or an HCA per GPU), not the one the rank's cores
+ * happened to get first. */
+struct port_ref;
+size_t gpu_port_choice(const struct facts *f, const struct rank_place *rp,
+                       const struct port_ref *all, size_t nall, const int *load, size_t cur);
+
 #endif

@@ -166,12 +166,18 @@ void plan_free(struct plan *p);
 /* Whether the per-rank helper sets environment variable `name` for each
  * rank: an `auto` value the command line does not override (items.c). */
 bool plan_per_rank(const struct plan *p, const char *name);
+/* Whether the helper sets the fabric's own per-rank NIC variable (ports.h,
+ * rank_var): rdmarun places the ranks and the job sets no value of its own. */
+bool plan_fabric_nics(const struct plan *p);
 /* One item's strings (an item that leaves the plan). */
 void plan_item_free(struct plan_item *it);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);
 /* verify = strict: the libraries' fail-closed switches the node's facts
  * make safe (strict.c). */
 void plan_strict_switches(struct plan *p, const struct facts *f);
+/* Settings harmful on the plan's fabric (harmful.c): strict stops the job
+ * (status 78), else a warning. */
+void plan_harmful_settings(struct plan *p, const struct facts *f);
 /* Whether the plan verifies the job (verify is not off). */
 bool plan_verifies(const struct plan *p);
 

@@ -138,9 +138,11 @@ void plan_checks(struct plan *p, const struct profile *prof, const struct facts 
 {
     const char *qp = profile_value(prof, "check", "qp-test");
     bool on = true;
-    p->qp_test = !qp || !parse_bool(qp, &on) || on;
+    /* the verbs RC loopback proves a UCX fabric's ports; EFA has no RC, and
+     * Slingshot and opx are no verbs at all */
+    p->qp_test = (!qp || !parse_bool(qp, &on) || on) && fabric_is_rdma(p->fabric);
     char *why = !plan_verifies(p) ? xstrdup("verify = off")
-              : !fabric_is_rdma(p->fabric)
+              : !fabric_has_ports(p->fabric)
                   ? xasprintf("the job has no RDMA ports (fabric %s)", p->fabric)
                   : NULL;
     note_unapplied_checks(p, prof, why);

@@ -1,7 +1,9 @@
 #include "plan/ports.h"
 #include "util/strvec.h"
+#include "util/xalloc.h"
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The fabrics a profile may name (fabric = NAME): the kinds of port each
@@ -10,16 +12,16 @@
  * else roce. RoCE takes VMware's paravirtual RDMA too: its ports are
  * Ethernet RDMA ports to UCX. */
 static const struct fabric_row fabric_rows[] = {
-    {"ib", "InfiniBand", "ib", LAYER_UCX, NULL, "rdma", "ib"},
-    {"roce", "RoCE", "roce,pvrdma", LAYER_UCX, NULL, "rdma", "roce"},
-    {"pvrdma", "VMware paravirtual RDMA", "pvrdma", LAYER_UCX, NULL, "rdma", "pvrdma"},
-    {"rdma", "RDMA (InfiniBand or RoCE)", NULL, LAYER_UCX, NULL, "rdma", NULL},
-    {"efa", "AWS EFA", "efa", LAYER_OFI, "efa", "efa", "efa"},
-    {"cxi", "HPE Slingshot (CXI)", "cxi", LAYER_OFI, "cxi", "cxi", "slingshot"},
-    {"opa", "Omni-Path", "opa", LAYER_OFI, "opx", "opx", "opx"},
-    {"tcpx", "GPUDirect-TCPX", NULL, LAYER_TCPX, NULL, "gpudirect-tcp", NULL},
-    {"tcp", "TCP", NULL, LAYER_NONE, NULL, "tcp", NULL},
-    {"shm", "shared memory", NULL, LAYER_NONE, NULL, "local", NULL},
+    {"ib", "InfiniBand", "ib", LAYER_UCX, NULL, "rdma", "ib", NULL},
+    {"roce", "RoCE", "roce,pvrdma", LAYER_UCX, NULL, "rdma", "roce", NULL},
+    {"pvrdma", "VMware paravirtual RDMA", "pvrdma", LAYER_UCX, NULL, "rdma", "pvrdma", NULL},
+    {"rdma", "RDMA (InfiniBand or RoCE)", NULL, LAYER_UCX, NULL, "rdma", NULL, NULL},
+    {"efa", "AWS EFA", "efa", LAYER_OFI, "efa", "efa", "efa", "FI_EFA_IFACE"},
+    {"cxi", "HPE Slingshot (CXI)", "cxi", LAYER_OFI, "cxi", "cxi", "slingshot", "FI_CXI_DEVICE_NAME"},
+    {"opa", "Omni-Path", "opa", LAYER_OFI, "opx", "opx", "opx", "FI_OPX_HFI_SELECT"},
+    {"tcpx", "GPUDirect-TCPX", NULL, LAYER_TCPX, NULL, "gpudirect-tcp", NULL, NULL},
+    {"tcp", "TCP", NULL, LAYER_NONE, NULL, "tcp", NULL, NULL},
+    {"shm", "shared memory", NULL, LAYER_NONE, NULL, "local", NULL, NULL},
 };
 
 const struct fabric_row *fabric_row(const char *fabric)
@@ -87,6 +89,32 @@ size_t ports_over_cap(const struct facts *f, const char *fabric)
         for (size_t j = 0; j < f->devs[i].nports; j++)
             n += port_fits(&f->devs[i], &f->devs[i].ports[j], row);
     return n > MAX_PORTS ? n - MAX_PORTS : 0;
+}
+
+char *fabric_rank_env(const struct fabric_row *row, const char *nics)
+{
+    struct strvec ports = {0}, names = {0};
+    sv_split(&ports, nics, ",");
+    for (size_t i = 0; i < ports.n; i++) {
+        char *dev = xstrndup(ports.v[i], strcspn(ports.v[i], ":"));
+        /* opx selects a unit by number: hfi1_N is unit N (fi_opx(7)) */
+        const char *unit = strrchr(dev, '_');
+        if (strcmp(row->rank_var, "FI_OPX_HFI_SELECT") == 0)
+            sv_push(&names, unit ? unit + 1 : dev);
+        else if (sv_find(&names, dev) < 0)
+            sv_push(&names, dev);
+        free(dev);
+    }
+    /* FI_OPX_HFI_SELECT takes one unit; the others a comma list (fi_efa(7)
+     * FI_EFA_IFACE, fi_cxi(7) FI_CXI_DEVICE_NAME) */
+    if (strcmp(row->rank_var, "FI_OPX_HFI_SELECT") == 0)
+        names.n = names.n > 1 ? 1 : names.n;
+    char *list = sv_join(&names, ",");
+    char *env = xasprintf("%s=%s", row->rank_var, list);
+    free(list);
+    sv_free(&ports);
+    sv_free(&names);
+    return env;
 }
 
 bool fabric_is_rdma(const char *fabric)

@@ -30,7 +30,14 @@ struct fabric_row {
     const char *provider;   /* LAYER_OFI: the libfabric provider (fi_info -p) */
     const char *expect;     /* the path class a job on it should show (expect =) */
     const char *auto_profile;   /* the profile fabric = auto picks for it; NULL: none */
+    /* The provider's variable that gives a rank its NICs, as UCX_NET_DEVICES
+     * does for UCX (FI_EFA_IFACE, FI_CXI_DEVICE_NAME, FI_OPX_HFI_SELECT);
+     * NULL: none */
+    const char *rank_var;
 };
+/* The rank's NAME=VALUE of row->rank_var for its ports `nics` ("dev:1,..."):
+ * device names, or hfi1_N's unit N for opx. Caller frees. */
+char *fabric_rank_env(const struct fabric_row *row, const char *nics);
 #define MAX_AUTO_PROFILES 16
 /* The profiles fabric = auto chooses among, in the table's order; how many. */
 size_t fabric_auto_profiles(const char **out, size_t max);

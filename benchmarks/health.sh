@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fleet health (issue 38), from recorded nodes (tests/data/sysfs): every
+# Fleet health (issues 38, 49), from recorded nodes (tests/data/sysfs,
+# tests/data/fabrics/sysfs): every
 # fault of the matrix caught, each with its own code; 100 consecutive checks
 # of healthy nodes with the history rules on (counters and flaps kept
 # between runs) and no false positive; the prolog's wall time on a node with
@@ -63,10 +64,16 @@ while read -r tree want args; do
         grow) printf 'mlx5_0 1 symbol_error 0\n' >"$work/baseline"
               echo 9 >"$work/grow/class/infiniband/mlx5_0/ports/1/counters/symbol_error" ;;
     esac
+    want=$(printf '%s' "$want" | tr '+' ' ')
+    case $tree in   # BASE>TREE: the baseline from BASE, then the check on TREE
+        *'>'*) base=${tree%%>*} tree=${tree#*>} ;;
+        *) base= ;;
+    esac
     [ -d "$work/$tree" ] && sysfs=$work/$tree || sysfs=$data/$tree
     args=$(printf '%s' "$args" | sed "s|MANIFEST|$work/manifest.json|")
     # shellcheck disable=SC2086
     conf "$work/c.ini" "state = $work/state" "baseline = $work/baseline" $args
+    [ -z "$base" ] || "$rdmarun" check --config "$work/c.ini" --sysfs "$data/$base" >/dev/null 2>&1
     got=$(codes "$sysfs" "$work/c.ini")
     if [ "$got" = "$want" ]; then caught=$((caught + 1)); else missed="$missed $want(got:${got:-none})"; fi
     rm -f "$work/state" "$work/baseline"
@@ -89,19 +96,21 @@ figure "fault matrix (recorded nodes): caught $caught/$total, each with its own 
 fp=0
 "$rdmarun" probe --json --sysfs "$data/roce-lossless" >"$work/manifest-roce.json"
 for i in $(seq 100); do
-    case $((i % 3)) in
+    case $((i % 5)) in
         0) tree=rxe args="devices=rxe0:1" ;;
         1) tree=ib-8hca args="pcie-at-capability=yes min-rate=200" ;;
+        3) tree=../fabrics/sysfs/efa-8x400 args="pcie-at-capability=yes min-rate=400" ;;
+        4) tree=../fabrics/sysfs/cxi-4nic args="pcie-at-capability=yes min-rate=200" ;;
         2) tree=roce-lossless args="lossless=yes irq-affinity=yes governor=performance max-idle-latency=20
                                     manifest=$work/manifest-roce.json kmsg=yes" ;;
     esac
     # shellcheck disable=SC2086
-    conf "$work/h.ini" "state = $work/hstate-$tree" "baseline = $work/hbase-$tree" counters=yes flaps=yes $args
+    conf "$work/h.ini" "state = $work/hstate-${tree##*/}" "baseline = $work/hbase-${tree##*/}" counters=yes flaps=yes $args
     [ "$tree" = roce-lossless ] && sysfs=$work/kmsg-benign || sysfs=$data/$tree
     "$rdmarun" check --config "$work/h.ini" --sysfs "$sysfs" >"$work/out" 2>&1 || {
         fp=$((fp + 1)); sed 's/^/  /' "$work/out" | head -3; }
 done
-figure "healthy nodes (rxe, 8 HCAs, lossless RoCE with a benign kernel log), counters, flaps, kmsg and a manifest on: false positives $fp/100" "$fp" "" "<=" 0
+figure "healthy nodes (rxe, 8 HCAs, lossless RoCE with a benign kernel log, 8 EFA, 4 Slingshot NICs), counters, flaps, kmsg and a manifest on: false positives $fp/100" "$fp" "" "<=" 0
 
 # The prolog on 8 HCAs (ib-8hca: every port, rate, PCIe, counters, flaps).
 conf "$work/p.ini" "state = $work/pstate" "baseline = $work/pbase" counters=yes flaps=yes \

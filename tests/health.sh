@@ -346,10 +346,15 @@ check "and it fails a DOWN port" 69 "mlx5_0 port 1 is DOWN"
 # Fault codes (issue 38): each fault on a recorded node gets its own code,
 # in the text, the JSON (--json) and the drain reason (tests/slurm). The
 # expectations are written by hand from what each tree holds.
-codes_of() {  # SYSFS KEY=VALUE...: the codes check --json gives, sorted, one line
+codes_of() {  # [BASE>]SYSFS KEY=VALUE...: the codes check --json gives, sorted, one line
     _t=$1
     shift
-    conf codes "$@" "timeout=$(scaled 20)"
+    rm -f "$TMP/codes-baseline"
+    conf codes "$@" "timeout=$(scaled 20)" "baseline=$TMP/codes-baseline"
+    case $_t in   # BASE>TREE: the baseline from BASE, then the check on TREE
+        *'>'*) "$RDMARUN" check --config "$SITE/codes.ini" --sysfs "${_t%%>*}" >/dev/null 2>&1
+               _t=$DATA/sysfs/${_t#*>} ;;
+    esac
     run "$RDMARUN" check --json --config "$SITE/codes.ini" --sysfs "$_t"
     printf '%s' "$out" | python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["codes"])))' 2>/dev/null
 }
@@ -357,6 +362,7 @@ caught=0 cases=0
 while read -r tree want args; do
     # shellcheck disable=SC2086
     got=$(codes_of "$DATA/sysfs/$tree" $args)
+    want=$(printf '%s' "$want" | tr '+' ' ')
     cases=$((cases + 1))
     [ "$rc" = 69 ] && [ "$got" = "$want" ] && caught=$((caught + 1))
     ok $? "$tree, $args: $want (got: ${got:-none}, status $rc)"

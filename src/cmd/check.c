@@ -105,7 +105,7 @@ int cmd_check(const struct cmdline *cl)
     if (cl->path_test)
         return path_test(cl, gid);
     struct facts f;
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false, false};
     int rc = facts_gather(&f, &src);
     if (!rc) {
         struct plan_port ports[MAX_PORTS];

@@ -6,7 +6,7 @@
 int cmd_probe(const struct cmdline *cl)
 {
     struct facts f;
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false, true};
     int rc = facts_gather(&f, &src);
     if (!rc) {
         if (cl->json)

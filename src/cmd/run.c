@@ -335,7 +335,9 @@ static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct p
                         const struct profile **candp, size_t ncands, char *apppath)
 {
     struct facts facts = {0};
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    const struct fabric_row *row = fabric_row(profile_value(prof, "profile", "fabric"));
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false,
+                                row && (row->layer == LAYER_OFI || row->layer == LAYER_TCPX)};
     int rc = facts_gather(&facts, &src);
     if (rc) {
         facts_free(&facts);

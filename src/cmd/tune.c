@@ -100,7 +100,7 @@ static int space_of(struct tune *t, const struct cmdline *cl, bool builtin, bool
     sv_free(&dirs);
     struct facts f;
     memset(&f, 0, sizeof(f));
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false, false};
     if (!rc)
         rc = facts_gather(&f, &src);
     const char *launcher = cl->launcher ? cl->launcher : rc ? NULL : profile_value(&p, "profile",

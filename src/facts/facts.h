@@ -138,6 +138,15 @@ struct port_ref {
     const struct rdma_port *port;
 };
 
+/* An NCCL plugin on the library path (facts/fabric_libs.c). */
+struct nccl_plugin {
+    char *kind;      /* net, collnet, tuner, profiler */
+    char *path;      /* as found: LD_LIBRARY_PATH's or an install folder's */
+    char *name;      /* the name it gives NCCL ("Libfabric"); NULL: unknown */
+    char *abi;       /* the versions it exports, newest first, "v10,v9,v8"; NULL: none */
+    char *error;     /* why it did not load (dlopen's words); NULL: it loaded */
+};
+
 struct facts {
     int format_version;
     char *hostname;
@@ -162,6 +171,16 @@ struct facts {
     struct cpu_state cpu;
     struct rdma_device *devs;
     size_t ndevs, devs_cap;
+    /* The fabric libraries (facts/fabric_libs.c): NCCL's version and file
+     * (NULL: no NCCL found), its plugins, libfabric's version and providers
+     * ("PROVIDER DOMAIN", fi_getinfo's; NULL: not asked); timed out: the
+     * child asking them was killed. */
+    char *nccl_version, *nccl_library;
+    struct nccl_plugin *nccl_plugins;
+    size_t nnccl_plugins, nccl_plugins_cap;
+    char *fi_version;
+    char **fi_providers;
+    bool fabric_libs_timed_out;
 };
 
 /* Where facts come from. NULL fields mean "this node". */
@@ -172,6 +191,9 @@ struct facts_sources {
     const char *facts_file;   /* saved probe --json: everything from it */
     bool placement_only;      /* devices, ports and topology only (the per-rank helper:
                                  no verbs, UCX or host limits, so it starts fast) */
+    bool fabric_libs;         /* this node's NCCL, its plugins and libfabric's providers
+                                 too (a child process, ~0.1 s: probe, and jobs on the
+                                 fabrics that need them) */
 };
 
 /* Gather facts. Returns 0 or an RR_EX_* status after printing why (an
@@ -203,6 +225,13 @@ void facts_read_sysfs(struct facts *f, const char *root);
 int facts_read_topology(struct facts *f, const char *xml);
 void facts_read_verbs(struct facts *f);
 void facts_read_ucx(struct facts *f);
+void facts_read_fabric_libs(struct facts *f);
+/* The ABI version NCCL `nccl_version` takes of a plugin of `kind` that
+ * exports `abi` ("v10,v9"), newest first as NCCL tries them: N, 0 when it
+ * takes none (the plugin is ignored), -1 when the release is unknown; *lo
+ * and *hi the versions that release asks for. */
+int nccl_plugin_abi_used(const char *nccl_version, const char *kind, const char *abi, int *lo,
+                         int *hi);
 void facts_read_host(struct facts *f, const char *root);
 /* sysfs_root: /sys or a recorded tree; proc_root: /proc or the tree's
  * recorded/proc; dcb_dir: NULL runs dcb, else the recorded outputs. */

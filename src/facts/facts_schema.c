@@ -123,6 +123,18 @@ static const struct field limits[] = {
     {"uverbs_accessible", F_BOOL, 0, 0, NULL}, {"modules", F_OBJ, 0, 0, modules},
     END,
 };
+static const struct field nccl_plugin[] = {
+    {"kind", F_STR, 0, 16, NULL}, {"path", F_STR, 0, 4096, NULL}, {"name", F_STR, 0, 64, NULL},
+    {"abi", F_STR, 0, 64, NULL},  {"error", F_STR, 0, 4096, NULL},
+    END,
+};
+static const struct field fabric_libs[] = {
+    {"nccl_version", F_STR, 0, 32, NULL},   {"nccl_library", F_STR, 0, 4096, NULL},
+    {"nccl_plugins", F_OBJS, 0, 256, nccl_plugin},
+    {"libfabric_version", F_STR, 0, 32, NULL}, {"libfabric_providers", F_STRS, 0, NAME, NULL},
+    {"timed_out", F_BOOL, 0, 0, NULL},
+    END,
+};
 static const struct field facts[] = {
     {"rdmarun_facts", F_INT, 1, 1000, NULL}, {"hostname", F_STR, 0, NAME, NULL},
     {"source", F_STR, 0, 4096, NULL},        {"ucx_version", F_STR, 0, 64, NULL},
@@ -130,6 +142,7 @@ static const struct field facts[] = {
     {"host", F_OBJ, 0, 0, host},             {"devices", F_OBJS, 0, 4096, device},
     {"gpus", F_OBJS, 0, 1024, gpu},          {"netifs", F_OBJS, 0, 65536, netif},
     {"limits", F_OBJ, 0, 0, limits},         {"warnings", F_STRS, 0, 4096, NULL},
+    {"fabric_libraries", F_OBJ, 0, 0, fabric_libs},
     END,
 };
 

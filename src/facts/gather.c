@@ -54,6 +54,8 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
     }
     if (live && !src->placement_only) {
         facts_read_verbs(f);
+        if (src->fabric_libs)
+            facts_read_fabric_libs(f);
         facts_read_host(f, "/");
         char host[256];
         if (gethostname(host, sizeof(host)) == 0) {

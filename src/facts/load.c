@@ -473,6 +473,36 @@ static void load_netifs_limits(struct facts *f, json_object *root)
     l->mod_vmw_pvrdma = flag(mods, "vmw_pvrdma");
 }
 
+/* The fabric libraries a live probe asked (absent from a recorded node's). */
+static void load_fabric_libs(struct facts *f, json_object *o)
+{
+    if (!o)
+        return;
+    f->nccl_version = str(o, "nccl_version");
+    f->nccl_library = str(o, "nccl_library");
+    f->fi_version = str(o, "libfabric_version");
+    f->fi_providers = known_strings(o, "libfabric_providers");
+    if (!f->fi_providers)
+        f->fi_providers = xcalloc(1, sizeof(*f->fi_providers));
+    f->fabric_libs_timed_out = flag(o, "timed_out");
+    json_object *a = get(o, "nccl_plugins");
+    f->nnccl_plugins = f->nccl_plugins_cap = array_len(a);
+    f->nccl_plugins = xcalloc(f->nnccl_plugins ? f->nnccl_plugins : 1, sizeof(*f->nccl_plugins));
+    for (size_t i = 0; i < f->nnccl_plugins; i++) {
+        json_object *p = json_object_array_get_idx(a, i);
+        struct nccl_plugin *np = &f->nccl_plugins[i];
+        np->kind = str(p, "kind");
+        np->path = str(p, "path");
+        np->name = str(p, "name");
+        np->abi = str(p, "abi");
+        np->error = str(p, "error");
+        if (!np->kind)
+            np->kind = xstrdup("net");
+        if (!np->path)
+            np->path = xstrdup("");
+    }
+}
+
 int facts_load_json(struct facts *f, const char *path)
 {
     int rc;
@@ -492,6 +522,7 @@ int facts_load_json(struct facts *f, const char *path)
     }
     load_gpus(f, get(root, "gpus"));
     load_netifs_limits(f, root);
+    load_fabric_libs(f, get(root, "fabric_libraries"));
     json_object_put(root);
     return 0;
 }

@@ -265,6 +265,58 @@ static void host_text(const struct facts *f, FILE *out)
     }
 }
 
+/* One plugin: its name and the ABI NCCL would take, or why it does not load. */
+static void plugin_text(const struct facts *f, const struct nccl_plugin *p, FILE *out)
+{
+    fprintf(out, "  %s plugin %s: ", p->kind, p->path);
+    if (p->error) {
+        fprintf(out, "does not load (%s): NCCL goes on without it\n", p->error);
+        return;
+    }
+    int lo, hi, used = nccl_plugin_abi_used(f->nccl_version, p->kind, p->abi, &lo, &hi);
+    fprintf(out, "\"%s\", exports %s", p->name ? p->name : "?", p->abi ? p->abi : "nothing");
+    if (used > 0)
+        fprintf(out, "; NCCL %s takes v%d\n", f->nccl_version, used);
+    else if (used == 0 && hi > 0)
+        fprintf(out, "; NCCL %s asks for v%d-v%d: it ignores this plugin\n", f->nccl_version,
+                lo, hi);
+    else
+        fputc('\n', out);
+}
+
+/* NCCL, its plugins and libfabric's providers: this node's, when asked. */
+static void fabric_libs_text(const struct facts *f, FILE *out)
+{
+    if (!f->fi_providers)
+        return;
+    fputc('\n', out);
+    if (f->nccl_version)
+        fprintf(out, "NCCL %s (%s)\n", f->nccl_version, f->nccl_library);
+    else
+        fprintf(out, "NCCL: not found (libnccl.so.2)\n");
+    size_t nets = 0;
+    for (size_t i = 0; i < f->nnccl_plugins; i++) {
+        plugin_text(f, &f->nccl_plugins[i], out);
+        nets += strcmp(f->nccl_plugins[i].kind, "net") == 0 && !f->nccl_plugins[i].error;
+    }
+    if (f->nccl_version && !nets)
+        fprintf(out, "  no net plugin on the library path: NCCL has its IB and Socket "
+                "transports only\n");
+    fprintf(out, "libfabric %s:", f->fi_version ? f->fi_version : "?");
+    struct strvec provs = {0};
+    for (char **p = f->fi_providers; *p; p++) {
+        char *name = xstrndup(*p, strcspn(*p, " "));
+        if (sv_find(&provs, name) < 0)
+            sv_push(&provs, name);
+        free(name);
+    }
+    for (size_t i = 0; i < provs.n; i++)
+        fprintf(out, "%s%s", i ? ", " : " providers ", provs.v[i]);
+    fprintf(out, "%s%s\n", provs.n ? "" : " no provider answers fi_getinfo",
+            f->fabric_libs_timed_out ? " (timed out: a provider hung)" : "");
+    sv_free(&provs);
+}
+
 void facts_print_text(const struct facts *f, FILE *out)
 {
     host_text(f, out);
@@ -289,6 +341,7 @@ void facts_print_text(const struct facts *f, FILE *out)
         fputc('\n', out);
     }
     limits_text(&f->limits, out);
+    fabric_libs_text(f, out);
     modules_text(f, out);
     cpu_text(&f->cpu, out);
     struct strvec w = {0};

@@ -209,6 +209,32 @@ static void limits_json(struct json *j, const struct host_limits *l)
     json_end_object(j);
 }
 
+/* The fabric libraries, when this node's were asked (not for a recorded one). */
+static void fabric_libs_json(struct json *j, const struct facts *f)
+{
+    if (!f->fi_providers)
+        return;
+    json_begin_object(j, "fabric_libraries");
+    json_string(j, "nccl_version", f->nccl_version);
+    json_string(j, "nccl_library", f->nccl_library);
+    json_begin_array(j, "nccl_plugins");
+    for (size_t i = 0; i < f->nnccl_plugins; i++) {
+        const struct nccl_plugin *p = &f->nccl_plugins[i];
+        json_begin_object(j, NULL);
+        json_string(j, "kind", p->kind);
+        json_string(j, "path", p->path);
+        json_string(j, "name", p->name);
+        json_string(j, "abi", p->abi);
+        json_string(j, "error", p->error);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_string(j, "libfabric_version", f->fi_version);
+    string_list(j, "libfabric_providers", f->fi_providers);
+    json_bool(j, "timed_out", f->fabric_libs_timed_out);
+    json_end_object(j);
+}
+
 void facts_print_json(const struct facts *f, FILE *out)
 {
     struct json j;
@@ -235,6 +261,7 @@ void facts_print_json(const struct facts *f, FILE *out)
     }
     json_end_array(&j);
     limits_json(&j, &f->limits);
+    fabric_libs_json(&j, f);
     struct strvec warnings = {0};
     facts_warnings(f, &warnings);
     json_begin_array(&j, "warnings");

@@ -556,6 +556,7 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     }
     plan_strict_switches(out, rq->facts);
     plan_harmful_settings(out, rq->facts);
+    plan_fabric_libs(out, rq->facts);
     mark_overrides(out, rq->job);
     plan_threads(out, prof, rq);
     plan_placement(out, rq);

@@ -178,6 +178,9 @@ void plan_strict_switches(struct plan *p, const struct facts *f);
 /* Settings harmful on the plan's fabric (harmful.c): strict stops the job
  * (status 78), else a warning. */
 void plan_harmful_settings(struct plan *p, const struct facts *f);
+/* What the fabric needs beside its NICs (fabric_libs.c): its libfabric
+ * provider, NCCL's plugin for it, TCPX's RxDM. */
+void plan_fabric_libs(struct plan *p, const struct facts *f);
 /* Whether the plan verifies the job (verify is not off). */
 bool plan_verifies(const struct plan *p);
 

@@ -117,6 +117,20 @@ static void kept_value(struct plan *p, size_t i, const struct plan_item *have, c
                        "rank's");
 }
 
+/* Open MPI's OFI MTL names the provider it chose at mtl_ofi_verbose 1
+ * (mtl_ofi_component.c, select_ofi_provider: "mtl:ofi:prov: tcp;ofi_rxm",
+ * once a rank), which ompi.c reads; the job's own value is kept. */
+static void ofi_mtl_verbose(struct plan *p)
+{
+    const struct plan_item *mtl = plan_find(p, ITEM_MCA, "mtl");
+    if (p->mpi.value != MPI_OPENMPI || !mtl || !mtl->value || strcmp(mtl->value, "ofi") != 0 ||
+        plan_find(p, ITEM_MCA, "mtl_ofi_verbose"))
+        return;
+    plan_add_item(p, ITEM_MCA, SOURCE_EVIDENCE, "mtl_ofi_verbose", "1", xstrdup("evidence"),
+                  xstrdup("Open MPI's OFI MTL then names the libfabric provider it chose, "
+                          "which rdmarun reads from the launcher's output"));
+}
+
 void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
                    const char *rq_impi_debug)
 {
@@ -152,4 +166,5 @@ void plan_evidence(struct plan *p, const char *dir, const struct job_args *job,
     free(nccl_file);
     if (p->mpi.value == MPI_IMPI)
         impi_debug(p, job, rq_impi_debug);
+    ofi_mtl_verbose(p);
 }

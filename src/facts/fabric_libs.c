@@ -4,10 +4,12 @@
  * NCCL (dlopen and dlsym, as NCCL's src/plugin/plugin_open.cc and net.cc do;
  * every plugin struct ncclNet_vN_t, ncclTuner_vN_t, ncclProfiler_vN_t starts
  * with `const char *name`), and the providers libfabric offers (fi_getinfo
- * with no hints, as fi_info does). Loading a library runs its constructors
+ * with no hints, as fi_info does; libfabric opened by util/fi_dl.h, in the
+ * child only). Loading a library runs its constructors
  * and a provider may wait on a wedged device: all of it runs in a child,
  * killed after FABRIC_LIBS_TIMEOUT_S, whose lines the parent reads. */
 #include "facts/internal.h"
+#include "util/fi_dl.h"
 #include "util/proc.h"
 #include "util/strvec.h"
 #include "util/text.h"
@@ -15,7 +17,6 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
-#include <rdma/fabric.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,14 +137,17 @@ static void probe_nccl(void)
 
 static void probe_libfabric(void)
 {
-    struct fi_info *info = NULL, *hints = fi_allocinfo();
-    if (!hints)
+    const struct fi_api *fi = fi_api();
+    struct fi_info *info = NULL, *hints = fi ? fi->dupinfo(NULL) : NULL;
+    if (!hints) {
+        printf("fi_version\t-\n");
         return;
+    }
     hints->mode = ~0ULL;
     hints->domain_attr->mode = ~0ULL;
     hints->domain_attr->mr_mode = ~(FI_MR_BASIC | FI_MR_SCALABLE);
     struct strvec seen = {0};
-    if (fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) == 0)
+    if (fi->getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) == 0)
         for (struct fi_info *i = info; i; i = i->next) {
             const char *prov = i->fabric_attr ? i->fabric_attr->prov_name : NULL;
             const char *dom = i->domain_attr ? i->domain_attr->name : NULL;
@@ -154,10 +158,10 @@ static void probe_libfabric(void)
             }
             free(line);
         }
-    fi_freeinfo(info);
-    fi_freeinfo(hints);
+    fi->freeinfo(info);
+    fi->freeinfo(hints);
     sv_free(&seen);
-    uint32_t v = fi_version();
+    uint32_t v = fi->version();
     printf("fi_version\t%u.%u\n", FI_MAJOR(v), FI_MINOR(v));
 }
 
@@ -204,7 +208,8 @@ static void take_line(struct facts *f, const char *line)
         char *entry = xasprintf("%s %s", field.v[1], field.v[2]);
         list_add(&f->fi_providers, entry);
         free(entry);
-    } else if (field.n == 2 && strcmp(field.v[0], "fi_version") == 0 && !f->fi_version) {
+    } else if (field.n == 2 && strcmp(field.v[0], "fi_version") == 0 && !f->fi_version &&
+               strcmp(field.v[1], "-") != 0) {
         f->fi_version = xstrdup(field.v[1]);
     }
     sv_free(&field);

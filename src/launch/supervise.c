@@ -425,7 +425,7 @@ static void watch_init(struct watch *w, const struct plan *p)
                     "--evidence-dir on a file system with space)", p->evidence_dir,
                     (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024);
     }
-    w->strict_rdma = p->verify.value == VERIFY_STRICT && p->expect.value == EXPECT_RDMA;
+    w->strict_rdma = p->verify.value == VERIFY_STRICT && expects_fabric(p->expect.value);
     w->tree = launcher_of(p->launcher.value)->command_is_launcher;
     to_tree = w->tree;
     const struct plan_item *lvl = plan_find(p, ITEM_ENV, "UCX_LOG_LEVEL");
@@ -502,7 +502,7 @@ static bool closing_line(const struct plan *p, const struct watch *w, const stru
                          enum verdict v, int rc, const char *summary, const char *moved,
                          const char *trouble)
 {
-    bool want_rdma = p->expect.value == EXPECT_RDMA;
+    bool want_rdma = expects_fabric(p->expect.value);
     bool expected = evidence_meets(ev, (enum expectation)p->expect.value);
     /* Under strict a verdict that sets the status (80, 82) is an error. */
     bool fails = p->verify.value == VERIFY_STRICT && want_rdma &&
@@ -547,7 +547,7 @@ int supervise(const struct plan *p, const struct facts *f)
         evidence_dir_prune(p->evidence_dir);   /* while the job starts */
     /* Our stdout/stderr closed (| head) ends us as it would end mpirun. */
     int status = 0;
-    watch_job(&w, p->expect.value == EXPECT_RDMA, &status);
+    watch_job(&w, expects_fabric(p->expect.value), &status);
     child_pid = 0;
     signal(SIGCHLD, SIG_DFL);   /* (a handler would make later reads EINTR) */
     proc_signals_release();

@@ -44,3 +44,10 @@ const char *schema_value(const struct profile *p, const char *section, const cha
     const struct keydef *kd = sec ? schema_key(sec, key) : NULL;
     return v ? v : kd ? kd->dflt : NULL;
 }
+
+bool expects_fabric(int expectation)
+{
+    return expectation == EXPECT_RDMA || expectation == EXPECT_EFA ||
+           expectation == EXPECT_CXI || expectation == EXPECT_OPX ||
+           expectation == EXPECT_GPUDIRECT_TCP;
+}

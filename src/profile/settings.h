@@ -39,6 +39,9 @@ extern const char *const verify_policy_names[], *const expectation_names[],
 #define MEMORY_POLICIES "prefer|bind|none"
 #define NIC_CHOICES "one|nearest"
 
+/* Whether an expectation is a fabric's own path (rdma, efa, cxi, opx,
+ * gpudirect-tcp), which TCP sockets or no evidence fail under strict. */
+bool expects_fabric(int expectation);
 /* Index of `word` in a NULL-terminated list of names, or -1. */
 int name_index(const char *const *names, const char *word);
 

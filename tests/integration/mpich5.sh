@@ -40,6 +40,20 @@ check "MPICH 5 on ch4:ofi, tcp provider, one host: local, MPICH's summary names 
     "rank 1 of 2" "all on one node as the job's command line or allocation says" \
     "mpich's libfabric provider tcp is what would carry traffic between nodes"
 
+# ch4:ofi on libfabric's shm provider, local expected, strict (issue 49):
+# as intended, from MPICH's own summary.
+run "$RDMARUN" -p tcp -H localhost -x MPIR_CVAR_CH4_NETMOD=ofi -x MPIR_CVAR_DEBUG_SUMMARY=1 \
+    -x FI_PROVIDER=shm --set profile.expect=local --verify strict -np 2 "$HELLO"
+check_without "MPICH 5 on ch4:ofi, shm provider, local expected, strict: as intended" 0 \
+    "the profile expects" "rank 1 of 2" "mpich used its libfabric provider shm"
+# The fabric profiles with MPICH 5 on a node without their fabric: the
+# named refusal before Hydra starts a rank.
+for p in efa slingshot opx; do
+    run "$RDMARUN" -p "$p" --verify strict -np 2 "$HELLO"
+    check_without "MPICH 5, -p $p --verify strict here: refused (69), no rank started" 69 \
+        "rank 0 of 2" "no ACTIVE" "provider"
+done
+
 # [mpich] names checked by MPICH 5's own MPI_T.
 printf '[profile]\ninherit = shm\n[mpich]\nCH4_NETMODD = ofi\n' >"$TMP/typo.ini"
 run "$RDMARUN" -p "$TMP/typo.ini" -np 2 "$HELLO"

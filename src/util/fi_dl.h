@@ -1,0 +1,28 @@
+/* libfabric, opened with dlopen in the child processes that ask it, never
+ * linked into rdmarun: a libfabric.so.1 loaded in rdmarun would be the one
+ * every later dlopen of the same soname gets, and MPI libraries that bring
+ * their own (MPICH's and Intel MPI's wheels) would fail to load in the
+ * children that ask them their version (missing symbol versions). The
+ * functions of libfabric's ABI rdmarun calls (rdma/fabric.h); the rest are
+ * inline calls through the objects' ops. */
+#ifndef RDMARUN_FI_DL_H
+#define RDMARUN_FI_DL_H
+#include <rdma/fabric.h>
+
+struct fi_api {
+    int (*getinfo)(uint32_t version, const char *node, const char *service, uint64_t flags,
+                   const struct fi_info *hints, struct fi_info **info);
+    void (*freeinfo)(struct fi_info *info);
+    struct fi_info *(*dupinfo)(const struct fi_info *info);
+    uint32_t (*version)(void);
+    int (*getparams)(struct fi_param **params, int *count);
+    void (*freeparams)(struct fi_param *params);
+    int (*fabric)(struct fi_fabric_attr *attr, struct fid_fabric **fabric, void *context);
+    const char *(*strerror)(int errnum);
+};
+
+/* libfabric.so.1's functions, opened once (in a child only); NULL when it
+ * is not installed or lacks one of them. */
+const struct fi_api *fi_api(void);
+
+#endif

@@ -11,6 +11,7 @@
 #include "profile/settings.h"
 #include "preflight/path_test.h"
 #include "preflight/preflight.h"
+#include "preflight/fi_pair.h"
 #include "slurm/drain.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -84,6 +85,20 @@ int cmd_check(const struct cmdline *cl)
                  "Slurm reads a NodeName as a hostlist, so n[1-4], n1,n2 or ALL would drain "
                  "many nodes", cl->node);
         return RR_EX_USAGE;
+    }
+    if (cl->fi_pair) {
+        if (cl->qp_test || cl->path_test || cl->epilog) {
+            rr_error("--fi-pair is a check of its own: run it alone");
+            return RR_EX_USAGE;
+        }
+        char *message = NULL;
+        int failed = fi_pair_test(cl->fi_pair, &message);
+        if (failed)
+            rr_error("libfabric pair test: %s", message);
+        else
+            printf("rdmarun: libfabric pair test %s\n", message);
+        free(message);
+        return failed ? RR_EX_UNAVAILABLE : 0;
     }
     if (!cl->qp_test && !cl->path_test) {
         struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->json, cl->node,

@@ -67,6 +67,9 @@ const struct opt cli_options[] = {
      "verify: exit 0 when the verdict is what this expects"},
     {"qp-test", NULL, CMD_CHECK, OPT_FLAG, C(qp_test), NULL, NULL,
      "check: the verbs RC loopback on the node's ports"},
+    {"fi-pair", NULL, CMD_CHECK, OPT_VALUE, C(fi_pair), NULL, "PROVIDER",
+     "check: two libfabric RDM endpoints of PROVIDER\n(efa, cxi, opx, tcp, verbs;ofi_rxm) "
+     "exchange a message"},
     {"path-test", NULL, CMD_CHECK, OPT_FLAG, C(path_test), NULL, NULL,
      "check: RDMA between the nodes the host options name\n(-H, --hostfile; in Slurm: the "
      "allocation), one\nprocess per node started by mpirun or srun"},

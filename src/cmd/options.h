@@ -38,6 +38,7 @@ struct cmdline {
     bool report;             /* --report: the placement of each rank */
     /* rdmarun check */
     bool qp_test;                    /* --qp-test */
+    char *fi_pair;                   /* --fi-pair PROVIDER */
     bool path_test, all_pairs;       /* --path-test, --all-pairs */
     char *path_timeout, *step_timeout;   /* --path-timeout S; path-peer --step-timeout S */
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */

@@ -53,6 +53,15 @@ bool plan_fabric_nics(const struct plan *p)
            p->bind.value != BIND_NONE;
 }
 
+const char *plan_fi_provider(const struct plan *p)
+{
+    const struct plan_item *fi = plan_find(p, ITEM_ENV, "FI_PROVIDER");
+    if (fi && fi->value && *fi->value && fi->value[0] != '^' && !strchr(fi->value, ','))
+        return fi->value;
+    const struct fabric_row *row = fabric_row(p->fabric);
+    return row && row->layer == LAYER_OFI ? row->provider : NULL;
+}
+
 bool plan_verifies(const struct plan *p)
 {
     return p->verify.value != VERIFY_OFF;

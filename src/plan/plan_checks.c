@@ -140,7 +140,9 @@ void plan_checks(struct plan *p, const struct profile *prof, const struct facts 
     bool on = true;
     /* the verbs RC loopback proves a UCX fabric's ports; EFA has no RC, and
      * Slingshot and opx are no verbs at all */
-    p->qp_test = (!qp || !parse_bool(qp, &on) || on) && fabric_is_rdma(p->fabric);
+    bool test = !qp || !parse_bool(qp, &on) || on;
+    p->qp_test = test && fabric_is_rdma(p->fabric);
+    p->fi_pair_test = test && plan_verifies(p) && plan_fi_provider(p) != NULL;
     char *why = !plan_verifies(p) ? xstrdup("verify = off")
               : !fabric_has_ports(p->fabric)
                   ? xasprintf("the job has no RDMA ports (fabric %s)", p->fabric)

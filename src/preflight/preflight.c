@@ -1,8 +1,10 @@
 #include "preflight/preflight.h"
+#include "preflight/fi_pair.h"
 #include "preflight/path_test.h"
 #include "preflight/qp_loopback.h"
 #include "util/msg.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define QP_TIMEOUT_S 5.0
@@ -54,8 +56,25 @@ int preflight_qp_test(const struct plan_port *ports, size_t n, const char *what,
     return failed ? RR_EX_UNAVAILABLE : 0;
 }
 
+/* The libfabric pair test of the job's provider, said either way. */
+static int fi_pair_preflight(const struct plan *p)
+{
+    char *message = NULL;
+    int rc = fi_pair_test(plan_fi_provider(p), &message);
+    if (rc && p->verify.value == VERIFY_STRICT)
+        rr_error("preflight libfabric pair test failed: %s: not starting the job (verify = "
+                 "strict; [check] qp-test = no skips it)", message);
+    else if (rc)
+        rr_warn("preflight libfabric pair test failed: %s; starting the job anyway (verify = "
+                "warn)", message);
+    free(message);
+    return rc && p->verify.value == VERIFY_STRICT ? RR_EX_UNAVAILABLE : 0;
+}
+
 int preflight_run(const struct plan *p)
 {
+    if (p->fi_pair_test && fi_pair_preflight(p))
+        return RR_EX_UNAVAILABLE;
     if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA)
         return 0;
     int rc = p->nports && p->qp_test ? preflight_qp_test(p->ports, p->nports, "port", true) : 0;

@@ -348,6 +348,18 @@ assert any(o["family"] == "libfabric" and not o.get("selected") for o in d["obse
     sent=$(counter_delta "$TMP/ofi.before" "$TMP/ofi.after" sent_pkts)
     [ "$sent" -gt 1000 ]; ok $? "mtl ofi over verbs: rxe0 sent $sent packets during the job"
 fi
+# The libfabric pair test (issue 49) over verbs;ofi_rxm on rxe0: two RDM
+# endpoints, their rxm connection on RC QPs of rxe0, whose counters move.
+rxe_counters >"$TMP/pair.before"
+FI_UNIVERSE_SIZE=16 run "$RDMARUN" check --fi-pair "verbs;ofi_rxm"
+rxe_counters >"$TMP/pair.after"
+check "libfabric pair test over verbs;ofi_rxm: a message each way on rxe0" 0 \
+    "libfabric pair test verbs;ofi_rxm: an RDM endpoint pair exchanged a message on rxe0"
+sent=$(counter_delta "$TMP/pair.before" "$TMP/pair.after" sent_pkts)
+[ "$sent" -gt 0 ]; ok $? "libfabric pair test: rxe0 sent $sent packets (its hw_counters)"
+FI_UNIVERSE_SIZE=16 run "$RDMARUN" check --fi-pair efa
+check "libfabric pair test of a provider the guest lacks: refused, named" 69 \
+    "no 'efa' provider with RDM endpoints answers here"
 
 # 3. The tcp profile runs over TCP, and the kernel sees no RC QP of the job.
 rdma_job tcp -p tcp

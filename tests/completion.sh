@@ -46,7 +46,7 @@ offers "expect's values" "$R verify --expect " rdma tcp local any efa cxi opx gp
 offers "threads: auto" "$R --threads a" auto
 offers "a profile by name" "$R -p r" roce
 offers "a profile by name, long option" "$R --profile pv" pvrdma
-offers "compare's profile list, the last element" "$R compare -p roce,t" roce,tcp
+offers "compare's profile list, the last element" "$R compare -p roce,t" roce,tcp roce,tcpx
 mkdir -p "$TMP/bin" && printf '#!/bin/sh\n' >"$TMP/bin/profile-job" && chmod +x "$TMP/bin/profile-job"
 PATH=$TMP/bin offers "subcommands, and programs on PATH" "$R pro" profiles probe profile-job
 offers "profiles show NAME" "$R profiles show n" nccl-ib
@@ -133,7 +133,7 @@ else
     zoffers "--set: SECTION.KEY= from profiles --keys" "rdmarun --set bind.sm" bind.smt=
     zoffers "--set: the installed UCX's variables" "rdmarun --set ucx.RNDV_TH" ucx.RNDV_THRESH= ucx.RNDV_THRESH_FALLBACK=
     zoffers "profiles show NAME" "rdmarun profiles show n" nccl-ib
-    zoffers "compare's profile list" "rdmarun compare -p roce,t" roce,tcp
+    zoffers "compare's profile list" "rdmarun compare -p roce,t" roce,tcp roce,tcpx
     zoffers "the helper's options under rank" "rdmarun rank --ke" --keep-cpus
     zoffers "--help all" "rdmarun --help " all
     zoffers "help: a command's name" "rdmarun help c" check compare

@@ -35,6 +35,10 @@ rdmarun -p shm -np 2 ./mpich_hello	run 0 rdmarun: local only: 2 processes
 rdmarun -p roce --hostfile hosts -np 64 ./app	recorded	needs an ACTIVE RoCE port and 64 slots; make check-vm runs roce jobs on Soft-RoCE
 rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded	the roce profile needs a RoCE port to plan
 rdmarun profiles	run 0 roce
+rdmarun probe --sysfs tests/data/fabrics/sysfs/efa-8x400 --topology tests/data/fabrics/efa-8x400.xml	run 0 rdmap18s0: driver efa
+rdmarun --dry-run -p efa --sysfs tests/data/fabrics/sysfs/efa-8x400 --topology tests/data/fabrics/efa-8x400.xml --bind-policy gpu-local --report -N 8 ./app	run 0 rdmap130s0:1     local  cuda7    local  PIX
+rdmarun -p efa --verify strict -np 2 ./app	run 69 no ACTIVE AWS EFA port
+rdmarun check --fi-pair tcp	run 0 an RDM endpoint pair exchanged a message
 rdmarun profiles show roce	run 0 TLS = rc,sm,self
 rdmarun probe	run
 rdmarun probe --json > node.json	run

@@ -428,8 +428,40 @@ static void test_numa_cores(void)
     free(why);
 }
 
+/* What kind a port is (facts.c's table), the fault codes counters of their
+ * own carry, and the ABI each NCCL release takes of a plugin (issue 49). */
+static void test_fabric_kinds(void)
+{
+    struct rdma_port ib = {.link_layer = "InfiniBand"}, eth = {.link_layer = "Ethernet"},
+                     unk = {.link_layer = "Unknown"};
+    struct rdma_device mlx = {.driver = "mlx5_core"}, efa = {.driver = "efa"},
+                       cxi = {.driver = "cxi_ss1"}, hfi = {.driver = "hfi1"},
+                       pv = {.driver = "vmw_pvrdma"};
+    is_str(port_kind(&mlx, &ib), "ib", "an mlx5 port on InfiniBand is ib");
+    is_str(port_kind(&mlx, &eth), "roce", "an mlx5 port on Ethernet is roce");
+    is_str(port_kind(&efa, &unk), "efa", "an efa port (link layer Unknown) is efa");
+    is_str(port_kind(&cxi, &unk), "cxi", "a Cassini NIC is cxi");
+    is_str(port_kind(&hfi, &ib), "opa", "hfi1, though its link layer says InfiniBand, is opa");
+    is_str(port_kind(&pv, &eth), "pvrdma", "vmw_pvrdma is pvrdma");
+    ok(counter_fault_code("retrans_timeout_events") &&
+       strcmp(counter_fault_code("retrans_timeout_events"), "RDMARUN-EFA-RETRANS-TIMEOUT") == 0 &&
+       counter_fault_code("symbol_error") == NULL,
+       "EFA's retransmission timeouts carry a code of their own; symbol_error its family's");
+    int lo, hi;
+    ok(nccl_plugin_abi_used("2.28.9", "net", "v12,v7", &lo, &hi) == 7 && lo == 6 && hi == 11,
+       "NCCL 2.28 asks net v11-v6: of v12 and v7 it takes v7");
+    ok(nccl_plugin_abi_used("2.18.3", "net", "v10,v9", &lo, &hi) == 0 && hi == 6,
+       "NCCL 2.18 asks net v6-v4: a v10/v9 plugin is ignored");
+    ok(nccl_plugin_abi_used("2.21.5", "tuner", "v3,v2,v1", &lo, &hi) == 2,
+       "NCCL 2.21 takes tuner v2 only");
+    ok(nccl_plugin_abi_used("1.3.0", "net", "v2", &lo, &hi) == -1 &&
+       nccl_plugin_abi_used(NULL, "net", "v2", &lo, &hi) == -1,
+       "an NCCL release before plugins, or none: unknown");
+}
+
 int main(void)
 {
+    test_fabric_kinds();
     test_cpu_lists();
     test_numa_cores();
     test_port_link_up();

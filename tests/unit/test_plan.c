@@ -4,6 +4,7 @@
  * and placement_build. */
 #include "facts/facts.h"
 #include "plan/placement.h"
+#include "plan/ports.h"
 #include "plan/plan.h"
 #include "plan/rank_args.h"
 #include "plan/rules.h"
@@ -12,6 +13,7 @@
 #include "util/msg.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char *src(void)
 {
@@ -744,8 +746,30 @@ static void test_flux_pals(void)
     facts_free(&f);
 }
 
+/* The fabric rows (ports.c): each fabric's layer and provider, and the
+ * provider's per-rank NIC variable from a rank's ports (issue 49). */
+static void test_fabric_rows(void)
+{
+    ok(fabric_is_rdma("roce") && !fabric_is_rdma("efa") && fabric_has_ports("efa") &&
+       fabric_has_ports("rdma") && !fabric_has_ports("tcpx") && !fabric_has_ports("tcp"),
+       "roce goes through UCX; efa has ports but not UCX; tcpx and tcp no ports");
+    is_str(fabric_row("cxi")->provider, "cxi", "Slingshot's provider is cxi");
+    is_str(fabric_row("opa")->auto_profile, "opx", "auto picks opx for Omni-Path");
+    char *env = fabric_rank_env(fabric_row("efa"), "rdmap18s0:1,rdmap34s0:1");
+    is_str(env, "FI_EFA_IFACE=rdmap18s0,rdmap34s0", "EFA: FI_EFA_IFACE names the devices");
+    free(env);
+    env = fabric_rank_env(fabric_row("opa"), "hfi1_1:1,hfi1_0:1");
+    is_str(env, "FI_OPX_HFI_SELECT=1", "opx: FI_OPX_HFI_SELECT takes the first unit's number");
+    free(env);
+    const char *names[MAX_AUTO_PROFILES];
+    size_t n = fabric_auto_profiles(names, MAX_AUTO_PROFILES);
+    ok(n == 6 && strcmp(names[3], "efa") == 0 && strcmp(names[4], "slingshot") == 0,
+       "auto chooses among ib, roce, pvrdma, efa, slingshot, opx (%zu)", n);
+}
+
 int main(void)
 {
+    test_fabric_rows();
     test_settings();
     test_items_and_ports();
     test_auto();

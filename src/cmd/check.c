@@ -72,6 +72,23 @@ static int path_test(const struct cmdline *cl, long gid)
     return rc;
 }
 
+/* check --fi-pair PROVIDER: the libfabric pair test alone. */
+static int fi_pair_check(const struct cmdline *cl)
+{
+    if (cl->qp_test || cl->path_test || cl->epilog) {
+        rr_error("--fi-pair is a check of its own: run it alone");
+        return RR_EX_USAGE;
+    }
+    char *message = NULL;
+    int failed = fi_pair_test(cl->fi_pair, &message);
+    if (failed)
+        rr_error("libfabric pair test: %s", message);
+    else
+        printf("rdmarun: libfabric pair test %s\n", message);
+    free(message);
+    return failed ? RR_EX_UNAVAILABLE : 0;
+}
+
 int cmd_check(const struct cmdline *cl)
 {
     if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs ||
@@ -86,20 +103,8 @@ int cmd_check(const struct cmdline *cl)
                  "many nodes", cl->node);
         return RR_EX_USAGE;
     }
-    if (cl->fi_pair) {
-        if (cl->qp_test || cl->path_test || cl->epilog) {
-            rr_error("--fi-pair is a check of its own: run it alone");
-            return RR_EX_USAGE;
-        }
-        char *message = NULL;
-        int failed = fi_pair_test(cl->fi_pair, &message);
-        if (failed)
-            rr_error("libfabric pair test: %s", message);
-        else
-            printf("rdmarun: libfabric pair test %s\n", message);
-        free(message);
-        return failed ? RR_EX_UNAVAILABLE : 0;
-    }
+    if (cl->fi_pair)
+        return fi_pair_check(cl);
     if (!cl->qp_test && !cl->path_test) {
         struct health_request rq = {cl->config, cl->sysfs, cl->drain, cl->json, cl->node,
                                     cl->scontrol, cl->prometheus, cl->manifest,

@@ -329,15 +329,22 @@ static void job_free(const struct cmdline *cl, struct job_args *job)
     free(job->contexts);   /* the command line's contexts are cl's */
 }
 
+/* Whether the profile's fabric is judged by the node's fabric libraries
+ * (plan/fabric_libs.c: libfabric's providers, NCCL's plugins), which only
+ * those jobs ask (a child process, ~0.1 s). */
+static bool needs_fabric_libs(const struct profile *prof)
+{
+    const struct fabric_row *row = fabric_row(profile_value(prof, "profile", "fabric"));
+    return row && (row->layer == LAYER_OFI || row->layer == LAYER_TCPX);
+}
+
 /* Facts, the launchers, the program's MPI, the evidence folder and the
  * hosts: the plan made from them, and the dry or the real run. */
 static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct profile *prof,
                         const struct profile **candp, size_t ncands, char *apppath)
 {
     struct facts facts = {0};
-    const struct fabric_row *row = fabric_row(profile_value(prof, "profile", "fabric"));
-    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false,
-                                row && (row->layer == LAYER_OFI || row->layer == LAYER_TCPX)};
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false, needs_fabric_libs(prof)};
     int rc = facts_gather(&facts, &src);
     if (rc) {
         facts_free(&facts);

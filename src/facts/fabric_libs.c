@@ -215,6 +215,20 @@ static void take_line(struct facts *f, const char *line)
     sv_free(&field);
 }
 
+char *facts_fi_provider_names(const struct facts *f)
+{
+    struct strvec names = {0};
+    for (char **p = f->fi_providers; p && *p; p++) {
+        char *name = xstrndup(*p, strcspn(*p, " "));
+        if (sv_find(&names, name) < 0)
+            sv_push(&names, name);
+        free(name);
+    }
+    char *list = names.n ? sv_join(&names, ", ") : NULL;
+    sv_free(&names);
+    return list;
+}
+
 void facts_read_fabric_libs(struct facts *f)
 {
     struct proc_spec s = {.fn = in_child, .out = PROC_PIPE, .err = PROC_NULL,

@@ -112,6 +112,23 @@ static void free_port(struct rdma_port *p)
     port_counters_free(&p->counters);
 }
 
+static void fabric_libs_free(struct facts *f)
+{
+    for (size_t i = 0; i < f->nnccl_plugins; i++) {
+        struct nccl_plugin *p = &f->nccl_plugins[i];
+        free(p->kind);
+        free(p->path);
+        free(p->name);
+        free(p->abi);
+        free(p->error);
+    }
+    free(f->nccl_plugins);
+    free(f->nccl_version);
+    free(f->nccl_library);
+    free(f->fi_version);
+    list_free(f->fi_providers);
+}
+
 void facts_free(struct facts *f)
 {
     for (size_t i = 0; i < f->ndevs; i++) {
@@ -134,19 +151,7 @@ void facts_free(struct facts *f)
         list_free(d->irqs);
     }
     free(f->devs);
-    for (size_t i = 0; i < f->nnccl_plugins; i++) {
-        struct nccl_plugin *p = &f->nccl_plugins[i];
-        free(p->kind);
-        free(p->path);
-        free(p->name);
-        free(p->abi);
-        free(p->error);
-    }
-    free(f->nccl_plugins);
-    free(f->nccl_version);
-    free(f->nccl_library);
-    free(f->fi_version);
-    list_free(f->fi_providers);
+    fabric_libs_free(f);
     for (size_t i = 0; i < f->nnuma; i++) {
         free(f->numa[i].cpus);
         list_free(f->numa[i].core_pus);

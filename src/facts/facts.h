@@ -226,6 +226,9 @@ int facts_read_topology(struct facts *f, const char *xml);
 void facts_read_verbs(struct facts *f);
 void facts_read_ucx(struct facts *f);
 void facts_read_fabric_libs(struct facts *f);
+/* libfabric's providers here by name, once each ("tcp;ofi_rxm, shm"),
+ * or NULL: none. Caller frees. */
+char *facts_fi_provider_names(const struct facts *f);
 /* The ABI version NCCL `nccl_version` takes of a plugin of `kind` that
  * exports `abi` ("v10,v9"), newest first as NCCL tries them: N, 0 when it
  * takes none (the plugin is ignored), -1 when the release is unknown; *lo

@@ -302,19 +302,11 @@ static void fabric_libs_text(const struct facts *f, FILE *out)
     if (f->nccl_version && !nets)
         fprintf(out, "  no net plugin on the library path: NCCL has its IB and Socket "
                 "transports only\n");
-    fprintf(out, "libfabric %s:", f->fi_version ? f->fi_version : "?");
-    struct strvec provs = {0};
-    for (char **p = f->fi_providers; *p; p++) {
-        char *name = xstrndup(*p, strcspn(*p, " "));
-        if (sv_find(&provs, name) < 0)
-            sv_push(&provs, name);
-        free(name);
-    }
-    for (size_t i = 0; i < provs.n; i++)
-        fprintf(out, "%s%s", i ? ", " : " providers ", provs.v[i]);
-    fprintf(out, "%s%s\n", provs.n ? "" : " no provider answers fi_getinfo",
+    char *provs = facts_fi_provider_names(f);
+    fprintf(out, "libfabric %s: %s%s%s\n", f->fi_version ? f->fi_version : "?",
+            provs ? "providers " : "no provider answers fi_getinfo", provs ? provs : "",
             f->fabric_libs_timed_out ? " (timed out: a provider hung)" : "");
-    sv_free(&provs);
+    free(provs);
 }
 
 void facts_print_text(const struct facts *f, FILE *out)

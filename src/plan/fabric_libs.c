@@ -40,20 +40,6 @@ static bool has_net_plugin(const struct facts *f, const char *name)
     return false;
 }
 
-static char *providers_here(const struct facts *f)
-{
-    struct strvec names = {0};
-    for (char **p = f->fi_providers; *p; p++) {
-        char *name = xstrndup(*p, strcspn(*p, " "));
-        if (sv_find(&names, name) < 0)
-            sv_push(&names, name);
-        free(name);
-    }
-    char *list = names.n ? sv_join(&names, ", ") : xstrdup("none");
-    sv_free(&names);
-    return list;
-}
-
 static bool has_provider(const struct facts *f, const char *provider)
 {
     for (char **p = f->fi_providers; *p; p++)
@@ -101,11 +87,11 @@ static void tcpx_needs(struct plan *p, const struct facts *f)
 static void ofi_needs(struct plan *p, const struct facts *f, const struct fabric_row *row)
 {
     if (!has_provider(f, row->provider)) {
-        char *here = providers_here(f);
+        char *here = facts_fi_provider_names(f);
         missing(p, xasprintf("libfabric %s here has no '%s' provider for %s (fi_getinfo "
                              "offers: %s; 'fi_info -p %s' asks the same)",
                              f->fi_version ? f->fi_version : "?", row->provider, row->label,
-                             here, row->provider));
+                             here ? here : "none", row->provider));
         free(here);
     }
     if (f->nccl_version && !has_net_plugin(f, "Libfabric") &&

@@ -147,7 +147,9 @@ static void probe_libfabric(void)
     hints->domain_attr->mode = ~0ULL;
     hints->domain_attr->mr_mode = ~(FI_MR_BASIC | FI_MR_SCALABLE);
     struct strvec seen = {0};
-    if (fi->getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) == 0)
+    /* the library's own API version and fi_info's hints (util/info.c), so
+     * that the list is the one fi_info prints on libfabric 1.x and 2.x */
+    if (fi->getinfo(fi->version(), NULL, NULL, 0, hints, &info) == 0)
         for (struct fi_info *i = info; i; i = i->next) {
             const char *prov = i->fabric_attr ? i->fabric_attr->prov_name : NULL;
             const char *dom = i->domain_attr ? i->domain_attr->name : NULL;
@@ -182,6 +184,8 @@ static void in_child(void *arg)
     fflush(stdout);
     probe_libfabric();
     fflush(stdout);
+    sv_free(&dirs);
+    sv_free(&seen);
 }
 
 static void add_plugin(struct facts *f, char **field)

@@ -150,7 +150,7 @@ static void pair_child(void *arg)
     hints->ep_attr->type = FI_EP_RDM;
     hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
     hints->fabric_attr->prov_name = strdup(provider);
-    int rc = t.fi->getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &t.info);
+    int rc = t.fi->getinfo(t.fi->version(), NULL, NULL, 0, hints, &t.info);
     if (rc == -FI_ENODATA)
         printf("fail fi_getinfo: no '%s' provider with RDM endpoints answers here (-61, "
                "FI_ENODATA; 'fi_info -l' lists this node's)\n", provider);

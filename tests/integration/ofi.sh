@@ -20,15 +20,24 @@ ofi() {  # PROVIDER EXPECT [ARGS]: a 2-rank pingpong through Open MPI's OFI MTL
         --set "mpi.mtl_ofi_provider_include=$_prov" --set "libfabric.PROVIDER=$_prov" \
         --set "profile.expect=$_exp" --verify strict "$@" -np 2 "$SRC/examples/mpi_pingpong"
 }
+ompi_major=$(mpirun --version 2>/dev/null | sed -n 's/.*Open MPI[^0-9]*\([0-9]*\)\..*/\1/p' | head -1)
+if [ "${ompi_major:-0}" != 4 ]; then
+    # Open MPI 5's OFI MTL is not the 4.1 one these lines come from
+    # (mtl_ofi_component.c, select_ofi_provider), and Debian 13's libfabric 2
+    # has no tcp;ofi_rxm: the two runs below are Debian 12's.
+    skip "mtl ofi over libfabric's tcp, tcp expected" "checked with Open MPI 4.1 and libfabric 1.17 (Debian 12); here Open MPI $ompi_major"
+    skip "mtl ofi over tcp where Slingshot was expected" "as above"
+else
 ofi tcp tcp
 check "mtl ofi over libfabric's tcp, tcp expected, strict: as intended, from Open MPI's own line" 0 \
-    "pingpong" "TCP, as intended" "ompi selected mtl ofi provider tcp;ofi_rxm"
+    "pingpong" "TCP, as intended" "ompi selected mtl ofi provider tcp"
 # (Open MPI 4.1's OFI MTL finds no libfabric shm endpoint with the caps it
 # asks, fi_getinfo -61: shm through libfabric is MPICH's, integration/mpich5.sh.)
 # Slingshot expected, tcp carried it: the fallback, and strict's status.
 ofi tcp cxi
 check "mtl ofi over tcp where Slingshot (cxi) was expected: strict stops the job on the fallback, 80" 80 \
-    "FALLBACK: ompi selected mtl ofi provider tcp;ofi_rxm" "stopping the job (verify = strict"
+    "FALLBACK: ompi selected mtl ofi provider tcp" "stopping the job (verify = strict"
+fi
 # The fabric profiles on a node without their fabric: the named refusal,
 # before mpirun starts (no rank line).
 for p in efa slingshot opx; do

@@ -180,6 +180,19 @@ for p in efa:"no ACTIVE AWS EFA port":"no 'efa' provider" slingshot:"no ACTIVE H
     check "-p $prof --verify strict here: status 69, naming what is missing" 69 "$why1" "$why2"
 done
 
+# The pair test before a job on a libfabric fabric: saved facts of an EFA
+# node whose libraries offer efa, run here, where libfabric has none.
+run "$RDMARUN" -p efa --facts "$DATA/facts/efa-8x400-libs.json" --verify strict --evidence-dir "$TMP/ev-pair" \
+    -np 2 "$SRC/examples/mpi_hello"
+check_without "strict on EFA's facts, here: the preflight pair test of efa fails, the job does not start" 69 \
+    "rank 0 of 2" "preflight libfabric pair test failed: efa: fi_getinfo: no 'efa' provider"
+# Without the test the job starts, and Open MPI's OFI MTL finds no efa
+# provider itself (its own status, 1): the test only says it first.
+run "$RDMARUN" -p efa --facts "$DATA/facts/efa-8x400-libs.json" --set check.qp-test=no --verify strict \
+    --evidence-dir "$TMP/ev-nopair" -np 2 "$SRC/examples/mpi_hello"
+check_without "[check] qp-test = no: no pair test; the job starts and fails on its own" 1 "pair test" \
+    "no verdict: the job ended (status 1)"
+
 # ---- libfabric answers for its own variables and providers ----
 run "$RDMARUN" --dry-run -p tcp --set libfabric.EFA_USE_DEVICE_RDAM=1 -np 2 ./app
 check "[libfabric] typo: did you mean, from the providers' own names" 78 \

@@ -132,8 +132,8 @@ struct plan {
     struct plan_item *items;
     size_t n, cap;
     bool qp_test;            /* [check] qp-test: the RC loopback before launch (default yes) */
-    /* [check] qp-test on a job through libfabric: the libfabric pair test
-     * of its provider (FI_PROVIDER, else its fabric's) before launch */
+    /* [check] qp-test on a fabric libfabric carries: the libfabric pair
+     * test of its provider before launch */
     bool fi_pair_test;
     bool path_test;          /* the path test between the job's nodes runs before it */
     struct path_plan path;   /* its command, when path_test */
@@ -172,8 +172,8 @@ bool plan_per_rank(const struct plan *p, const char *name);
 /* Whether the helper sets the fabric's own per-rank NIC variable (ports.h,
  * rank_var): rdmarun places the ranks and the job sets no value of its own. */
 bool plan_fabric_nics(const struct plan *p);
-/* The libfabric provider the job's traffic takes: its FI_PROVIDER (one
- * name), else its fabric's (efa, cxi, opx); NULL: none known. */
+/* The libfabric provider of the job's fabric (efa, cxi, opx), which the
+ * pair test checks before launch; NULL: a fabric of no provider. */
 const char *plan_fi_provider(const struct plan *p);
 /* One item's strings (an item that leaves the plan). */
 void plan_item_free(struct plan_item *it);

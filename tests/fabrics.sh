@@ -264,4 +264,15 @@ PY
 else
     skip "probe: NCCL's plugins against the CUDA toolkit's NCCL" "no libnccl.so.2 in /usr/local/cuda/lib64"
 fi
+# Hostile names on the library path: a plugin file whose name holds an
+# escape sequence, and a harmful setting's value with one, never reach the
+# terminal raw.
+mkdir -p "$TMP/evil"
+cp "$TMP/plugins/libnccl-net-stub.so" "$TMP/evil/libnccl-net-$(printf '\033[31m')x.so" 2>/dev/null
+LD_LIBRARY_PATH=$TMP/evil "$RDMARUN" probe >"$TMP/evil.txt" 2>&1
+LD_LIBRARY_PATH=$TMP/evil "$RDMARUN" probe --json >>"$TMP/evil.txt" 2>&1
+RDMAV_FORK_SAFE=$(printf '1\033[2J') "$RDMARUN" --dry-run -p efa --sysfs "$FAB/sysfs/efa-g4dn" \
+    --topology "$DATA/topologies/g4dnmetal.xml" -np 2 ./app >>"$TMP/evil.txt" 2>&1
+! grep -q "$(printf '\033')" "$TMP/evil.txt" && grep -q "RDMAV_FORK_SAFE=(a value not shown" "$TMP/evil.txt"
+ok $? "an escape sequence in a plugin's file name or a harmful setting's value is never printed raw"
 done_testing

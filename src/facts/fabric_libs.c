@@ -201,6 +201,13 @@ static void add_plugin(struct facts *f, char **field)
 
 static void take_line(struct facts *f, const char *line)
 {
+    /* a file name or dlerror's words with control bytes never reach a
+     * terminal: the line is left out (tabs separate the fields) */
+    for (const char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 && *c != '\t')
+            return;
+    if (strchr(line, 0x7f))
+        return;
     struct strvec field = {0};
     sv_split(&field, line, "\t");
     if (field.n == 3 && strcmp(field.v[0], "nccl") == 0 && !f->nccl_version) {

@@ -106,6 +106,9 @@ void plan_harmful_settings(struct plan *p, const struct facts *f)
         if (!harms(&harmful[i], p, f, &value))
             continue;
         const char *on = harmful[i].fabric ? fabric_label(harmful[i].fabric) : "any fabric";
+        /* the environment's value is not checked as a profile's is */
+        if (!is_printable(value) || strlen(value) > 64)
+            value = "(a value not shown: control characters or too long)";
         if (p->verify.value == VERIFY_STRICT)
             plan_fail(p, RR_EX_CONFIG,
                       xasprintf("%s=%s is harmful on %s: %s (verify = strict: the job does not "

@@ -39,6 +39,8 @@ rdmarun probe --sysfs tests/data/fabrics/sysfs/efa-8x400 --topology tests/data/f
 rdmarun --dry-run -p efa --sysfs tests/data/fabrics/sysfs/efa-8x400 --topology tests/data/fabrics/efa-8x400.xml --bind-policy gpu-local --report -N 8 ./app	run 0 rdmap130s0:1     local  cuda7    local  PIX
 rdmarun -p efa --verify strict -np 2 ./app	run 69 no ACTIVE AWS EFA port
 rdmarun check --fi-pair tcp	run 0 an RDM endpoint pair exchanged a message
+rdmarun check --path-test --provider tcp	run 0 tagged messages (4 KiB, 32 KiB) verified
+rdmarun check --path-test --provider tcp -H node1,node2	suite tests/vm/guest/pair.sh pt --provider 'verbs;ofi_rxm'	needs two nodes: the VM pair (make check-vm) runs it over verbs;ofi_rxm
 rdmarun profiles show roce	run 0 TLS = rc,sm,self
 rdmarun probe	run
 rdmarun probe --json > node.json	run

@@ -130,6 +130,31 @@ while read -r gpu nic numa; do
     [ "$want" = "$numa" ] || { bad=1; echo "# $nic on NUMA $want, its rank on $numa"; }
 done < <(rank_env FI_CXI_DEVICE_NAME)
 [ "$(rank_env FI_CXI_DEVICE_NAME | awk '$2 != "-"' | wc -l)" = 4 ]; ok $((bad | $?)) "cxi-4nic, nic-local: each rank's FI_CXI_DEVICE_NAME is the Cassini NIC on its NUMA node (hwloc-calc)"
+# Cray MPICH picks its NIC itself: an MPICH job gets intro_mpi(3)'s USER
+# mapping instead, the same placement (each rank's NIC on its NUMA node,
+# hwloc-calc), its NIC by index (cxiN is N) and no FI_CXI_DEVICE_NAME.
+plan_json slingshot cxi-4nic "$FAB/cxi-4nic.xml" 8 nic-local --mpi mpich
+map=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["placement"]["ranks"]:
+    print(dict(e.split("=", 1) for e in r.get("env", [])).get("MPICH_OFI_NIC_MAPPING", "-"))' "$TMP/plan.json" | sort -u)
+bad=0
+while read -r _ numa; do
+    r=$((${r:--1} + 1))
+    nic=$(printf '%s\n' "$map" | tr ';' '\n' | python3 -c 'import sys
+r = int(sys.argv[1])
+for part in sys.stdin.read().split("\n"):
+    nic, ranks = part.strip().split(":")
+    for span in ranks.split(","):
+        a, _, b = span.partition("-")
+        if int(a) <= r <= int(b or a): print("cxi" + nic)' "$r")
+    want=$(hwloc-calc --input "$FAB/cxi-4nic.xml" --po "os=$nic" --intersect numa 2>/dev/null)
+    [ -n "$nic" ] && [ "$want" = "$numa" ] || { bad=1; echo "# rank $r: $nic on NUMA $want, the rank on $numa"; }
+done < <(rank_env MPICH_OFI_NIC_POLICY | awk '$2 == "USER" {print $2, $3}')
+unset r
+[ "$(rank_env MPICH_OFI_NIC_POLICY | awk '$2 == "USER"' | wc -l)" = 8 ] && [ "$(printf '%s\n' "$map" | wc -l)" = 1 ] &&
+    [ "$(rank_env FI_CXI_DEVICE_NAME | awk '$2 != "-"' | wc -l)" = 0 ]
+ok $((bad | $?)) "cxi-4nic, nic-local, MPICH: MPICH_OFI_NIC_POLICY=USER, one MPICH_OFI_NIC_MAPPING ($map) naming each rank's NUMA-local NIC, no FI_CXI_DEVICE_NAME"
 plan_json opx opa-hfi1 "$DATA/topologies/cts1-quartz-smt1.xml" 2 nic-local
 [ "$(rank_env FI_OPX_HFI_SELECT | awk '{print $2}' | sort -u)" = 0 ]
 ok $? "opa-hfi1, nic-local: FI_OPX_HFI_SELECT=0 (hfi1_0's unit) for every rank"
@@ -153,6 +178,70 @@ ok $? "strict on g4dn's efa0 (no RDMA read), one node: FI_PROVIDER only ($(stric
 plan_json slingshot cxi-4nic "$FAB/cxi-4nic.xml" 4 numa --verify strict -H a,b
 [ "$(strict_items)" = "FI_PROVIDER=cxi NCCL_NET=AWS Libfabric" ]
 ok $? "strict on Slingshot between nodes: FI_PROVIDER=cxi, NCCL_NET ($(strict_items))"
+
+# Azure ND H100 v5 (issue 49): the hypervisor's flat PCI tree hides which NIC
+# is near which GPU; NCCL needs the VM family's topology file, which Azure's
+# image names in /etc/nccl.conf and a container lacks (azhpc-images
+# customizations/ndv5.sh). The VM from its DMI and its GPUs' PCI ids.
+AZ=$FAB/azure-ndv5.xml
+ids=$(python3 -c 'import sys, xml.etree.ElementTree as ET
+print(" ".join(sorted({o.get("pci_type").split("[")[1].split("]")[0] for o in ET.parse(sys.argv[1]).iter("object") if (o.get("pci_type") or "").startswith("0302")})))' "$AZ")
+probe_json azure-ndv5-mounted "$AZ"
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); c = d["cloud"]
+print(" ".join(sorted({g["pci_id"] for g in d["gpus"]})), c["vendor"], c["vm_family"], c["topo_file"])' "$TMP/azure-ndv5-mounted.json")
+[ "$got" = "$ids Microsoft Corporation ND H100 v5 /opt/microsoft/ndv5-topo.xml" ]
+ok $? "probe, a container with the file mounted: the GPUs' PCI ids as the XML's ($ids), DMI's vendor, the family, its file ($got)"
+azure_plan() {  # TREE [ENV...]: the dry run's NCCL_TOPO_FILE item, "NAME=VALUE ORIGIN", or "none"
+    az_tree=$1
+    shift
+    env "$@" "$RDMARUN" --dry-run --json --mpirun mpirun -p ib --sysfs "$FAB/sysfs/$az_tree" \
+        --topology "$AZ" -np 8 ./app >"$TMP/plan.json" 2>"$TMP/err"
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s %s" % (i["name"], i["value"], i["origin"]) for i in d["items"] if i["name"] == "NCCL_TOPO_FILE") or "none")' "$TMP/plan.json"
+}
+[ "$(azure_plan azure-ndv5-mounted)" = "NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml rule:nccl-vm-topology-file" ]
+ok $? "the plan sets NCCL_TOPO_FILE to the mounted file, by its rule ($(azure_plan azure-ndv5-mounted))"
+[ "$(azure_plan azure-ndv5-mounted NCCL_TOPO_FILE=/site/topo.xml)" = "NCCL_TOPO_FILE=/site/topo.xml environment" ]
+ok $? "NCCL_TOPO_FILE in the environment: the user's value is kept"
+[ "$(azure_plan azure-ndv5-image)" = none ]
+run "$RDMARUN" probe --sysfs "$FAB/sysfs/azure-ndv5-image" --topology "$AZ"
+check "Azure's image: /etc/nccl.conf names it, NCCL takes that, the plan sets nothing" 0 \
+    "ND H100 v5 VM (Microsoft Corporation Virtual Machine): its NCCL topology file /opt/microsoft/ndv5-topo.xml" \
+    "NCCL_TOPO_FILE=/opt/microsoft/ndv5/topo.xml in /etc/nccl.conf"
+[ "$(azure_plan azure-ndv5-bare)" = none ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not [n for n in d["notes"] if "ND H100 v5 VM (Microsoft Corporation, its GPUs'"'"' PCI ids) without its NCCL topology file" in n and "/opt/microsoft/ndv5/topo.xml" in n])' "$TMP/plan.json"
+ok $? "a container without it: nothing to set, and the plan says what NCCL will miss and where Azure keeps it"
+run "$RDMARUN" probe --sysfs "$FAB/sysfs/azure-ndv5-bare" --topology "$AZ"
+check "and probe says it too" 0 "its NCCL topology file is not on this node" "/opt/microsoft/ndv5/topo.xml and name it in /etc/nccl.conf"
+run "$RDMARUN" probe --sysfs "$FAB/sysfs/cxi-4nic" --topology "$FAB/cxi-4nic.xml"
+check_without "A100s on a node that is no Azure VM (no DMI vendor): no VM family" 0 "VM (" "GPUs:"
+# Hostile nccl.conf files: control bytes, a file past 64 KiB, a FIFO, a
+# link to a device: each ignored, nothing hangs or reaches the terminal.
+cp -r "$FAB/sysfs/azure-ndv5-bare" "$TMP/az"
+for bad in esc big fifo dev; do
+    rm -f "$TMP/az/recorded/etc/nccl.conf"
+    mkdir -p "$TMP/az/recorded/etc"
+    case $bad in
+    esc) printf 'NCCL_TOPO_FILE=/x\033[2J\n' >"$TMP/az/recorded/etc/nccl.conf" ;;
+    big) { head -c 70000 /dev/zero | tr '\0' '#'; printf '\nNCCL_TOPO_FILE=/late\n'; } >"$TMP/az/recorded/etc/nccl.conf" ;;
+    fifo) mkfifo "$TMP/az/recorded/etc/nccl.conf" ;;
+    dev) ln -s /dev/zero "$TMP/az/recorded/etc/nccl.conf" ;;
+    esac
+    run timeout 20 "$RDMARUN" probe --sysfs "$TMP/az" --topology "$AZ"
+    check_without "nccl.conf as $bad: ignored (no NCCL_TOPO_FILE taken), in bounded time" 0 "NCCL_TOPO_FILE=" "ND H100 v5 VM"
+    check_without "and no raw control byte reaches the terminal" 0 "$(printf '\033')" "ND H100 v5 VM"
+done
+# This node, live: NCCL's own order, NCCL_CONF_FILE over ~/.nccl.conf.
+mkdir -p "$TMP/home"
+printf '# site\nNCCL_TOPO_FILE=/home-topo.xml\n' >"$TMP/home/.nccl.conf"
+printf 'NCCL_TOPO_FILE=/conf-topo.xml # chosen\n' >"$TMP/other.conf"
+run env HOME="$TMP/home" "$RDMARUN" probe
+check "live: ~/.nccl.conf's NCCL_TOPO_FILE is shown with its file" 0 "NCCL_TOPO_FILE=/home-topo.xml in $TMP/home/.nccl.conf"
+run env HOME="$TMP/home" NCCL_CONF_FILE="$TMP/other.conf" "$RDMARUN" probe
+check "live: NCCL_CONF_FILE is read instead of ~/.nccl.conf, as NCCL does" 0 "NCCL_TOPO_FILE=/conf-topo.xml in $TMP/other.conf"
 
 # Harmful settings: strict stops the job, warn says so.
 RDMAV_FORK_SAFE=1 run "$RDMARUN" --dry-run -p efa --sysfs "$FAB/sysfs/efa-g4dn" \

@@ -22,6 +22,14 @@
 
 static int path_test(const struct cmdline *cl, long gid)
 {
+    if (cl->provider && (!cli_provider_ok("--provider", cl->provider) || cl->device ||
+                         cl->gid_index)) {
+        if (cl->device || cl->gid_index)
+            rr_error("--device and --gid-index choose the verbs port; over libfabric "
+                     "(--provider) the provider picks its own NIC (hint: FI_EFA_IFACE, "
+                     "FI_CXI_DEVICE_NAME, FI_OPX_HFI_SELECT in the environment)");
+        return RR_EX_USAGE;
+    }
     double timeout = atof(schema_value(NULL, "check", "path-timeout"));
     if (cl->path_timeout && !parse_seconds(cl->path_timeout, 3600, &timeout)) {
         rr_error("--path-timeout %s: expected seconds, above 0 and at most 3600",
@@ -50,6 +58,7 @@ static int path_test(const struct cmdline *cl, long gid)
         .srun = srun, .launcher = launcher, .mpirun_args = &cl->job.mpirun_args, .hosts = &hosts,
         .alloc_nodes = slurm_alloc_nodes(), .self = self, .device = cl->device,
         .gid_index = (int)gid, .all_pairs = cl->all_pairs, .timeout_s = timeout,
+        .provider = cl->provider,
     };
     struct path_plan pp;
     path_plan_build(&rq, &pp);
@@ -79,6 +88,8 @@ static int fi_pair_check(const struct cmdline *cl)
         rr_error("--fi-pair is a check of its own: run it alone");
         return RR_EX_USAGE;
     }
+    if (!cli_provider_ok("--fi-pair", cl->fi_pair))
+        return RR_EX_USAGE;
     char *message = NULL;
     int failed = fi_pair_test(cl->fi_pair, &message);
     if (failed)
@@ -91,7 +102,7 @@ static int fi_pair_check(const struct cmdline *cl)
 
 int cmd_check(const struct cmdline *cl)
 {
-    if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs ||
+    if ((cl->job.mpirun_args.n || cl->launcher || cl->mpirun || cl->all_pairs || cl->provider ||
          cl->path_timeout || (cl->json && cl->qp_test)) && !cl->path_test) {
         rr_error("host, launcher and pair options are for 'rdmarun check --path-test' "
                  "(hint: rdmarun check --path-test -H node1,node2)");

@@ -73,6 +73,9 @@ const struct opt cli_options[] = {
     {"path-test", NULL, CMD_CHECK, OPT_FLAG, C(path_test), NULL, NULL,
      "check: RDMA between the nodes the host options name\n(-H, --hostfile; in Slurm: the "
      "allocation), one\nprocess per node started by mpirun or srun"},
+    {"provider", NULL, CMD_CHECK | CMD_PATH_PEER, OPT_VALUE, C(provider), NULL, "PROVIDER",
+     "check --path-test: over libfabric's PROVIDER\n(tagged RDM endpoints: efa, cxi, opx, tcp, "
+     "verbs;ofi_rxm),\nnot verbs RC"},
     {"all-pairs", NULL, CMD_CHECK | CMD_PATH_PEER, OPT_FLAG, C(all_pairs), NULL, NULL,
      "check --path-test: every pair of nodes, not a ring"},
     {"path-timeout", NULL, CMD_CHECK, OPT_VALUE, C(path_timeout), NULL, "S",

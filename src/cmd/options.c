@@ -37,6 +37,17 @@ bool cli_gid_index(const char *value, long *out)
     return false;
 }
 
+bool cli_provider_ok(const char *option, const char *value)
+{
+    size_t n = value ? strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_-;") : 0;
+    if (value && *value && !value[n] && n <= 64)
+        return true;
+    rr_error("%s: expected a libfabric provider's name (letters, digits, '_', '-', ';', as "
+             "'fi_info -l' lists them: efa, cxi, opx, tcp, verbs;ofi_rxm)", option);
+    return false;
+}
+
 /* The launcher the command line names (--launcher, --mpirun), read before
  * the words are parsed, for the launcher's options: known from the launcher
  * itself (launch/launcher_options.c), asked the first time a word is not

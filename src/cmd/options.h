@@ -39,6 +39,7 @@ struct cmdline {
     /* rdmarun check */
     bool qp_test;                    /* --qp-test */
     char *fi_pair;                   /* --fi-pair PROVIDER */
+    char *provider;                  /* check --path-test, path-peer --provider PROVIDER */
     bool path_test, all_pairs;       /* --path-test, --all-pairs */
     char *path_timeout, *step_timeout;   /* --path-timeout S; path-peer --step-timeout S */
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
@@ -76,6 +77,9 @@ int cli_parse_context(struct job_args *job, char **words, int n, struct app_cont
 void cli_job_options(const struct cmdline *cl, struct strvec *argv);
 /* --gid-index's value (NULL: -1, none given); false after saying why. */
 bool cli_gid_index(const char *value, long *out);
+/* A libfabric provider name as fi_info -p takes it ("verbs;ofi_rxm"):
+ * letters, digits, '_', '-', ';', at most 64; else said (OPTION names it). */
+bool cli_provider_ok(const char *option, const char *value);
 /* --help, rdmarun help [CMD]: for CMD_RUN the grouped global help (all: the usage of every
  * command, then every option of the tables); for another command its usage,
  * what it does and its options. */

@@ -26,6 +26,8 @@ int cmd_path_peer(const struct cmdline *cl)
                  cl->step_timeout);
         return RR_EX_USAGE;
     }
+    if (cl->provider && !cli_provider_ok("--provider", cl->provider))
+        return RR_EX_USAGE;
     char *helper = helper_path("libexec/path-peer");
     struct strvec argv = {0};
     sv_push(&argv, helper);
@@ -33,6 +35,7 @@ int cmd_path_peer(const struct cmdline *cl)
     sv_pushf(&argv, "%ld", gid);
     sv_push(&argv, cl->all_pairs ? "1" : "0");
     sv_pushf(&argv, "%.17g", step);
+    sv_push(&argv, cl->provider ? cl->provider : "-");
     fflush(stdout);
     execv(helper, argv.v);
     int err = errno;

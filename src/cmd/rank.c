@@ -148,7 +148,8 @@ int cmd_rank(const struct cmdline *cl)
     struct placement_request rq = {
         .policy = (enum bind_policy)policy, .fabric = a->fabric, .nics = (enum nic_choice)nics,
         .memory = (enum memory_policy)memory, .set_ucx = a->net_devices,
-        .set_nccl = a->nccl_hca, .set_fabric = a->fabric_nics, .local_size = (int)size, .threads = threads, .smt = a->smt,
+        .set_nccl = a->nccl_hca, .set_fabric = a->fabric_nics,
+        .nic_mapping = a->nic_mapping, .local_size = (int)size, .threads = threads, .smt = a->smt,
         .gpus_by_local_rank = strcmp(from, "LOCAL_RANK") == 0,
     };
     struct placement pl;

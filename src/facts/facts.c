@@ -126,6 +126,7 @@ static void fabric_libs_free(struct facts *f)
     free(f->nccl_version);
     free(f->nccl_library);
     free(f->fi_version);
+    cloud_facts_free(&f->cloud);
     list_free(f->fi_providers);
 }
 
@@ -161,6 +162,7 @@ void facts_free(struct facts *f)
     for (size_t i = 0; i < f->ngpus; i++) {
         free(f->gpus[i].name);
         free(f->gpus[i].pci_busid);
+        free(f->gpus[i].pci_id);
         free(f->gpus[i].vendor);
         list_free(f->gpus[i].nic_paths);
         list_free(f->gpus[i].acs_redirect);

@@ -91,6 +91,7 @@ struct numa_node {
 struct gpu {
     char *name;         /* cuda0, nvml0, rsmi0, ze0, opencl0d0: the best name hwloc gave it */
     char *pci_busid;
+    char *pci_id;       /* vendor:device, "10de:2330" (H100 SXM5); NULL: unknown */
     int numa_node;      /* OS index; -1 unknown */
     char *vendor;       /* NVIDIA, AMD, Intel; NULL: unknown */
     /* The PCIe path to each RDMA device, "mlx5_0=PIX", in the classes of
@@ -147,6 +148,15 @@ struct nccl_plugin {
     char *error;     /* why it did not load (dlopen's words); NULL: it loaded */
 };
 
+/* The cloud VM this node is and its NCCL topology file (facts/cloud.c). */
+struct cloud_facts {
+    char *vendor, *product;   /* DMI's sys_vendor and product_name; NULL: unknown */
+    char *nccl_conf_topo;     /* NCCL_TOPO_FILE as NCCL's configuration files set it */
+    char *nccl_conf_file;     /* the file that sets it */
+    char *vm_family;          /* the VM family its vendor and GPUs say ("ND H100 v5") */
+    char *topo_file;          /* that family's NCCL topology file, found here; NULL: none */
+};
+
 struct facts {
     int format_version;
     char *hostname;
@@ -181,6 +191,7 @@ struct facts {
     char *fi_version;
     char **fi_providers;
     bool fabric_libs_timed_out;
+    struct cloud_facts cloud;
 };
 
 /* Where facts come from. NULL fields mean "this node". */
@@ -200,6 +211,9 @@ struct facts_sources {
  * unreadable topology or facts file). A node without RDMA devices is not an
  * error. */
 int facts_gather(struct facts *f, const struct facts_sources *src);
+/* A cloud VM family without its NCCL topology file (none here, none in
+ * nccl.conf), as a warning added to OUT (facts/cloud.c). */
+void cloud_warnings(const struct facts *f, struct strvec *out);
 void facts_free(struct facts *f);
 
 bool port_is_active(const struct rdma_port *p);

@@ -101,6 +101,7 @@ static const struct field host[] = {
 };
 static const struct field gpu[] = {
     {"name", F_STR, 0, NAME, NULL},          {"pci_busid", F_STR, 0, 64, NULL},
+    {"pci_id", F_STR, 0, 16, NULL},
     {"vendor", F_STR, 0, NAME, NULL},        {"numa_node", F_INT, -1, MAX_NUMA_NODES - 1, NULL},
     {"nic_paths", F_STRS, 0, NAME, NULL},    {"acs_redirect", F_STRS, 0, LIST, NULL},
     {"bar1_mib", F_INT, -1, BIG, NULL},      {"nvlink_peers", F_INT, -1, BIG, NULL},
@@ -135,6 +136,12 @@ static const struct field fabric_libs[] = {
     {"timed_out", F_BOOL, 0, 0, NULL},
     END,
 };
+static const struct field cloud[] = {
+    {"vendor", F_STR, 0, 128, NULL},         {"product", F_STR, 0, 128, NULL},
+    {"nccl_conf_topo", F_STR, 0, 4096, NULL}, {"nccl_conf_file", F_STR, 0, 4096, NULL},
+    {"vm_family", F_STR, 0, 64, NULL},        {"topo_file", F_STR, 0, 4096, NULL},
+    END,
+};
 static const struct field facts[] = {
     {"rdmarun_facts", F_INT, 1, 1000, NULL}, {"hostname", F_STR, 0, NAME, NULL},
     {"source", F_STR, 0, 4096, NULL},        {"ucx_version", F_STR, 0, 64, NULL},
@@ -142,7 +149,7 @@ static const struct field facts[] = {
     {"host", F_OBJ, 0, 0, host},             {"devices", F_OBJS, 0, 4096, device},
     {"gpus", F_OBJS, 0, 1024, gpu},          {"netifs", F_OBJS, 0, 65536, netif},
     {"limits", F_OBJ, 0, 0, limits},         {"warnings", F_STRS, 0, 4096, NULL},
-    {"fabric_libraries", F_OBJ, 0, 0, fabric_libs},
+    {"fabric_libraries", F_OBJ, 0, 0, fabric_libs}, {"cloud", F_OBJ, 0, 0, cloud},
     END,
 };
 

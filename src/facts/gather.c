@@ -12,6 +12,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The node's configuration around the devices; a recorded tree keeps
+ * procfs, dcb's answers and the files outside sysfs under recorded/. */
+static void read_node_config(struct facts *f, const char *sysfs_root, bool live)
+{
+    const char *sys = sysfs_root ? sysfs_root : "/sys";
+    char *dcb = sysfs_root ? xasprintf("%s/recorded", sys) : NULL;
+    char *proc = sysfs_root ? xasprintf("%s/recorded/proc", sys) : xstrdup("/proc");
+    facts_read_lossless(f, sys, dcb);
+    facts_read_irqs(f, sys, proc);
+    facts_read_cpu_state(f, sys);
+    facts_read_gpu_pci(f, sys);
+    facts_read_counters(f, sysfs_root);
+    facts_read_modules(f, sys, live);
+    facts_read_cloud(f, sys, dcb ? dcb : "/", live);
+    free(dcb);
+    free(proc);
+}
+
 int facts_gather(struct facts *f, const struct facts_sources *src)
 {
     memset(f, 0, sizeof(*f));
@@ -37,21 +55,8 @@ int facts_gather(struct facts *f, const struct facts_sources *src)
     int rc = facts_read_topology(f, src->topology);
     if (rc)
         return rc;
-    if ((live || src->sysfs_root) && !src->placement_only) {
-        /* The node's configuration around the devices; a recorded tree keeps
-         * procfs and dcb's answers under recorded/. */
-        const char *sys = src->sysfs_root ? src->sysfs_root : "/sys";
-        char *dcb = src->sysfs_root ? xasprintf("%s/recorded", sys) : NULL;
-        char *proc = src->sysfs_root ? xasprintf("%s/recorded/proc", sys) : xstrdup("/proc");
-        facts_read_lossless(f, sys, dcb);
-        facts_read_irqs(f, sys, proc);
-        facts_read_cpu_state(f, sys);
-        facts_read_gpu_pci(f, sys);
-        facts_read_counters(f, src->sysfs_root);
-        facts_read_modules(f, sys, live);
-        free(dcb);
-        free(proc);
-    }
+    if ((live || src->sysfs_root) && !src->placement_only)
+        read_node_config(f, src->sysfs_root, live);
     if (live && !src->placement_only) {
         facts_read_verbs(f);
         if (src->fabric_libs)

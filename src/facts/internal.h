@@ -38,6 +38,11 @@ long long sysfs_number(const char *path);
 /* Slingshot's Cassini NICs, /sys/class/cxi (cxi.c): a device each, with one
  * port whose state is the link's. */
 void facts_read_cxi(struct facts *f, const char *root);
+/* DMI's vendor and product under SYS, NCCL's configuration files under ROOT
+ * (live: this user's too), the VM family and its topology file (cloud.c). */
+void facts_read_cloud(struct facts *f, const char *sys, const char *root, bool live);
+void cloud_facts_free(struct cloud_facts *c);
+
 
 /* Whether a PCI function's config space (as read from sysfs' config file)
  * has ACS redirecting peer-to-peer traffic: 1, 0, -1 unreadable (a read by

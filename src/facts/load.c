@@ -430,6 +430,7 @@ static void load_gpus(struct facts *f, json_object *gpus)
         if (!gpu->name)
             gpu->name = xstrdup("gpu");
         gpu->pci_busid = str(g, "pci_busid");
+        gpu->pci_id = str(g, "pci_id");
         gpu->vendor = str(g, "vendor");   /* absent in files before 0.1's GPU vendors */
         gpu->numa_node = (int)num(g, "numa_node", -1);
         gpu->nic_paths = strings_where(g, "nic_paths", is_nic_path);
@@ -503,6 +504,18 @@ static void load_fabric_libs(struct facts *f, json_object *o)
     }
 }
 
+static void load_cloud(struct cloud_facts *c, json_object *o)
+{
+    if (!o)
+        return;
+    c->vendor = str(o, "vendor");
+    c->product = str(o, "product");
+    c->vm_family = str(o, "vm_family");
+    c->topo_file = str(o, "topo_file");
+    c->nccl_conf_topo = str(o, "nccl_conf_topo");
+    c->nccl_conf_file = str(o, "nccl_conf_file");
+}
+
 int facts_load_json(struct facts *f, const char *path)
 {
     int rc;
@@ -523,6 +536,7 @@ int facts_load_json(struct facts *f, const char *path)
     load_gpus(f, get(root, "gpus"));
     load_netifs_limits(f, root);
     load_fabric_libs(f, get(root, "fabric_libraries"));
+    load_cloud(&f->cloud, get(root, "cloud"));
     json_object_put(root);
     return 0;
 }

@@ -309,6 +309,20 @@ static void fabric_libs_text(const struct facts *f, FILE *out)
     free(provs);
 }
 
+/* The cloud VM family and NCCL's topology file, when either is known. */
+static void cloud_text(const struct cloud_facts *c, FILE *out)
+{
+    if (!c->vm_family && !c->nccl_conf_topo)
+        return;
+    fputc('\n', out);
+    if (c->vm_family)
+        fprintf(out, "%s VM (%s %s): its NCCL topology file %s\n", c->vm_family,
+                c->vendor ? c->vendor : "?", c->product ? c->product : "?",
+                c->topo_file ? c->topo_file : "is not on this node");
+    if (c->nccl_conf_topo)
+        fprintf(out, "NCCL_TOPO_FILE=%s in %s\n", c->nccl_conf_topo, c->nccl_conf_file);
+}
+
 void facts_print_text(const struct facts *f, FILE *out)
 {
     host_text(f, out);
@@ -334,6 +348,7 @@ void facts_print_text(const struct facts *f, FILE *out)
     }
     limits_text(&f->limits, out);
     fabric_libs_text(f, out);
+    cloud_text(&f->cloud, out);
     modules_text(f, out);
     cpu_text(&f->cpu, out);
     struct strvec w = {0};

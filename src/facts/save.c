@@ -171,6 +171,7 @@ static void gpus_json(struct json *j, const struct facts *f)
         json_begin_object(j, NULL);
         json_string(j, "name", f->gpus[i].name);
         json_string(j, "pci_busid", f->gpus[i].pci_busid);
+        json_string(j, "pci_id", f->gpus[i].pci_id);
         json_string(j, "vendor", f->gpus[i].vendor);
         opt_int(j, "numa_node", f->gpus[i].numa_node);
         json_begin_array(j, "nic_paths");
@@ -235,6 +236,21 @@ static void fabric_libs_json(struct json *j, const struct facts *f)
     json_end_object(j);
 }
 
+/* The cloud VM and NCCL's topology file, when anything of it is known. */
+static void cloud_json(struct json *j, const struct cloud_facts *c)
+{
+    if (!c->vendor && !c->product && !c->nccl_conf_topo)
+        return;
+    json_begin_object(j, "cloud");
+    json_string(j, "vendor", c->vendor);
+    json_string(j, "product", c->product);
+    json_string(j, "vm_family", c->vm_family);
+    json_string(j, "topo_file", c->topo_file);
+    json_string(j, "nccl_conf_topo", c->nccl_conf_topo);
+    json_string(j, "nccl_conf_file", c->nccl_conf_file);
+    json_end_object(j);
+}
+
 void facts_print_json(const struct facts *f, FILE *out)
 {
     struct json j;
@@ -262,6 +278,7 @@ void facts_print_json(const struct facts *f, FILE *out)
     json_end_array(&j);
     limits_json(&j, &f->limits);
     fabric_libs_json(&j, f);
+    cloud_json(&j, &f->cloud);
     struct strvec warnings = {0};
     facts_warnings(f, &warnings);
     json_begin_array(&j, "warnings");

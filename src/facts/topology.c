@@ -264,6 +264,9 @@ static void add_gpu(struct facts *f, hwloc_topology_t t, hwloc_obj_t osdev)
     g->nvlink_peers = -1;
     g->name = xstrdup(osdev->name);
     g->pci_busid = bus;
+    if (pci)
+        g->pci_id = xasprintf("%04x:%04x", pci->attr->pcidev.vendor_id,
+                              pci->attr->pcidev.device_id);
     g->vendor = gpu_vendor(pci, osdev);
     g->numa_node = anc && hwloc_bitmap_weight(anc->nodeset) == 1
                  ? hwloc_bitmap_first(anc->nodeset) : -1;

@@ -84,6 +84,7 @@ void facts_warnings(const struct facts *f, struct strvec *out)
         pcie_warning(&f->devs[i], out);
     }
     access_warnings(f, out);
+    cloud_warnings(f, out);
     /* GPUDirect RDMA, and interrupts away from their device's NUMA node:
      * the health check's judges, on every port. */
     struct strvec unknown = {0};

@@ -53,6 +53,16 @@ bool plan_fabric_nics(const struct plan *p)
            p->bind.value != BIND_NONE;
 }
 
+bool plan_cray_nic_mapping(const struct plan *p)
+{
+    /* MPICH's (Cray MPICH's) jobs on Slingshot; a mapping or a policy of the
+     * user's own (other than the slingshot profile's NUMA) is theirs */
+    const struct plan_item *policy = plan_find(p, ITEM_ENV, "MPICH_OFI_NIC_POLICY");
+    return p->fabric && strcmp(p->fabric, "cxi") == 0 && p->mpi.value == MPI_MPICH &&
+           !plan_find(p, ITEM_ENV, "MPICH_OFI_NIC_MAPPING") &&
+           (!policy || (policy->value && strcmp(policy->value, "NUMA") == 0));
+}
+
 const char *plan_fi_provider(const struct plan *p)
 {
     /* The fabric's, not a FI_PROVIDER the job sets: an MPI that brings its

@@ -67,6 +67,8 @@ void path_plan_build(const struct path_request *rq, struct path_plan *p)
     }
     if (rq->gid_index >= 0)
         sv_pushf(&p->argv, "--gid-index=%d", rq->gid_index);
+    if (rq->provider)
+        sv_pushf(&p->argv, "--provider=%s", rq->provider);
     if (p->all_pairs)
         sv_push(&p->argv, "--all-pairs");
     sv_pushf(&p->argv, "--step-timeout=%g", rq->step_s > 0 ? rq->step_s : PATH_STEP_S);

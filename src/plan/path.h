@@ -20,6 +20,7 @@ struct path_request {
     const char *self;                 /* rdmarun's path */
     const char *device;               /* a device the profile names, or NULL: each node's own */
     int gid_index;                    /* the profile's GID index, or -1: each node's own */
+    const char *provider;             /* a libfabric provider to test with, or NULL: verbs */
     bool all_pairs;
     double timeout_s, step_s;
 };

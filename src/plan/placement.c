@@ -593,7 +593,7 @@ static void rank_variables(struct build *b, int size, bool by_gpu)
         if (rp->nics && b->rq->set_nccl)
             sv_pushf(&rp->env, "NCCL_IB_HCA==%s", rp->nics);
         const struct fabric_row *row = fabric_row(b->rq->fabric);
-        if (rp->nics && b->rq->set_fabric && row && row->rank_var) {
+        if (rp->nics && b->rq->set_fabric && !b->rq->nic_mapping && row && row->rank_var) {
             char *env = fabric_rank_env(row, rp->nics);
             sv_push(&rp->env, env);
             free(env);
@@ -665,6 +665,8 @@ void placement_build(const struct facts *f, const struct placement_request *rq,
     if (by_gpu)
         assign_gpus(f, b->doms, b->units, b->nunits, b->unit_of, out);
     rank_variables(b, size, by_gpu);
+    if (rq->set_fabric && rq->nic_mapping)
+        fabric_mapping_env(out->ranks, size);
     node_notes(b, size);
     hwloc_bitmap_free(b->remote);
     free(b->units);

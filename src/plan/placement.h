@@ -23,6 +23,8 @@ struct placement_request {
     bool set_ucx;         /* UCX_NET_DEVICES per rank */
     bool set_nccl;        /* NCCL_IB_HCA per rank */
     bool set_fabric;      /* the fabric's own per-rank NIC variable (its row's rank_var) */
+    bool nic_mapping;     /* instead of it, Cray MPICH's MPICH_OFI_NIC_POLICY=USER and
+                             MPICH_OFI_NIC_MAPPING for every rank (fabric_nic_mapping) */
     int local_size;       /* ranks on this node */
     int threads;          /* OpenMP threads per rank: 0 none set, -1 one per core (or PU) */
     bool smt;             /* places are hardware threads, not cores */

@@ -155,13 +155,14 @@ static void apply_rules(struct plan *p, const struct facts *f, const struct port
                                       : xasprintf("%s_%s", strcmp(rule->section, "ucx") == 0 ?
                                                   "UCX" : "NCCL", rule->key);
         const struct plan_item *have = plan_find(p, kind, name);
+        const char *value = rule->value ? rule->value : rule->value_of(&ctx);
         if (!have) {
-            plan_add_item(p, kind, SOURCE_RULE, name, rule->value, xasprintf("rule:%s", rule->id),
+            plan_add_item(p, kind, SOURCE_RULE, name, value, xasprintf("rule:%s", rule->id),
                           xasprintf("%s (%s; applies to %s)", rule->reason, rule->upstream,
                                     rule->applies_to));
-        } else if (!have->value || strcmp(have->value, rule->value) != 0) {
+        } else if (!have->value || strcmp(have->value, value) != 0) {
             sv_pushf(&p->notes, "rule %s would set %s=%s (%s); kept %s from %s", rule->id, name,
-                     rule->value, rule->reason, have->value ? have->value : "(unset)",
+                     value, rule->reason, have->value ? have->value : "(unset)",
                      have->origin);
         }
         free(name);
@@ -548,6 +549,8 @@ void plan_build(const struct plan_request *rq, struct plan *out)
     resolve_autos(out, prof, rq->facts, ports, nports, where);
     free(where);
     apply_rules(out, rq->facts, ports, nports);
+    if (!plan_find(out, ITEM_ENV, "NCCL_TOPO_FILE"))
+        cloud_warnings(rq->facts, &out->notes);   /* what NCCL will miss */
     if (plan_verifies(out) && rq->evidence_dir) {
         out->evidence_dir = xstrdup(rq->evidence_dir);
         out->evidence_made = rq->evidence_made;

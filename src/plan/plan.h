@@ -175,6 +175,9 @@ bool plan_fabric_nics(const struct plan *p);
 /* The libfabric provider of the job's fabric (efa, cxi, opx), which the
  * pair test checks before launch; NULL: a fabric of no provider. */
 const char *plan_fi_provider(const struct plan *p);
+/* Whether placement gives Cray MPICH its USER NIC mapping (an MPICH job on
+ * Slingshot, no mapping or other policy of the user's). */
+bool plan_cray_nic_mapping(const struct plan *p);
 /* One item's strings (an item that leaves the plan). */
 void plan_item_free(struct plan_item *it);
 const struct plan_item *plan_find(const struct plan *p, enum item_kind kind, const char *name);

@@ -86,7 +86,7 @@ void plan_placement(struct plan *p, const struct plan_request *rq)
         .policy = (enum bind_policy)p->bind.value, .fabric = p->fabric,
         .memory = (enum memory_policy)p->memory.value, .nics = (enum nic_choice)p->nics.value,
         .set_ucx = plan_per_rank(p, "UCX_NET_DEVICES"), .set_nccl = plan_per_rank(p, "NCCL_IB_HCA"),
-        .set_fabric = plan_fabric_nics(p),
+        .set_fabric = plan_fabric_nics(p), .nic_mapping = plan_cray_nic_mapping(p),
         .local_size = ranks > 1 << 20 ? 1 << 20 : (int)ranks,
         .threads = threads_value(p->threads), .smt = p->smt,
         /* exec's workers are torchrun's, DeepSpeed's or Accelerate's */

@@ -209,7 +209,13 @@ void plan_path(struct plan *p, const struct profile *prof, const struct plan_req
 {
     const char *v = profile_value(prof, "check", "path-test");
     bool on = true;
-    if (!plan_verifies(p) || p->expect.value != EXPECT_RDMA || (v && parse_bool(v, &on) && !on))
+    /* verbs RC for an RDMA expectation; the fabric's provider for EFA,
+     * Slingshot and Omni-Path (their expectations) */
+    int e = p->expect.value;
+    const char *provider = e == EXPECT_EFA || e == EXPECT_CXI || e == EXPECT_OPX
+                           ? plan_fi_provider(p) : NULL;
+    if (!plan_verifies(p) || (p->expect.value != EXPECT_RDMA && !provider) ||
+        (v && parse_bool(v, &on) && !on))
         return;
     const struct launcher_desc *l = launcher_of(p->launcher.value);
     if (l->path_test < 0) {
@@ -231,12 +237,14 @@ void plan_path(struct plan *p, const struct profile *prof, const struct plan_req
         .device = dev && dev->source != SOURCE_AUTO && dev->value && !strchr(dev->value, ',')
                   ? dev->value : NULL,
         .gid_index = p->nports ? p->ports[0].gid_index : -1,
-        .all_pairs = pairs && strcmp(pairs, "all") == 0,
+        .all_pairs = pairs && strcmp(pairs, "all") == 0, .provider = provider,
         .timeout_s = atof(schema_value(prof, "check", "path-timeout")),
     };
     const struct plan_item *gid = plan_find(p, ITEM_ENV, "UCX_IB_GID_INDEX");
-    if (!gid || gid->source == SOURCE_AUTO)
+    if (!gid || gid->source == SOURCE_AUTO || provider)
         pr.gid_index = -1;   /* each node's own routable GID */
+    if (provider)
+        pr.device = NULL;    /* the provider's own NIC */
     path_plan_build(&pr, &p->path);
     if (p->path.nodes > 1) {
         p->path_test = true;

@@ -1,4 +1,5 @@
 #include "plan/ports.h"
+#include "plan/placement.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include <limits.h>
@@ -115,6 +116,66 @@ char *fabric_rank_env(const struct fabric_row *row, const char *nics)
     sv_free(&ports);
     sv_free(&names);
     return env;
+}
+
+/* The index in "cxi2:1" (2), or -1. */
+static long nic_index(const char *port)
+{
+    size_t len = strcspn(port, ":"), digits = 0;
+    while (digits < len && port[len - digits - 1] >= '0' && port[len - digits - 1] <= '9')
+        digits++;
+    return digits && digits < 6 ? strtol(port + len - digits, NULL, 10) : -1;
+}
+
+char *fabric_nic_mapping(char *const *nics, int n)
+{
+    struct strvec parts = {0};
+    long max = -1;
+    for (int r = 0; r < n; r++) {
+        long k = nics[r] ? nic_index(nics[r]) : -1;
+        if (k < 0) {
+            sv_free(&parts);
+            return NULL;
+        }
+        max = k > max ? k : max;
+    }
+    for (long k = 0; k <= max; k++) {
+        struct strvec ranks = {0};
+        for (int r = 0; r < n; r++) {
+            int end = r;
+            if (nic_index(nics[r]) != k)
+                continue;
+            while (end + 1 < n && nic_index(nics[end + 1]) == k)
+                end++;
+            if (end > r)
+                sv_pushf(&ranks, "%d-%d", r, end);
+            else
+                sv_pushf(&ranks, "%d", r);
+            r = end;
+        }
+        char *list = ranks.n ? sv_join(&ranks, ",") : NULL;
+        if (list)
+            sv_pushf(&parts, "%ld:%s", k, list);
+        free(list);
+        sv_free(&ranks);
+    }
+    char *out = sv_join(&parts, "; ");
+    sv_free(&parts);
+    return out;
+}
+
+void fabric_mapping_env(struct rank_place *ranks, int n)
+{
+    char **nics = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*nics));
+    for (int r = 0; r < n; r++)
+        nics[r] = ranks[r].nics;
+    char *map = fabric_nic_mapping(nics, n);
+    for (int r = 0; map && r < n; r++) {
+        sv_push(&ranks[r].env, "MPICH_OFI_NIC_POLICY=USER");
+        sv_pushf(&ranks[r].env, "MPICH_OFI_NIC_MAPPING=%s", map);
+    }
+    free(map);
+    free(nics);
 }
 
 bool fabric_is_rdma(const char *fabric)

@@ -38,6 +38,18 @@ struct fabric_row {
 /* The rank's NAME=VALUE of row->rank_var for its ports `nics` ("dev:1,..."):
  * device names, or hfi1_N's unit N for opx. Caller frees. */
 char *fabric_rank_env(const struct fabric_row *row, const char *nics);
+/* Cray MPICH's MPICH_OFI_NIC_MAPPING value (intro_mpi(3), with
+ * MPICH_OFI_NIC_POLICY=USER) for local ranks 0..n-1 whose first port is
+ * nics[r] ("cxi2:1"; NULL: none): "NIC:RANKS; ...", the NIC by its index
+ * (cxiN is N, the order libfabric's cxi provider lists them), the ranks as
+ * ranges ("0:0-1; 1:2-3"). NULL when a rank has none. Caller frees. */
+char *fabric_nic_mapping(char *const *nics, int n);
+struct rank_place;
+/* Cray MPICH picks a rank's NIC itself: told the placement's choice as its
+ * USER mapping, the same for every rank of RANKS[0..n-1]
+ * (MPICH_OFI_NIC_POLICY=USER, MPICH_OFI_NIC_MAPPING); a restricted
+ * FI_CXI_DEVICE_NAME would leave it one NIC for the mapping to name. */
+void fabric_mapping_env(struct rank_place *ranks, int n);
 #define MAX_AUTO_PROFILES 16
 /* The profiles fabric = auto chooses among, in the table's order; how many. */
 size_t fabric_auto_profiles(const char **out, size_t max);

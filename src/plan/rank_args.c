@@ -19,6 +19,9 @@ const struct opt rank_options[] = {
     {"fabric-nics", NULL, 1, OPT_FLAG, R(fabric_nics), NULL, NULL,
      "set the fabric's own NIC variable (FI_EFA_IFACE, FI_CXI_DEVICE_NAME,\nFI_OPX_HFI_SELECT) "
      "to the rank's NICs"},
+    {"nic-mapping", NULL, 1, OPT_FLAG, R(nic_mapping), NULL, NULL,
+     "with --fabric-nics: Cray MPICH's MPICH_OFI_NIC_POLICY=USER and\nMPICH_OFI_NIC_MAPPING "
+     "for every rank instead"},
     {"keep-cpus", NULL, 1, OPT_FLAG, R(keep_cpus), NULL, NULL,
      "leave the binding to Open MPI (--bind-to was given)"},
     {"report", NULL, 1, OPT_FLAG, R(report), NULL, NULL, "print the rank's placement"},

@@ -12,7 +12,8 @@ struct rank_args {
     char *sysfs;          /* a recorded tree instead of /sys (tests) */
     bool net_devices;     /* set UCX_NET_DEVICES per rank */
     bool nccl_hca;
-    bool fabric_nics;        /* set NCCL_IB_HCA per rank */
+    bool fabric_nics;        /* set the fabric's own NIC variable per rank */
+    bool nic_mapping;        /* instead, Cray MPICH's USER NIC mapping */
     bool keep_cpus;       /* Open MPI binds (--bind-to given): leave cores alone */
     bool report;          /* print each rank's placement */
     bool record;          /* tag it on stderr for the supervisor's placement.txt */

@@ -26,6 +26,8 @@ struct rule {
     const char *reason;
     const char *upstream;
     const char *applies_to;        /* the versions it applies to, as checked */
+    /* the value from the node, when `value` is NULL */
+    const char *(*value_of)(const struct rule_context *ctx);
 };
 
 extern const struct rule rules[];

@@ -31,6 +31,7 @@ struct side {
     char name[256], buf[64];
     size_t len;
     fi_addr_t peer;
+    struct fi_context2 ctx;   /* its operation's (providers with FI_CONTEXT mode use it) */
 };
 
 struct pair {
@@ -115,12 +116,12 @@ static int exchange(struct pair *t)
     }
     snprintf(t->a.buf, sizeof(t->a.buf), "%s", PAYLOAD);
     int rc = (int)fi_recv(t->b.ep, t->b.buf, sizeof(t->b.buf),
-                          t->b.mr ? fi_mr_desc(t->b.mr) : NULL, FI_ADDR_UNSPEC, NULL);
+                          t->b.mr ? fi_mr_desc(t->b.mr) : NULL, FI_ADDR_UNSPEC, &t->b.ctx);
     if (rc)
         return fail(t, "fi_recv", rc);
     ssize_t r;
     while ((r = fi_send(t->a.ep, t->a.buf, sizeof(PAYLOAD), t->a.mr ? fi_mr_desc(t->a.mr) : NULL,
-                        t->a.peer, NULL)) == -FI_EAGAIN && proc_now() < t->deadline) {
+                        t->a.peer, &t->a.ctx)) == -FI_EAGAIN && proc_now() < t->deadline) {
         struct fi_cq_entry e;
         (void)fi_cq_read(t->a.cq, &e, 0);   /* progress: rxm and shm need it */
         (void)fi_cq_read(t->b.cq, &e, 0);
@@ -140,17 +141,13 @@ static int exchange(struct pair *t)
 static void pair_child(void *arg)
 {
     const char *provider = arg;
+    setenv("FI_UNIVERSE_SIZE", "2", 0);   /* its two endpoints (path_peer_fi.c says why) */
     struct pair t = {.fi = fi_api(), .deadline = proc_now() + FI_PAIR_TIMEOUT_S};
     if (!t.fi) {
         printf("fail libfabric.so.1: not installed (apt-get install libfabric1)\n");
         return;
     }
-    struct fi_info *hints = t.fi->dupinfo(NULL);
-    hints->caps = FI_MSG;
-    hints->ep_attr->type = FI_EP_RDM;
-    hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-    hints->fabric_attr->prov_name = strdup(provider);
-    int rc = t.fi->getinfo(t.fi->version(), NULL, NULL, 0, hints, &t.info);
+    int rc = fi_rdm_info(t.fi, provider, FI_MSG, &t.info);
     if (rc == -FI_ENODATA)
         printf("fail fi_getinfo: no '%s' provider with RDM endpoints answers here (-61, "
                "FI_ENODATA; 'fi_info -l' lists this node's)\n", provider);

@@ -54,7 +54,8 @@ const struct path_same path_same_keys[] = {
     {"ll", "link layer"}, {"mtu", "MTU"}, {"netmtu", "netdev MTU"}, {"rate", "rate (Gb/s)"},
     {"gtype", "GID type"}, {"gidx", "GID index"}, {"vlan", "VLAN"}, {"driver", "driver"},
     {"fw", "firmware"}, {"board", "board"}, {"kernel", "kernel"}, {"rdmacore", "rdma-core"},
-    {"ucx", "UCX"}, {"mpi", "MPI"}, {"memlock", "memlock (KiB)"}, {NULL, NULL}};
+    {"ucx", "UCX"}, {"mpi", "MPI"}, {"memlock", "memlock (KiB)"}, {"libfabric", "libfabric"},
+    {NULL, NULL}};
 
 static bool differs(const struct path_report *r, int a, int b, const char *key)
 {
@@ -124,6 +125,18 @@ static bool link_local(const char *gid)
     return gid && strncmp(gid, "fe80:", 5) == 0;
 }
 
+/* What is left when nothing the ends said explains a failed pair. */
+static char *no_answer(const struct path_report *r, int a)
+{
+    const char *prov = path_node_value(r, a, "prov");
+    if (prov)
+        return xasprintf("no answer from the other end over libfabric's %s (hint: 'rdmarun check "
+                         "--fi-pair %s' on each node, 'fi_info -p %s' there; the fabric's route "
+                         "and, for tcp, firewalls)", prov, prov, prov);
+    return xstrdup("no answer from the other end (hint: its route, firewalls (RoCE v2 is UDP "
+                   "port 4791), the subnet manager and the partition key on InfiniBand)");
+}
+
 /* The likely cause of a failed pair from what both ends said, with a hint. */
 static char *pair_cause(const struct path_report *r, int a, int b)
 {
@@ -179,8 +192,7 @@ static char *pair_cause(const struct path_report *r, int a, int b)
             return s;
         }
     }
-    return xstrdup("no answer from the other end (hint: its route, firewalls (RoCE v2 is UDP "
-                   "port 4791), the subnet manager and the partition key on InfiniBand)");
+    return no_answer(r, a);
 }
 
 static void add(struct path_finding **out, size_t *n, size_t *cap, enum path_level level,

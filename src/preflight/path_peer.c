@@ -200,37 +200,13 @@ static void *blob_of(const struct peer *p, size_t *len)
     return b;
 }
 
-static bool fence(const struct peer *p)
-{
-    pmix_info_t info[2];
-    bool collect = true;
-    int timeout = (int)(p->o->step_s * 2 + 1);
-    PMIX_INFO_LOAD(&info[0], PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
-    pmix_status_t rc = PMIx_Fence(NULL, 0, info, 2);
-    PMIX_INFO_DESTRUCT(&info[0]);
-    PMIX_INFO_DESTRUCT(&info[1]);
-    if (rc != PMIX_SUCCESS)
-        peer_record(p, "fail", "step=exchange err=PMIx_Fence: %s (a node did not join within %d s)",
-               PMIx_Error_string(rc), timeout);
-    return rc == PMIX_SUCCESS;
-}
-
 /* The other end of my QP e from its node's published blob. */
 static bool remote_end(const struct peer *p, const struct qp_end *e, struct wire_head *h,
                        struct wire_qp *q, char **err)
 {
-    pmix_proc_t other;
-    PMIX_LOAD_PROCID(&other, p->me.nspace, (pmix_rank_t)e->peer);
-    pmix_value_t *v = NULL;
-    pmix_status_t rc = PMIx_Get(&other, PMIX_KEY, NULL, 0, &v);
-    if (rc != PMIX_SUCCESS || !v || v->type != PMIX_BYTE_OBJECT ||
-        v->data.bo.size < sizeof(*h)) {
-        *err = xasprintf("no address from node %d: %s", e->peer, PMIx_Error_string(rc));
-        if (v)
-            PMIX_VALUE_RELEASE(v);
+    pmix_value_t *v = peer_blob(p, e->peer, sizeof(*h), err);
+    if (!v)
         return false;
-    }
     memcpy(h, v->data.bo.bytes, sizeof(*h));
     bool found = false;
     for (uint32_t i = 0; h->magic == WIRE_MAGIC && i < h->nqp && !found; i++) {
@@ -432,23 +408,9 @@ static void peer_free(struct peer *p)
     free(p->edges);
 }
 
-static int job_size(const pmix_proc_t *me)
-{
-    pmix_proc_t wild;
-    PMIX_LOAD_PROCID(&wild, me->nspace, PMIX_RANK_WILDCARD);
-    pmix_value_t *v = NULL;
-    int n = -1;
-    if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) == PMIX_SUCCESS && v &&
-        v->type == PMIX_UINT32)
-        n = (int)v->data.uint32;
-    if (v)
-        PMIX_VALUE_RELEASE(v);
-    return n;
-}
-
 /* This node's QP ends: one on each edge it is an end of, the sender's
  * first. */
-static void make_ends(struct peer *p)
+void peer_make_ends(struct peer *p)
 {
     p->nedges = path_edges(p->n, p->o->all_pairs, &p->edges);
     p->ends = xcalloc(2 * p->nedges, sizeof(*p->ends));
@@ -481,20 +443,6 @@ static void prepare(struct peer *p, struct facts *f, struct port_counters *c0)
     free(err);
 }
 
-/* What the node publishes, put and committed; and every node's there. */
-static bool publish(struct peer *p)
-{
-    size_t len;
-    void *blob = blob_of(p, &len);
-    pmix_value_t v = {.type = PMIX_BYTE_OBJECT};
-    v.data.bo.bytes = blob;
-    v.data.bo.size = len;
-    bool joined = PMIx_Put(PMIX_GLOBAL, PMIX_KEY, &v) == PMIX_SUCCESS &&
-                  PMIx_Commit() == PMIX_SUCCESS && fence(p);
-    free(blob);
-    return joined;
-}
-
 /* Each end connected; once every receiver is ready, the pairs tested. */
 static void test_pairs(struct peer *p, const struct port_counters *c0)
 {
@@ -506,7 +454,7 @@ static void test_pairs(struct peer *p, const struct port_counters *c0)
         free(err);
     }
     /* Every receiver is ready before anyone sends. */
-    if (!fence(p))
+    if (!peer_fence(p))
         return;
     for (size_t i = 0; i < p->nends; i++)
         if (p->ends[i].sender && p->ends[i].connected)
@@ -515,38 +463,24 @@ static void test_pairs(struct peer *p, const struct port_counters *c0)
     counters_grown(p, c0);
 }
 
-int path_peer_main(const struct path_peer_opts *o)
+/* The verbs test: RC QPs on this node's port, their addresses exchanged. */
+void peer_verbs_run(struct peer *p)
 {
-    struct peer p = {.o = o};
-    double t0 = proc_now();
-    pmix_status_t rc = PMIx_Init(&p.me, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        rr_error("path-peer: PMIx_Init: %s (hint: 'rdmarun path-peer' is started by 'rdmarun "
-                 "check --path-test' through mpirun or srun --mpi=pmix)", PMIx_Error_string(rc));
-        return RR_EX_USAGE;
-    }
-    p.rank = (int)p.me.rank;
-    p.n = job_size(&p.me);
-    if (p.n < 1) {
-        rr_error("path-peer: PMIx does not say how many processes the job has");
-        PMIx_Finalize(NULL, 0);
-        return RR_EX_SOFTWARE;
-    }
-    make_ends(&p);
-    struct facts f = {0};   /* kept to the end: p.port points into it */
+    struct facts f = {0};   /* kept to the end: p->port points into it */
     struct port_counters c0 = {0};
-    prepare(&p, &f, &c0);
-    bool joined = publish(&p);
-    if (joined && p.usable)
-        test_pairs(&p, &c0);
+    prepare(p, &f, &c0);
+    size_t len;
+    void *blob = blob_of(p, &len);
+    bool joined = peer_publish(p, blob, len);
+    if (joined && p->usable)
+        test_pairs(p, &c0);
     else if (joined)
-        fence(&p);   /* (as the usable nodes' fence before sending) */
-    peer_record(&p, "done", "took=%.3f", proc_now() - t0);
+        peer_fence(p);   /* (as the usable nodes' fence before sending) */
+    peer_record(p, "done", "took=%.3f", proc_now() - p->t0);
     if (joined)
-        fence(&p);   /* the QPs stay until every node is done with them */
+        peer_fence(p);   /* the QPs stay until every node is done with them */
     port_counters_free(&c0);
-    peer_free(&p);
+    peer_free(p);
     facts_free(&f);
-    PMIx_Finalize(NULL, 0);
-    return 0;
 }
+

@@ -4,7 +4,9 @@
  * GID index chosen for this node, exchanges the QPs' addresses with the
  * other nodes through PMIx (the launcher's own server), connects them, and
  * sends: SEND/RECV and RDMA WRITE with a data check, then latency and
- * bandwidth. Every wait has a deadline. It reports on stdout in
+ * bandwidth. With a libfabric provider (--provider) it opens one RDM
+ * endpoint of that provider instead and sends tagged messages along the same
+ * pairs (path_peer_fi.c). Every wait has a deadline. It reports on stdout in
  * path_report.h's records, which reach the launch node with the job's
  * output; the launch node judges (path_test.c). */
 #ifndef RDMARUN_PATH_PEER_H
@@ -16,6 +18,7 @@ struct path_peer_opts {
     int gid_index;        /* -1: the routable RoCE v2 GID (Ethernet), none (InfiniBand) */
     bool all_pairs;       /* every pair of nodes, not the ring */
     double step_s;        /* the deadline of every step */
+    const char *provider; /* a libfabric provider to test instead of verbs, or NULL */
 };
 
 /* Returns 0 when it reported (whatever the result), else an RR_EX_* status

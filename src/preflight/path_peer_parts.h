@@ -62,7 +62,25 @@ struct peer {
     bool usable;
     struct qp_end *ends;
     size_t nends;
+    double t0;            /* when it started */
 };
+
+/* The job's processes, PMIx's job size; -1 unknown (path_peer_pmix.c). */
+int peer_job_size(const pmix_proc_t *me);
+/* This node's ends: one on each edge it is an end of, the sender's first. */
+void peer_make_ends(struct peer *p);
+/* The verbs test (path_peer.c): RC QPs on the node's port. */
+void peer_verbs_run(struct peer *p);
+/* Every node's PMIx fence (a failure said); true when all joined. */
+bool peer_fence(const struct peer *p);
+/* BLOB (freed) published as this node's PMIX_KEY, then the fence. */
+bool peer_publish(const struct peer *p, void *blob, size_t len);
+/* Node RANK's published blob of at least MIN_LEN bytes (PMIX_VALUE_RELEASE
+ * it), or NULL with *err (caller frees). */
+pmix_value_t *peer_blob(const struct peer *p, int rank, size_t min_len, char **err);
+/* The libfabric test (path_peer_fi.c): one RDM endpoint of the provider per
+ * node, tagged messages along the node's edges; its records, its final fence. */
+void peer_fi_run(struct peer *p);
 
 /* A record on stdout for the launch node (PATH_TAG KIND r= n= ...). */
 void peer_record(const struct peer *p, const char *kind, const char *fmt, ...)

@@ -270,6 +270,11 @@ char *path_node_name(const struct path_report *r, int i)
         return xasprintf("node %d", i);
     if (!path_node_value(r, i, "dev"))
         return xstrdup(path_node_val(r, i, "host"));
+    if (path_node_value(r, i, "prov") && strcmp(path_node_val(r, i, "dev"), "?") == 0)
+        return xasprintf("%s (%s)", path_node_val(r, i, "host"), path_node_val(r, i, "prov"));
+    if (path_node_value(r, i, "prov"))   /* libfabric's provider on its domain */
+        return xasprintf("%s (%s on %s)", path_node_val(r, i, "host"), path_node_val(r, i, "prov"),
+                         path_node_val(r, i, "dev"));
     if (gidx && strcmp(gidx, "-1") != 0)
         return xasprintf("%s (%s:%s, GID %s %s)", path_node_val(r, i, "host"), path_node_val(r, i, "dev"),
                          path_node_val(r, i, "port"), gidx, path_node_val(r, i, "gtype"));

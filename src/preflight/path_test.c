@@ -37,8 +37,9 @@ static void print_text(const struct path_report *r, const struct path_finding *f
             continue;
         char *a = path_node_name(r, p->from), *b = path_node_name(r, p->to);
         char *share = rate_share(r, p);
-        printf("rdmarun: path %s -> %s: SEND/RECV and RDMA WRITE verified, latency %.1f us, "
-               "bandwidth %.1f MB/s%s\n", a, b, p->lat_us, p->bw_mbps, share);
+        printf("rdmarun: path %s -> %s: %s verified, latency %.1f us, bandwidth %.1f MB/s%s\n",
+               a, b, path_node_value(r, p->from, "prov") ? "tagged messages (4 KiB, 32 KiB)"
+               : "SEND/RECV and RDMA WRITE", p->lat_us, p->bw_mbps, share);
         free(a);
         free(b);
         free(share);

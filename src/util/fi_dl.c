@@ -1,6 +1,9 @@
 #include "util/fi_dl.h"
 #include <dlfcn.h>
+#include <rdma/fi_errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 const struct fi_api *fi_api(void)
 {
@@ -30,4 +33,20 @@ const struct fi_api *fi_api(void)
     }
     state = 1;
     return &api;
+}
+
+int fi_rdm_info(const struct fi_api *fi, const char *provider, uint64_t caps,
+                struct fi_info **info)
+{
+    struct fi_info *hints = fi->dupinfo(NULL);
+    if (!hints)
+        return -FI_ENOMEM;
+    hints->caps = caps;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;   /* the op contexts given are fi_context2s */
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    hints->fabric_attr->prov_name = strdup(provider);
+    int rc = fi->getinfo(fi->version(), NULL, NULL, 0, hints, info);
+    fi->freeinfo(hints);
+    return rc;
 }

@@ -24,5 +24,12 @@ struct fi_api {
 /* libfabric.so.1's functions, opened once (in a child only); NULL when it
  * is not installed or lacks one of them. */
 const struct fi_api *fi_api(void);
+/* The first fi_info of PROVIDER with reliable-datagram endpoints (FI_EP_RDM)
+ * and CAPS, asked as fabtests ask it (the memory registration modes an
+ * application handles: local, virtual addresses, allocated, provider keys;
+ * fi_context2 op contexts). 0, or libfabric's negative error (-FI_ENODATA:
+ * no such provider answers here). */
+int fi_rdm_info(const struct fi_api *fi, const char *provider, uint64_t caps,
+                struct fi_info **info);
 
 #endif

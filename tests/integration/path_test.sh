@@ -110,6 +110,71 @@ run "$RDMARUN" check --path-test --qp-test
 check "--path-test with --qp-test: 64" 64 "run one at a time"
 run "$RDMARUN" path-peer
 check "path-peer started by hand: 64, says who starts it" 64 "PMIx_Init" "rdmarun check --path-test"
+# Over libfabric (--provider, issue 49): real path peers, each with an RDM
+# endpoint of the provider, meeting through mpirun's PMIx server. One node
+# here, so its ring is the node to itself; several peers on this host (path
+# -peer started by mpirun directly, as the launcher starts it on many nodes)
+# test every pair, each with its own figures.
+run "$RDMARUN" check --path-test $MPIRUN_ROOT --provider tcp
+check "--provider tcp: the node's path over libfabric's tcp, with figures" 0 \
+    "path-peer --provider=tcp" "path $host (tcp on " "tagged messages (4 KiB, 32 KiB) verified, latency" \
+    "path test passed: 1 node, 1 of 1 path good (the node to itself): latency"
+run "$RDMARUN" check --path-test $MPIRUN_ROOT --provider tcp --json
+check "--provider tcp --json: the node names its provider and libfabric" 0 '"passed": true' \
+    '"prov": "tcp"' '"libfabric": "'
+run "$RDMARUN" check --path-test $MPIRUN_ROOT --provider efa
+check "--provider efa on a node without EFA: 83, named with what to run" 83 \
+    "$host (efa): provider: fi_getinfo: no 'efa' provider with tagged RDM endpoints answers on this node" \
+    "'rdmarun check --fi-pair efa' there" "0 of 1 path good"
+np3="-np 3"
+[ "$(nproc)" -lt 3 ] && np3="-np 3 --oversubscribe"
+# shellcheck disable=SC2086
+mpirun $MPIRUN_ROOT $np3 "$RDMARUN" path-peer --provider tcp --all-pairs >"$TMP/fi3" 2>&1
+[ "$(grep -c '^rdmarun-path: pair r=[0-2] n=3 to=[0-2] ok=1 lat=[0-9.]* bw=[0-9.]*$' "$TMP/fi3")" = 6 ]
+ok $? "three tcp peers, every pair: 6 pairs verified, each with its latency and bandwidth"
+[ "$(grep -c '^rdmarun-path: node r=[0-2] n=3 .* prov=tcp ' "$TMP/fi3")" = 3 ] &&
+    [ "$(grep -c '^rdmarun-path: done r=[0-2] n=3 ' "$TMP/fi3")" = 3 ]
+ok $? "and each peer said its node and that it was done"
+for prov in "udp;ofi_rxd" shm; do
+    # shellcheck disable=SC2086
+    mpirun $MPIRUN_ROOT -np 2 --oversubscribe "$RDMARUN" path-peer --provider "$prov" >"$TMP/fi2" 2>&1
+    [ "$(grep -c '^rdmarun-path: pair r=[01] n=2 to=[01] ok=1 ' "$TMP/fi2")" = 2 ]
+    ok $? "two $prov peers: both directions verified (a provider with its own protocol for 32 KiB)"
+done
+# A peer whose provider does not answer: it says so, and its pairs fail at
+# connect on both ends, named, within the step (mpirun's MPMD form).
+t0=$(date +%s)
+# shellcheck disable=SC2086
+mpirun $MPIRUN_ROOT --oversubscribe -np 1 "$RDMARUN" path-peer --provider tcp : \
+    -np 1 "$RDMARUN" path-peer --provider efa >"$TMP/fi-mixed" 2>&1
+t1=$(date +%s)
+grep -q "^rdmarun-path: fail r=1 n=2 step=provider err=fi_getinfo: no 'efa' provider" "$TMP/fi-mixed" &&
+    grep -q '^rdmarun-path: pair r=0 n=2 to=1 ok=0 step=connect err=the other end has no usable endpoint' "$TMP/fi-mixed" &&
+    grep -q '^rdmarun-path: pair r=0 n=2 from=1 ok=0 step=connect' "$TMP/fi-mixed"
+ok $? "a peer without the provider: its failure and node 0's pairs with it, at connect ($((t1 - t0)) s)"
+for bad in "x y" "$(printf 'tcp\033[2J')" "$(printf '%070d' 0)"; do
+    run "$RDMARUN" check --path-test --provider "$bad"
+    check "--provider '$(printf '%s' "$bad" | tr -c '[:print:]' '?')': 64, a provider's name expected" 64 \
+        "expected a libfabric provider's name"
+    check_without "and nothing raw reaches the terminal" 64 "$(printf '\033')" "provider"
+done
+run "$RDMARUN" check --path-test --provider ""
+check "--provider '': 64" 64 "--provider needs a value"
+run "$RDMARUN" check --path-test --provider tcp --device rxe0
+check "--provider with --device: 64, the provider picks its NIC" 64 "FI_EFA_IFACE, FI_CXI_DEVICE_NAME"
+run "$RDMARUN" check --provider tcp
+check "--provider without --path-test: 64" 64 "rdmarun check --path-test"
+# Before a multi-node job on an OFI fabric: the path test over its provider.
+for pf in efa:efa:efa-8x400 slingshot:cxi:cxi-4nic opx:opx:opa-hfi1; do
+    IFS=: read -r profile prov tree <<EOF_PF
+$pf
+EOF_PF
+    run "$RDMARUN" --dry-run --sysfs "$DATA/fabrics/sysfs/$tree" -p "$profile" -H h1,h2 -np 4 ./app
+    check "$profile, two nodes: the path test over libfabric's $prov in front of the job" 0 \
+        "path test: 2 nodes, ring" "path-peer --provider=$prov"
+done
+run "$RDMARUN" --dry-run --sysfs "$DATA/sysfs/rxe" -p roce -H h1,h2 -np 4 ./app
+check_without "roce, two nodes: the verbs path test, no provider" 0 "--provider" "path-peer"
 run "$RDMARUN" check --help
 check "check --help shows the path test" 0 "check --path-test [--json] [--all-pairs]" "--path-timeout S"
 done_testing

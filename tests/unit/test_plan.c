@@ -340,19 +340,31 @@ static void test_rules(void)
     ok(nrxe == 1 && nmlx == 2, "rxe: one ACTIVE RoCE port; ib-mlx5: two ACTIVE InfiniBand ports");
     const struct rule *by_id[8] = {0};
     const char *const ids[] = {"rdma-pml-ucx", "rdma-no-openib", "ompi-pml-ucx-any-device",
-                               "ompi-pml-ucx-any-tls", "ucx-ud-eth-dgid-check"};
-    for (size_t k = 0; k < 5; k++)
+                               "ompi-pml-ucx-any-tls", "ucx-ud-eth-dgid-check",
+                               "nccl-vm-topology-file"};
+    for (size_t k = 0; k < 6; k++)
         for (size_t r = 0; r < nrules; r++)
             if (strcmp(rules[r].id, ids[k]) == 0)
                 by_id[k] = &rules[r];
-    ok(nrules == 5 && by_id[0] && by_id[1] && by_id[2] && by_id[3] && by_id[4],
-       "the rules table holds the five known rules");
+    ok(nrules == 6 && by_id[0] && by_id[1] && by_id[2] && by_id[3] && by_id[4] && by_id[5],
+       "the rules table holds the six known rules");
     bool versions = true;
     for (size_t r = 0; r < nrules; r++)
         versions &= rules[r].applies_to && *rules[r].applies_to;
     ok(versions, "every rule says which versions it applies to");
-    if (nrules != 5 || !by_id[4])
+    if (nrules != 6 || !by_id[4] || !by_id[5])
         goto out;
+    /* the VM topology rule: its value is the node's file */
+    struct facts vm = {.cloud = {.vm_family = "ND H100 v5", .topo_file = "/opt/microsoft/ndv5-topo.xml"}};
+    struct rule_context vc = {.fabric = "ib", .facts = &vm};
+    ok(rule_applies(by_id[5], &vc) && by_id[5]->value == NULL &&
+       strcmp(by_id[5]->value_of(&vc), "/opt/microsoft/ndv5-topo.xml") == 0,
+       "an Azure VM with its topology file: NCCL_TOPO_FILE is the file");
+    vm.cloud.nccl_conf_topo = "/opt/microsoft/ndv5/topo.xml";
+    ok(!rule_applies(by_id[5], &vc), "with nccl.conf naming one: NCCL's own, nothing set");
+    vm.cloud.nccl_conf_topo = NULL;
+    vm.cloud.topo_file = NULL;
+    ok(!rule_applies(by_id[5], &vc), "without the file on the node: nothing to set");
     struct rule_context c = {.fabric = "roce", .ucx_version = "1.13.1", .facts = &rxe,
                              .ports = rxe_ports, .nports = nrxe, .pml = "ucx"};
     ok(rule_applies(by_id[0], &c) && rule_applies(by_id[1], &c),
@@ -761,6 +773,16 @@ static void test_fabric_rows(void)
     env = fabric_rank_env(fabric_row("opa"), "hfi1_1:1,hfi1_0:1");
     is_str(env, "FI_OPX_HFI_SELECT=1", "opx: FI_OPX_HFI_SELECT takes the first unit's number");
     free(env);
+    /* intro_mpi(3)'s MPICH_OFI_NIC_MAPPING form, "NIC:ranks; NIC:ranks" */
+    char *nics[] = {"cxi0:1", "cxi0:1", "cxi1:1", "cxi1:1", "cxi3:1", "cxi2:1", "cxi0:1"};
+    env = fabric_nic_mapping(nics, 7);
+    is_str(env, "0:0-1,6; 1:2-3; 2:5; 3:4", "Cray MPICH's mapping: each NIC's local ranks, ranges "
+           "joined");
+    free(env);
+    nics[3] = NULL;
+    ok(fabric_nic_mapping(nics, 7) == NULL, "a rank with no NIC: no mapping");
+    char *odd[] = {"hsn:1"};
+    ok(fabric_nic_mapping(odd, 1) == NULL, "a NIC with no index: no mapping");
     const char *names[MAX_AUTO_PROFILES];
     size_t n = fabric_auto_profiles(names, MAX_AUTO_PROFILES);
     ok(n == 6 && strcmp(names[3], "efa") == 0 && strcmp(names[4], "slingshot") == 0,

@@ -56,6 +56,10 @@ CXI_TELEMETRY = {
     'hni_llr_tx_replay_event': 0, 'hni_llr_rx_replay_event': 0, 'pct_spt_timeouts': 0,
     'pct_sct_timeouts': 0, 'pct_tct_timeouts': 0}
 STAMP = '1796600000.000000001'
+# PCI ids of the GPU models the nodes have (pci.ids: 10de 2901 GB100 [B200],
+# 20b0 GA100 [A100 SXM4 40GB], 2330 GH100 [H100 SXM5 80GB])
+GPU_IDS = {'NVIDIA B200': '10de:2901', 'NVIDIA A100-SXM4-40GB': '10de:20b0',
+           'NVIDIA H100 80GB HBM3': '10de:2330'}
 
 
 def put(root, path, text):
@@ -195,7 +199,7 @@ class Topology:
                         pci_link_speed=speed, infos=[('PCIDevice', name)])
 
     def gpu(self, parent, busid, n, model):
-        dev = self.pcidev(parent, busid, '10de:2901', '0302', '63.015385', model)
+        dev = self.pcidev(parent, busid, GPU_IDS[model], '0302', '63.015385', model)
         self.obj(dev, 'OSDev', name='cuda%d' % n, subtype='CUDA', osdev_type='5',
                  infos=[('Backend', 'CUDA'), ('GPUVendor', 'NVIDIA Corporation'),
                         ('GPUModel', model)])
@@ -311,6 +315,47 @@ def a3_tcpx():
     topo.write(os.path.join(here, name + '.xml'))
 
 
+def azure_ndv5_xml():
+    """An Azure ND H100 v5 VM as its guest sees it: two NUMA nodes, eight
+    H100s and eight ConnectX-7 InfiniBand NICs, each alone on a PCI domain
+    of its own under no switch (Hyper-V's vPCI: GPUs 0001-0008, NICs
+    0101-0108), so nothing in the tree says which NIC is near which GPU."""
+    topo = Topology('pack:2 [numa] core:48 pu:1')
+    for i in range(8):
+        numa = i // 4
+        for domain, kind in ((0x0001 + i, 'gpu'), (0x0101 + i, 'nic')):
+            host = topo.obj(topo.numa_parent[numa], 'Bridge', bridge_type='0-1', depth='0',
+                            bridge_pci='%04x:[00-00]' % domain)
+            busid = '%04x:00:00.0' % domain
+            if kind == 'gpu':
+                topo.gpu(host, busid, i, 'NVIDIA H100 80GB HBM3')
+                continue
+            pci = topo.pcidev(host, busid, '15b3:101e', '0207', '63.015385',
+                              'MT2910 Family [ConnectX-7 Virtual Function]')
+            topo.obj(pci, 'OSDev', name='mlx5_ib%d' % i, subtype='OpenFabrics', osdev_type='3',
+                     infos=[('NodeGUID', '0015:5dff:fe33:%04x' % i), ('Port1State', '4'),
+                            ('Port1LID', '0x%x' % (0x10 + i)), ('Port1LMC', '0')])
+    topo.write(os.path.join(here, 'azure-ndv5.xml'))
+
+
+def azure_ndv5(name, topo_file=True, conf=False):
+    """The VM's DMI (the kernel's dmi-id.c: Hyper-V's sys_vendor and
+    product_name) and what Azure's HPC image adds (azhpc-images'
+    customizations/ndv5.sh: the NCCL topology file under /opt/microsoft, and
+    /etc/nccl.conf naming it), under recorded/: the image (topology file and
+    nccl.conf), a container on it (the file mounted, no nccl.conf), a
+    container without either. The topology file here is a stand-in of the
+    same name (NCCL's XML form, not Azure's content): rdmarun reads its name."""
+    root = fresh(name)
+    put(root, 'class/dmi/id/sys_vendor', 'Microsoft Corporation\n')
+    put(root, 'class/dmi/id/product_name', 'Virtual Machine\n')
+    if topo_file:
+        put(root, 'recorded/opt/microsoft/ndv5-topo.xml', '<system version="1">\n</system>\n')
+    if conf:
+        put(root, 'recorded/etc/nccl.conf', 'NCCL_IB_PCI_RELAXED_ORDERING=1\n'
+            'NCCL_TOPO_FILE=/opt/microsoft/ndv5/topo.xml\nNCCL_IGNORE_CPU_AFFINITY=1\n')
+
+
 if __name__ == '__main__':
     efa_8x400()
     efa_g4dn('efa-g4dn', {'tx_pkts': 81204, 'rx_pkts': 80112, 'send_wrs': 4022,
@@ -329,3 +374,7 @@ if __name__ == '__main__':
     opa_quartz('opa-hfi1')
     opa_quartz('opa-hfi1-down', active=False)
     a3_tcpx()
+    azure_ndv5_xml()
+    azure_ndv5('azure-ndv5-image', conf=True)
+    azure_ndv5('azure-ndv5-mounted')
+    azure_ndv5('azure-ndv5-bare', topo_file=False)

@@ -150,6 +150,38 @@ assert d["verdict"] == "rdma" and d["class"] == "rdma", d
         "-> rxe-guest-b (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified" \
         "-> rxe-guest-a (rxe0:1, GID $RXE_GID RoCE_v2): SEND/RECV and RDMA WRITE verified"
     echo "# figures: path test of 2 guests in $took s (launch included): $(printf '%s\n' "$out" | grep 'path test passed')"
+    # The path test over libfabric (issue 49): verbs;ofi_rxm on rxe0 between
+    # the guests, tagged messages through libfabric's own endpoints (32 KiB
+    # ones by rxm's rendezvous, an RDMA READ); rxe0 counts them on both nodes.
+    sent_pkts() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts; }
+    if fi_info -p 'verbs;ofi_rxm' -t FI_EP_RDM >/dev/null 2>&1; then
+        a0=$(sent_pkts) b0=$(ssh $B "$(declare -f sent_pkts); sent_pkts")
+        pt --provider 'verbs;ofi_rxm'
+        check "path test over libfabric's verbs;ofi_rxm: both directions of the ring verified" 0 \
+            "path-peer --provider=verbs;ofi_rxm" "2 nodes, 2 of 2 paths good (ring): latency" \
+            "-> rxe-guest-b (verbs;ofi_rxm on rxe0): tagged messages (4 KiB, 32 KiB) verified" \
+            "-> rxe-guest-a (verbs;ofi_rxm on rxe0): tagged messages (4 KiB, 32 KiB) verified"
+        if [ "$rc" != 0 ]; then  # libfabric's own words on why
+            # shellcheck disable=SC2086
+            timeout "$(scaled 60)" mpirun --allow-run-as-root -H "$hosts" $oob --map-by ppr:1:node -x FI_LOG_LEVEL=warn \
+                "$RDMARUN" path-peer --provider 'verbs;ofi_rxm' 2>&1 | grep -v '^ *[0-9]* *[/[]' |
+                sed 's/^/#   /' | head -40
+            run "$RDMARUN" check --fi-pair 'verbs;ofi_rxm'
+            echo "# the pair test over verbs;ofi_rxm on node a: status $rc: $out $err"
+        fi
+        echo "# figures: $(printf '%s\n' "$out" | grep 'path test passed')"
+        a1=$(sent_pkts) b1=$(ssh $B "$(declare -f sent_pkts); sent_pkts")
+        [ $((a1 - a0)) -gt 1000 ] && [ $((b1 - b0)) -gt 1000 ]
+        ok $? "and rxe0 sent them: $((a1 - a0)) packets on node a, $((b1 - b0)) on node b"
+        pt --provider efa
+        check "over efa, which neither guest has: 83, each node's missing provider named" 83 \
+            "rxe-guest-a (efa): provider: fi_getinfo: no 'efa' provider" \
+            "rxe-guest-b (efa): provider: fi_getinfo: no 'efa' provider"
+    else
+        skip "path test over libfabric's verbs;ofi_rxm" "this libfabric has no verbs;ofi_rxm RDM endpoint ($(fi_info --version | head -1))"
+        skip "rxe0 counts the libfabric path test's packets" "as above"
+        skip "path test over efa: 83" "as above"
+    fi
     printf '%s slots=1\n' $(echo "$hosts" | tr ',' ' ') >"$TMP/hostfile"
     # shellcheck disable=SC2086
     run timeout "$(scaled 120)" "$RDMARUN" check --path-test --allow-run-as-root --hostfile "$TMP/hostfile" $oob --json

@@ -50,9 +50,7 @@ static char *dmi(const char *sys, const char *name)
     return v;
 }
 
-/* NCCL_TOPO_FILE=VALUE in one configuration file (NCCL's setEnvFile: a
- * "NAME=VALUE" line, '#' starts a comment), or NULL. */
-static char *conf_topo_file(const char *path)
+char *facts_nccl_conf_topo(const char *path)
 {
     size_t len = 0;
     char *text = path ? read_input(path, CONF_MAX, &len) : NULL;
@@ -78,14 +76,15 @@ static char *conf_topo_file(const char *path)
  * etc/nccl.conf alone). */
 static void read_nccl_conf(struct cloud_facts *c, const char *root, bool live)
 {
-    char *files[2] = {NULL, xasprintf("%s/etc/nccl.conf", root)};
+    char *files[2] = {NULL, xasprintf("%s/etc/nccl.conf", strcmp(root, "/") == 0 ? "" : root)};
     const char *conf = live ? getenv("NCCL_CONF_FILE") : NULL, *home = getenv("HOME");
-    if (conf && *conf)
-        files[0] = xstrdup(conf);
-    else if (live && home && *home)
+    if (conf && *conf) {
+        if (strlen(conf) < 4096 && is_printable(conf))   /* (its name is said) */
+            files[0] = xstrdup(conf);
+    } else if (live && home && *home && strlen(home) < 4096 && is_printable(home))
         files[0] = xasprintf("%s/.nccl.conf", home);
     for (int i = 0; i < 2 && !c->nccl_conf_topo; i++)
-        if ((c->nccl_conf_topo = conf_topo_file(files[i])))
+        if ((c->nccl_conf_topo = facts_nccl_conf_topo(files[i])))
             c->nccl_conf_file = xstrdup(i == 1 && !live ? "/etc/nccl.conf" : files[i]);
     free(files[0]);
     free(files[1]);

@@ -214,6 +214,10 @@ int facts_gather(struct facts *f, const struct facts_sources *src);
 /* A cloud VM family without its NCCL topology file (none here, none in
  * nccl.conf), as a warning added to OUT (facts/cloud.c). */
 void cloud_warnings(const struct facts *f, struct strvec *out);
+/* NCCL_TOPO_FILE=VALUE in one of NCCL's configuration files (NCCL's
+ * setEnvFile: "NAME=VALUE" lines, '#' starts a comment), read bounded (64
+ * KiB): the value (printable, under 4096 bytes), or NULL. Caller frees. */
+char *facts_nccl_conf_topo(const char *path);
 void facts_free(struct facts *f);
 
 bool port_is_active(const struct rdma_port *p);

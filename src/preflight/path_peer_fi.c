@@ -36,22 +36,22 @@
 
 #define FI_WIRE_MAGIC 0x52444631u   /* "RDF1" */
 /* Each end's slot: a sender's checked message at 0, its pings at PING_OFF,
- * the replies arriving at REPLY_OFF, its bandwidth messages at BW_OFF; a
- * receiver keeps RX_DEPTH receives posted and a sender has at most as many
- * bandwidth messages in flight (fabtests' bandwidth window; libfabric 1.17's
- * shm stalls on unexpected large messages beyond it), each
- * arriving in its own BW_LEN at RECV_OFF, and its replies go from 0. */
+ * the replies arriving at REPLY_OFF, its bandwidth messages at BW_OFF. A
+ * receiver keeps RX_DEPTH receives posted, each arriving in its own BW_LEN
+ * at RECV_OFF, and its replies go from 0; a sender has at most as many
+ * bandwidth messages in flight (fabtests' bandwidth window; libfabric
+ * 1.17's shm stalls on unexpected large messages beyond it). */
 #define PING_OFF 8192
 #define REPLY_OFF 12288
 #define REPLY_LEN 64
 #define RX_DEPTH 4
 #define RECV_OFF (BW_OFF + BW_LEN)
 #define FI_SLOT (RECV_OFF + RX_DEPTH * BW_LEN)
-#define TX_OPS (2 * BW_ITERS)
+#define TX_OPS (2 * BW_ITERS)   /* a ring of send contexts, more than ever in flight */
 /* A rendezvous reads the sender's buffer from the receiver (rxm over verbs:
  * an RDMA READ with the descriptor given): every access, not send and
  * receive alone. */
-#define MR_ACCESS (FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)        /* a ring of send contexts, more than ever in flight */
+#define MR_ACCESS (FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 
 struct fi_wire {
     uint32_t magic, usable, len;
@@ -119,26 +119,18 @@ static char *fi_err(const struct fi_node *t, const char *call, int rc)
 /* The provider's domain and endpoint, opened and named. */
 static char *open_endpoint(struct fi_node *t, const char **step)
 {
-    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_TAGGED, .wait_obj = FI_WAIT_NONE};
-    struct fi_av_attr av = {.type = t->info->domain_attr->av_type != FI_AV_UNSPEC
-                                        ? t->info->domain_attr->av_type : FI_AV_MAP};
     int rc;
     *step = "endpoint";
     if ((rc = t->fi->fabric(t->info->fabric_attr, &t->fabric, NULL)))
         return fi_err(t, "fi_fabric", rc);
     if ((rc = fi_domain(t->fabric, t->info, &t->domain, NULL)))
         return fi_err(t, "fi_domain", rc);
-    if ((rc = fi_cq_open(t->domain, &cq, &t->cq, NULL)))
-        return fi_err(t, "fi_cq_open", rc);
-    if ((rc = fi_av_open(t->domain, &av, &t->av, NULL)))
-        return fi_err(t, "fi_av_open", rc);
-    if ((rc = fi_endpoint(t->domain, t->info, &t->ep, NULL)))
-        return fi_err(t, "fi_endpoint", rc);
-    if ((rc = fi_ep_bind(t->ep, &t->av->fid, 0)) ||
-        (rc = fi_ep_bind(t->ep, &t->cq->fid, FI_TRANSMIT | FI_RECV)))
-        return fi_err(t, "fi_ep_bind", rc);
-    if ((rc = fi_enable(t->ep)))
-        return fi_err(t, "fi_enable", rc);
+    struct fi_rdm rdm = {0};
+    const char *call = NULL;
+    rc = fi_rdm_open(t->domain, t->info, FI_CQ_FORMAT_TAGGED, &rdm, &call);
+    t->ep = rdm.ep, t->cq = rdm.cq, t->av = rdm.av;
+    if (rc)
+        return fi_err(t, call, rc);
     *step = "memory";
     if ((t->info->domain_attr->mr_mode & FI_MR_LOCAL) &&
         (rc = fi_mr_reg(t->domain, t->p->buf, buf_len(t->p), MR_ACCESS, 0, 0, 0, &t->mr, NULL)))
@@ -156,11 +148,13 @@ static char *open_endpoint(struct fi_node *t, const char **step)
 static char *open_node(struct fi_node *t, const char **step)
 {
     *step = "provider";
-    /* The test's universe is its nodes (fi_endpoint(3), FI_UNIVERSE_SIZE):
-     * rxm sizes its connection queues by it, 256 peers by default, past
-     * what a small HCA's completion queue takes (rxe: 32767 entries). */
+    /* The test's universe is its nodes (fi_endpoint(3), FI_UNIVERSE_SIZE),
+     * at least 16: rxm sizes its connection queues by it, 256 peers by
+     * default, past what a small HCA's completion queue takes (rxe: 32767
+     * entries); 2 leaves rxm no room for two nodes connecting at once
+     * (ENOSPC). */
     char n[16];
-    snprintf(n, sizeof(n), "%d", t->p->n > 2 ? t->p->n : 2);
+    snprintf(n, sizeof(n), "%d", t->p->n > 16 ? t->p->n : 16);
     setenv("FI_UNIVERSE_SIZE", n, 0);
     if (!(t->fi = fi_api()))
         return xstrdup("libfabric.so.1 is not installed on this node (apt-get install "
@@ -277,6 +271,7 @@ static bool bytes_right(struct fi_node *t, int i, int k, int which, size_t len, 
 static void sender_got(struct fi_node *t, int i, int phase)
 {
     struct fi_end *s = &t->ends[i];
+    s->step_end = proc_now() + t->p->o->step_s;   /* every wait has the step's deadline */
     if (phase == PH_PONG && s->phase == PH_PING) {
         if (++s->count < LAT_ITERS) {
             post_send(t, i, PH_PING);
@@ -314,7 +309,10 @@ static void completed(struct fi_node *t, const struct fi_cq_tagged_entry *c)
     if (!op->recv) {
         if (op->phase == PH_CHECK && t->ends[i].phase == PH_CHECK)
             next_step(t, i, PH_PING), post_send(t, i, PH_PING);
-        t->ends[i].count += op->phase == PH_BW;   /* the window moves */
+        if (op->phase == PH_BW) {   /* the window moves, and its wait's deadline */
+            t->ends[i].count++;
+            t->ends[i].step_end = proc_now() + t->p->o->step_s;
+        }
         return;
     }
     if (t->p->ends[i].sender)
@@ -381,6 +379,22 @@ static void check_deadline(struct fi_node *t, int i, double now)
     free(err);
 }
 
+/* Whether end i waits for its peer to connect first: when the peer sends to
+ * this node too (a ring of two, all pairs), the lower rank connects and the
+ * higher waits for its first message. rxm over verbs (libfabric 1.17)
+ * refuses one of two connections made at once ("Connection refused", -28)
+ * and the messages queued on it never leave. */
+static bool waits_for_peer(const struct fi_node *t, int i)
+{
+    const struct qp_end *e = &t->p->ends[i];
+    if (t->p->rank <= e->peer)
+        return false;
+    for (size_t j = 0; j < t->p->nends; j++)
+        if (!t->p->ends[j].sender && t->p->ends[j].peer == e->peer)
+            return !t->p->ends[j].received && !t->ends[j].done;
+    return false;
+}
+
 /* The next of this node's pairs to send on, one at a time as the verbs test
  * does (the figures are the pair's, not shared with the node's others). */
 static void start_next_sender(struct fi_node *t)
@@ -391,6 +405,8 @@ static void start_next_sender(struct fi_node *t)
         const struct qp_end *e = &t->p->ends[i];
         if (!e->sender || t->ends[i].done)
             continue;
+        if (waits_for_peer(t, i))
+            return;
         t->sending = i;
         for (size_t k = 0; k < CHECK_LEN; k++)
             e->buf[k] = (char)pattern(e->edge, 0, k);

@@ -1,5 +1,7 @@
 #include "util/fi_dl.h"
 #include <dlfcn.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -49,4 +51,25 @@ int fi_rdm_info(const struct fi_api *fi, const char *provider, uint64_t caps,
     int rc = fi->getinfo(fi->version(), NULL, NULL, 0, hints, info);
     fi->freeinfo(hints);
     return rc;
+}
+
+int fi_rdm_open(struct fid_domain *domain, struct fi_info *info, enum fi_cq_format format,
+                struct fi_rdm *out, const char **call)
+{
+    struct fi_cq_attr cq = {.format = format, .wait_obj = FI_WAIT_NONE};
+    struct fi_av_attr av = {.type = info->domain_attr->av_type != FI_AV_UNSPEC
+                                        ? info->domain_attr->av_type : FI_AV_MAP};
+    int rc;
+    if ((rc = fi_cq_open(domain, &cq, &out->cq, NULL)))
+        return *call = "fi_cq_open", rc;
+    if ((rc = fi_av_open(domain, &av, &out->av, NULL)))
+        return *call = "fi_av_open", rc;
+    if ((rc = fi_endpoint(domain, info, &out->ep, NULL)))
+        return *call = "fi_endpoint", rc;
+    if ((rc = fi_ep_bind(out->ep, &out->av->fid, 0)) ||
+        (rc = fi_ep_bind(out->ep, &out->cq->fid, FI_TRANSMIT | FI_RECV)))
+        return *call = "fi_ep_bind", rc;
+    if ((rc = fi_enable(out->ep)))
+        return *call = "fi_enable", rc;
+    return 0;
 }

@@ -8,6 +8,7 @@
 #ifndef RDMARUN_FI_DL_H
 #define RDMARUN_FI_DL_H
 #include <rdma/fabric.h>
+#include <rdma/fi_eq.h>
 
 struct fi_api {
     int (*getinfo)(uint32_t version, const char *node, const char *service, uint64_t flags,
@@ -31,5 +32,17 @@ const struct fi_api *fi_api(void);
  * no such provider answers here). */
 int fi_rdm_info(const struct fi_api *fi, const char *provider, uint64_t caps,
                 struct fi_info **info);
+/* An endpoint with the queue and address vector it is bound to. */
+struct fi_rdm {
+    struct fid_ep *ep;
+    struct fid_cq *cq;
+    struct fid_av *av;
+};
+/* An RDM endpoint with its own completion queue (FORMAT, for transmits and
+ * receives, polled) and address vector, bound and enabled on DOMAIN. 0, or
+ * libfabric's error with *call naming the call that failed; what was
+ * opened is in OUT either way (closed by the caller, or with the process). */
+int fi_rdm_open(struct fid_domain *domain, struct fi_info *info, enum fi_cq_format format,
+                struct fi_rdm *out, const char **call);
 
 #endif

@@ -90,6 +90,8 @@ fuzz() {
             done ;;
     conf) printf '# c\nformat=2\nbase=roce\narg=%%20-x%%3B A\nmetric=time=([0-9.]+)\nkey=ucx.TLS\nvalue=rc,self\n' >"$corpus/seed1"
           printf '# old\nprofile=shm\nnp=2\nrepeat=3\nprogram=./a 100%%\n' >"$corpus/seed2" ;;
+    ncclconf) cp "$src"/tests/data/fabrics/sysfs/azure-ndv5-image/recorded/etc/nccl.conf "$corpus/seed1"
+              printf '# c\n  NCCL_TOPO_FILE=/a b # x\nNCCL_TOPO_FILE=/late\n' >"$corpus/seed2" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac
@@ -121,7 +123,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch conf}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch conf ncclconf}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

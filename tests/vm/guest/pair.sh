@@ -173,6 +173,28 @@ assert d["verdict"] == "rdma" and d["class"] == "rdma", d
         a1=$(sent_pkts) b1=$(ssh $B "$(declare -f sent_pkts); sent_pkts")
         [ $((a1 - a0)) -gt 1000 ] && [ $((b1 - b0)) -gt 1000 ]
         ok $? "and rxe0 sent them: $((a1 - a0)) packets on node a, $((b1 - b0)) on node b"
+        # An Open MPI job between the guests on mtl ofi over verbs;ofi_rxm:
+        # rxm's connections are RC QPs of rxe0, in RTS in rdma res while
+        # it runs, and rdmarun's verdict names the provider (libfabric's
+        # own lines at info show the data moving, as in guest/single.sh).
+        if [ "${OMPI_MAJOR:-4}" -lt 5 ]; then
+            qp_sampler "$TMP/ofi.qps" &
+            ofi_sampler=$!
+            # shellcheck disable=SC2086
+            run timeout "$(scaled 300)" "$RDMARUN" --allow-run-as-root -H "$hosts" -np 2 $oob \
+                -p roce --set mpi.pml=cm --set mpi.mtl=ofi \
+                --set 'mpi.mtl_ofi_provider_include=verbs;ofi_rxm' \
+                -x FI_UNIVERSE_SIZE=16 -x FI_LOG_LEVEL=info --set check.path-test=no \
+                "$RDMARUN_BUILDDIR/examples/mpi_pingpong" 20 8 65536
+            qp_sampler_stop "$TMP/ofi.qps" $ofi_sampler
+            check "an mtl ofi job between the guests over verbs;ofi_rxm: RDMA verified, the provider named" 0 \
+                "pingpong size=65536" "RDMA verified" "verbs;ofi_rxm"
+            grep -q "type RC state RTS.*comm mpi_pingpong" "$TMP/ofi.qps"
+            ok $? "and its rxm connections were RC QPs in RTS on rxe0 (rdma res show qp)"
+        else
+            skip "an mtl ofi job between the guests" "checked with Open MPI 4.1 and libfabric 1.17 (Debian 12) only"
+            skip "its RC QPs in rdma res" "as above"
+        fi
         pt --provider efa
         check "over efa, which neither guest has: 83, each node's missing provider named" 83 \
             "rxe-guest-a (efa): provider: fi_getinfo: no 'efa' provider" \
@@ -181,6 +203,8 @@ assert d["verdict"] == "rdma" and d["class"] == "rdma", d
         skip "path test over libfabric's verbs;ofi_rxm" "this libfabric has no verbs;ofi_rxm RDM endpoint ($(fi_info --version | head -1))"
         skip "rxe0 counts the libfabric path test's packets" "as above"
         skip "path test over efa: 83" "as above"
+        skip "an mtl ofi job between the guests" "as above"
+        skip "its RC QPs in rdma res" "as above"
     fi
     printf '%s slots=1\n' $(echo "$hosts" | tr ',' ' ') >"$TMP/hostfile"
     # shellcheck disable=SC2086

@@ -100,16 +100,15 @@ char *fabric_rank_env(const struct fabric_row *row, const char *nics)
         char *dev = xstrndup(ports.v[i], strcspn(ports.v[i], ":"));
         /* opx selects a unit by number: hfi1_N is unit N (fi_opx(7)) */
         const char *unit = strrchr(dev, '_');
-        if (strcmp(row->rank_var, "FI_OPX_HFI_SELECT") == 0)
+        bool opx = strcmp(row->rank_var, "FI_OPX_HFI_SELECT") == 0;
+        if (opx && names.n == 0)   /* one unit: the first */
             sv_push(&names, unit ? unit + 1 : dev);
-        else if (sv_find(&names, dev) < 0)
+        else if (!opx && sv_find(&names, dev) < 0)
             sv_push(&names, dev);
         free(dev);
     }
-    /* FI_OPX_HFI_SELECT takes one unit; the others a comma list (fi_efa(7)
-     * FI_EFA_IFACE, fi_cxi(7) FI_CXI_DEVICE_NAME) */
-    if (strcmp(row->rank_var, "FI_OPX_HFI_SELECT") == 0)
-        names.n = names.n > 1 ? 1 : names.n;
+    /* FI_OPX_HFI_SELECT takes one unit (above); the others a comma list
+     * (fi_efa(7) FI_EFA_IFACE, fi_cxi(7) FI_CXI_DEVICE_NAME) */
     char *list = sv_join(&names, ",");
     char *env = xasprintf("%s=%s", row->rank_var, list);
     free(list);

@@ -145,7 +145,11 @@ static void probe_libfabric(void)
     }
     hints->mode = ~0ULL;
     hints->domain_attr->mode = ~0ULL;
-    hints->domain_attr->mr_mode = ~(FI_MR_BASIC | FI_MR_SCALABLE);
+    /* every mode an application may handle, as fi_info's ~(FI_MR_BASIC |
+     * FI_MR_SCALABLE), named without the two libfabric 2 deprecates */
+    hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_RAW | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED |
+                                  FI_MR_PROV_KEY | FI_MR_MMU_NOTIFY | FI_MR_RMA_EVENT |
+                                  FI_MR_ENDPOINT | FI_MR_HMEM | FI_MR_COLLECTIVE;
     struct strvec seen = {0};
     /* the library's own API version and fi_info's hints (util/info.c), so
      * that the list is the one fi_info prints on libfabric 1.x and 2.x */

@@ -18,7 +18,9 @@ work=/work/rdmarun
 rm -rf "${root:?}$work"
 mkdir -p "$root$work"
 if git -C "$src" rev-parse >/dev/null 2>&1; then
-    (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | tar xf - -C "$root$work"
+    # One tar reads the whole list (xargs would split a long one into
+    # several archives, and tar xf stops at the first one's end).
+    (cd "$src" && git ls-files -co --exclude-standard -z | tar cf - --null -T -) | tar xf - -C "$root$work"
 else
     (cd "$src" && tar cf - --exclude='*.o' --exclude=autom4te.cache .) | tar xf - -C "$root$work"
 fi

@@ -51,7 +51,7 @@ bool ompi_wanted(const char *line)
 {
     return strstr(line, "btl") || strstr(line, "mtl:ofi:prov") || strstr(line, "selected pml") ||
            strstr(line, "pml_ucx.c") || strstr(line, "cannot be selected") ||
-           strstr(line, "MPI_INIT failed") || strstr(line, "Open MPI ") ||
+           strstr(line, "pml framework") || strstr(line, "MPI_INIT failed") || strstr(line, "Open MPI ") ||
            strstr(line, " host:") || strstr(line, " hostname:") || strstr(line, "Message:") ||
            strstr(line, "MPI communication peer") || strstr(line, "InfiniBand retry count") ||
            strstr(line, "-----");
@@ -147,13 +147,16 @@ static bool help_line(struct evidence *ev, const char *line, const char *where, 
 
 /* Open MPI's errors that end a job before any path: pml_ucx.c "Error:
  * Failed to create UCP worker", "ucp_ep_create(proc=%d) failed",
- * mca_pml_base_select's abort, the MPI_Init help text; and two ranks that
- * selected different pmls. Whether the line was one. */
+ * mca_pml_base_select's abort (Open MPI 5: help-mca-base.txt's
+ * "find-available:none found" for the pml framework), the MPI_Init help
+ * text; and two ranks that selected different pmls. Whether the line was
+ * one. */
 static bool ompi_failure(struct evidence *ev, const char *line, const char *where)
 {
     const char *p;
     if ((strstr(line, "pml_ucx.c:") && strstr(line, "Error: ")) ||
         (strstr(line, "PML ") && strstr(line, " cannot be selected")) ||
+        strstr(line, "No components were able to be opened in the pml framework") ||
         strstr(line, "MPI_INIT failed")) {
         evidence_error(ev, line, where);
         return true;

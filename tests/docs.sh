@@ -55,6 +55,7 @@ exec rdmarun --launcher srun -n "${SLURM_NTASKS:-2}" examples/mpi_hello	file exa
 head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/torchrun-job.sbatch tests/topologies.sh	needs GPUs, PyTorch and Slurm: its plan is checked on a recorded GPU node
 exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch tests/topologies.sh	as above
 rdmarun report --plot rdmarun-evidence /var/log/rdmarun	sed s| /var/log/rdmarun||
+rdmarun judge --node 'gpus=8xH100' tests/data/judge/nccl-h100-all_reduce_perf.txt	run 0 normal: 476.5 GB/s
 rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded	needs a RoCE peer named host2: the VM pair runs ucx_perftest over rxe
 TABLE
 )

@@ -12,7 +12,7 @@
 
 #define C(field) offsetof(struct cmdline, field)
 #define JOB (CMD_RUN | CMD_COMPARE | CMD_TUNE)
-#define FACTS (CMD_RUN | CMD_PROBE | CMD_CHECK | CMD_COMPARE | CMD_TUNE)
+#define FACTS (CMD_RUN | CMD_PROBE | CMD_CHECK | CMD_COMPARE | CMD_TUNE | CMD_JUDGE)
 
 /* rdmarun's own options: every row is parsed, shown in --help and freed from
  * here. Options of the per-rank helper are in plan/rank_args.c. */
@@ -28,10 +28,11 @@ const struct opt cli_options[] = {
      "profiles: every SECTION.KEY --set takes, one a line\n(ucx.: the installed UCX's variables)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
      "print the command and the plan, run nothing"},
-    {"json", NULL, CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK | CMD_REPORT,
+    {"json", NULL,
+     CMD_RUN | CMD_PROBE | CMD_PROFILES | CMD_VERIFY | CMD_CHECK | CMD_REPORT | CMD_JUDGE,
      OPT_FLAG, C(json),
      NULL, NULL, "machine-readable output: of a run with --dry-run,\nprofiles, probe, verify, "
-     "check (each fault's code), check --path-test"},
+     "check (each fault's code), check --path-test,\njudge"},
     {"mpirun", NULL, JOB | CMD_CHECK, OPT_VALUE, C(mpirun), NULL, "PATH",
      "the mpirun (or srun, or Hydra's mpiexec) to use\n(default: $RDMARUN_MPIRUN, $RDMARUN_SRUN,\n"
      "$RDMARUN_MPIEXEC, then PATH)"},
@@ -90,7 +91,10 @@ const struct opt cli_options[] = {
      "check: the site's [check] configuration"},
     {"drain", NULL, CMD_CHECK, OPT_FLAG, C(drain), NULL, NULL,
      "check: drain the node when unhealthy, resume it when\nrdmarun drained it and it is healthy; --path-test: drain\nthe nodes re-pairing finds bad"},
-    {"node", NULL, CMD_CHECK, OPT_VALUE, C(node), NULL, "NAME", "check --drain: the node's name"},
+    {"node", NULL, CMD_CHECK | CMD_JUDGE, OPT_VALUE, C(node), NULL, "NAME|DESCRIPTION",
+     "check --drain: the node's name;\njudge: the node a result ran on, as KEY=VALUE words:\n"
+     "nics=8x400G kind=ib|roce|efa|cxi|opa|eth|soft pcie=5x16\ngpus=8xH100 nvlink=none|GEN "
+     "nodes=N ppn=N gdr=yes|no\nnuma=local|remote (and mtu=N, pcie-trained=GENxWIDTH)"},
     {"scontrol", NULL, CMD_CHECK, OPT_VALUE, C(scontrol), NULL, "PATH",
      "check --drain: the scontrol to run"},
     {"manifest", NULL, CMD_CHECK, OPT_VALUE, C(manifest), NULL, "FILE",

@@ -59,6 +59,12 @@ const struct command_def commands[] = {
      "'check --json' and 'check --path-test --json') and prints the fleet: nodes whose\n"
      "checks failed or whose runs fell back to TCP, by count and last time, pairs whose\n"
      "path test failed, and the odd node out."},
+    {"judge", CMD_JUDGE, cmd_judge,
+     "judge [--json] [--facts FILE.json | --sysfs DIR --topology FILE.xml]\n"
+     "               [--node DESCRIPTION] FILE...|-",
+     "Reads benchmark results (nccl-tests, OSU, IMB, perftest, ucx_perftest, rdmarun's\n"
+     "sweep) and holds each size to the speed of light of the node's links: normal,\n"
+     "degraded or broken, the link that limits it, and why a result falls short."},
     {"help", CMD_HELP, cmd_help, "help [COMMAND|all]   (or COMMAND --help, --help [all], -h)",
      "Shows the help of rdmarun, of one command, or of every command and option."},
     {"version", CMD_VERSION, cmd_version, "version   (or --version, -V)",

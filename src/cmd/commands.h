@@ -35,6 +35,7 @@ int cmd_path_peer(const struct cmdline *cl);
 int cmd_compare(const struct cmdline *cl);
 int cmd_tune(const struct cmdline *cl);
 int cmd_report(const struct cmdline *cl);
+int cmd_judge(const struct cmdline *cl);
 int cmd_help(const struct cmdline *cl);
 int cmd_version(const struct cmdline *cl);
 

@@ -485,10 +485,9 @@ static int parse_options(int argc, char **argv, struct cmdline *cl, int *i)
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
-            if (cl->command != CMD_PROFILES && cl->command != CMD_VERIFY &&
-                cl->command != CMD_REPORT)
+            if (!(cl->command & (CMD_PROFILES | CMD_VERIFY | CMD_REPORT | CMD_JUDGE)))
                 break;
-            sv_push(&cl->job.program, a);   /* 'profiles' words, 'verify' and 'report' paths */
+            sv_push(&cl->job.program, a);   /* 'profiles' words; verify, report, judge paths */
             continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -578,12 +577,18 @@ static int check_words(struct cmdline *cl)
                  "rdmarun-evidence /var/log/rdmarun-checks)");
         return RR_EX_USAGE;
     }
+    if (cl->command == CMD_JUDGE && words->n == 0) {
+        rr_error("'judge' needs benchmark outputs (hint: rdmarun judge all_reduce_perf.log; "
+                 "- reads standard input)");
+        return RR_EX_USAGE;
+    }
     if (cl->command == CMD_VERIFY && words->n == 0) {
         rr_error("'verify' needs log files or directories (hint: rdmarun verify "
                  "rdmarun-evidence/JOB)");
         return RR_EX_USAGE;
     }
-    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE | CMD_TUNE | CMD_REPORT)) &&
+    if (!(cl->command & (CMD_RUN | CMD_VERIFY | CMD_RANK | CMD_COMPARE | CMD_TUNE | CMD_REPORT |
+                         CMD_JUDGE)) &&
         words->n > 0) {
         rr_error("unexpected argument '%s' (hint: rdmarun --help)", words->v[0]);
         return RR_EX_USAGE;

@@ -14,6 +14,7 @@ enum command {
     CMD_RUN = 1 << 0, CMD_PROFILES = 1 << 1, CMD_PROBE = 1 << 2, CMD_VERIFY = 1 << 3,
     CMD_CHECK = 1 << 4, CMD_RANK = 1 << 5, CMD_COMPARE = 1 << 6, CMD_HELP = 1 << 7,
     CMD_VERSION = 1 << 8, CMD_PATH_PEER = 1 << 9, CMD_TUNE = 1 << 10, CMD_REPORT = 1 << 11,
+    CMD_JUDGE = 1 << 12,
 };
 
 struct cmdline {
@@ -43,7 +44,7 @@ struct cmdline {
     bool path_test, all_pairs;       /* --path-test, --all-pairs */
     char *path_timeout, *step_timeout;   /* --path-timeout S; path-peer --step-timeout S */
     char *device, *gid_index;        /* --device DEV[:PORT], --gid-index N */
-    char *config, *scontrol, *node;  /* --config, --scontrol, --node */
+    char *config, *scontrol, *node;  /* --config, --scontrol, --node (judge: a description) */
     char *prometheus;        /* check --prometheus FILE: node-exporter's textfile */
     char *manifest;          /* check --manifest FILE: a good node's probe --json */
     bool epilog;             /* check --epilog: counters during the job, against its prolog's */

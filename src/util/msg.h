@@ -18,7 +18,9 @@ enum rr_exit {
     RR_EX_LOCAL = 81,       /* verify: only shared memory and self paths seen */
     RR_EX_NO_EVIDENCE = 82, /* no usable transport evidence (where RDMA was expected) */
     RR_EX_PATH = 83,        /* the path test between nodes failed */
-    RR_EX_DEGRADED = 84,    /* NCCL within a node below the tier its graph shows */
+    RR_EX_DEGRADED = 84,    /* NCCL within a node below the tier its graph shows;
+                               judge: a result below the speed of light's normal share */
+    RR_EX_BROKEN = 85,      /* judge: a result far below the speed of light (broken) */
     RR_EX_NOEXEC = 126,     /* rdmarun rank: the program could not be executed */
     RR_EX_NOTFOUND = 127,   /* the launcher (mpirun) was not found */
 };

@@ -92,6 +92,9 @@ fuzz() {
           printf '# old\nprofile=shm\nnp=2\nrepeat=3\nprogram=./a 100%%\n' >"$corpus/seed2" ;;
     ncclconf) cp "$src"/tests/data/fabrics/sysfs/azure-ndv5-image/recorded/etc/nccl.conf "$corpus/seed1"
               printf '# c\n  NCCL_TOPO_FILE=/a b # x\nNCCL_TOPO_FILE=/late\n' >"$corpus/seed2" ;;
+    judge) cp "$src"/tests/data/judge/*.txt "$corpus/"
+           printf '{"results": [{"size": 8, "in_place": {"bus_bw": 1.5}}], "config": {"devices": [{"hostname": "a"}]}}' >"$corpus/seed1.json"
+           printf 'pingpong size=8 iters=1 latency_us=1.0 bandwidth_MBps=8\n' >"$corpus/seed2" ;;
     appfile) printf -- '-np 2 ./a x\n# c\n-np 1 -x A=1 --host h ./b\n' >"$corpus/seed1"
              printf -- '-np 1 -- ./a : b\n-N 2\n' >"$corpus/seed2" ;;
     esac
@@ -123,7 +126,7 @@ fuzz() {
     fi
     [ "$clean" = no ] || rm "$build/$target.failed"
 }
-targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch conf ncclconf}
+targets=${FUZZ_TARGETS:-size logs profile facts runs appfile path check tune launch conf ncclconf judge}
 rm -f "$build"/*.failed "$build"/*-crash-* "$build"/*-leak-* "$build"/*-timeout-* "$build"/*-oom-*
 for target in $targets; do
     throttle

@@ -5,7 +5,7 @@
 # the floors below; a file outside every floor fails too.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 # Lowest first. A stage may include its own folder and any folder listed before it.
-FLOORS="util profile facts plan preflight evidence launch slurm health compare tune fleet cmd"
+FLOORS="util profile facts model plan preflight evidence launch slurm health compare tune judge fleet cmd"
 floor() {  # floor NAME: its number, or nothing
     _k=0
     for _f in $FLOORS; do

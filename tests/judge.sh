@@ -76,9 +76,13 @@ if command -v ucx_perftest >/dev/null; then
     within 20 sh -c "ss -ltn | grep -q ':13337 '"
     ucx_perftest -t tag_bw -s 1048576 -n 200 localhost >"$TMP/ucx.txt" 2>&1
     wait $srv
-    run "$RDMARUN" judge --node 'nodes=1' "$TMP/ucx.txt"
-    check "ucx_perftest's table: its size from bandwidth x time, shared memory not judged" 0 \
-        "ucx_perftest bandwidth" "within a node over shared memory"
+    if grep -q '^Final:' "$TMP/ucx.txt"; then
+        run "$RDMARUN" judge --node 'nodes=1' "$TMP/ucx.txt"
+        check "ucx_perftest's table: its size from bandwidth x time, shared memory not judged" 0 \
+            "ucx_perftest bandwidth" "within a node over shared memory"
+    else
+        skip "ucx_perftest's table" "its pair did not run here: $(head -c 200 "$TMP/ucx.txt" | tr -cd '[:print:]')"
+    fi
 fi
 
 # Hostile inputs: nothing raw reaches the terminal, reads are bounded.

@@ -15,6 +15,7 @@
 #include "health/kmsg.h"
 #include "health/manifest.h"
 #include "health/port_history.h"
+#include "model/model.h"
 #include "profile/settings.h"
 #include "util/fs.h"
 #include "util/proc.h"
@@ -292,8 +293,27 @@ static void loopback_child(void *arg)
     qp_result_free(&r);
 }
 
+/* The speed-of-light model's figure for port i's loopback (qp_loopback.c:
+ * 64 KiB RDMA WRITEs, 64 in flight), Gb/s, and what limits it; 0 with the
+ * reason in limit where the model has none (software RDMA). */
+static double loopback_model_gbps(const struct hctx *h, size_t i, char *limit, size_t n)
+{
+    struct node_model m;
+    node_model_init(&m);
+    node_model_port(&m, h->dev[i], h->port[i]);
+    m.nics = m.nodes = 1;
+    struct bench b = {.op = OP_BW, .scope = SCOPE_LOOPBACK, .window = 64};
+    node_model_assume(&m, &b);
+    struct sol_figure e;
+    model_expect(&m, &b, 64 * 1024, &e);
+    node_model_free(&m);
+    snprintf(limit, n, "%s", e.limit);
+    return e.none ? 0 : e.gbs * 8;
+}
+
 /* Port i's loopback result, read from its child to the end, held to the
- * floor (min_gbps, or percent of the port's rate). */
+ * floor: min_gbps, or percent of the model's figure (of the port's rate
+ * where the model has none). */
 static void loopback_result(struct hctx *h, size_t i, struct proc *proc, long long min_gbps,
                             long long percent)
 {
@@ -323,11 +343,18 @@ static void loopback_result(struct hctx *h, size_t i, struct proc *proc, long lo
         return;
     }
     double want = (double)min_gbps;
-    double share = h->port[i]->rate_gbps * (double)percent / 100;   /* 0: unknown rate */
-    if (share > want)
-        want = share;
-    measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d)", dev, port, gbps,
-             h->dev[i]->numa_node);
+    char limit[160];
+    double model = loopback_model_gbps(h, i, limit, sizeof(limit));
+    double base = model > 0 ? model : h->port[i]->rate_gbps;   /* 0: unknown rate */
+    if (base * (double)percent / 100 > want)
+        want = base * (double)percent / 100;
+    if (model > 0)
+        measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d), %.0f%% of the "
+                 "speed of light's %.2f Gb/s (%s)", dev, port, gbps, h->dev[i]->numa_node,
+                 gbps / model * 100, model, limit);
+    else
+        measured(h, "%s port %d: loopback RDMA WRITE at %.2f Gb/s (NUMA %d; %s)", dev, port,
+                 gbps, h->dev[i]->numa_node, limit);
     if (gbps < want)
         hc_problem_as(h, "RDMARUN-LOOPBACK-BW", "%s port %d: loopback RDMA WRITE at %.2f Gb/s, "
                    "below the %.2f Gb/s required (hint: PCIe width and speed, the NIC's "

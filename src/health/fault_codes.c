@@ -78,7 +78,8 @@ const struct fault_code fault_codes[] = {
     {"RDMARUN-QP-TEST", "qp", "the RC queue-pair loopback failed on a port"},
     {"RDMARUN-LOOPBACK", "loopback", "the loopback bandwidth test could not run on a port"},
     {"RDMARUN-LOOPBACK-BW", "loopback", "a port's loopback RDMA WRITE bandwidth is below "
-     "min-loopback-gbps or min-loopback-percent of its rate"},
+     "min-loopback-gbps or min-loopback-percent of the speed-of-light model's figure for it (of "
+     "its rate for software RDMA)"},
     {"RDMARUN-PATH", "path-test", "check --path-test --drain: the node fails RDMA with a node "
      "that passed every path (re-paired), so it is the bad side"},
     {FAULT_CONFIG, NULL, "a [check] value in the site's file the check cannot read"},

@@ -82,6 +82,12 @@ void node_model_free(struct node_model *m);
 /* A node's model from its facts: the ports that are up (else all), their
  * slot, the GPUs and their NVLink, GDR from the modules. */
 void node_model_from_facts(struct node_model *m, const struct facts *f);
+/* One port's NIC (its rate, kind, MTU and slot) into m: what the health
+ * check's loopback and the path test hold a port to. */
+struct rdma_device;
+struct rdma_port;
+void node_model_port(struct node_model *m, const struct rdma_device *d,
+                     const struct rdma_port *p);
 /* The keys of a short description ("nics=8x400G kind=roce pcie=5x16
  * gpus=8xH100 nvlink=4 nodes=2 ppn=8 gdr=yes numa=local") over what m holds;
  * false after putting why in err. */

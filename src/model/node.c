@@ -23,14 +23,31 @@ static enum link_kind kind_of_port(const struct rdma_device *d, const struct rdm
     return strcmp(k, "pvrdma") == 0 ? KIND_SOFT : link_kind_named(k);
 }
 
-/* The NICs: the active ports (else every port) of the fastest kind. */
+void node_model_port(struct node_model *m, const struct rdma_device *d,
+                     const struct rdma_port *p)
+{
+    m->nic_gbps = p->rate_gbps;
+    m->kind = kind_of_port(d, p);
+    m->nic_data_gbps = m->kind == KIND_IB ? ib_data_gbps(p->rate_gbps, p->rate) : p->rate_gbps;
+    m->mtu = p->active_mtu;
+    if (m->kind == KIND_SOFT && !m->soft_device)
+        m->soft_device = d->name;
+    if (d->pcie_max_speed_gts > 0 && d->pcie_max_width > 0) {
+        m->pcie_gts = d->pcie_max_speed_gts;
+        m->pcie_width = d->pcie_max_width;
+        m->pcie_now_gts = d->pcie_speed_gts;
+        m->pcie_now_width = d->pcie_width;
+    }
+}
+
+/* The NICs: the active ports (else every port), the fastest's rate, kind
+ * and slot. */
 static void nics_from_facts(struct node_model *m, const struct facts *f)
 {
     int active = 0;
     for (size_t i = 0; i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++)
             active += port_is_active(&f->devs[i].ports[j]);
-    const struct rdma_device *slot = NULL;
     for (size_t i = 0; i < f->ndevs; i++)
         for (size_t j = 0; j < f->devs[i].nports; j++) {
             const struct rdma_device *d = &f->devs[i];
@@ -40,22 +57,10 @@ static void nics_from_facts(struct node_model *m, const struct facts *f)
             m->nics++;
             if (kind_of_port(d, p) == KIND_SOFT && !m->soft_device)
                 m->soft_device = d->name;
-            if (p->rate_gbps < m->nic_gbps)
-                continue;
-            m->nic_gbps = p->rate_gbps;
-            m->kind = kind_of_port(d, p);
-            m->nic_data_gbps = m->kind == KIND_IB ? ib_data_gbps(p->rate_gbps, p->rate)
-                                                  : p->rate_gbps;
-            m->mtu = p->active_mtu;
-            slot = d;
+            if (p->rate_gbps >= m->nic_gbps)
+                node_model_port(m, d, p);
         }
     m->nics_up = active;
-    if (slot && slot->pcie_max_speed_gts > 0 && slot->pcie_max_width > 0) {
-        m->pcie_gts = slot->pcie_max_speed_gts;
-        m->pcie_width = slot->pcie_max_width;
-        m->pcie_now_gts = slot->pcie_speed_gts;
-        m->pcie_now_width = slot->pcie_width;
-    }
 }
 
 /* What the facts show that holds a figure below the model's: ports down,

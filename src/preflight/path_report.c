@@ -340,9 +340,15 @@ char *path_summary(const struct path_report *r)
     double took = 0;
     for (int i = 0; i < r->n; i++)
         took = r->nodes[i].took > took ? r->nodes[i].took : took;
-    char *figures = good ? xasprintf(": latency %.1f-%.1f us, bandwidth %.1f-%.1f MB/s", lat_lo,
-                                     lat_hi, bw_lo, bw_hi)
+    char *sol = good && r->n > 0
+                    ? path_sol_text(path_node_value(r, 0, "driver"), path_node_value(r, 0, "ll"),
+                                    path_node_value(r, 0, "rate"), path_node_value(r, 0, "mtu"),
+                                    path_node_value(r, 0, "prov") != NULL, bw_hi)
+                    : NULL;
+    char *figures = good ? xasprintf(": latency %.1f-%.1f us, bandwidth %.1f-%.1f MB/s%s", lat_lo,
+                                     lat_hi, bw_lo, bw_hi, sol)
                          : xstrdup("");
+    free(sol);
     if (took > 0) {
         char *f = xasprintf("%s; the peers took %.2f s", figures, took);
         free(figures);

@@ -53,6 +53,12 @@ struct path_report {
     struct strvec said;        /* the launcher's own lines (the last ones kept) */
 };
 
+/* " (N% of the speed of light's X MB/s for 32 KiB writes: LIMIT)" for
+ * the path test's best bandwidth on a port of that driver, link layer, rate
+ * and MTU (path_sol.c); " (software RDMA: no line-rate expectation)"; ""
+ * when the rate is unknown. Caller frees. */
+char *path_sol_text(const char *driver, const char *ll, const char *rate, const char *mtu,
+                    bool libfabric, double bw_mbps);
 /* One line of the launcher's output: true when it was a record (taken);
  * other lines are kept in `said`, to find what the launcher said of a node. */
 bool path_report_line(struct path_report *r, const char *line);

@@ -91,7 +91,8 @@ static const struct keydef check_keys[] = {
     {"min-loopback-gbps", VT_UINT, NULL, "health check: the loopback bandwidth each port must "
      "reach, Gb/s", NULL},
     {"min-loopback-percent", VT_UINT, NULL, "health check: the loopback bandwidth each port "
-     "must reach, percent of its rate", NULL},
+     "must reach, percent of the speed-of-light model's figure for it (rdmarun(1), JUDGE; "
+     "software RDMA: of its rate)", NULL},
     {"loopback-seconds", VT_COUNT, NULL, "health check: seconds of the loopback test", "2"},
     {"manifest", VT_STRING, NULL,
      "health check: a good node's facts (rdmarun probe --json there) this node must match", NULL},

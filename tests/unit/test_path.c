@@ -148,8 +148,11 @@ int main(void)
     feed(&r, healthy);
     feed(&r, good);
     s = path_summary(&r);
+    /* RoCE at 100 Gb/s: 12.5 GB/s x 4096/(4096 + 82) = 12.255; 32 KiB writes,
+     * 32 in flight, a 1.6 us floor: 32768 / (1.6/32 + 32768/12255) us = 12.03 GB/s */
     is_str(s, "2 nodes, 2 of 2 paths good (ring): latency 3.1-3.3 us, bandwidth 10990.0-11000.5 "
-           "MB/s", "the summary, read past mpirun's tag");
+           "MB/s (91% of the speed of light's 12030 MB/s for 32 KiB writes: 100 Gb/s roce, MTU "
+           "4096 (12.3 GB/s))", "the summary, read past mpirun's tag, with its speed of light");
     free(s);
     path_report_free(&r);
 
@@ -300,7 +303,23 @@ int main(void)
     ok(fp && fails == 0 && *s == '\0' && has(sum, "2 nodes, 2 of 2 paths good (ring): latency "
                                                    "510.6-2488.1 us, bandwidth 9.3-21.4 MB/s"),
        "two real guests' records: passed, and their 2 retries in 1268 packets are no warning");
+    ok(has(sum, "21.4 MB/s (software RDMA: no line-rate expectation)"),
+       "rxe's bandwidth has no speed of light: %s", sum);
     free(s);
+    free(sum);
+    path_report_free(&r);
+
+    /* An EDR port: 100 Gb/s / 8 x 4096/4122 = 12.421 GB/s; 32 KiB writes,
+     * 32 in flight, 1 us floor: 32768 / (1/32 + 32768/12421) us = 12.28
+     * GB/s, and 11000 MB/s is 90% of it. */
+    memset(&r, 0, sizeof(r));
+    path_report_line(&r, "rdmarun-path: node r=0 n=1 host=a dev=mlx5_0 port=1 ll=InfiniBand "
+                         "mtu=4096 rate=100 driver=mlx5_core");
+    path_report_line(&r, "rdmarun-path: pair r=0 n=1 to=0 ok=1 lat=1.1 bw=11000");
+    sum = path_summary(&r);
+    ok(has(sum, "bandwidth 11000.0-11000.0 MB/s (90% of the speed of light's 12276 MB/s for "
+                "32 KiB writes: 100 Gb/s ib, MTU 4096 (12.4 GB/s))"),
+       "an EDR port's path: its share of the speed of light: %s", sum);
     free(sum);
     path_report_free(&r);
 

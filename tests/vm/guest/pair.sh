@@ -75,6 +75,10 @@ else
     perftest_pair 13500 200 -p roce
     check "launcher exec on two nodes: ucx_perftest's client on a, through rdmarun" 0 "Final:" \
         "rdmarun: rxe-guest-a: RDMA verified: 1 process, lanes rc_verbs/rxe0:1, no TCP lanes"
+    printf '%s\n' "$out" >"$TMP/ucx-pair.txt"
+    run "$RDMARUN" judge "$TMP/ucx-pair.txt"
+    check "judge: that ucx_perftest over rxe, on this node's facts: no line-rate expectation" 0 \
+        "ucx_perftest bandwidth" "not judged: software RDMA: no line-rate expectation"
     grep -q "rdmarun: rxe-guest-b: RDMA verified: 1 process, lanes rc_verbs/rxe0:1" "$TMP/b.out" &&
         [ "$brc" = 0 ]
     s=$?
@@ -125,6 +129,13 @@ assert d["verdict"] == "rdma" and d["class"] == "rdma", d
     s=$?
     ok $s "ib_write_bw between the nodes, its client's output: RDMA between nodes"
     [ $s = 0 ] || sed 's/^/#   /' "$TMP/bw.log" | tail -20
+    run "$RDMARUN" judge --json "$TMP/bw.log"
+    python3 -c 'import json, sys
+r = json.loads(sys.stdin.read())["results"][0]
+assert r["tool"] == "perftest" and r["test"] == "RDMA_Write BW" and len(r["sizes"]) == 1, r
+assert r["label"] == "none" and "software RDMA" in r["reason"], r
+' <<<"$out"
+    ok $? "judge: ib_write_bw over rxe between the guests: read, software RDMA, no line-rate expectation"
     pp="ibv_rc_pingpong -d rxe0 -g $gx -p 18516 -n 100"
     timeout "$(scaled 120)" $pp >"$TMP/pp-server.out" 2>&1 &
     pps=$!

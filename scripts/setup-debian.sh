@@ -31,7 +31,8 @@ packages="build-essential autoconf automake libtool pkg-config
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio rdma-core ibverbs-utils
   perftest libfabric-bin libfabric-dev iproute2 openssh-server openssh-client clang libclang-rt-14-dev valgrind
   gnuplot-nox slurm-wlm slurm-client munge libslurm-dev mmdebstrap lmod bash-completion zsh
-  debhelper lintian rpm python3-torch strace python3-venv python3-prometheus-client"
+  debhelper lintian rpm python3-torch strace python3-venv python3-prometheus-client
+  openfoam openfoam-examples lammps"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -56,6 +56,9 @@ head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)	file examples/
 exec srun --kill-on-bad-exit=1 rdmarun -p nccl-ib --launcher exec --bind-policy gpu-local -N 4 -- torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=4 --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$head:29500" --no_python rdmarun rank -- python3 train.py	file examples/torchrun-job.sbatch tests/topologies.sh	as above
 rdmarun report --plot rdmarun-evidence /var/log/rdmarun	sed s| /var/log/rdmarun||
 rdmarun judge --node 'gpus=8xH100' tests/data/judge/nccl-h100-all_reduce_perf.txt	run 0 normal: 476.5 GB/s
+examples/openfoam/setup-case.sh /tmp/foam 1 2	suite tests/integration/apps.sh setup-case.sh" "\$TMP/foam" 1 2	OpenFOAM is Debian 12's openfoam: the apps suite sets the case up
+rdmarun compare -p shm,tcp --np 1,2 --repeat 3 --metric 'time_per_step_ms=([0-9.]+)' -o foam -- examples/openfoam/foam-rank.sh /tmp/foam	suite tests/integration/apps.sh foam-rank.sh" "\$TMP/foam"	the apps suite runs it with 2 rounds of 100 iterations
+rdmarun compare -p shm,tcp --np 1,2 --repeat 3 --higher-is-better --metric 'Performance: .* ([0-9.]+) timesteps/s' -o lj -- lmp -in examples/lammps/in.lj	suite tests/integration/apps.sh lmp -in "\$EX/lammps/in.lj"	the apps suite runs it with 2 rounds of 100 steps
 rdmarun --launcher exec -p roce -- ucx_perftest -t tag_bw host2	recorded	needs a RoCE peer named host2: the VM pair runs ucx_perftest over rxe
 TABLE
 )

@@ -38,6 +38,7 @@ struct result {
     size_t runs, excluded;
     struct sample_stats s;
     double speedup, efficiency, ratio;   /* NAN when not defined */
+    double eff_lo, eff_hi;   /* efficiency's 95% interval from paired rounds; NAN: under 2 */
 };
 
 static inline size_t ncombos(const struct compare *c)

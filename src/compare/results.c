@@ -21,6 +21,44 @@ static const char *better(const struct compare *c)
     return c->higher ? "higher" : "lower";
 }
 
+/* The value a run measured. */
+static double value_of(const struct compare *c, const struct run *x)
+{
+    return c->metric ? x->metric : x->wall;
+}
+
+/* The efficiency's 95% interval: each round that measured r and its
+ * profile's base point (the same round, both counted) gives one log speedup,
+ * and their t interval (stats.c, paired_gain_of) scaled by n0 / n. Paired
+ * by round, a machine's drift from round to round leaves it. */
+static void efficiency_interval(const struct compare *c, const struct run *runs, size_t nruns,
+                                const struct result *base, struct result *r)
+{
+    double *d = xcalloc(nruns + 1, sizeof(double));
+    size_t n = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        const struct run *x = &runs[i];
+        if (x->warmup || !x->included || x->np != r->np || strcmp(x->profile, r->profile) != 0)
+            continue;
+        for (size_t k = 0; k < nruns; k++) {
+            const struct run *y = &runs[k];
+            if (y->round == x->round && !y->warmup && y->included && y->np == base->np &&
+                strcmp(y->profile, r->profile) == 0 && value_of(c, y) > 0 && value_of(c, x) > 0) {
+                d[n++] = log(speedup(value_of(c, y), value_of(c, x), c->higher));
+                break;
+            }
+        }
+    }
+    struct paired_gain g;
+    paired_gain_of(d, n, &g);
+    free(d);
+    r->eff_lo = r->eff_hi = NAN;
+    if (n >= 2) {
+        r->eff_lo = exp(g.lo) * (double)base->np / (double)r->np;
+        r->eff_hi = exp(g.hi) * (double)base->np / (double)r->np;
+    }
+}
+
 size_t compare_summarize(const struct compare *c, const struct run *runs, size_t nruns,
                          struct result *res)
 {
@@ -41,7 +79,7 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
                 if (!x->included)
                     r->excluded++;
                 else
-                    v[nv++] = c->metric ? x->metric : x->wall;
+                    v[nv++] = value_of(c, x);
             }
             stats_of(v, nv, &r->s);
             free(v);
@@ -64,6 +102,9 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
             r->speedup = speedup(base->s.median, r->s.median, c->higher);
             r->efficiency = efficiency(base->s.median, base->np, r->s.median, r->np, c->higher);
         }
+        r->eff_lo = r->eff_hi = NAN;
+        if (r->s.n && base && base != r)
+            efficiency_interval(c, runs, nruns, base, r);
         if (r->s.n && ref)
             r->ratio = speedup(ref->s.median, r->s.median, c->higher);
     }
@@ -99,6 +140,10 @@ static const struct table_col result_cols[] = {
     {.name = "efficiency", .width = 10, .type = TT_NUM, .text_fmt = "%.1f%%", .text_scale = 100},
     {.name = "ratio_to_baseline", .head = "vs base", .width = 9, .type = TT_NUM,
      .text_fmt = "%.3f"},
+    {.name = "efficiency_lo", .head = "eff lo", .width = 8, .type = TT_NUM, .text_fmt = "%.1f%%",
+     .text_scale = 100},
+    {.name = "efficiency_hi", .head = "eff hi", .width = 7, .type = TT_NUM, .text_fmt = "%.1f%%",
+     .text_scale = 100},
 };
 #define RESULT_COLS (sizeof(result_cols) / sizeof(*result_cols))
 
@@ -119,6 +164,8 @@ static void result_rows(const struct compare *c, const struct result *res, size_
             {.d = r->s.max, .none = none}, {.d = r->s.cv, .none = none},
             {.d = r->speedup, .none = none}, {.d = r->efficiency, .none = none},
             {.d = r->ratio, .none = none},
+            {.d = r->eff_lo, .none = none || isnan(r->eff_lo)},
+            {.d = r->eff_hi, .none = none || isnan(r->eff_hi)},
         };
         for (size_t t = 0; t < n; t++)
             table_row(&ts[t], row);
@@ -136,8 +183,9 @@ static void print_table(const struct compare *c, const struct result *res, size_
     struct table t = {.format = TABLE_TEXT, .out = stdout, .cols = result_cols,
                       .ncols = RESULT_COLS};
     result_rows(c, res, n, value, &t, 1);
-    printf("baseline: %s; speedup and efficiency against each profile's smallest np; results "
-           "in %s\n", c->baseline, c->out.path);
+    printf("baseline: %s; speedup and efficiency against each profile's smallest np (eff lo, eff hi: "
+           "its 95%% interval over the rounds that measured both); results in %s\n",
+           c->baseline, c->out.path);
 }
 
 /* summary.csv's text (util/table.h's CSV backend). */

@@ -174,6 +174,11 @@ void model_expect(const struct node_model *m, const struct bench *b, double byte
         peak = busbw_peak(m, b, e->limit, sizeof(e->limit));
     else
         peak = nic_gbs(m, e->limit, sizeof(e->limit));
+    if (peak <= 0) {   /* GPU memory within a node without NVLink or PCIe facts */
+        e->none = true;
+        snprintf(e->limit, sizeof(e->limit), "no link figure for this path in the facts");
+        return;
+    }
     if (b->op == OP_BIBW)
         peak *= 2;   /* full duplex: each direction its own */
     double lat = floor_us(m, b);

@@ -68,6 +68,20 @@ for p in ("shm", "tcp"):
     same(float(summ[(p, 2)]["speedup"]), s, ("speedup", p))
     same(js[(p, 2)]["efficiency"], s * 1 / 2, ("efficiency", p))
     same(float(summ[(p, 2)]["ratio_to_baseline"]), med[("shm", 2)] / med[(p, 2)], ("ratio", p))
+    # the efficiency's 95% interval: each round's log speedup, Student's t
+    import math
+    t95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
+    rounds = {}
+    for r in runs:
+        if r["profile"] == p and r["phase"] == "measure" and r["included"] == "1":
+            rounds.setdefault(r["round"], {})[r["np"]] = float(r["metric"])
+    d = [math.log(v["1"] / v["2"]) for v in rounds.values() if "1" in v and "2" in v]
+    if len(d) >= 2:
+        h = t95[len(d) - 1] * statistics.stdev(d) / math.sqrt(len(d))
+        same(js[(p, 2)]["efficiency_lo"], math.exp(statistics.mean(d) - h) / 2, ("eff lo", p), 3)
+        same(js[(p, 2)]["efficiency_hi"], math.exp(statistics.mean(d) + h) / 2, ("eff hi", p), 3)
+    elif js[(p, 2)]["efficiency_lo"] is not None:
+        same(0, 1, ("an interval from fewer than 2 rounds", p))
 print("consistent" if not bad else "inconsistent")
 PY
 grep -q '^consistent' "$TMP/consistency"

@@ -55,17 +55,20 @@ void tune_bin_cols(const char *gain_head, struct table_col *cols)
         {.name = "gain_lo", .type = TT_NUM, .show = TS_DATA, .data_fmt = "%.6f"},
         {.name = "gain_hi", .type = TT_NUM, .show = TS_DATA, .data_fmt = "%.6f"},
         {.name = "pairs", .type = TT_INT, .show = TS_DATA},
+        {.name = "light", .head = "of light", .width = 9, .type = TT_NUM, .text_fmt = "%.0f%%",
+         .text_scale = 100},
     };
     memcpy(cols, c, sizeof(c));
 }
 
 void tune_bin_row(const struct table *ts, size_t n, const char *bin, double base, double tuned,
-                  const struct paired_gain *g)
+                  double light, const struct paired_gain *g)
 {
     char *text = g->n ? tune_gain_text(g) : xstrdup("-");
     struct table_cell row[TUNE_BIN_COLS] = {
         {.s = bin}, {.d = base}, {.d = tuned}, {.s = text}, {.d = exp(g->mean) - 1},
         {.d = exp(g->lo) - 1}, {.d = exp(g->hi) - 1}, {.i = (long long)g->n},
+        {.d = light, .none = isnan(light)},
     };
     for (size_t i = 0; i < n; i++)
         table_row(&ts[i], row);
@@ -275,7 +278,37 @@ static void summary_json_head(const struct session *x, const struct tune_search 
     json_end_object(j);
 }
 
-int tune_write_summary(const struct session *x, const struct tune_search *s)
+/* The summary's bins on its three tables, each with the tuned median's
+ * share of the speed of light, and a line saying what limits it. */
+static void summary_bins(const struct session *x, const struct tune_search *s,
+                         const struct facts *f, const struct table *ts, const char *cbase,
+                         const char *cbest)
+{
+    const struct tune *t = x->t;
+    for (int i = 0; i < 3; i++)
+        table_begin(&ts[i]);
+    char limit[160] = "", note[160] = "";
+    bool noted_figure = false;   /* the note is a bin's limit, else why none has one */
+    for (size_t b = 0; b < x->bins.n; b++) {
+        double tuned = median_of(x, cbest, x->bins.v[b]);
+        double light = t->higher ? NAN : tune_light(f, t->nodes, x->bins.v[b], tuned, limit,
+                                                    sizeof(limit));
+        if (!note[0] || (!isnan(light) && !noted_figure)) {
+            snprintf(note, sizeof(note), "%s", limit);
+            noted_figure = !isnan(light);
+        }
+        tune_bin_row(ts, 3, bin_name(x, b), median_of(x, cbase, x->bins.v[b]), tuned, light,
+                     &s->gain[b]);
+    }
+    for (int i = 0; i < 3; i++)
+        table_end(&ts[i]);
+    if (note[0])
+        printf("of light: the model's time over the tuned median (rdmarun(1), JUDGE): %s\n",
+               note);
+}
+
+int tune_write_summary(const struct session *x, const struct tune_search *s,
+                       const struct facts *f)
 {
     const struct tune *t = x->t;
     unsigned zero[TUNE_MAX_KEYS] = {0};
@@ -305,13 +338,7 @@ int tune_write_summary(const struct session *x, const struct tune_search *s)
         {.format = TABLE_CSV, .out = csv, .cols = cols, .ncols = TUNE_BIN_COLS},
         {.format = TABLE_JSON, .json = &j, .json_key = "bins", .cols = cols, .ncols = TUNE_BIN_COLS},
     };
-    for (int i = 0; i < 3; i++)
-        table_begin(&ts[i]);
-    for (size_t b = 0; b < x->bins.n; b++)
-        tune_bin_row(ts, 3, bin_name(x, b), median_of(x, cbase, x->bins.v[b]),
-                     median_of(x, cbest, x->bins.v[b]), &s->gain[b]);
-    for (int i = 0; i < 3; i++)
-        table_end(&ts[i]);
+    summary_bins(x, s, f, ts, cbase, cbest);
     json_end_object(&j);
     json_finish(&j);
     xmemstream_close(csv);

@@ -369,7 +369,7 @@ static int session_finish(struct session *x, struct tune_search *s, const struct
     if (!rc)
         rc = tune_write_profile(x, s, f, interrupted);
     if (!rc && !interrupted)
-        rc = tune_write_summary(x, s);
+        rc = tune_write_summary(x, s, f);
     t->tuned = !rc && !interrupted && (s->beats_base || x->rules || x->nccl_rules);
     if (!rc && s->stopped && !interrupted)
         fprintf(stderr, "rdmarun: tune: the budget ended the search after %zu runs "

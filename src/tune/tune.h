@@ -25,6 +25,7 @@ struct tune {
     struct tune_space space; /* what is searched (saved with the settings: a resume searches
                               * the same values whatever is installed then) */
     bool tuned;              /* tune_run's result: tuned.ini sets values that beat the base */
+    int nodes;               /* the nodes the job names (cmd/job_hosts.c); 0 or 1: one */
 };
 
 /* The built-in benchmark: the installed mpi_pingpong sweep, or with ucx
@@ -76,13 +77,14 @@ bool tune_measure(const struct tune *t, const regex_t *re, char *const *argv, co
 char *tune_gain_text(const struct paired_gain *g);
 /* The columns of tune's tables of bins (summary, --validate; util/table.h):
  * the bin, both medians, the gain in words (text; its header gain_head)
- * and as numbers (CSV, JSON), the pairs. */
-#define TUNE_BIN_COLS 8
+ * and as numbers (CSV, JSON), the pairs, the tuned median's share of the
+ * speed of light (light.c). */
+#define TUNE_BIN_COLS 9
 struct table;
 struct table_col;
 void tune_bin_cols(const char *gain_head, struct table_col *cols);
-/* A bin's row on each of the n tables. */
+/* A bin's row on each of the n tables; light NAN: none. */
 void tune_bin_row(const struct table *ts, size_t n, const char *bin, double base, double tuned,
-                  const struct paired_gain *g);
+                  double light, const struct paired_gain *g);
 
 #endif

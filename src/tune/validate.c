@@ -54,7 +54,7 @@ static bool bin_row(const struct tune *t, const struct pair_run *runs, size_t n,
     stats_of(v0, n0, &s0);
     stats_of(v1, n1, &s1);
     const char *name = *bin ? bin : t->metric ? "the metric" : "wall time";
-    tune_bin_row(ts, 2, name, s0.median, s1.median, &g);
+    tune_bin_row(ts, 2, name, s0.median, s1.median, NAN, &g);
     /* The label as gnuplot reads a data column: no quote or control character
      * (the bin comes from the job's output). */
     fprintf(dat, "%zu %.9g %.9g \"", b, s0.median, s1.median);
@@ -97,9 +97,10 @@ static int report(const struct tune *t, const struct pair_run *runs, size_t n)
            t->base, t->out.path, n);
     struct table_col cols[TUNE_BIN_COLS];
     tune_bin_cols("speedup (95% CI)", cols);
+    /* without the last column, the speed of light: the summary has it */
     const struct table ts[2] = {
-        {.format = TABLE_TEXT, .out = stdout, .cols = cols, .ncols = TUNE_BIN_COLS},
-        {.format = TABLE_CSV, .out = csv, .cols = cols, .ncols = TUNE_BIN_COLS},
+        {.format = TABLE_TEXT, .out = stdout, .cols = cols, .ncols = TUNE_BIN_COLS - 1},
+        {.format = TABLE_CSV, .out = csv, .cols = cols, .ncols = TUNE_BIN_COLS - 1},
     };
     table_begin(&ts[0]);
     table_begin(&ts[1]);

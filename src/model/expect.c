@@ -113,7 +113,7 @@ static double busbw_peak(const struct node_model *m, const struct bench *b, char
     if (m->nodes > 1) {
         char one[128];
         inter = nic_gbs(m, one, sizeof(one)) * m->nics;
-        snprintf(net, sizeof(net), "%d NICs x %s", m->nics, one);
+        snprintf(net, sizeof(net), "%d NIC%s x %s", m->nics, m->nics == 1 ? "" : "s", one);
     }
     if (inter > 0 && (intra <= 0 || inter < intra)) {
         snprintf(limit, n, "%s", net);

@@ -14,6 +14,7 @@ nccl-h100-all_reduce_perf.txt|gpus=8xH100|normal|0.85-1.15|
 nccl-3node-a100-4hdr-all_reduce_perf.txt|nics=4x200G kind=ib gpus=8xA100 nodes=3|normal|0.85-1.15|
 osu_bw-hdr.txt|nics=1x200G kind=ib pcie=4x16|normal|0.85-1.15|
 perftest-edr-write_bw.txt|nics=1x100G kind=ib|normal|0.85-1.15|
+perftest-hdr-read_bw.txt|nics=1x200G kind=ib pcie=4x16|normal|0.85-1.15|
 perftest-ndr-cuda-send_bw.txt|nics=1x400G kind=ib pcie=5x16|normal|0.85-1.15|
 perftest-cx5-roce-write_lat.txt|nics=1x100G kind=roce pcie=3x16|normal|1.0-2.0|
 perftest-cx5-gen3x8-write_bw.txt|nics=1x100G kind=roce pcie=3x16 pcie-trained=3x8|degraded|0.5-0.65|trained at 3.0 x8 of its 3.0 x16

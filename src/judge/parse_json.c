@@ -48,15 +48,11 @@ static void test_name(struct result_series *s, json_object *root)
     json_object *args = get(root, "args");
     const char *argv0 = args && json_object_is_type(args, json_type_array)
                             ? json_object_get_string(json_object_array_get_idx(args, 0)) : NULL;
-    static const char *const colls[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-                                        "broadcast", "sendrecv", "reduce", NULL};
-    for (size_t i = 0; argv0 && colls[i]; i++)
-        if (strstr(argv0, colls[i])) {
-            s->bench.coll = colls[i];
-            snprintf(s->test, sizeof(s->test), "%s_perf", colls[i]);
-            return;
-        }
-    snprintf(s->test, sizeof(s->test), "nccl-tests");
+    s->bench.coll = nccl_coll_in(argv0);
+    if (s->bench.coll)
+        snprintf(s->test, sizeof(s->test), "%s_perf", s->bench.coll);
+    else
+        snprintf(s->test, sizeof(s->test), "nccl-tests");
 }
 
 size_t parse_nccl_json(struct result_file *rf, const char *text)

@@ -23,7 +23,7 @@ static const char *const colls[] = {"all_reduce", "all_gather", "reduce_scatter"
                                     "broadcast", "sendrecv", "hypercube", "gather", "scatter",
                                     "reduce", NULL};
 
-static const char *coll_in(const char *s)
+const char *nccl_coll_in(const char *s)
 {
     for (size_t i = 0; s && colls[i]; i++)
         if (strstr(s, colls[i]))
@@ -106,7 +106,7 @@ static bool table_row(const char *line, double *bytes, double *busbw)
 
 static void finish(struct result_series *s, struct nccl_read *r, const char *name)
 {
-    s->bench.coll = r->coll ? r->coll : coll_in(name);
+    s->bench.coll = r->coll ? r->coll : nccl_coll_in(name);
     s->bench.gpu_memory = true;
     s->ranks = s->bench.ranks = r->ranks;
     s->nodes = (int)r->hosts.n;
@@ -131,7 +131,7 @@ size_t parse_nccl_tests(struct result_file *rf, const struct lines *l, const cha
         const char *line = unlabelled(l->v[i]);
         const char *start = strstr(line, "# Collective test starting: ");
         if (start)
-            r.coll = coll_in(start);
+            r.coll = nccl_coll_in(start);
         else if (strstr(line, "NCCL INFO"))
             nccl_info(&r, line);
         else if (strncmp(line, "#", 1) == 0 && strstr(line, " Rank ") && strstr(line, " device "))

@@ -54,6 +54,9 @@ struct lines {
 };
 size_t parse_nccl_tests(struct result_file *rf, const struct lines *l, const char *name);
 size_t parse_nccl_json(struct result_file *rf, const char *text);
+/* The nccl-tests collective a text names ("all_reduce" in
+ * "./all_reduce_perf"), or NULL (parse_nccl.c's one list). */
+const char *nccl_coll_in(const char *s);
 size_t parse_osu(struct result_file *rf, const struct lines *l);
 size_t parse_imb(struct result_file *rf, const struct lines *l);
 size_t parse_perftest(struct result_file *rf, const struct lines *l);

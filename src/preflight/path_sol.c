@@ -2,35 +2,25 @@
  * of 32 KiB (verbs: all in flight; libfabric: RX_DEPTH 4), on the port a
  * node's record names (driver, link layer, rate, MTU). */
 #include "preflight/path_report.h"
+#include "facts/facts.h"
 #include "model/model.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
-
-static enum link_kind kind_of(const char *driver, const char *ll)
-{
-    static const struct {
-        const char *driver;
-        enum link_kind kind;
-    } drivers[] = {{"rdma_rxe", KIND_SOFT}, {"siw", KIND_SOFT}, {"vmw_pvrdma", KIND_SOFT},
-                   {"efa", KIND_EFA},        {"cxi", KIND_CXI}, {"hfi1", KIND_OPA}};
-    for (size_t i = 0; driver && i < sizeof(drivers) / sizeof(*drivers); i++)
-        if (strcmp(driver, drivers[i].driver) == 0)
-            return drivers[i].kind;
-    return !ll ? KIND_UNKNOWN : strcmp(ll, "InfiniBand") == 0 ? KIND_IB
-           : strcmp(ll, "Ethernet") == 0 ? KIND_ROCE : KIND_UNKNOWN;
-}
 
 char *path_sol_text(const char *driver, const char *ll, const char *rate, const char *mtu,
                     bool libfabric, double bw_mbps)
 {
     if (!rate || bw_mbps <= 0)
         return xstrdup("");
+    /* the port as its record says it: the model's own reading of a port
+     * (facts' port_kind by driver, then link layer) */
+    struct rdma_device d = {.name = (char *)"", .driver = (char *)(driver ? driver : "")};
+    struct rdma_port p = {.link_layer = (char *)ll, .rate_gbps = atof(rate),
+                          .active_mtu = mtu ? atoi(mtu) : 0};
     struct node_model m;
     node_model_init(&m);
-    m.kind = kind_of(driver, ll);
-    m.nic_gbps = m.nic_data_gbps = atof(rate);
-    m.mtu = mtu ? atoi(mtu) : 0;
+    node_model_port(&m, &d, &p);
     m.nics = 1;
     m.nodes = 2;
     struct bench b = {.op = OP_BW, .scope = SCOPE_NET, .window = libfabric ? 4 : 32};

@@ -20,10 +20,23 @@ ofi_job() {
         ${FI_TCP_IFACE:+-x FI_TCP_IFACE} "$HELLO" >"$log" 2>&1
 }
 
-# pml_failure LOG: Open MPI's words for a job whose pml could not start.
+# pml_failure LOG: Open MPI's words for a job whose pml could not start (-a:
+# libfabric's log holds bytes that make grep call the file binary).
 pml_failure() {
-    grep -Eo "PML cm cannot be selected|No components were able to be opened in the pml framework" \
+    grep -aEo "PML cm cannot be selected|No components were able to be opened in the pml framework" \
         "$1" | head -n 1
+}
+# job_failed LOG STATUS WHY: the job ended non-zero (WHY), and verify says no
+# path was chosen and names Open MPI's words for it (a log without them
+# fails: the text looked for is then one no output holds).
+job_failed() {
+    [ "$2" != 0 ]; ok $? "$3"
+    local words
+    words=$(pml_failure "$1")
+    run "$RDMARUN" verify "$1"
+    check "verify: no path was chosen, the failure named" 82 \
+        "no verdict: the job failed before any process chose a path" \
+        "${words:-(no pml failure of Open MPI in $1)}"
 }
 
 ofi_job ofi-tcp.log
@@ -45,10 +58,7 @@ check "--expect tcp: TCP as intended, status 0" 0 "TCP, as intended"
 FI_TCP_IFACE=lo ofi_job ofi-lo.log
 lo_rc=$?
 if grep -q "xnet_listen().*socket listen failed" ofi-lo.log; then
-    [ "$lo_rc" != 0 ]; ok $? "FI_TCP_IFACE=lo: this libfabric's tcp cannot listen on lo, and the job fails"
-    run "$RDMARUN" verify ofi-lo.log
-    check "verify: no path was chosen, the failure named" 82 \
-        "no verdict: the job failed before any process chose a path" "$(pml_failure ofi-lo.log)"
+    job_failed ofi-lo.log "$lo_rc" "FI_TCP_IFACE=lo: this libfabric's tcp cannot listen on lo, and the job fails"
 else
     ok "$lo_rc" "the same job with FI_TCP_IFACE=lo runs"
     run "$RDMARUN" verify ofi-lo.log
@@ -69,10 +79,8 @@ shm_rc=$?
 if grep -q "::shm:core:ofi_check_info():.*Unsupported capabilities" ofi-shm.log &&
     grep -Eq "PML cm cannot be selected|No components were able to be opened in the pml framework" \
         ofi-shm.log; then
-    [ "$shm_rc" != 0 ]; ok $? "mtl ofi over shm: this libfabric's shm lacks the caps mtl ofi asks for, and the job fails"
-    run "$RDMARUN" verify ofi-shm.log
-    check "verify: no path was chosen, the failure named" 82 \
-        "no verdict: the job failed before any process chose a path" "$(pml_failure ofi-shm.log)"
+    job_failed ofi-shm.log "$shm_rc" \
+        "mtl ofi over shm: this libfabric's shm lacks the caps mtl ofi asks for, and the job fails"
 else
     ok "$shm_rc" "a 2-rank Open MPI job on mtl ofi over libfabric's shm provider runs"
     run "$RDMARUN" verify ofi-shm.log

@@ -81,6 +81,20 @@ if command -v ucx_perftest >/dev/null; then
         run "$RDMARUN" judge --node 'nodes=1' "$TMP/ucx.txt"
         check "ucx_perftest's table: its size from bandwidth x time, shared memory not judged" 0 \
             "ucx_perftest bandwidth" "within a node over shared memory"
+        # with the memory's bandwidth (the firmware's HMAT, or mem=): a share
+        # of the copy ceiling, mem / 2, shown and not labeled
+        run "$RDMARUN" judge --json --node 'nodes=1 mem=205' "$TMP/ucx.txt"
+        python3 -c 'import json, sys
+r = json.loads(sys.stdin.read())["results"][0]
+big = [x for x in r["sizes"] if x["bytes"] > 1e6][0]   # its size: bandwidth x time
+assert big["ceiling"] is True and big["label"] == "none", big
+assert abs(big["expected"] - 102.5) < 0.1, big   # 205 / 2, less 80 ns over 16 in flight
+assert abs(big["fraction"] - big["measured"] / big["expected"]) < 1e-9, big
+assert r["label"] == "none", r
+assert "copy ceiling: 205.0 GB/s / 2" in r["reason"] and r["reason"].endswith("core, not by the memory: not labeled"), r
+print("%.1f GB/s: %.1f%% of the copy ceiling" % (big["measured"], big["fraction"] * 100))
+' <<<"$out"
+        ok $? "ucx_perftest over shared memory against mem=205 GB/s: a share of its 102.5 GB/s copy ceiling, not labeled"
     else
         skip "ucx_perftest's table" "its pair did not run here: $(head -c 200 "$TMP/ucx.txt" | tr -cd '[:print:]')"
     fi

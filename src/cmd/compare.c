@@ -3,7 +3,9 @@
  * statistics (compare/session.c runs the comparison). This file only turns
  * the command line into the comparison's settings. */
 #include "cmd/commands.h"
+#include "cmd/job_hosts.h"
 #include "compare/compare.h"
+#include "facts/facts.h"
 #include "util/msg.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -56,8 +58,18 @@ int cmd_compare(const struct cmdline *cl)
     struct compare c;
     memset(&c, 0, sizeof(c));
     int rc = cl->resume ? compare_load(&c, cl->resume) : settings_from(&c, cl);
+    /* this node's facts and the job's nodes: the figures' speed of light */
+    struct facts f;
+    memset(&f, 0, sizeof(f));
+    struct facts_sources src = {cl->sysfs, cl->topology, cl->facts, false, false};
     if (!rc)
+        rc = facts_gather(&f, &src);
+    if (!rc) {
+        c.facts = &f;
+        c.nodes = job_node_count(&c.args);
         rc = compare_run(&c, cl->output);
+    }
+    facts_free(&f);
     compare_free(&c);
     return rc;
 }

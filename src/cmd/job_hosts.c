@@ -142,3 +142,12 @@ long slurm_alloc_nodes(void)
     long n;
     return v && parse_long(v, 1, 1L << 30, &n) ? n : -1;
 }
+
+int job_node_count(const struct strvec *args)
+{
+    struct strvec hosts = {0};
+    int n = job_hosts(args, &hosts) == 0 ? (int)hosts.n : 0;
+    sv_free(&hosts);
+    long alloc = slurm_alloc_nodes();
+    return n > 0 ? n : alloc > 0 ? (int)alloc : 1;
+}

@@ -17,5 +17,9 @@
 int job_hosts(const struct strvec *mpirun_args, struct strvec *out);
 /* SLURM_JOB_NUM_NODES (or SLURM_NNODES) inside an allocation, else -1. */
 long slurm_alloc_nodes(void);
+/* The nodes the job's options name, else its Slurm allocation's, else 1
+ * (this one): for the speed of light of compare's and tune's figures. A
+ * hostfile that cannot be read is the run's to report: one node here. */
+int job_node_count(const struct strvec *mpirun_args);
 
 #endif

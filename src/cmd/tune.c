@@ -163,18 +163,6 @@ static int settings_from(struct tune *t, const struct cmdline *cl)
     return space_of(t, cl, builtin, ucx);
 }
 
-/* The nodes the job's options name (or its Slurm allocation's), for the
- * speed of light of its figures; a hostfile that cannot be read is the
- * run's to report: one node here. */
-static int job_nodes(const struct strvec *args)
-{
-    struct strvec hosts = {0};
-    int n = job_hosts(args, &hosts) == 0 ? (int)hosts.n : 0;
-    sv_free(&hosts);
-    long alloc = slurm_alloc_nodes();
-    return n > 0 ? n : alloc > 0 ? (int)alloc : 1;
-}
-
 int cmd_tune(const struct cmdline *cl)
 {
     struct tune t;
@@ -193,7 +181,7 @@ int cmd_tune(const struct cmdline *cl)
     }
     int rc = cl->resume ? tune_load(&t, cl->resume, "tune --resume") : settings_from(&t, cl);
     if (!rc)
-        t.nodes = job_nodes(&t.args);
+        t.nodes = job_node_count(&t.args);
     if (!rc)
         rc = tune_run(&t, cl->output);
     /* A tuned profile is measured again, with a plot, unless told not to. */

@@ -14,6 +14,8 @@
 
 #define MAX_NP 32
 
+struct facts;
+
 struct compare {
     struct results_dir out;  /* the results folder */
     struct strvec profiles;  /* as given: names or paths */
@@ -29,6 +31,8 @@ struct compare {
     struct strvec args;      /* mpirun options */
     struct strvec program;
     char **expect;           /* per combination, from its plan */
+    const struct facts *facts;   /* this node's, for the speed of light; NULL: none */
+    int nodes;               /* the nodes the job's options name (1: this one) */
 };
 
 /* One (profile, np): its statistics over the measured runs that count. */
@@ -39,6 +43,8 @@ struct result {
     struct sample_stats s;
     double speedup, efficiency, ratio;   /* NAN when not defined */
     double eff_lo, eff_hi;   /* efficiency's 95% interval from paired rounds; NAN: under 2 */
+    double light;            /* the model's time over the median (model_bin_light); NAN: none */
+    char light_limit[160];   /* what limits that figure, or why there is none */
 };
 
 static inline size_t ncombos(const struct compare *c)

@@ -1,6 +1,7 @@
 /* compare's results: statistics per (profile, np), the table, the CSV and
  * JSON summaries, and the gnuplot plot. */
 #include "compare/compare.h"
+#include "model/model.h"
 #include "util/table.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -59,6 +60,33 @@ static void efficiency_interval(const struct compare *c, const struct run *runs,
     }
 }
 
+/* r's median held to the speed-of-light model, where its runs' bin (one
+ * for them all) is a message size of a benchmark the model knows and the
+ * metric a time in microseconds (lower is better): its ranks on
+ * min(nodes, np) nodes, as mpirun fills each named node's slots. */
+static void result_light(const struct compare *c, const struct run *runs, size_t nruns,
+                         struct result *r)
+{
+    r->light = NAN;
+    snprintf(r->light_limit, sizeof(r->light_limit), "%s", c->metric
+             ? "the metric has no bin that is a message size of a benchmark the model knows"
+             : "a wall time is no message size of a benchmark the model knows");
+    const char *bin = NULL;
+    for (size_t i = 0; i < nruns; i++) {
+        const struct run *x = &runs[i];
+        if (x->warmup || !x->included || x->np != r->np || strcmp(x->profile, r->profile) != 0)
+            continue;
+        if (bin && strcmp(bin, x->bin) != 0)
+            return;   /* the runs' last figures are of different bins */
+        bin = x->bin;
+    }
+    if (!c->metric || c->higher || !bin || !bin[0] || !r->s.n)
+        return;
+    int nodes = c->nodes < r->np ? c->nodes : (int)r->np;
+    r->light = model_bin_light(c->facts, nodes, bin, r->s.median, r->light_limit,
+                               sizeof(r->light_limit));
+}
+
 size_t compare_summarize(const struct compare *c, const struct run *runs, size_t nruns,
                          struct result *res)
 {
@@ -83,6 +111,7 @@ size_t compare_summarize(const struct compare *c, const struct run *runs, size_t
             }
             stats_of(v, nv, &r->s);
             free(v);
+            result_light(c, runs, nruns, r);
         }
     }
     /* Speedup from each profile's smallest rank count with data; ratio to
@@ -144,6 +173,9 @@ static const struct table_col result_cols[] = {
      .text_scale = 100},
     {.name = "efficiency_hi", .head = "eff hi", .width = 7, .type = TT_NUM, .text_fmt = "%.1f%%",
      .text_scale = 100},
+    /* last: the text leaves it out where no result has a figure */
+    {.name = "light", .head = "of light", .width = 9, .type = TT_NUM, .text_fmt = "%.0f%%",
+     .text_scale = 100},
 };
 #define RESULT_COLS (sizeof(result_cols) / sizeof(*result_cols))
 
@@ -166,6 +198,7 @@ static void result_rows(const struct compare *c, const struct result *res, size_
             {.d = r->ratio, .none = none},
             {.d = r->eff_lo, .none = none || isnan(r->eff_lo)},
             {.d = r->eff_hi, .none = none || isnan(r->eff_hi)},
+            {.d = r->light, .none = none || isnan(r->light)},
         };
         for (size_t t = 0; t < n; t++)
             table_row(&ts[t], row);
@@ -180,12 +213,19 @@ static void print_table(const struct compare *c, const struct result *res, size_
 {
     printf("compare: %s per run (median of measured runs; %s; %s is better)\n", value,
            c->metric ? c->metric : "seconds, as the job script sees it", better(c));
+    const struct result *lit = NULL;   /* the first result with a figure of light */
+    for (size_t i = 0; i < n && !lit; i++)
+        if (!isnan(res[i].light))
+            lit = &res[i];
     struct table t = {.format = TABLE_TEXT, .out = stdout, .cols = result_cols,
-                      .ncols = RESULT_COLS};
+                      .ncols = RESULT_COLS - !lit};
     result_rows(c, res, n, value, &t, 1);
     printf("baseline: %s; speedup and efficiency against each profile's smallest np (eff lo, eff hi: "
            "its 95%% interval over the rounds that measured both); results in %s\n",
            c->baseline, c->out.path);
+    if (lit)
+        printf("of light: the model's time over the median (rdmarun(1), JUDGE): %s, %ld ranks: "
+               "%s\n", lit->profile, lit->np, lit->light_limit);
 }
 
 /* summary.csv's text (util/table.h's CSV backend). */

@@ -24,12 +24,16 @@ int runs_open(const char *path)
 
 int runs_append(int fd, const struct run *r)
 {
-    char line[512], metric[32] = "";
+    char line[512], metric[32] = "", bin[sizeof(r->bin)];
     if (!isnan(r->metric))
         snprintf(metric, sizeof(metric), "%.9g", r->metric);
-    int len = snprintf(line, sizeof(line), "%d,%d,%s,%s,%ld,%.6f,%d,%s,%s,%s,%d\n", r->index,
+    snprintf(bin, sizeof(bin), "%s", r->bin);
+    for (char *c = bin; *c; c++)
+        if (*c == ',' || *c == '"' || (unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '_';
+    int len = snprintf(line, sizeof(line), "%d,%d,%s,%s,%ld,%.6f,%d,%s,%s,%s,%d,%s\n", r->index,
                        r->round, r->warmup ? "warmup" : "measure", r->profile, r->np, r->wall,
-                       r->status, r->verdict, r->expect, metric, r->included);
+                       r->status, r->verdict, r->expect, metric, r->included, bin);
     if (len < 0 || (size_t)len >= sizeof(line)) {
         errno = EOVERFLOW;
         return -1;
@@ -47,12 +51,12 @@ static bool text_field(char *dst, size_t size, const char *src)
  * NULL, else what is wrong. */
 static const char *parse_row(char *line, struct run *r)
 {
-    char *field[12], *s = line;
+    char *field[13], *s = line;
     size_t nf = 0;
-    for (char *tok; nf < 12 && (tok = strsep(&s, ",")) != NULL;)
+    for (char *tok; nf < 13 && (tok = strsep(&s, ",")) != NULL;)
         field[nf++] = tok;
-    if (nf != 11)
-        return "not 11 comma-separated fields";
+    if (nf != 11 && nf != 12)
+        return "not 12 comma-separated fields (11 before the bin was kept)";
     long index, round, np, status, included;
     memset(r, 0, sizeof(*r));
     if (!parse_long(field[0], 0, INT_MAX, &index) || !parse_long(field[1], 0, INT_MAX, &round))
@@ -74,6 +78,8 @@ static const char *parse_row(char *line, struct run *r)
         !text_field(r->verdict, sizeof(r->verdict), field[7]) ||
         !text_field(r->expect, sizeof(r->expect), field[8]))
         return "a profile, verdict or expectation empty or too long";
+    if (nf == 12 && !text_field(r->bin, sizeof(r->bin), field[11]))
+        return "a bin longer than 63 bytes";
     r->index = (int)index;
     r->round = (int)round;
     r->warmup = field[2][0] == 'w';

@@ -211,10 +211,12 @@ static int save_plans(struct compare *c, const char *self)
     return rc;
 }
 
+/* The run's figure: the metric's last value, and its bin. */
 static void last_value(void *ctx, const char *bin, double value)
 {
-    (void)bin;
-    *(double *)ctx = value;
+    struct run *r = ctx;
+    r->metric = value;
+    snprintf(r->bin, sizeof(r->bin), "%s", bin);
 }
 
 static void progress(int done, int total, const struct run *r, double elapsed)
@@ -285,7 +287,7 @@ static int one_run(struct compare *c, const char *self, int i, int csv, const ch
         snprintf(r.expect, sizeof(r.expect), "%s", c->expect[k]);
         r.metric = NAN;
         if (c->metric)
-            metric_read(&c->re, log, last_value, &r.metric);
+            metric_read(&c->re, log, last_value, &r);
         /* one rank has no path between processes to verify: a serial run
          * (OpenFOAM without -parallel) has no transport evidence */
         bool serial = r.np == 1 && strcmp(m.verdict, "unknown") == 0;

@@ -79,6 +79,11 @@ struct rdma_device {
     size_t nports;
 };
 
+/* A NUMA node's memory bandwidth past any memory's (MiB/s: 1 PB/s) is no
+ * figure the firmware could mean. */
+#define FACTS_MAX_MEM_MIBS 1e9
+#define MIB_GB 1.048576e-3   /* GB/s in 1 MiB/s */
+
 struct numa_node {
     int os_index;
     char *cpus;         /* PU OS indexes, "0-23,48-71" */
@@ -86,6 +91,8 @@ struct numa_node {
     char **core_pus;    /* the PUs of each core, "0,48"; NULL-terminated (a PU each
                            when hwloc knows no cores) */
     int *distance;      /* hwloc's relative latency to each NUMA node (same order), or NULL */
+    double bandwidth_mibs;  /* its memory's bandwidth from its own CPUs, MiB/s (hwloc's
+                               memattr Bandwidth: the firmware's ACPI HMAT); 0: not given */
 };
 
 struct gpu {

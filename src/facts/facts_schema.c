@@ -87,6 +87,7 @@ static const struct field numa[] = {
     {"os_index", F_INT, 0, MAX_NUMA_NODES - 1, NULL}, {"cpus", F_STR, 0, LIST, NULL},
     {"cores", F_INT, 0, PUS, NULL},                   {"pus", F_INT, 0, PUS, NULL},
     {"core_pus", F_STRS, 0, LIST, NULL},              {"distances", F_INTS, 0, 65535, NULL},
+    {"bandwidth_mibs", F_NUM, 0, FACTS_MAX_MEM_MIBS, NULL},
     END,
 };
 static const struct field cpu[] = {

@@ -368,6 +368,8 @@ static int load_numa(struct facts *f, json_object *numa, size_t i, hwloc_bitmap_
         for (size_t k = 0; k < f->nnuma; k++)
             node->distance[k] = json_object_get_int(json_object_array_get_idx(dist, k));
     }
+    double mibs = dbl(n, "bandwidth_mibs");   /* NaN, negative, past any memory: not given */
+    node->bandwidth_mibs = mibs > 0 && mibs < FACTS_MAX_MEM_MIBS ? mibs : 0;
     return 0;
 }
 

@@ -258,10 +258,14 @@ static void host_text(const struct facts *f, FILE *out)
         const struct numa_node *n = &f->numa[i];
         if (n->cpus && n->ncores > 0 && !(n->core_pus && n->core_pus[0]))   /* HBM, CXL */
             fprintf(out, "  NUMA %d: memory near PUs %s, no cores of its own (HBM, MCDRAM "
-                    "or CXL)\n", n->os_index, n->cpus);
+                    "or CXL)", n->os_index, n->cpus);
         else
-            fprintf(out, "  NUMA %d: PUs %s (%d cores)\n", n->os_index, n->cpus ? n->cpus : "?",
+            fprintf(out, "  NUMA %d: PUs %s (%d cores)", n->os_index, n->cpus ? n->cpus : "?",
                     n->ncores);
+        if (n->bandwidth_mibs > 0)
+            fprintf(out, ", memory %.1f GB/s (the firmware's HMAT)",
+                    n->bandwidth_mibs * MIB_GB);
+        fputc('\n', out);
     }
 }
 

@@ -132,7 +132,8 @@ static void device_json(struct json *j, const struct rdma_device *d)
 }
 
 /* "host": packages, cores, each NUMA node (its CPUs, cores' PUs,
- * distances), the CPU's governors and idle states. */
+ * distances, memory bandwidth where the firmware gives it), the CPU's
+ * governors and idle states. */
 static void host_json(struct json *j, const struct facts *f)
 {
     json_begin_object(j, "host");
@@ -154,6 +155,8 @@ static void host_json(struct json *j, const struct facts *f)
         for (size_t k = 0; f->numa[i].distance && k < f->nnuma; k++)
             json_int(j, NULL, f->numa[i].distance[k]);
         json_end_array(j);
+        if (f->numa[i].bandwidth_mibs > 0)
+            json_double(j, "bandwidth_mibs", f->numa[i].bandwidth_mibs);
         json_end_object(j);
     }
     json_end_array(j);

@@ -392,6 +392,46 @@ static void topology_distances(struct facts *f, hwloc_topology_t t)
     hwloc_distances_release(t, dist[0]);
 }
 
+/* hwloc's figure of `attr` for node from its own CPUs, or 0. */
+#if HAVE_DECL_HWLOC_MEMATTR_GET_VALUE
+static double node_memattr(hwloc_topology_t t, hwloc_obj_t node, hwloc_memattr_id_t attr)
+{
+    struct hwloc_location from = {.type = HWLOC_LOCATION_TYPE_CPUSET,
+                                  .location.cpuset = node->cpuset};
+    hwloc_uint64_t v = 0;
+    return hwloc_memattr_get_value(t, attr, node, &from, 0, &v) == 0 ? (double)v : 0;
+}
+#endif
+
+/* Each NUMA node's memory bandwidth as its own CPUs see it, where the
+ * firmware gives it: hwloc's memattr Bandwidth (MiB/s; hwloc 2.8+: the mean
+ * of ReadBandwidth and WriteBandwidth, else ReadBandwidth; 2.3 to 2.7: the
+ * read figure), which hwloc's Linux backend (topology-linux.c,
+ * read_node_local_memattrs) reads from the kernel's
+ * /sys/devices/system/node/nodeN/access1 (else access0)/initiators/
+ * {read,write}_bandwidth, which drivers/base/node.c (node_set_perf_attrs)
+ * publishes from the ACPI HMAT (Documentation/admin-guide/mm/numaperf.rst);
+ * an XML carries it as <memattr name="Bandwidth">. */
+static void topology_bandwidth(struct facts *f, hwloc_topology_t t)
+{
+#if HAVE_DECL_HWLOC_MEMATTR_GET_VALUE
+    for (size_t i = 0; i < f->nnuma; i++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (!node || !node->cpuset || hwloc_bitmap_iszero(node->cpuset))
+            continue;   /* no CPUs of its own (HBM, CXL): no local figure */
+        double mibs = node_memattr(t, node, HWLOC_MEMATTR_ID_BANDWIDTH);
+#if HAVE_DECL_HWLOC_MEMATTR_ID_READ_BANDWIDTH
+        if (!(mibs > 0))
+            mibs = node_memattr(t, node, HWLOC_MEMATTR_ID_READ_BANDWIDTH);
+#endif
+        if (mibs > 0 && mibs < FACTS_MAX_MEM_MIBS)
+            f->numa[i].bandwidth_mibs = mibs;
+    }
+#else
+    (void)f, (void)t;
+#endif
+}
+
 /* An OpenFabrics device hwloc shows: placed when sysfs gave it, or made
  * from the XML when sysfs gave none (devices_from_xml). */
 static void topology_rdma_device(struct facts *f, hwloc_topology_t t, hwloc_obj_t o,
@@ -480,6 +520,7 @@ int facts_read_topology(struct facts *f, const char *xml)
     rc = topology_numa(f, t, xml);
     if (!rc) {
         topology_distances(f, t);
+        topology_bandwidth(f, t);
         /* Devices come from the XML only when sysfs gave none. */
         topology_devices(f, t, xml && f->ndevs == 0);
     }

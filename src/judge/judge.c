@@ -49,7 +49,19 @@ static void judge_row(struct judged *j, struct judged_row *row, const struct ben
     if (row->e.none || !j->s->judged || row->r.value <= 0 || (row->e.latency_bound != lat))
         return;
     row->fraction = lat ? row->e.lat_us / row->r.value : row->r.value / row->e.gbs;
-    row->label = label_of(row->fraction, lat);
+    if (!row->e.ceiling)
+        row->label = label_of(row->fraction, lat);
+}
+
+/* The highest share of a ceiling (model.h: shown, never labeled), or NULL. */
+static const struct judged_row *ceiling_row(const struct judged *j)
+{
+    const struct judged_row *best = NULL;
+    for (size_t i = 0; i < j->nrows; i++)
+        if (j->rows[i].e.ceiling && j->rows[i].fraction > 0 &&
+            (!best || j->rows[i].fraction > best->fraction))
+            best = &j->rows[i];
+    return best;
 }
 
 /* The series' label: its best judged size's (a bandwidth's peak, a
@@ -65,7 +77,18 @@ static const struct judged_row *best_row(const struct judged *j)
 
 static void overall(struct judged *j)
 {
-    const struct judged_row *best = best_row(j);
+    const struct judged_row *best = best_row(j), *top = ceiling_row(j);
+    bool lat = j->s->bench.op == OP_LAT;
+    char got[32], want[32];
+    if (!best && top) {   /* shared memory: a share of its ceiling, not labeled */
+        j->label = LABEL_NONE;
+        judge_format(got, sizeof(got), top->r.value, j->s->bench.op);
+        judge_format(want, sizeof(want), lat ? top->e.lat_us : top->e.gbs, j->s->bench.op);
+        snprintf(j->reason, sizeof(j->reason), "%s at %.0f B is %.0f%% of %s (%s); one copy "
+                 "stream is bound by its core, not by the memory: not labeled", got, top->r.bytes,
+                 top->fraction * 100, want, top->e.limit);
+        return;
+    }
     if (!best) {
         j->label = LABEL_NONE;
         snprintf(j->reason, sizeof(j->reason), "%s",
@@ -76,8 +99,6 @@ static void overall(struct judged *j)
         return;
     }
     j->label = best->label;
-    char got[32], want[32];
-    bool lat = j->s->bench.op == OP_LAT;
     judge_format(got, sizeof(got), best->r.value, j->s->bench.op);
     judge_format(want, sizeof(want), lat ? best->e.lat_us : best->e.gbs, j->s->bench.op);
     snprintf(j->reason, sizeof(j->reason), "%s at %.0f B is %.0f%% of the model's %s (%s)", got,

@@ -49,9 +49,10 @@ static void print_rows(const struct judged *j, FILE *out)
         bool lat = j->s->bench.op == OP_LAT;
         judge_format(got, sizeof(got), r->r.value, j->s->bench.op);
         judge_format(want, sizeof(want), lat ? r->e.lat_us : r->e.gbs, j->s->bench.op);
-        if (r->label != LABEL_NONE)
+        if (r->label != LABEL_NONE || r->fraction > 0)
             snprintf(frac, sizeof(frac), "%.0f%%", r->fraction * 100);
         const char *label = r->label != LABEL_NONE ? judge_label_names[r->label]
+                            : r->fraction > 0 ? "of ceiling"
                             : lat ? "size-bound" : "latency-bound";
         fprintf(out, "  %12.0f  %12s  %12s  %8s  %-13s %s\n", r->r.bytes, got, want, frac, label,
                 r->e.limit);
@@ -80,8 +81,10 @@ static void json_row(struct json *js, const struct judged *j, const struct judge
         json_double(js, "expected", j->s->bench.op == OP_LAT ? r->e.lat_us : r->e.gbs);
         json_bool(js, "latency_bound", r->e.latency_bound);
     }
-    if (r->label != LABEL_NONE)
+    if (r->label != LABEL_NONE || r->fraction > 0)
         json_double(js, "fraction", r->fraction);
+    if (!r->e.none)
+        json_bool(js, "ceiling", r->e.ceiling);
     json_string(js, "label", judge_label_names[r->label]);
     json_string(js, "limit", r->e.limit);
     json_end_object(js);

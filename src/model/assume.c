@@ -98,6 +98,9 @@ char *node_model_describe(const struct node_model *m)
     if (m->nvlink_links > 0 && n < sizeof(buf))
         n += (size_t)snprintf(buf + n, sizeof(buf) - n, " (NVLink %d x %d)", m->nvlink_gen,
                               m->nvlink_links);
+    if (m->mem_gbs > 0 && n < sizeof(buf))
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%smemory %.1f GB/s a NUMA node",
+                              n ? ", " : "", m->mem_gbs);
     if (m->nodes > 1 && n < sizeof(buf))
         snprintf(buf + n, sizeof(buf) - n, ", %d nodes", m->nodes);
     return xstrdup(buf[0] ? buf : "nothing known");

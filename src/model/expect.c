@@ -9,7 +9,14 @@
  *            times floor x peak, where the model's own figure is under 80%
  *            of the peak, is latency-bound and not judged on bandwidth;
  *            with W messages in flight (a windowed bandwidth test) each
- *            one's floor counts 1/W. */
+ *            one's floor counts 1/W;
+ *   memory   within a node over shared memory (host buffers), a NUMA node's
+ *            memory bandwidth (the firmware's HMAT through hwloc) / 2: a
+ *            copy reads each byte and writes it; the floor UCX's shared
+ *            memory transports declare (src/uct/sm/mm/base/mm_iface.c,
+ *            uct_mm_iface_query: 80 ns). A ceiling, not a target: one copy
+ *            stream is bound by the misses its core keeps in flight, which
+ *            the facts do not give, so it is shown and never labeled. */
 #include "model/model.h"
 #include <stdio.h>
 #include <string.h>
@@ -128,8 +135,9 @@ static const char *no_line_rate(const struct node_model *m, const struct bench *
 {
     if (m->kind == KIND_SOFT || m->soft_device)
         return "software RDMA: no line-rate expectation";
-    if (b->scope == SCOPE_NODE && !b->gpu_memory)
-        return "within a node over shared memory: the facts hold no memory bandwidth";
+    if (b->scope == SCOPE_NODE && !b->gpu_memory && m->mem_gbs <= 0)
+        return "within a node over shared memory: the facts hold no memory bandwidth (the "
+               "firmware gives no HMAT; --node mem=GB/s)";
     if (b->op == OP_BUSBW && m->nodes <= 1 && m->nvlink_links <= 0 && m->pcie_gts <= 0)
         return "no NVLink or PCIe figure for the GPUs";
     if ((b->scope != SCOPE_NODE && b->op != OP_BUSBW) && m->nic_data_gbps <= 0)
@@ -147,6 +155,8 @@ static double floor_us(const struct node_model *m, const struct bench *b)
 {
     if (b->op == OP_BUSBW)   /* NCCL's tuning.cc, baseLat for Ring/Simple: 8.4 us */
         return 8.4 + (m->nodes > 1 ? kind_latency_floor(m->kind, NULL) : 0);
+    if (b->scope == SCOPE_NODE && !b->gpu_memory)   /* UCX's mm transports: 80 ns */
+        return 0.08;
     if (b->scope == SCOPE_NODE)   /* a GPU's copy over NVLink or PCIe: a few us */
         return 2.0;
     double us = kind_latency_floor(m->kind, NULL);
@@ -168,7 +178,12 @@ void model_expect(const struct node_model *m, const struct bench *b, double byte
         return;
     }
     double peak;
-    if (b->op == OP_BUSBW)
+    if (b->scope == SCOPE_NODE && !b->gpu_memory && b->op != OP_BUSBW) {
+        peak = m->mem_gbs / 2;
+        e->ceiling = true;
+        snprintf(e->limit, sizeof(e->limit), "the memory's copy ceiling: %.1f GB/s / 2 (a copy "
+                 "reads and writes each byte)", m->mem_gbs);
+    } else if (b->op == OP_BUSBW)
         peak = busbw_peak(m, b, e->limit, sizeof(e->limit));
     else if (b->scope == SCOPE_NODE)
         peak = busbw_peak(m, b, e->limit, sizeof(e->limit));
@@ -179,8 +194,8 @@ void model_expect(const struct node_model *m, const struct bench *b, double byte
         snprintf(e->limit, sizeof(e->limit), "no link figure for this path in the facts");
         return;
     }
-    if (b->op == OP_BIBW)
-        peak *= 2;   /* full duplex: each direction its own */
+    if (b->op == OP_BIBW && !e->ceiling)
+        peak *= 2;   /* full duplex: each direction its own (memory is one for both) */   /* full duplex: each direction its own */
     double lat = floor_us(m, b);
     e->peak_gbs = peak;
     e->lat_us = lat + bytes / (peak * 1e3);
@@ -198,5 +213,6 @@ void model_expect(const struct node_model *m, const struct bench *b, double byte
                  ", floor %.2f us", lat);
     else if (b->op == OP_LAT)
         snprintf(e->limit, sizeof(e->limit), "the %s latency floor (%.2f us)",
-                 b->scope == SCOPE_NODE ? "copy" : link_kind_names[m->kind], lat);
+                 e->ceiling ? "shared memory" : b->scope == SCOPE_NODE ? "copy"
+                 : link_kind_names[m->kind], lat);
 }

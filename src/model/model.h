@@ -49,6 +49,8 @@ struct node_model {
     int gdr;                 /* GPUDirect RDMA: 1 on, 0 off (host staging), -1 unknown */
     int numa_remote;         /* ranks on the NIC's NUMA node: 0, or 1 remote; -1 unknown */
     double numa_ratio;       /* hwloc's remote/local distance (2.1 for SLIT's 21/10); 0 unknown */
+    double mem_gbs;          /* a NUMA node's memory bandwidth, GB/s (the facts' HMAT figure,
+                                the highest of its nodes; mem=); 0 unknown */
     struct strvec assumed;   /* "nics=1 (none said)": what the model took */
     struct strvec facts_say; /* what the facts show that lowers a figure: causes */
 };
@@ -70,6 +72,9 @@ struct bench {
 struct sol_figure {
     bool none;               /* no line-rate expectation (why says which) */
     bool latency_bound;      /* the size is below what a link's latency hides */
+    bool ceiling;            /* a bound the result cannot pass, not a figure it should
+                                reach (shared memory: one copy stream is bound by its
+                                core): shown as a fraction, never labeled */
     double gbs;              /* bandwidth (OP_BW, OP_BIBW, OP_BUSBW) */
     double peak_gbs;         /* the bandwidth at sizes no latency limits */
     double lat_us;           /* OP_LAT: the latency floor at this size */
@@ -100,6 +105,13 @@ char *node_model_describe(const struct node_model *m);
 /* The figure at `bytes` for benchmark b on node m. */
 void model_expect(const struct node_model *m, const struct bench *b, double bytes,
                   struct sol_figure *e);
+
+/* light.c: a bin's time held to the speed-of-light model of the node f on
+ * `nodes` nodes: the model's time over the median in microseconds (1: the
+ * speed of light), or NAN where the model has no figure; limit says what
+ * limits it, or why there is none. */
+double model_bin_light(const struct facts *f, int nodes, const char *bin, double median_us,
+                       char *limit, size_t n);
 
 /* A PCIe link's GB/s for 256-byte writes (expect.c). */
 double model_pcie_gbs(double gts, int width);

@@ -108,6 +108,9 @@ void node_model_from_facts(struct node_model *m, const struct facts *f)
             if (f->numa[i].distance[i] > 0 &&
                 (double)f->numa[i].distance[j] / f->numa[i].distance[i] > m->numa_ratio)
                 m->numa_ratio = (double)f->numa[i].distance[j] / f->numa[i].distance[i];
+    for (size_t i = 0; i < f->nnuma; i++)
+        if (f->numa[i].bandwidth_mibs * MIB_GB > m->mem_gbs)
+            m->mem_gbs = f->numa[i].bandwidth_mibs * MIB_GB;
     causes_from_facts(m, f);
 }
 
@@ -193,6 +196,18 @@ static bool nvlink_desc(struct node_model *m, const char *v)
     return true;
 }
 
+/* "205", "205GB/s": a NUMA node's memory bandwidth in GB/s (1 PB/s at most). */
+static bool gbs_value(const char *v, double *gbs)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || !(x > 0) || x > FACTS_MAX_MEM_MIBS * MIB_GB ||
+        (*end && strcasecmp(end, "GB/s") != 0))
+        return false;
+    *gbs = x;
+    return true;
+}
+
 /* One KEY=VALUE of a description. */
 static bool desc_key(struct node_model *m, const char *key, const char *v)
 {
@@ -221,6 +236,8 @@ static bool desc_key(struct node_model *m, const char *key, const char *v)
         return yes_no(v, &m->gdr, "yes", "no");
     if (strcmp(key, "numa") == 0)
         return yes_no(v, &m->numa_remote, "remote", "local");
+    if (strcmp(key, "mem") == 0)
+        return gbs_value(v, &m->mem_gbs);
     return false;
 }
 

@@ -1,6 +1,7 @@
 /* A tune's result (session.c's tune_run): each key's moves as the search
  * made them, the tuned profile DIR/tuned.ini and the summary. */
 #include "tune/tune.h"
+#include "model/model.h"
 #include "tune/session.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -291,8 +292,8 @@ static void summary_bins(const struct session *x, const struct tune_search *s,
     bool noted_figure = false;   /* the note is a bin's limit, else why none has one */
     for (size_t b = 0; b < x->bins.n; b++) {
         double tuned = median_of(x, cbest, x->bins.v[b]);
-        double light = t->higher ? NAN : tune_light(f, t->nodes, x->bins.v[b], tuned, limit,
-                                                    sizeof(limit));
+        double light = t->higher ? NAN : model_bin_light(f, t->nodes, x->bins.v[b], tuned,
+                                                         limit, sizeof(limit));
         if (!note[0] || (!isnan(light) && !noted_figure)) {
             snprintf(note, sizeof(note), "%s", limit);
             noted_figure = !isnan(light);

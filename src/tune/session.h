@@ -49,12 +49,6 @@ int tune_write_profile(const struct session *x, const struct tune_search *s,
                        const struct facts *f, bool interrupted);
 int tune_write_summary(const struct session *x, const struct tune_search *s,
                        const struct facts *f);
-/* light.c: a bin's time held to the speed-of-light model of the node f on
- * `nodes` nodes: the model's time over the median (1: the speed of light),
- * or NAN where the model has no figure; limit says what limits it, or why
- * there is none. */
-double tune_light(const struct facts *f, int nodes, const char *bin, double median_us,
-                  char *limit, size_t n);
 /* per_size.c: the per-size rules of Open MPI's tuned collectives and of
  * NCCL's tuner, from the samples of each message size. */
 void tune_per_size_rules(struct session *x, struct tune_search *s);

@@ -71,10 +71,10 @@ cmp_tampered() {
 }
 cmp_tampered '$s/^1,/999999,/' 3 "out of order" "whose last run claims 999999 of 2"
 cmp_tampered '$s/^1,/-7,/' 3 "a run or round that is not a whole number" "with run -7"
-cmp_tampered '$s/,,1$/,1e308,1/' 3 "a metric that is not a number within" "with a metric of 1e308"
+cmp_tampered '$s/,,1,$/,1e308,1,/' 3 "a metric that is not a number within" "with a metric of 1e308"
 cmp_tampered '$s/^1,[0-9]*,measure,shm,1,/1,1,measure,shm,5,/' 3 \
     "not the run compare.conf puts there" "with a run of 5 ranks where 1 belongs"
-cmp_tampered '2a garbage' 3 "not 11 comma-separated fields" "with a garbage line in the middle"
+cmp_tampered '2a garbage' 3 "not 12 comma-separated fields" "with a garbage line in the middle"
 echo '2,2,measure,shm,1,0.5,0,local,local,,1' >>"$TMP/c/runs.csv"
 run "$RDMARUN" compare --resume "$TMP/c"
 check "runs.csv with a run past the last: refused, 65" 65 "runs.csv:4: a run past the last of this comparison"

@@ -4,30 +4,12 @@
 # melt (examples/lammps), shm against tcp at 1 and 2 ranks, each figure the
 # application's own (OpenFOAM's ExecutionTime per iteration, LAMMPS's
 # timesteps/s), every run verified. The parallel efficiency is checked by
-# hand from runs.csv's figures.
+# hand from runs.csv's figures. Then tune on the OpenFOAM case, small budget.
 . "${RDMARUN_SRCDIR:-.}/tests/lib.sh"
 EX=$SRC/examples
+# the efficiency from runs.csv by hand, against summary.json's
+EFF="python3 $SRC/tests/compare-efficiency.py"
 command -v mpirun >/dev/null || { echo "1..0 # SKIP mpirun not installed"; exit 0; }
-
-# efficiency DIR PROFILE HIGHER: the median of np 1 over np 2's, from
-# runs.csv, as compare's definition (stats.c efficiency) gives it, against
-# the summary's.
-efficiency_agrees() {
-    python3 - "$1" "$2" "$3" <<'PY'
-import csv, json, statistics, sys
-d, prof, higher = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-rows = [r for r in csv.DictReader(open(d + "/runs.csv")) if r["profile"] == prof]
-med = {n: statistics.median(float(r["metric"]) for r in rows
-                            if r["np"] == n and r["phase"] == "measure" and r["included"] == "1")
-       for n in ("1", "2")}
-eff = med["2"] / (2 * med["1"]) if higher else med["1"] / (2 * med["2"])
-s = [x for x in json.load(open(d + "/summary.json"))["results"]
-     if x["profile"] == prof and x["np"] == 2][0]
-assert abs(s["efficiency"] - eff) < 1e-6, (s["efficiency"], eff)
-assert 0.1 < eff < 1.5, eff
-print("%s: %.1f%%" % (prof, eff * 100))
-PY
-}
 
 if command -v simpleFoam >/dev/null && [ -d /usr/share/doc/openfoam-examples/examples ]; then
     t0=$SECONDS
@@ -42,9 +24,26 @@ if command -v simpleFoam >/dev/null && [ -d /usr/share/doc/openfoam-examples/exa
     [ "$(awk -F, '$4 == "shm" && $5 == 2 {print $8}' "$TMP/foam-cmp/runs.csv" | sort -u)" = local ] &&
         [ "$(awk -F, '$4 == "tcp" && $5 == 2 {print $9}' "$TMP/foam-cmp/runs.csv" | sort -u)" = tcp ]
     ok $? "every 2-rank run verified: shm local, tcp over TCP"
-    e=$(efficiency_agrees "$TMP/foam-cmp" shm 0 && efficiency_agrees "$TMP/foam-cmp" tcp 0)
+    e=$($EFF "$TMP/foam-cmp" shm lower && $EFF "$TMP/foam-cmp" tcp lower)
     ok $? "OpenFOAM's parallel efficiency, from runs.csv by hand: $(echo $e)"
     echo "# OpenFOAM's compare took $((SECONDS - t0)) s"
+    # tune on the same case with a small budget: the base (shm) against
+    # UCX's rendezvous threshold and the bind policy, 2 ranks, the metric
+    # OpenFOAM's own time per iteration (read back from each run's output).
+    t0=$SECONDS
+    printf '[tune]\ndefaults = no\n[ucx]\nRNDV_THRESH = auto | 8k\n[bind]\npolicy = none | numa\n' \
+        >"$TMP/foam-space.ini"
+    run "$RDMARUN" tune -p shm --space "$TMP/foam-space.ini" --budget 6 --repeat 2 \
+        -o "$TMP/foam-tune" $MPIRUN_ROOT -np 2 --metric 'time_per_step_ms=([0-9.]+)' -- \
+        "$EX/openfoam/foam-rank.sh" "$TMP/foam"
+    check "OpenFOAM through tune (budget 6): every run verified, the profile written" 0 \
+        "every run verified as 'local'" "6 runs (0 left out) over 2 keys" "profile: $TMP/foam-tune/tuned.ini"
+    printf '%s\n' "$out" | sed 's/^/# /'
+    awk -F'\t' 'NR > 2 { n++; cmd = "sed -n \"s/.*time_per_step_ms=//p\" " $7; cmd | getline v; close(cmd)
+                          if (v + 0 != $9 + 0 || $4 != "local") bad++ }
+                 END { exit !(n == 6 && !bad) }' "$TMP/foam-tune/samples.tsv"
+    ok $? "tune's 6 samples are OpenFOAM's own time per iteration, as each run printed it"
+    echo "# OpenFOAM's tune took $((SECONDS - t0)) s"
 else
     skip "OpenFOAM through compare" "simpleFoam or openfoam-examples not installed"
 fi
@@ -57,7 +56,7 @@ if command -v lmp >/dev/null; then
     check "LAMMPS through compare: timesteps/s at 1 and 2 ranks, efficiency" 0 "efficiency" \
         "baseline: shm"
     printf '%s\n' "$out" | sed 's/^/# /'
-    e=$(efficiency_agrees "$TMP/lmp-cmp" shm 1 && efficiency_agrees "$TMP/lmp-cmp" tcp 1)
+    e=$($EFF "$TMP/lmp-cmp" shm higher && $EFF "$TMP/lmp-cmp" tcp higher)
     ok $? "LAMMPS's parallel efficiency, from runs.csv by hand: $(echo $e)"
     echo "# LAMMPS's compare took $((SECONDS - t0)) s"
 else

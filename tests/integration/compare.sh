@@ -257,6 +257,33 @@ awk -F, 'FNR == 1 {f++} FNR > 1 {
     END { exit !(n == 6 && !bad && offtick && m[2] - m[1] > 0.1) }' \
     "$TMP/wall0.05/runs.csv" "$TMP/wall0.35/runs.csv"
 ok $? "wall times are the runs' own, not steps of a polling tick (${walls:-none} s)"
+# The speed of light (issue 50): the metric's bin a message size of
+# examples/mpi_pingpong, this node's facts saved with its NUMA node's memory
+# bandwidth as the firmware's HMAT would give it (100000 MiB/s = 104.86
+# GB/s): the model's one-way time for 1 MiB over shared memory is 0.08 us +
+# 1048576 B / (104.8576 / 2 GB/s) = 20.08 us, over the median.
+"$RDMARUN" probe --json | python3 -c 'import json, sys
+f = json.load(sys.stdin)
+for n in f["host"]["numa_nodes"]:
+    n["bandwidth_mibs"] = 100000
+json.dump(f, sys.stdout)' >"$TMP/hmat.json"
+run "$RDMARUN" compare --facts "$TMP/hmat.json" -p shm --np 2 --repeat 2 --warmup 0 \
+    --metric '(pingpong size=[0-9]+) .*latency_us=([0-9.]+)' -o "$TMP/light" $MPIRUN_ROOT -- \
+    "$BUILD/examples/mpi_pingpong" 20 1048576
+check "compare with a bin the model knows: the share of the speed of light" 0 "of light" \
+    "of light: the model's time over the median (rdmarun(1), JUDGE): shm, 2 ranks: the memory's copy ceiling: 104.9 GB/s / 2"
+python3 - "$TMP/light" <<'PY'
+import csv, json, statistics, sys
+d = sys.argv[1]
+runs = [r for r in csv.DictReader(open(d + "/runs.csv")) if r["included"] == "1"]
+assert {r["bin"] for r in runs} == {"pingpong size=1048576"}, runs
+med = statistics.median(float(r["metric"]) for r in runs)
+want = (0.08 + 1048576 / (100000 * 1.048576e-3 / 2 * 1e3)) / med
+got = json.load(open(d + "/summary.json"))["results"][0]["light"]
+assert abs(got - want) < 1e-6, (got, want)
+print("%.1f%% of light: %.2f us over a %.2f us median" % (got * 100, want * med, med))
+PY
+ok $? "its figure is the model's 20.08 us over the runs' median, from runs.csv by hand"
 run "$RDMARUN" compare -p shm --np 1 --higher-is-better -o "$TMP/bw2" -- "$HELLO"
 check "--higher-is-better without --metric: 64" 64 "--higher-is-better is for a --metric"
 

@@ -1,6 +1,8 @@
 /* Unit tests of compare's statistics and scaling arithmetic on known inputs. */
+#include "compare/compare.h"
 #include "compare/runs.h"
 #include "compare/stats.h"
+#include "facts/facts.h"
 #include "tap.h"
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ static void test_runs_file(void)
     int fd = runs_open(path);
     ok(fd >= 0 && runs_append(fd, &r) == 0, "a new runs.csv, one run appended");
     close(fd);
-    const char *line0 = "0,0,measure,shm,2,1.500000,0,local,local,,1\n";
+    const char *line0 = "0,0,measure,shm,2,1.500000,0,local,local,,1,\n";
     char want[512];
     snprintf(want, sizeof(want), "%s%s", RUNS_CSV_HEADER, line0);
     is_str(slurp(path), want, "the header and the run's line");
@@ -48,11 +50,16 @@ static void test_runs_file(void)
     free(rows);
     fd = runs_open(path);
     r.index = 1, r.metric = 2.25, r.included = false;
+    snprintf(r.bin, sizeof(r.bin), "size=8,\"x\"\n\x1b");   /* an output's own bytes */
     ok(fd >= 0 && runs_append(fd, &r) == 0, "opened again, the next run appended");
     close(fd);
-    snprintf(want, sizeof(want), "%s%s1,0,measure,shm,2,1.500000,0,local,local,2.25,0\n",
-             RUNS_CSV_HEADER, line0);
-    is_str(slurp(path), want, "the torn line cut, the header not written again");
+    snprintf(want, sizeof(want), "%s%s1,0,measure,shm,2,1.500000,0,local,local,2.25,0,"
+             "size=8__x___\n", RUNS_CSV_HEADER, line0);
+    is_str(slurp(path), want, "the torn line cut, the header not written again, the bin's "
+           "comma, quotes and control bytes as _");
+    ok(runs_read(path, &rows, &nrows) == 0 && nrows == 2 && !strcmp(rows[1].bin, "size=8__x___") &&
+       !rows[0].bin[0], "both read back, the bin with them");
+    free(rows);
     unlink(path);
     rmdir(dir);
 }
@@ -81,7 +88,8 @@ static void test_runs_tampered(void)
         "1,0,measured,shm,2,1.5,0,local,local,,1\n",
         "1,0,measure,shm,2,0x10,0,local,local,,1\n",
         "1,0,measure,,2,1.5,0,local,local,,1\n",              /* no profile */
-        "1,0,measure,shm,2,1.5,0,local,local,,1,extra\n",
+        "1,0,measure,shm,2,1.5,0,local,local,,1,bin,extra\n",
+        "1,0,measure,shm,2,1.5,0,local,local,,1,a bin of 64 bytes: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
         FILE *f = fopen(path, "w");
@@ -99,8 +107,49 @@ static void test_runs_tampered(void)
     rmdir(dir);
 }
 
+/* A result's median against the speed of light on the recorded ib-mlx5
+ * node (an EDR port: 100 Gb/s x 8/8 x 4096 / (4096 + 26) = 12.421 GB/s,
+ * IB's floor 1 us): a 1 MiB ping-pong's one-way time is 1 + 1048576 /
+ * 12421.2 = 85.418 us between two nodes; one rank is on one node (shared
+ * memory: no figure); runs whose last bins differ have none. */
+static void test_light(void)
+{
+    char sysfs[4096];
+    snprintf(sysfs, sizeof(sysfs), "%s/tests/data/sysfs/ib-mlx5", tap_srcdir());
+    struct facts f;
+    struct facts_sources src = {.sysfs_root = sysfs};
+    ok(facts_gather(&f, &src) == 0, "the recorded ib-mlx5 node");
+    struct compare c = {.nnp = 2, .np = {1, 2}, .repeat = 1, .metric = "x", .baseline = "ib",
+                        .facts = &f, .nodes = 2};
+    sv_push(&c.profiles, "ib");
+    sv_push(&c.labels, "ib");
+    struct run runs[] = {
+        {.index = 0, .profile = "ib", .np = 1, .metric = 170, .included = true,
+         .bin = "pingpong size=1048576"},
+        {.index = 1, .profile = "ib", .np = 2, .metric = 90, .included = true,
+         .bin = "pingpong size=1048576"},
+    };
+    struct result res[2];
+    ok(compare_summarize(&c, runs, 2, res) == 2, "two results");
+    ok(fabs(res[1].light - 85.418 / 90) < 0.001 && strstr(res[1].light_limit, "100 Gb/s ib"),
+       "2 ranks on 2 nodes, 90 us: %.4f of light (%s)", res[1].light, res[1].light_limit);
+    ok(isnan(res[0].light) && strstr(res[0].light_limit, "shared memory"),
+       "1 rank: none (%s)", res[0].light_limit);
+    c.nodes = 1;
+    compare_summarize(&c, runs, 2, res);
+    ok(isnan(res[1].light), "2 ranks, the job naming one node: none (%s)", res[1].light_limit);
+    c.nodes = 2;
+    snprintf(runs[1].bin, sizeof(runs[1].bin), "allreduce size=8");
+    compare_summarize(&c, runs, 2, res);
+    ok(isnan(res[1].light), "a collective's time: none (%s)", res[1].light_limit);
+    sv_free(&c.profiles);
+    sv_free(&c.labels);
+    facts_free(&f);
+}
+
 int main(void)
 {
+    test_light();
     test_runs_file();
     test_runs_tampered();
     double odd[] = {5, 1, 3};

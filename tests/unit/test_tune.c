@@ -8,6 +8,7 @@
 #include "tune/search.h"
 #include "tune/session.h"
 #include "facts/facts.h"
+#include "model/model.h"
 #include "tap.h"
 #include <math.h>
 #include <stdint.h>
@@ -127,7 +128,7 @@ static struct tune_search search_of(struct land *l)
     return s;
 }
 
-/* tune's bins against the speed of light (light.c) on the recorded
+/* tune's bins against the speed of light (model/light.c) on the recorded
  * ib-mlx5 node: its ACTIVE ports are EDR, 100 Gb/s / 8 x 4096 / (4096 +
  * 26) = 12.421 GB/s, its slot PCIe 4.0 x16 (28.6 GB/s: no limit), IB's
  * floor 1 us. */
@@ -139,19 +140,19 @@ static void light_of_bins(void)
     struct facts_sources src = {.sysfs_root = sysfs};
     ok(facts_gather(&f, &src) == 0, "the recorded ib-mlx5 node");
     /* a ping-pong's one-way 1 MiB: 1 + 1048576 / 12421.2 = 85.42 us */
-    double l = tune_light(&f, 2, "pingpong size=1048576", 90.0, limit, sizeof(limit));
+    double l = model_bin_light(&f, 2, "pingpong size=1048576", 90.0, limit, sizeof(limit));
     ok(fabs(l - 85.418 / 90) < 0.001, "pingpong 1 MiB in 90 us between nodes: %.4f of light", l);
     ok(strstr(limit, "100 Gb/s ib, MTU 4096 (12.4 GB/s)") != NULL, "its limit: %s", limit);
     /* ucx_perftest's stream of 64 KiB, 16 in flight: 1/16 us + 65536 / 12421.2 = 5.339 us */
-    l = tune_light(&f, 2, "tag_bw size=65536", 6.0, limit, sizeof(limit));
+    l = model_bin_light(&f, 2, "tag_bw size=65536", 6.0, limit, sizeof(limit));
     ok(fabs(l - 5.3386 / 6) < 0.001, "tag_bw 64 KiB at 6 us a message: %.4f of light", l);
-    ok(isnan(tune_light(&f, 2, "allreduce size=8", 30.0, limit, sizeof(limit))),
+    ok(isnan(model_bin_light(&f, 2, "allreduce size=8", 30.0, limit, sizeof(limit))),
        "a collective's time: none (%s)", limit);
-    ok(isnan(tune_light(&f, 1, "pingpong size=8", 0.5, limit, sizeof(limit))) &&
+    ok(isnan(model_bin_light(&f, 1, "pingpong size=8", 0.5, limit, sizeof(limit))) &&
            strstr(limit, "shared memory"),
        "within one node: none (%s)", limit);
-    ok(isnan(tune_light(&f, 2, "pingpong size=8x", 0.5, limit, sizeof(limit))) &&
-           isnan(tune_light(NULL, 2, "pingpong size=8", 0.5, limit, sizeof(limit))),
+    ok(isnan(model_bin_light(&f, 2, "pingpong size=8x", 0.5, limit, sizeof(limit))) &&
+           isnan(model_bin_light(NULL, 2, "pingpong size=8", 0.5, limit, sizeof(limit))),
        "a bin that is no size, or no facts: none");
     facts_free(&f);
 }

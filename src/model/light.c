@@ -1,11 +1,11 @@
-/* tune's figures against the speed-of-light model: a bin of the built-in
- * benchmarks is a message size and a time ("pingpong size=N": the one-way
- * latency; ucx-pair's "tag_lat size=N" the same, "tag_bw size=N" the time
- * a message takes in a stream of them), which the model gives for the
- * node's fastest port. Collectives' times and other metrics have no figure. */
-#include "tune/session.h"
-#include "facts/facts.h"
+/* A measured bin against the speed-of-light model, for tune's and
+ * compare's tables: a bin of the built-in benchmarks is a message size and a
+ * time (examples/mpi_pingpong.c's "pingpong size=N": the one-way latency;
+ * ucx-pair's "tag_lat size=N" the same, "tag_bw size=N" the time a message
+ * takes in a stream of them), which the model gives for the node's fastest
+ * port. Collectives' times and other metrics have no figure. */
 #include "model/model.h"
+#include "facts/facts.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,8 +33,8 @@ static bool bin_bench(const char *bin, struct bench *b, double *bytes)
     return false;
 }
 
-double tune_light(const struct facts *f, int nodes, const char *bin, double median_us,
-                  char *limit, size_t n)
+double model_bin_light(const struct facts *f, int nodes, const char *bin, double median_us,
+                       char *limit, size_t n)
 {
     struct bench b;
     double bytes;

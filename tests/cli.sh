@@ -8,6 +8,24 @@ run "$RDMARUN" --help
 check "--help prints usage" 0 "Usage: rdmarun" "--dry-run" "--set SECTION.KEY=VALUE"
 run "$RDMARUN" --version
 check "--version" 0 "rdmarun "
+# srun's row says what srun said: its version, or why it has none (without
+# a Slurm configuration srun prints 4 lines on stderr and exits 1: its fatal
+# one is the reason; issue 51: the row said "said nothing").
+if command -v srun >/dev/null; then
+    said=$(srun --version 2>&1)
+    s=$?
+    if [ $s = 0 ]; then
+        want=$(printf '%s\n' "$said" | head -1)
+    else
+        want="--version failed (status $s): $(printf '%s\n' "$said" | grep fatal | head -1 | cut -c1-150)"
+        [ -n "$(printf '%s\n' "$said" | grep fatal)" ] ||
+            want="--version failed (status $s): $(printf '%s\n' "$said" | grep . | tail -1 | cut -c1-150)"
+    fi
+    printf '%s\n' "$out" | grep "^  srun " | grep -qF -- "$want"
+    ok $? "--version's srun row: ${want:-nothing}"
+else
+    skip "--version's srun row" "srun not installed"
+fi
 run "$RDMARUN"
 check "no program is a usage error" 64 "no program to run"
 run "$RDMARUN" -p
@@ -189,6 +207,97 @@ run env PATH="$TMP/bin:$PATH" "$RDMARUN" --dry-run --sysfs "$NONE" -p shm prob
 check "a program named prob on PATH is a program" 0
 case "$(printf '%s\n' "$out" | head -n 1)" in "mpirun "*" prob") r=0 ;; *) r=1 ;; esac
 ok $r "and the plan runs it"
+# Issue 51: commands that do something other than what they look like.
+# Options before a command are the command's (git's order): never a job that
+# runs a program named like it, even one first on PATH.
+cp "$TMP/mark" "$TMP/bin/probe"
+rm -f "$TMP/launched"
+run env PATH="$TMP/bin:$PATH" "$RDMARUN" --color never --topology "$SRC/tests/data/topologies/coral-lassen.xml" probe
+check "rdmarun --color never --topology X probe: probe, with its options" 0 "host lassen28"
+! launched; ok $? "and no program named probe was launched"
+run env PATH="$TMP/bin:$PATH" "$RDMARUN" -p shm probe
+check "rdmarun -p shm probe: probe takes no -p: refused, with how to write either" 64 \
+    "-p is an option of the run command" "'probe' is rdmarun's command" "./probe, or after --"
+! launched; ok $? "and nothing was launched"
+rm -f "$TMP/launched"
+run env PATH="$TMP/bin:$PATH" "$RDMARUN" -np 2 probe
+check "rdmarun -np 2 probe: probe refuses -np, and says how to run a program of that name" 64 \
+    "'probe' is rdmarun's command" "./probe, or after --"
+! launched; ok $? "and nothing was launched"
+run env PATH="$TMP/bin:$PATH" "$RDMARUN" --dry-run --sysfs "$NONE" -p shm -- probe
+check "after --, probe is a program" 0 "mpirun "
+run "$RDMARUN" --color never verify "$TMP"
+check "--color never verify DIR: verify, not a job" 82 "no transport evidence"
+# --sysfs, --topology, --facts describe a recorded node: a real run is refused.
+for o in "--sysfs $NONE" "--topology $SRC/tests/data/topologies/coral-lassen.xml"; do
+    rm -f "$TMP/launched"
+    run env -u RDMARUN_RECORDED_RUN "$RDMARUN" $o -p shm -np 1 "$TMP/mark"
+    check "${o%% *} on a real run: refused, with the fix" 64 "${o%% *} describes a recorded node" \
+        "add --dry-run"
+    ! launched; ok $? "${o%% *}: nothing launched"
+done
+# rdmarun's options after the program go to the program (mpirun's rule):
+# warned; under strict without a terminal, refused; on a terminal, asked.
+rm -f "$TMP/launched"
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 1 "$TMP/mark" --dry-run
+check "--dry-run after the program: warned, the job runs (no terminal)" 0 \
+    "warning: --dry-run comes after the program, so it goes to $TMP/mark, not to rdmarun"
+launched; ok $? "and it ran, as mpirun would"
+rm -f "$TMP/launched"
+run "$RDMARUN" -p shm --verify strict $MPIRUN_ROOT -np 1 "$TMP/mark" --dry-run
+check "--dry-run after the program under strict: refused" 64 "not started: --verify strict"
+! launched; ok $? "and nothing ran"
+asked() {  # ANSWER: the same job on a terminal (a pty), answering ANSWER
+    rm -f "$TMP/launched"
+    python3 - "$1" "$RDMARUN" -p shm $MPIRUN_ROOT -np 1 "$TMP/mark" --dry-run <<'PY'
+import os, pty, sys, time
+answer, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+seen = b""
+while b"[y/N]" not in seen:
+    seen += os.read(fd, 1024)
+os.write(fd, answer.encode() + b"\n")
+while True:
+    try:
+        chunk = os.read(fd, 1024)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(seen.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+}
+out=$(asked n) rc=$? err=
+check "on a terminal it asks; 'n': not started, 64" 64 "start $TMP/mark with that option as its own? [y/N]" \
+    "not started: not confirmed"
+! launched; ok $? "and nothing ran"
+out=$(asked y) rc=$? err=
+check "'y': the job runs" 0 "[y/N]"
+launched; ok $? "and it ran"
+run "$RDMARUN" tune -p shm --launcher exec -- /bin/true --metric 'x=([0-9]+)'
+check "tune: --metric after the program is refused" 64 \
+    "--metric comes after the program, so it goes to /bin/true, not to tune"
+run "$RDMARUN" tune --help
+check "tune --help: --metric before the program" 0 "[--metric REGEX [--higher-is-better]] [MPIRUN OPTIONS]" \
+    "[-- PROGRAM [ARGS...]]"
+# A count glued to its option: the spelling meant, first.
+for w in -np2:"-np 2" -n2:"-n 2" -N4:"-N 4"; do
+    run "$RDMARUN" --dry-run -p shm "${w%%:*}" ./prog
+    check "${w%%:*}: did you mean ${w#*:}" 64 "did you mean ${w#*:}?"
+done
+run "$RDMARUN" profiles shwo
+check "profiles shwo: did you mean 'show'" 64 "(did you mean 'show'?)"
+run "$RDMARUN" --dry-run -p rce ./prog
+check "-p rce: did you mean 'roce'" 66 "profile 'rce' not found (did you mean 'roce'?)"
+run "$RDMARUN" --help
+check "--help lists every command a person runs, and --color" 0 "  report DIR_OR_FILE..." \
+    "  judge FILE..." "--color"
+
 # help and version as words.
 run "$RDMARUN" version
 check "rdmarun version" 0 "rdmarun "
@@ -284,7 +393,7 @@ run "$RDMARUN" --dry-run --sysfs "$NONE" -p shm --threads many ./prog
 check "--threads many" 64 "--threads many: expected a whole number or auto (N|auto)"
 run "$RDMARUN" compare -p shm --np 2,x -- ./prog
 check "compare --np 2,x" 64 "--np 2,x: expected whole numbers above 0, separated by commas"
-run "$RDMARUN" --json --sysfs "$NONE" -p shm ./prog
+run "$RDMARUN" --json -p shm ./prog
 check "--json without --dry-run is refused, not ignored" 64 "--json prints the plan of a --dry-run"
 printf '{"rdmarun_facts": 1,' >"$TMP/cut.json"
 run "$RDMARUN" probe --facts "$TMP/cut.json"

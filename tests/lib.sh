@@ -75,6 +75,17 @@ broken_ucx_lines() {
 # Tests run as root in CI; mpirun refuses that unless told.
 MPIRUN_ROOT=
 [ "$(id -u)" = 0 ] && MPIRUN_ROOT=--allow-run-as-root
+# Real jobs planned on recorded nodes (--sysfs, --topology, --facts: a fabric
+# this machine lacks) are how the suites test rdmarun's handling of them;
+# a user's such run is refused (tests/cli.sh runs without this).
+RDMARUN_RECORDED_RUN=1
+export RDMARUN_RECORDED_RUN
+# evidence_path: the evidence folder a job's summary line names (read from
+# stdin), whole: the line says it relative to the job's folder when inside it.
+evidence_path() {
+    _e=$(sed -n 's/.*evidence in \([^ ;]*\).*/\1/p' | head -1)
+    case $_e in /* | "") printf '%s\n' "$_e" ;; *) printf '%s/%s\n' "$PWD" "$_e" ;; esac
+}
 
 # ok STATUS DESCRIPTION: returns STATUS's truth, so that `ok $? ... || show`
 # and `[ $? = 0 ] ||` after it see the check, not the echo.

@@ -147,9 +147,34 @@ RDMARUN_PROFILE_PATH=$SRC/profiles run "$RDMARUN" profiles
 check "profiles lists the shipped ones with descriptions" 0 "auto " "roce " "pvrdma " "nccl-ib " "tcp " "shm " "RoCE v2"
 mkdir -p "$TMP/site"; printf '[profile]\ndescription = site roce\ninherit = ../profiles-shipped/roce.ini\n' >"$TMP/site/roce.ini"
 mkdir -p "$TMP/profiles-shipped"; cp "$SRC/profiles/roce.ini" "$TMP/profiles-shipped/"
+RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles -v
+printf '%s\n' "$out" | grep -A1 "^roce  *site roce$" | grep -q "^  *$TMP/site/roce.ini$"
+ok $? "an earlier directory's profile is listed first, its file under it with -v"
+printf '%s\n' "$out" | grep -A2 "^roce  *RoCE v2" | grep -q "(shadowed by the one above)" &&
+    printf '%s\n' "$out" | grep -q "^  *$SRC/profiles/roce.ini$"
+ok $? "the later one is marked shadowed"
+# 80 columns: descriptions wrapped, files only with -v (issue 51: was 134 wide)
 RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles
-printf '%s\n' "$out" | grep -q "^roce .*site roce .*$TMP/site/roce.ini$"; ok $? "an earlier directory's profile is listed first"
-printf '%s\n' "$out" | grep -q "^roce .*$SRC/profiles/roce.ini (shadowed)$"; ok $? "the later one is marked shadowed"
+w=$(printf '%s\n' "$out" | awk '{ if (length > m) m = length } END { print m + 0 }')
+[ "$w" -le 80 ] && ! has "$out" "$SRC/profiles/" && has "$out" "rdmarun profiles -v: each one's file"
+ok $? "profiles fits 80 columns ($w), no paths without -v"
+# A site's roce.ini that inherits "roce" by name takes the next roce on the
+# search path, the shipped one (issue 51: was a bare cycle), and nccl-ib,
+# which inherits roce, gets the site's.
+mkdir -p "$TMP/site-by-name"
+printf '[profile]\ndescription = site roce by name\ninherit = roce\n[ucx]\nRNDV_THRESH = 128K\n' \
+    >"$TMP/site-by-name/roce.ini"
+RDMARUN_PROFILE_PATH=$TMP/site-by-name:$SRC/profiles run "$RDMARUN" profiles show roce
+check "a site roce.ini inheriting 'roce' takes the shipped one below it" 0 \
+    "description = site roce by name" "RNDV_THRESH = 128K" "TLS = rc,sm,self" \
+    "# file: $SRC/profiles/roce.ini" "# file: $TMP/site-by-name/roce.ini"
+RDMARUN_PROFILE_PATH=$TMP/site-by-name:$SRC/profiles run "$RDMARUN" profiles show nccl-ib
+check "and nccl-ib, inheriting roce, gets the site's roce over the shipped one" 0 \
+    "RNDV_THRESH = 128K" "IB_HCA = auto" "TLS = rc,sm,self"
+printf '[profile]\ninherit = lonely\n' >"$TMP/site-by-name/lonely.ini"
+RDMARUN_PROFILE_PATH=$TMP/site-by-name run "$RDMARUN" profiles show lonely
+check "with none of its name after it on the path: not found after this file, with the fix" 66 \
+    "parent profile 'lonely' not found after this file on the search path" "takes the next one"
 RDMARUN_PROFILE_PATH=$TMP/site:$SRC/profiles run "$RDMARUN" profiles show roce
 check "a site profile inherits the shipped one by relative path" 0 "description = site roce" "IB_GID_INDEX = auto"
 run "$RDMARUN" profiles show nccl-ib
@@ -254,16 +279,17 @@ mkdir -p "$TMP/mixed"
 printf '[profile]\ndescription = a bad fabric\nfabric = warp\n' >"$TMP/mixed/badfabric.ini"
 printf '[profile]\ninherit = nowhere\n' >"$TMP/mixed/orphan.ini"
 printf '[profile]\ndescription = fine\ninherit = shm\n' >"$TMP/mixed/a-rather-long-profile-name.ini"
-RDMARUN_PROFILE_PATH=$TMP/mixed:$SRC/profiles run "$RDMARUN" profiles
+RDMARUN_PROFILE_PATH=$TMP/mixed:$SRC/profiles run "$RDMARUN" profiles -v
 check "a broken profile: marked, with its first error, status 78" 78 \
-    "BROKEN: $TMP/mixed/badfabric.ini:3: [profile] fabric = warp: expected one of" \
-    "BROKEN: $TMP/mixed/orphan.ini:2: parent profile 'nowhere' not found" \
+    "$TMP/mixed/badfabric.ini:3:" "$TMP/mixed/orphan.ini:2:" \
     "warning: 2 profiles cannot be loaded"
-printf '%s\n' "$out" | grep -q "^a-rather-long-profile-name  fine  *$TMP/mixed/a-rather-long-profile-name.ini$"
-ok $? "the fine one inheriting a shipped profile is not marked"
-cols=$(printf '%s\n' "$out" | grep -v BROKEN | awk '{print index($0, "/")}' | sort -u)
-[ "$(printf '%s\n' "$cols" | wc -l)" = 1 ]; ok $? "every path starts in one column (the widest name and description set it: $cols)"
-printf '%s\n' "$out" | grep -q "^shm                         Single node"; ok $? "the name column is as wide as the widest name"
+printf '%s\n' "$out" | grep -A2 "^a-rather-long-profile-name$" | tr -s ' ' | tr '\n' '|' |
+    grep -q "^a-rather-long-profile-name| fine| $TMP/mixed/a-rather-long-profile-name.ini|$"
+ok $? "the fine one inheriting a shipped profile is not marked (a name past 24 columns: its own line)"
+cols=$(printf '%s\n' "$out" | grep "^ *[^ ]*\.ini$" | awk '{print index($0, "/")}' | sort -u)
+[ "$(printf '%s\n' "$cols" | wc -l)" = 1 ]; ok $? "with -v every file is under its name, in one column ($cols)"
+printf '%s\n' "$out" | grep -q "^shm                       Single node"
+ok $? "the name column is as wide as the widest name, 24 at most"
 RDMARUN_PROFILE_PATH=$TMP/mixed run "$RDMARUN" profiles --json
 printf '%s' "$out" | python3 -c '
 import json, sys

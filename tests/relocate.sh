@@ -18,7 +18,7 @@ if [ "$(cat "$BUILD/rdmarun-tree")" = . ]; then
     mkdir -p "$C"
     cp "$BUILD/rdmarun" "$BUILD/rdmarun-tree" "$C/" && cp -r "$SRC/profiles" "$C/profiles"
     sed -i 's/^description *=.*/description = the copy'"'"'s own shm/' "$C/profiles/shm.ini"
-    run "$C/rdmarun" profiles
+    run "$C/rdmarun" profiles -v
     check "a copied build tree lists its own profiles" 0 "the copy's own shm" "$C/profiles/shm.ini"
     # The original's profiles out of reach (the copy's rdmarun-tree, were it
     # absolute, would name them): moved aside in a second copy of the source.
@@ -39,10 +39,10 @@ A=$TMP/inst-a B=$TMP/inst-b
 make -C "$BUILD" install prefix="$A" >"$TMP/install.log" 2>&1
 ok $? "make install prefix=$A" || sed 's/^/#   /' "$TMP/install.log" | tail -20
 mv "$A" "$B"
-run "$B/bin/rdmarun" profiles
+run "$B/bin/rdmarun" profiles -v
 check_without "the moved installation lists its own profiles" 0 "$A" "$B/share/rdmarun/profiles/shm.ini"
 # Not moved: it reads its own prefix's, as compiled in.
 make -C "$BUILD" install prefix="$A" >"$TMP/install.log" 2>&1
-run "$A/bin/rdmarun" profiles
+run "$A/bin/rdmarun" profiles -v
 check_without "an installation in place reads its prefix's profiles" 0 "$B" "$A/share/rdmarun/profiles/shm.ini"
 done_testing

@@ -51,7 +51,7 @@ check "NCCL without an RDMA device is a fallback" 80 "FALLBACK"
 # line; its exit status is the job's, not rdmarun's.
 run "$RDMARUN" verify --json "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log"
 check "UCX's assertion after RDMA: verdict rdma, the aborted process in JSON" 0 '"verdict": "rdma"' \
-    '"aborted": "process 2558 on rxe-guest: ib_device.c:210  Assertion `wait_ctx->cb_id == UCS_CALLBACKQ_ID_NULL'"'"' failed"' \
+    '"aborted": "UCX ended process 2558 on rxe-guest: ib_device.c:210  Assertion `wait_ctx->cb_id == UCS_CALLBACKQ_ID_NULL'"'"' failed"' \
     '"aborted_where": '
 run "$RDMARUN" verify "$LOGS/mpich-4.2-ucx-1.18-rc-assert-teardown.log"
 check "and in the text, after the verdict" 0 \
@@ -68,7 +68,7 @@ check "an inter-node endpoint: RDMA verified without 'within one node'" 0 \
 printf '%s\n' '[c07:31337:0:31337] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))' >"$TMP/ucx-signal.log"
 run "$RDMARUN" verify "$TMP/ucx-signal.log"
 check "UCX's caught signal before any path: no verdict, the process and its line" 82 \
-    "no verdict: the job failed before any process chose a path to another: process 31337 on c07: Caught signal 11 (Segmentation fault"
+    "no verdict: the job failed before any process chose a path to another: process 31337 on c07 crashed: signal 11 (Segmentation fault"
 printf '%s\n' '[c07:31337:0:31337]      ucp_ep.c:1210 Fatal: endpoint reconfiguration not supported yet' >"$TMP/ucx-fatal.log"
 run "$RDMARUN" verify "$TMP/ucx-fatal.log"
 check "UCX's Fatal: the same" 82 "process 31337 on c07: ucp_ep.c:1210 Fatal: endpoint reconfiguration"

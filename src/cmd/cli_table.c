@@ -24,6 +24,10 @@ const struct opt cli_options[] = {
     {"csv", NULL, CMD_REPORT, OPT_FLAG, C(csv), NULL, NULL, "report: one CSV row per node"},
     {"plot", NULL, CMD_REPORT, OPT_FLAG, C(plot), NULL, NULL,
      "report: each node's days, one column a day"},
+    {"verbose", "-v", CMD_PROFILES, OPT_FLAG, C(verbose), NULL, NULL,
+     "profiles: each profile's file under its name"},
+    {"verbose", NULL, CMD_RUN, OPT_FLAG, C(verbose), NULL, NULL,
+     "say the plan's details before the job (settings of\nanother MPI left out); -v is the launcher's"},
     {"keys", NULL, CMD_PROFILES, OPT_FLAG, C(keys), NULL, NULL,
      "profiles: every SECTION.KEY --set takes, one a line\n(ucx.: the installed UCX's variables)"},
     {"dry-run", NULL, CMD_RUN, OPT_FLAG, C(dry_run), NULL, NULL,
@@ -94,7 +98,7 @@ const struct opt cli_options[] = {
     {"node", NULL, CMD_CHECK | CMD_JUDGE, OPT_VALUE, C(node), NULL, "NAME|DESCRIPTION",
      "check --drain: the node's name;\njudge: the node a result ran on, as KEY=VALUE words:\n"
      "nics=8x400G kind=ib|roce|efa|cxi|opa|eth|soft pcie=5x16\ngpus=8xH100 nvlink=none|GEN "
-     "nodes=N ppn=N gdr=yes|no\nnuma=local|remote (and mtu=N, pcie-trained=GENxWIDTH)"},
+     "nodes=N ppn=N gdr=yes|no\nnuma=local|remote mem=GB/s (and mtu=N,\npcie-trained=GENxWIDTH)"},
     {"scontrol", NULL, CMD_CHECK, OPT_VALUE, C(scontrol), NULL, "PATH",
      "check --drain: the scontrol to run"},
     {"manifest", NULL, CMD_CHECK, OPT_VALUE, C(manifest), NULL, "FILE",
@@ -171,7 +175,7 @@ static void usage_lines(FILE *out, const struct command_def *c, bool first)
 /* The grouped help of `rdmarun --help`: the common options first. */
 static void global_help(FILE *out)
 {
-    static const char *const common[] = {"profile", "set", "dry-run", "mpirun", "launcher", NULL};
+    static const char *const common[] = {"profile", "set", "dry-run", "launcher", "color", NULL};
     static const char *const placement[] = {"bind-policy", "threads", "report", NULL};
     static const char *const verify[] = {"verify", "evidence-dir", NULL};
     usage_lines(out, &commands[0], true);
@@ -182,14 +186,10 @@ static void global_help(FILE *out)
     help_named(out, placement);
     fputs("\nVerifying the transports:\n", out);
     help_named(out, verify);
-    fputs("\nCommands:\n"
-          "  profiles [show NAME]     list the tuning profiles, or show one's values\n"
-          "  probe                    what rdmarun finds on this node\n"
-          "  verify LOG_OR_DIR...     whether a job's ranks talked over RDMA or TCP\n"
-          "  check                    node health, --qp-test, --path-test between nodes\n"
-          "  compare                  run PROGRAM under several profiles, compare times\n"
-          "  tune                     find the settings that beat a profile, by measuring\n",
-          out);
+    fputs("\nCommands:\n", out);
+    for (size_t k = 0; k < ncommands; k++)   /* every command a person runs */
+        if (commands[k].words)
+            fprintf(out, "  %-24s %s\n", commands[k].words, commands[k].brief);
     fputs("  -h, --help [all]         this help; all: every option, the helpers' too\n"
           "  -V, --version            rdmarun's version and the stack it runs on\n"
           "\nmpirun's own options (-np, -H, --map-by, -x, --mca, ...) pass on unchanged;\n"

@@ -11,6 +11,8 @@ struct command_def {
     int (*run)(const struct cmdline *cl);
     const char *usage;         /* after "rdmarun ", one or more lines */
     const char *summary;       /* one sentence: what it does (its --help) */
+    const char *words, *brief; /* its line in rdmarun --help ("verify LOG_OR_DIR...",
+                                  what it does); NULL: not listed (run, the helpers) */
 };
 
 extern const struct command_def commands[];

@@ -240,10 +240,14 @@ static bool other_command(enum command cmd, const char *word)
 }
 
 /* The spelling closest to `word` among rdmarun's options of `cmd` and, when
- * given, the launcher's; NULL when none is near. Owned by a static buffer. */
+ * given, the launcher's (a count glued to its option first: "-np 2"); NULL
+ * when none is near. Owned by a static buffer. */
 static const char *near_option(enum command cmd, const char *word, const struct launcher_opts *lo)
 {
     static char best[128];
+    if (cmd & (CMD_RUN | CMD_COMPARE | CMD_TUNE | CMD_CHECK) &&
+        cli_glued_count(word, best, sizeof(best)))
+        return best;
     struct strvec cands = {0};
     for (size_t k = 0; k < cli_noptions; k++)
         if (cli_options[k].scope & cmd) {
@@ -447,32 +451,6 @@ static int rank_env_options(struct cmdline *cl)
     return rc;
 }
 
-/* Whether a program of that name is on PATH (as execvp would find it). */
-static bool on_path(const char *word)
-{
-    char *found = launch_on_path(word);
-    free(found);
-    return found != NULL;
-}
-
-/* The command a first word nearly spells ('prob', 'verison'), when it is
- * no program to run: a usage error (true, said). */
-static bool near_command(const char *word)
-{
-    if (word[0] == '-' || strchr(word, '/') || on_path(word))
-        return false;
-    const char *names[16];
-    size_t n = 0;
-    for (size_t c = 0; c < ncommands && n < 16; c++)
-        if (commands[c].name)
-            names[n++] = commands[c].name;
-    const char *s = suggest(word, names, n);
-    if (s)
-        rr_error("'%s' is not an rdmarun command, nor a program on PATH (did you mean '%s'? "
-                 "hint: rdmarun --help; a program here: ./%s)", word, s, word);
-    return s != NULL;
-}
-
 /* The options from argv[*i] on, until the program: rdmarun's own, and the
  * launcher's kept verbatim with their arguments. 0, 1 when --help or
  * --version ended the parse, or the status. */
@@ -561,7 +539,9 @@ static int check_words(struct cmdline *cl)
         return RR_EX_USAGE;
     if (cl->command == CMD_PROFILES && words->n > 0) {
         if (strcmp(words->v[0], "show") != 0 || words->n != 2) {
-            rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME");
+            const char *show[] = {"show"}, *s = suggest(words->v[0], show, 1);
+            rr_error("usage: rdmarun profiles [--json] | rdmarun profiles show [--json] NAME%s",
+                     s && strcmp(words->v[0], "show") != 0 ? " (did you mean 'show'?)" : "");
             return RR_EX_USAGE;
         }
         cl->show_name = xstrdup(words->v[1]);
@@ -596,6 +576,31 @@ static int check_words(struct cmdline *cl)
     return 0;
 }
 
+/* The words of `rdmarun OPTIONS COMMAND ARGS` as `rdmarun COMMAND OPTIONS
+ * ARGS` (git's and ip's order), kept until cli_free: the options read
+ * keep pointers into them. */
+static char **reordered;
+
+/* argv with argv[at], a command's name after options, moved to the front,
+ * parsed again; a note on how to run a program of that name. */
+static int parse_command_first(int argc, char **argv, int at, struct cmdline *cl)
+{
+    char **v = xcalloc((size_t)argc + 1, sizeof(char *));
+    v[0] = argv[0];
+    v[1] = argv[at];
+    for (int k = 1, n = 2; k < argc; k++)
+        if (k != at)
+            v[n++] = argv[k];
+    cli_free(cl);
+    int rc = cli_parse(argc, v, cl);
+    free(reordered);
+    reordered = v;
+    if (rc)
+        rr_note("'%s' is rdmarun's command, read with the options before it as its own (a "
+                "program named %s: ./%s, or after --)", argv[at], argv[at], argv[at]);
+    return rc;
+}
+
 int cli_parse(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof(*cl));
@@ -606,7 +611,7 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     if (named) {
         cl->command = named->id;
         i++;
-    } else if (i < argc && near_command(argv[i])) {
+    } else if (i < argc && cli_near_command(argv[i])) {
         return RR_EX_USAGE;
     }
     launcher_named(argc, argv);
@@ -615,11 +620,14 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
     int rc = parse_options(argc, argv, cl, &i);
     if (rc)
         return rc == 1 ? 0 : rc;
+    bool after_dashes = i > 1 && strcmp(argv[i - 1], "--") == 0;
+    if (cl->command == CMD_RUN && i > 1 && i < argc && !after_dashes && command_named(argv[i]))
+        return parse_command_first(argc, argv, i, cl);
     for (; i < argc; i++)
         sv_push(&cl->job.program, argv[i]);
     if (cl->command == CMD_RUN && split_contexts(&cl->job) != 0)
         return RR_EX_USAGE;
-    if (check_words(cl) != 0)
+    if (check_words(cl) != 0 || cli_recorded_node(cl) != 0 || cli_program_words(cl) != 0)
         return RR_EX_USAGE;
     struct stat st;
     int missing = cl->sysfs && stat(cl->sysfs, &st) != 0 ? errno : 0;
@@ -634,6 +642,8 @@ int cli_parse(int argc, char **argv, struct cmdline *cl)
 
 void cli_free(struct cmdline *cl)
 {
+    free(reordered);
+    reordered = NULL;
     launcher_options_free(&launcher.opts);
     launcher.have = false;
     opt_free(cli_options, cli_noptions, cl);

@@ -25,6 +25,7 @@ struct cmdline {
     char *profile;           /* -p/--profile; NULL = default */
     struct strvec sets;      /* --set section.key=value */
     bool dry_run, json;
+    bool verbose;            /* profiles -v: each profile's file */
     char *mpirun;            /* --mpirun PATH */
     char *launcher;          /* --launcher LAUNCHERS (settings.h), or NULL: the profile's */
     char *mpi;               /* --mpi openmpi|mpich, or NULL: the profile's, else the program's */
@@ -68,6 +69,19 @@ struct cmdline {
 
 /* Returns 0, or an RR_EX_* status after printing the problem. */
 int cli_parse(int argc, char **argv, struct cmdline *cl);
+/* words.c: rdmarun's own options after the program (run: a warning, and
+ * asked on a terminal or refused under --verify strict; compare and tune:
+ * refused); 0 or RR_EX_USAGE, said. */
+int cli_program_words(const struct cmdline *cl);
+/* words.c: --sysfs, --topology or --facts on a real run: refused (add
+ * --dry-run); 0 or RR_EX_USAGE, said. */
+int cli_recorded_node(const struct cmdline *cl);
+/* words.c: "-np2" as "-np 2" in out (a count option of mpirun's with its
+ * number glued on); false for any other word. */
+bool cli_glued_count(const char *word, char *out, size_t n);
+/* words.c: the command a first word nearly spells ('prob'), when it is no
+ * program on PATH: a usage error (true, said). */
+bool cli_near_command(const char *word);
 void cli_free(struct cmdline *cl);
 /* One app context's words (an MPMD part after ":", or an appfile's line)
  * into c; the words used, or -1 after saying why. */

@@ -35,6 +35,56 @@ static char **load_errors(const struct profile_info *list, size_t n, const struc
     return errors;
 }
 
+#define LIST_COLUMNS 80   /* a terminal's width, as ls and git wrap to */
+
+/* text from `indent` on, wrapped at spaces to LIST_COLUMNS; the first line
+ * is already at `indent`. */
+static void print_wrapped(const char *text, int indent)
+{
+    int room = LIST_COLUMNS - indent;
+    while (room > 20 && (int)strlen(text) > room) {
+        int cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            cut = room;
+        printf("%.*s\n%*s", cut, text, indent, "");
+        text += cut + (text[cut] == ' ');
+    }
+    printf("%s\n", text);
+}
+
+/* One profile a block: its name, its description wrapped within 80
+ * columns, (shadowed) and BROKEN with its error; its file with -v. */
+static void print_list(const struct profile_info *list, size_t n, char **errors, bool verbose)
+{
+    int wname = 4;
+    for (size_t i = 0; i < n; i++)
+        wname = (int)strlen(list[i].name) > wname ? (int)strlen(list[i].name) : wname;
+    wname = wname > 24 ? 24 : wname;
+    for (size_t i = 0; i < n; i++) {
+        const char *d = list[i].description && *list[i].description ? list[i].description
+                        : "(no description)";
+        char *text = xasprintf("%s%s", d, list[i].shadowed ? " (shadowed by the one above)" : "");
+        if ((int)strlen(list[i].name) > wname)   /* its own line, the text below it */
+            printf("%s\n%*s", list[i].name, wname + 2, "");
+        else
+            printf("%-*s  ", wname, list[i].name);
+        print_wrapped(text, wname + 2);
+        free(text);
+        if (verbose)
+            printf("%*s%s\n", wname + 2, "", list[i].path);
+        if (errors[i]) {
+            char *e = xasprintf("%s: %s", list[i].shadowed ? "broken too" : "BROKEN", errors[i]);
+            printf("%*s", wname + 2, "");
+            print_wrapped(e, wname + 2);
+            free(e);
+        }
+    }
+    if (!verbose)
+        printf("(rdmarun profiles -v: each one's file; rdmarun profiles show NAME: its values)\n");
+}
+
 static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
 {
     struct profile_info *list;
@@ -64,22 +114,7 @@ static int list_profiles(const struct cmdline *cl, const struct strvec *dirs)
         rr_warn("no profiles found (searched %s)", path);
         free(path);
     } else {
-        /* Columns as wide as their widest entry. */
-        int wname = 4, wdesc = 0;
-        for (size_t i = 0; i < n; i++) {
-            int a = (int)strlen(list[i].name);
-            int b = list[i].description ? (int)strlen(list[i].description) : 0;
-            wname = a > wname ? a : wname;
-            wdesc = b > wdesc ? b : wdesc;
-        }
-        for (size_t i = 0; i < n; i++) {
-            printf("%-*s  %-*s  %s%s\n", wname, list[i].name, wdesc,
-                   list[i].description ? list[i].description : "", list[i].path,
-                   list[i].shadowed ? " (shadowed)" : "");
-            if (errors[i])
-                printf("%-*s  %s: %s\n", wname, "", list[i].shadowed ? "broken too" : "BROKEN",
-                       errors[i]);
-        }
+        print_list(list, n, errors, cl->verbose);
     }
     if (broken && !cl->json)
         rr_warn("%zu profile%s cannot be loaded (marked BROKEN, with the first error)",

@@ -30,8 +30,20 @@
 
 /* Profiles an `auto` profile may choose, by fabric. */
 
-/* One line on stderr before launch: what rdmarun set, so job logs record it. */
-static void print_summary(const struct plan *p)
+/* path as the user sees it: relative to the working directory when under
+ * it ("rdmarun-evidence/JOB"), else whole. */
+static const char *path_shown(const char *path)
+{
+    static char cwd[4096];
+    if (!getcwd(cwd, sizeof(cwd)) || path[0] != '/')
+        return path;
+    size_t n = strlen(cwd);
+    return strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1] ? path + n + 1 : path;
+}
+
+/* One line on stderr before launch: what rdmarun set, so job logs record
+ * it; its notes, and with --verbose its details. */
+static void print_summary(const struct plan *p, bool verbose)
 {
     fprintf(stderr, "rdmarun: profile %s", p->chosen);
     if (strcmp(p->profile, p->chosen) != 0)
@@ -43,10 +55,12 @@ static void print_summary(const struct plan *p)
             fprintf(stderr, " %s=%s", p->items[i].name, p->items[i].value);
     if (p->evidence_dir)
         fprintf(stderr, "; verify %s, evidence in %s", verify_policy_names[p->verify.value],
-                p->evidence_dir);
+                path_shown(p->evidence_dir));
     fputc('\n', stderr);
     for (size_t i = 0; i < p->notes.n; i++)
         fprintf(stderr, "rdmarun: %s\n", p->notes.v[i]);
+    for (size_t i = 0; verbose && i < p->details.n; i++)
+        fprintf(stderr, "rdmarun: %s\n", p->details.v[i]);
 }
 
 /* --dry-run --report: the placement each local rank would get. */
@@ -285,7 +299,7 @@ static int real_run(struct plan_request *rq, struct plan *plan, const struct fac
             evidence_dir_warn(*evdir, errno);
         }
     }
-    print_summary(plan);
+    print_summary(plan, rq->verbose);
     int rc = preflight_run(plan);
     if (!rc && plan->app_path)
         rc = write_appfile(plan);
@@ -375,7 +389,7 @@ static int plan_and_run(const struct cmdline *cl, struct job_args *job, struct p
         .bind_policy = cl->bind_policy, .report = cl->report, .sysfs = cl->sysfs,
         .threads = cl->threads, .mpirun_on_path = l.mpirun_on_path,
         .stdbuf = access(PLAN_STDBUF_PATH, X_OK) == 0, .mpi_library = mpi_library,
-        .evidence_dir = evdir, .self = self, .app_path = apppath,
+        .evidence_dir = evdir, .self = self, .app_path = apppath, .verbose = cl->verbose,
     };
     for (int k = 0; k < launcher_count(); k++)
         rq.found[k] = l.path[k];

@@ -57,13 +57,33 @@ static char *rdma_core_of(const char *libibverbs)
     return sscanf(libibverbs, "%u.%u.%u", &a, &b, &c) == 3 ? xasprintf("%u", c) : NULL;
 }
 
-/* The first line of `path --version` (its stdout), or why there is none
- * (*answered false). */
+/* What a failed --version said: its line with "fatal" (srun's conclusion
+ * after its errors), else its last, terminal-safe. */
+static char *failure_line(const char *out)
+{
+    const char *pick = NULL, *last = NULL;
+    for (const char *s = out; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
+        size_t n = strcspn(s, "\n");
+        if (n == 0)
+            continue;
+        last = s;
+        char *l = trim_dup(s, n);
+        if (!pick && strstr(l, "fatal"))
+            pick = s;
+        free(l);
+    }
+    const char *s = pick ? pick : last ? last : out;
+    return term_safe(s, strcspn(s, "\n"), 200);
+}
+
+/* The first line of `path --version`, or why there is none (*answered
+ * false): its status and first line when it failed (srun without its
+ * configuration: "srun: fatal: ..." on stderr). */
 static char *ask_version(const char *path, bool *answered)
 {
     char *argv[] = {(char *)path, "--version", NULL};
     /* Its own group: a script's children (a hung srun's) end with it. */
-    struct proc_spec spec = {.argv = argv, .err = PROC_NULL, .own_group = true};
+    struct proc_spec spec = {.argv = argv, .err_to_out = true, .own_group = true};
     char *out = NULL;
     bool timed_out = false;
     int status = proc_capture(&spec, VERSION_TIMEOUT_S, VERSION_MAX, &out, &timed_out);
@@ -76,9 +96,15 @@ static char *ask_version(const char *path, bool *answered)
     } else {
         size_t len = out ? strcspn(out, "\n") : 0;
         char *first = trim_dup(out ? out : "", len);
-        if (*first) {
+        bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (*first && ok) {
             line = term_safe(first, strlen(first), 200);
             *answered = true;
+        } else if (*first) {
+            char *said = failure_line(out);
+            line = xasprintf("--version failed (status %d): %s", WIFEXITED(status)
+                             ? WEXITSTATUS(status) : -1, said);
+            free(said);
         } else {
             line = xasprintf("--version said nothing (status %d)",
                              WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -8,6 +8,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include <math.h>
+#include <strings.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -217,4 +218,45 @@ void metric_read(const regex_t *re, const char *log,
     free(line);
     if (f)
         fclose(f);
+}
+
+/* The words that name why a run failed, most telling first. */
+static const char *const failure_words[] = {
+    "rdmarun: error: ",     /* rdmarun's own refusal or failure */
+    "not enough slots",     /* Open MPI: more ranks than the hosts' slots (cores) */
+    "error",                /* any other tool's, case-insensitive */
+    NULL,
+};
+
+/* Whether hay holds needle, whatever the case. */
+static bool holds_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return true;
+    return false;
+}
+
+char *measure_failure(const char *log)
+{
+    char *found = NULL;
+    int rank = -1;   /* the index in failure_words of what was found */
+    FILE *f = open_input(log);
+    char *line = xmalloc(METRIC_LINE_MAX + 1);
+    bool cut;
+    for (long n = 0; f && n < 100000 && rank != 0 &&
+                     read_line_capped(f, line, METRIC_LINE_MAX, &cut) >= 0; n++)
+        for (int k = 0; failure_words[k] && (rank < 0 || k < rank); k++)
+            if (holds_ci(line, failure_words[k])) {
+                free(found);
+                const char *s = line + strspn(line, " \t");
+                found = term_safe(s, strlen(s), 200);
+                rank = k;
+                break;
+            }
+    free(line);
+    if (f)
+        fclose(f);
+    return found;
 }

@@ -307,9 +307,10 @@ void compare_plot(const struct compare *c, const struct result *res, size_t n)
     }
     xmemstream_close(d);
     fprintf(g, "# Made by rdmarun compare; run 'gnuplot scaling.gp' here to redraw.\n"
-               "set key left top\nset grid\nset xlabel 'ranks (np)'\nset logscale x 2\n");
+               "set key below\nset grid\nset xlabel 'ranks (np)'\nset logscale x 2\n");
     for (int t = 0; t < 2; t++) {
-        fprintf(g, "set terminal %s size 1000,420\nset output 'scaling.%s'\n",
+        /* noenhanced: a metric's "time_per_iter" is text, not subscripts */
+        fprintf(g, "set terminal %s noenhanced size 1000,420\nset output 'scaling.%s'\n",
                 t ? "svg" : "pngcairo", t ? "svg" : "png");
         /* The metric's name: the regex up to its first non-word character. */
         int len = c->metric ? (int)strspn(c->metric, "abcdefghijklmnopqrstuvwxyz"

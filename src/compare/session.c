@@ -296,11 +296,14 @@ static int one_run(struct compare *c, const char *self, int i, int csv, const ch
             rr_error("compare: cannot record run %d in %s: %s", i, csv_path, strerror(errno));
             rc = RR_EX_CANTCREAT;
         } else if (!r.included) {
-            rr_warn("compare: run %d (%s, %ld ranks) %s; left out of the statistics (%s)",
-                    i, r.profile, r.np, r.status ? "failed"
-                    : m.met ? "printed no metric"
+            if (isatty(STDERR_FILENO))
+                fputs("\r\033[K", stderr);   /* off the progress line */
+            char *why = r.status ? measure_failure(log) : NULL;
+            rr_warn("compare: run %d (%s, %ld ranks) %s%s%s; left out of the statistics (%s)",
+                    i, r.profile, r.np, r.status ? "failed" : m.met ? "printed no metric"
                     : strcmp(r.verdict, "fallback") == 0 ? "fell back to TCP"
-                    : "has no verdict its profile expects", log);
+                    : "has no verdict its profile expects", why ? ": " : "", why ? why : "", log);
+            free(why);
         }
     }
     free(evdir);
@@ -448,9 +451,10 @@ int compare_run(struct compare *c, const char *output)
         struct result *res = xcalloc(ncombos(c), sizeof(*res));
         size_t n = compare_summarize(c, runs, nruns, res);
         rc = runs_rc ? runs_rc : compare_write(c, res, n, runs, nruns);
+        bool measured = !rc;
         if (!rc)
-            rc = nothing_measured(res, n, runs, nruns);
-        if (!runs_rc)
+            measured = !(rc = nothing_measured(res, n, runs, nruns));
+        if (!runs_rc && measured)   /* (no run measured: nothing to draw) */
             compare_plot(c, res, n);
         free(res);
         free(runs);

@@ -413,8 +413,9 @@ const char *ucx_fatal_message(const char *body)
     return NULL;
 }
 
-/* Kept as "process 2382 on n1: <message>"; with no path chosen yet it is
- * also the error that ended the job. */
+/* Kept as "UCX ended process 2382 on n1: <message>", or "process 2382 on
+ * n1 crashed: signal 11 (...)"; with no path chosen yet it is also the
+ * error that ended the job. */
 static bool ucx_abort(struct evidence *ev, const char *line, const char *where, const char *host,
                       long pid)
 {
@@ -424,7 +425,13 @@ static bool ucx_abort(struct evidence *ev, const char *line, const char *where, 
     struct line_origin o;
     line_origin(s, host, pid, &o);
     char *who = evidence_process_words(o.host, o.pid);
-    char *said = xasprintf("%s: %s", who, text);
+    /* UCX's signal handler (debug.c ucs_debug_handle_error_signal) prints
+     * "Caught signal" for any crash, the program's own bugs too: the
+     * process crashed; the other messages are UCX's own end of it. */
+    char *said = starts_with(text, "Caught signal ")
+                 ? xasprintf("%s crashed: %s, UCX's handler printed the backtrace", who,
+                             text + strlen("Caught "))
+                 : xasprintf("UCX ended %s: %s", who, text);
     evidence_abort(ev, said, where);
     evidence_error(ev, said, where);
     free(said);

@@ -556,10 +556,11 @@ static char *summary_headed(const struct evidence *ev, enum verdict v, const cha
         break;
     }
     free(procs);
-    /* A verdict on the paths stands; a process UCX ended is said beside it
-     * (unknown verdicts name it as the error that ended the job). */
+    /* A verdict on the paths stands; a process UCX ended, or that crashed,
+     * is said beside it (unknown verdicts name it as the error that ended
+     * the job). */
     if (ev->abort && v != VERDICT_UNKNOWN) {
-        char *with = xasprintf("%s; then UCX ended %s (%s)", out, ev->abort, ev->abort_where);
+        char *with = xasprintf("%s; then %s (%s)", out, ev->abort, ev->abort_where);
         free(out);
         out = with;
     }

@@ -310,6 +310,10 @@ static void health_json(const struct result *res, size_t nres, const char *node,
     struct strvec codes = {0};
     json_begin_array(&j, "checks");
     for (size_t i = 0; i < nres; i++) {
+        /* reading the facts is a step before the checks, not one: listed
+         * when it failed, as the text counts it */
+        if (strcmp(res[i].name, "facts") == 0 && !res[i].problems.n)
+            continue;
         json_begin_object(&j, NULL);
         json_string(&j, "name", res[i].name);
         json_bool(&j, "passed", res[i].problems.n == 0);

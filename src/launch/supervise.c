@@ -135,8 +135,11 @@ static void stop_on_fallback(struct watch *w)
 {
     if (!w->strict_rdma || w->stopped || evidence_verdict(&w->ev) != VERDICT_FALLBACK)
         return;
-    char *s = verdict_summary(&w->ev, VERDICT_FALLBACK);
-    rr_error("%s: stopping the job (verify = strict; hint: --verify warn lets it run)", s);
+    /* "FALLBACK: ..." is its own label (in red): no "error:" before it */
+    char *s = verdict_summary(&w->ev, VERDICT_FALLBACK), *painted = msg_paint_verdict(stderr, s);
+    fprintf(stderr, "rdmarun: %s: stopping the job (verify = strict; hint: --verify warn lets "
+            "it run)\n", painted);
+    free(painted);
     free(s);
     if (w->tree)
         proc_signal_tree(w->job.pid, SIGTERM);
@@ -336,9 +339,8 @@ static char *job_summary(const struct plan *p, const struct watch *w, const stru
         free(summary);
         char *said = ev->abort ? term_safe(ev->abort, strlen(ev->abort), 1024) : NULL;
         summary = xasprintf("no verdict: the job ended (status %d) before any %s reported a "
-                            "transport (%s%s)", rc, w->tree ? "process" : "rank",
-                            said ? "UCX ended " : "the messages above say why",
-                            said ? said : "");
+                            "transport (%s)", rc, w->tree ? "process" : "rank",
+                            said ? said : "the messages above say why");
         free(said);
     } else if (v == VERDICT_UNKNOWN && !w->tree && (chosen = user_pml(p))) {
         /* An MPI program all the same: on the pml the user chose, which
@@ -516,11 +518,12 @@ static bool closing_line(const struct plan *p, const struct watch *w, const stru
         level = "";
     }
     bool warn = *level != '\0';
+    bool labeled = strncmp(summary, "FALLBACK", 8) == 0;   /* its own label: no error: before */
     /* One rdmarun per node (srun rdmarun --launcher exec): each verdict
      * says whose it is. */
     char *painted = msg_paint_verdict(stderr, summary);
     fprintf(stderr, "rdmarun: %s%s%s%s%s%s%s%s%s%s\n",
-            !warn ? "" : fails ? msg_error_word(stderr) : msg_warning_word(stderr),
+            !warn || labeled ? "" : fails ? msg_error_word(stderr) : msg_warning_word(stderr),
             w->tree ? w->host : "", w->tree ? ": " : "", painted,
             moved ? "; " : "", moved ? moved : "", trouble ? "; " : "", trouble ? trouble : "",
             warn ? "; the profile expects " : "",

@@ -133,11 +133,12 @@ static double busbw_peak(const struct node_model *m, const struct bench *b, char
 /* Why there is no figure, or NULL. */
 static const char *no_line_rate(const struct node_model *m, const struct bench *b)
 {
+    if (b->scope == SCOPE_NODE && !b->gpu_memory)   /* no NIC on this path */
+        return m->mem_gbs > 0 ? NULL
+               : "within a node over shared memory: the facts hold no memory bandwidth (the "
+                 "firmware gives no HMAT; --node mem=GB/s)";
     if (m->kind == KIND_SOFT || m->soft_device)
         return "software RDMA: no line-rate expectation";
-    if (b->scope == SCOPE_NODE && !b->gpu_memory && m->mem_gbs <= 0)
-        return "within a node over shared memory: the facts hold no memory bandwidth (the "
-               "firmware gives no HMAT; --node mem=GB/s)";
     if (b->op == OP_BUSBW && m->nodes <= 1 && m->nvlink_links <= 0 && m->pcie_gts <= 0)
         return "no NVLink or PCIe figure for the GPUs";
     if ((b->scope != SCOPE_NODE && b->op != OP_BUSBW) && m->nic_data_gbps <= 0)

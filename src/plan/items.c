@@ -120,6 +120,7 @@ void plan_free(struct plan *p)
     free(p->output_label);
     sv_free(&p->files);
     sv_free(&p->notes);
+    sv_free(&p->details);
     sv_free(&p->errors);
     sv_free(&p->argv);
     free(p->exec_path);

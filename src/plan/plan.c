@@ -309,7 +309,7 @@ static void drop_other_mpi(struct plan *p)
         if (!names[k].n)
             continue;
         char *list = sv_join(&names[k], ", ");
-        sv_pushf(&p->notes, "%s: %s %s do not apply: left out", mpi_family_titles[p->mpi.value],
+        sv_pushf(&p->details, "%s: %s %s do not apply: left out", mpi_family_titles[p->mpi.value],
                  vocabularies[k], list);
         free(list);
         sv_free(&names[k]);

@@ -72,6 +72,7 @@ struct plan_request {
      * a program whose libraries name none; -1: none. */
     int wrapped_mpi;
     bool report;                        /* --report: each rank's placement */
+    bool verbose;                       /* --verbose: the plan's details before the job */
     const char *threads;                /* --threads as given, or NULL: the profile's */
     const char *sysfs;                  /* --sysfs, handed on to the per-rank helper */
     /* Each launcher found, by enum launcher, or NULL (the bare name);
@@ -140,6 +141,8 @@ struct plan {
     struct plan_port ports[MAX_PORTS];   /* UCX_NET_DEVICES, as ports; none when unset */
     size_t nports;
     struct strvec notes;     /* things the user should know */
+    struct strvec details;   /* and what only --dry-run and --verbose say (a setting of
+                                another MPI's left out) */
     struct strvec errors;    /* reasons the plan cannot run */
     int status;              /* RR_EX_* for the first error, 0 if none */
     struct strvec argv;      /* the command to exec */

@@ -260,11 +260,11 @@ void plan_print_text(const struct plan *p, FILE *out, bool detail)
     fputc('\n', out);
     print_heading(p, out, width);
     print_items(p, out, width, detail);
-    for (size_t i = 0; i < p->notes.n; i++) {
-        const char *n = p->notes.v[i];
+    for (size_t i = 0; i < p->notes.n + p->details.n; i++) {
+        const char *n = i < p->notes.n ? p->notes.v[i] : p->details.v[i - p->notes.n];
         bool warning = strncmp(n, "warning: ", 9) == 0;
-        char *prefix = xasprintf("note: %s", warning ? msg_warning_word(out) : "");
-        print_wrapped(out, width, prefix, 6, n + (warning ? 9 : 0));
+        char *prefix = xstrdup(warning ? msg_warning_word(out) : "note: ");   /* one label */
+        print_wrapped(out, width, prefix, warning ? 9 : 6, n + (warning ? 9 : 0));
         free(prefix);
     }
     for (size_t i = 0; i < p->errors.n; i++)
@@ -330,6 +330,7 @@ void plan_print_json(const struct plan *p, FILE *out)
     }
     json_end_array(&j);
     json_strings(&j, "notes", &p->notes);
+    json_strings(&j, "details", &p->details);
     json_strings(&j, "errors", &p->errors);
     json_int(&j, "status", p->status);
     json_string(&j, "bind_policy", bind_policy_names[p->bind.value]);

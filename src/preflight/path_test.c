@@ -3,6 +3,7 @@
 #include "util/json.h"
 #include "util/msg.h"
 #include "util/proc.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <stdio.h>
@@ -202,8 +203,14 @@ static int run_round(const struct path_plan *pp, struct path_report *r, double *
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        if (!path_report_line(r, line))
-            fprintf(stderr, "%s\n", line);
+        size_t len = strlen(line);
+        while (len && line[len - 1] == '\r')   /* a launcher's CRLF: the line's end */
+            line[--len] = '\0';
+        if (!path_report_line(r, line)) {   /* the launcher's own words, shown safe */
+            char *safe = term_safe(line, len, 4096);
+            fprintf(stderr, "%s\n", safe);
+            free(safe);
+        }
     }
     free(out);
     if (timed_out)

@@ -281,6 +281,35 @@ static char *path_beside(const char *file, const char *name)
     return slash ? xasprintf("%.*s/%s", (int)(slash - file), file, name) : xstrdup(name);
 }
 
+/* A parent by name from a file that is itself on the search path: the first
+ * NAME.ini after that file (a site's roce.ini with "inherit = roce" takes the
+ * shipped one, as a shell's PATH or a module system's next does), else the
+ * first on the path. */
+static char *find_after(const char *name, const char *from_file, const struct strvec *dirs)
+{
+    char *self = realpath(from_file, NULL), *first = NULL, *next = NULL;
+    bool passed = false;
+    for (size_t i = 0; i < dirs->n && !next; i++) {
+        char *path = xasprintf("%s/%s.ini", dirs->v[i], name);
+        char *real = profile_is_file(path) ? realpath(path, NULL) : NULL;
+        if (real && self && strcmp(real, self) == 0)
+            passed = true;
+        else if (real && passed)
+            next = xstrdup(path);
+        else if (real && !first)
+            first = xstrdup(path);
+        free(real);
+        free(path);
+    }
+    free(self);
+    if (passed) {
+        free(first);
+        return next;
+    }
+    free(next);
+    return first;
+}
+
 /* A parent written as a path is relative to the file that names it. */
 static char *find_parent(const char *name, const char *from_file, const struct strvec *dirs)
 {
@@ -292,7 +321,35 @@ static char *find_parent(const char *name, const char *from_file, const struct s
         return here ? xasprintf("./%s", name)
                     : xasprintf("%.*s/%s", (int)(slash - from_file), from_file, name);
     }
-    return profile_find(name, dirs);
+    return from_file && !strchr(name, '/') ? find_after(name, from_file, dirs)
+                                           : profile_find(name, dirs);
+}
+
+/* The profile name on the search path nearest `name` ("rce": roce), as
+ * " (did you mean 'roce'?)", or "". Static. */
+static const char *near_profile(const char *name, const struct strvec *dirs)
+{
+    static char said[160];
+    struct profile_info *list;
+    size_t n;
+    profile_list(dirs, &list, &n);
+    const char **names = xcalloc(n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++)
+        names[i] = list[i].name;
+    const char *s = suggest(name, names, n);
+    snprintf(said, sizeof(said), s ? " (did you mean '%.100s'?)" : "", s);
+    free(names);
+    profile_info_free(list, n);
+    return said;
+}
+
+/* Whether file is NAME.ini. */
+static bool same_name(const char *file, const char *name)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    size_t n = strlen(name);
+    return strncmp(base, name, n) == 0 && strcmp(base + n, ".ini") == 0;
 }
 
 /* A parent (or -p's profile) that cannot be found, said with what was
@@ -306,16 +363,22 @@ static int not_found(const char *name, const struct strvec *dirs, const char *fr
         rr_error("%s:%d: parent profile '%s' not found (searched: %s) (hint: a name is "
                  "looked up in those folders; for the file beside %s say inherit = ./%s)",
                  from_file, from_line, name, searched, from_file, name);
+    else if (from_file && same_name(from_file, name))
+        rr_error("%s:%d: parent profile '%s' not found after this file on the search path "
+                 "(searched: %s) (hint: a profile that inherits its own name takes the next one "
+                 "on the path, as a site's roce.ini takes the shipped roce; to inherit another "
+                 "file, give its path)", from_file, from_line, name, searched);
     else if (from_file)
-        rr_error("%s:%d: parent profile '%s' not found (searched: %s)", from_file, from_line,
-                 name, searched);
+        rr_error("%s:%d: parent profile '%s' not found%s (searched: %s)", from_file, from_line,
+                 name, near_profile(name, dirs), searched);
     else if (profile_is_file(name))   /* "-p site.ini" meant the file here */
         rr_error("profile '%s' not found (searched: %s) (hint: a name is looked up in "
                  "those folders; for the file in this folder say -p ./%s)", name, searched,
                  name);
     else
-        rr_error("profile '%s' not found (searched: %s) (hint: 'rdmarun profiles' lists "
-                 "the profiles; -p also takes a path to a file)", name, searched);
+        rr_error("profile '%s' not found%s (searched: %s) (hint: 'rdmarun profiles' lists "
+                 "the profiles; -p also takes a path to a file)", name, near_profile(name, dirs),
+                 searched);
     free(searched);
     free(sibling);
     return RR_EX_NOINPUT;

@@ -5,6 +5,7 @@
  * prologs and HealthCheckProgram have no PATH, so its usual places are tried. */
 #include "slurm/drain.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/proc.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -83,8 +84,10 @@ static int node_state(const char *bin, const char *node, char **state, char **re
     *state = *reason = NULL;
     int st = scontrol(bin, args, &out);
     if (st != 0) {
-        if (out)
-            rr_error("scontrol show node %s failed: %s", node, out);
+        char *said = out ? lines_as_one(out) : NULL;
+        if (said)
+            rr_error("scontrol show node %s failed: %s", node, said);
+        free(said);
         free(out);
         return RR_EX_UNAVAILABLE;
     }
@@ -118,7 +121,9 @@ int slurm_drain(const char *bin, const char *node, const char *why)
         const char *args[] = {"update", nodearg, "State=DRAIN", text, NULL};
         char *out;
         if (scontrol(bin, args, &out) != 0) {
-            rr_error("cannot drain node %s: %s", node, out ? out : "");
+            char *said = lines_as_one(out ? out : "");
+            rr_error("cannot drain node %s: %s", node, said);
+            free(said);
             rc = RR_EX_UNAVAILABLE;
         } else {
             printf("rdmarun: drained node %s: %s\n", node, text + 7);
@@ -148,7 +153,9 @@ int slurm_resume_ours(const char *bin, const char *node)
         const char *args[] = {"update", nodearg, "State=RESUME", NULL};
         char *out;
         if (scontrol(bin, args, &out) != 0) {
-            rr_error("cannot resume node %s: %s", node, out ? out : "");
+            char *said = lines_as_one(out ? out : "");
+            rr_error("cannot resume node %s: %s", node, said);
+            free(said);
             rc = RR_EX_UNAVAILABLE;
         } else {
             printf("rdmarun: resumed node %s (it was drained by %s)\n", node, reason);

@@ -218,6 +218,18 @@ static enum tune_sample_status sample(const struct tune_search *s, const unsigne
     if (!x->next)   /* the base's first run: its failure is the tune's, as compare's */
         x->first = r->status > 0 ? r->status : !r->nbins ? RR_EX_DATAERR
                  : strcmp(r->verdict, "fallback") == 0 ? RR_EX_FALLBACK : RR_EX_NO_EVIDENCE;
+    if (!x->next && t->metric && r->status == 0 && !r->nbins) {
+        /* a search on no figure would spend the budget for nothing */
+        char *re = term_safe(t->metric, strlen(t->metric), 200);
+        rr_error("tune: the metric '%s' matched nothing the base's first run printed (%s): "
+                 "stopped (hint: try the regex on that output with grep -E; options after "
+                 "'--' go to the program)", re, r->log);
+        free(re);
+        x->error = RR_EX_DATAERR;
+        if (r == &fresh)
+            journal_record_clear(r);
+        goto out;
+    }
     x->next++;
     x->spent += r->wall;
     if (!x->bins.n && r->included)   /* the base's first run: the bins */

@@ -125,7 +125,10 @@ static void key_done(struct tune_space *sp, struct tune_key *k)
 
 /* UCX_TLS: every non-empty set of the transport families this UCX knows and
  * this node can use - shared memory, TCP, and each RDMA family (rc, ud, dc)
- * some active port's device has - each with self (a rank's own messages). */
+ * some active port's device has - each with self (a rank's own messages).
+ * On a shared-memory base (fabric shm: its runs must stay local) only the
+ * sets with sm: one without sends between ranks of the node over TCP or a
+ * NIC, which the base's verification leaves out (a run spent for nothing). */
 static void tls_values(struct tune_space *sp, const struct profile *base, const struct facts *f,
                        const char *from)
 {
@@ -154,8 +157,12 @@ static void tls_values(struct tune_space *sp, const struct profile *base, const 
         free(sugg);
         sugg = NULL;
     }
+    const char *fabric = profile_value(base, "profile", "fabric");
+    unsigned need = fabric && strcmp(fabric, "shm") == 0 && n && strcmp(families[0], "sm") == 0;
     struct tune_key *k = key_new(sp, base, "ucx", "TLS", from);
     for (unsigned mask = 1; k && mask < 1u << n; mask++) {
+        if ((mask & need) != need)
+            continue;
         struct strvec set = {0};
         for (size_t i = n; i-- > 0;)   /* RDMA first: the order UCX_TLS is written in */
             if (mask & 1u << i)

@@ -70,11 +70,14 @@ static char *plot_text(const struct tune *t, size_t *len)
     char *text;
     FILE *gp = xmemstream_open(&text, len);
     fprintf(gp, "# Made by rdmarun tune --validate; run 'gnuplot validate.gp' here to "
-                "redraw.\nset key left top\nset grid\nset logscale y\nset xtics rotate by -30\n"
+                "redraw.\nset key below\nset grid\nset logscale y\n"
+                /* each bin's label ends at its tick, down to the left: the
+                 * last one is not cut at the picture's right edge */
+                "set xtics rotate by 30 right\nset offsets 0.5, 0.5, 0, 0\nset lmargin 14\n"
                 "set ylabel '%s (median, %s is better)'\n",
             t->metric ? "figure" : "wall time (s)", t->higher ? "higher" : "lower");
     for (int k = 0; k < 2; k++)
-        fprintf(gp, "set terminal %s size 1000,480\nset output 'validate.%s'\n"
+        fprintf(gp, "set terminal %s noenhanced size 1000,480\nset output 'validate.%s'\n"
                     "plot 'validate.dat' using 1:2:xtic(4) with linespoints title 'base', "
                     "'validate.dat' using 1:3 with linespoints title 'tuned'\nset output\n",
                 k ? "svg" : "pngcairo", k ? "svg" : "png");

@@ -293,3 +293,25 @@ int str_ptr_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+char *lines_as_one(const char *text)
+{
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+        n--;
+    char *out = xmalloc(2 * n + 1), *w = out;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n')
+            continue;
+        if (text[i] == '\n') {
+            *w++ = ';';
+            *w++ = ' ';
+            while (i + 1 < n && text[i + 1] == ' ')
+                i++;
+        } else {
+            *w++ = text[i] == '\r' ? ' ' : text[i];
+        }
+    }
+    *w = '\0';
+    return out;
+}

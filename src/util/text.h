@@ -40,6 +40,10 @@ int version_cmp(const char *a, const char *b);
  * newline, a NUL's neighbours) and bytes that are no UTF-8 shown as \xNN, and
  * past `max` bytes cut with the length: 'AAAA...' (131072 bytes). */
 char *term_safe(const char *s, size_t len, size_t max);
+/* A tool's output (scontrol's four lines) as one line of a message: its
+ * line ends as "; ", none at its end, a carriage return as a space. The
+ * caller frees; what it holds of escape sequences is still term_safe's. */
+char *lines_as_one(const char *text);
 /* Whether every byte is printable (no control characters such as newline or NUL). */
 bool is_printable(const char *s);
 

@@ -11,7 +11,7 @@
 . "$RDMARUN_SRCDIR/tests/hostile/lib.sh"
 HELLO=$BUILD/examples/mpi_hello
 cd "$TMP" || exit 1
-evidence_in() { sed -n 's/.*evidence in \([^ ;]*\).*/\1/p' "$1" | head -1; }
+evidence_in() { evidence_path <"$1"; }
 # A job that runs until HOLD.release exists, saying when it started.
 cat >long <<SH
 #!/bin/sh

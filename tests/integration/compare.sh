@@ -36,6 +36,11 @@ done
 if command -v gnuplot >/dev/null; then
     [ -s "$D/scaling.png" ] && [ -s "$D/scaling.svg" ] && head -c 8 "$D/scaling.png" | grep -q PNG
     ok $? "gnuplot drew scaling.png and scaling.svg"
+    # as a person sees it: 1000 x 420, the title whole (not "time_p er_i ter_u s"),
+    # each profile's name in the legend, no text past the right edge
+    p=$(python3 "$SRC/tests/plot-check.py" "$D/scaling" 1000 420 "strong scaling of time_per_iter_us" \
+        shm tcp "parallel efficiency" 2>&1)
+    ok $? "scaling.png and .svg read as drawn: $p"
 else
     skip "gnuplot drew the plot" "gnuplot not installed"
 fi
@@ -284,6 +289,14 @@ assert abs(got - want) < 1e-6, (got, want)
 print("%.1f%% of light: %.2f us over a %.2f us median" % (got * 100, want * med, med))
 PY
 ok $? "its figure is the model's 20.08 us over the runs' median, from runs.csv by hand"
+# More ranks than this node's cores: Open MPI refuses the runs; each run's
+# warning says why, from its output (issue 51: it was only in runs/N.out).
+many=$(($(nproc) + 1))
+run "$RDMARUN" compare -p shm --np "$many" --repeat 1 --warmup 0 -o "$TMP/slots" $MPIRUN_ROOT -- "$HELLO"
+check "np $many on $(nproc) cores: the run's warning names Open MPI's reason, its status compare's" \
+    "$(awk -F, 'NR == 2 {print $7}' "$TMP/slots/runs.csv")" \
+    "compare: run 0 (shm, $many ranks) failed: " "not enough slots" "left out of the statistics"
+check_without "and no plot of nothing is attempted" "$rc" "gnuplot failed" "not enough slots"
 run "$RDMARUN" compare -p shm --np 1 --higher-is-better -o "$TMP/bw2" -- "$HELLO"
 check "--higher-is-better without --metric: 64" 64 "--higher-is-better is for a --metric"
 

@@ -6,7 +6,7 @@
 . "$RDMARUN_SRCDIR/tests/lib.sh"
 HELLO=$BUILD/examples/mpi_hello
 job() { run "$RDMARUN" -p shm "$@" $MPIRUN_ROOT -np 2 "$HELLO"; }
-evidence_in() { sed -n 's/.*evidence in \([^ ;]*\).*/\1/p' <<<"$err" | head -1; }
+evidence_in() { evidence_path <<<"$err"; }
 
 # The default: ./rdmarun-evidence/HOST.PID.TIME.XXXXXX, 0700, marked.
 mkdir "$TMP/w" && cd "$TMP/w"

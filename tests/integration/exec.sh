@@ -106,7 +106,8 @@ check "a COMMAND that reports no transport: said so" 0 \
 # UCX ending a process itself, live: a real ucx_perftest server, sent
 # SIGSEGV while it waits, prints UCX's "[host:pid:0:tid] Caught signal 11"
 # and its backtrace (UCX_HANDLE_ERRORS=bt). The job's lines stay the job's,
-# its status passes through, and the verdict names the process UCX ended.
+# its status passes through, and the verdict names the process that crashed
+# (UCX's handler prints "Caught signal" for any crash).
 cat >"$TMP/crash.sh" <<'SH'
 #!/bin/sh
 ucx_perftest $PERFTEST_P -p "$1" -t tag_lat & server=$!
@@ -119,7 +120,7 @@ run "$RDMARUN" --launcher exec -p shm -- "$TMP/crash.sh" $((port + 7))
 pid=$(printf '%s\n' "$err" | sed -n 's/^\[[^:]*:\([0-9]*\) *:[^]]*\] Caught signal 11.*/\1/p' | head -1)
 check "UCX's own end of a process: its lines passed, the status passed, the process named" 139 \
     "] Caught signal 11 (Segmentation fault" "==== backtrace" \
-    "no verdict: the job ended (status 139) before any process reported a transport (UCX ended process ${pid:-?} on $(hostname): Caught signal 11 (Segmentation fault"
+    "no verdict: the job ended (status 139) before any process reported a transport (process ${pid:-?} on $(hostname) crashed: signal 11 (Segmentation fault"
 
 # NCCL's side (NCCL cannot run here: no GPUs): a worker that says on stdout
 # what NCCL says (the fixtures in tests/data/logs, from NCCL's format

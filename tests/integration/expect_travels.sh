@@ -5,7 +5,7 @@
 # the record are judged as they read. Real Open MPI jobs over UCX's tcp.
 . "$RDMARUN_SRCDIR/tests/lib.sh"
 HELLO=$BUILD/examples/mpi_hello
-evidence_in() { sed -n 's/.*evidence in \([^ ;]*\).*/\1/p' <<<"$err" | head -1; }
+evidence_in() { evidence_path <<<"$err"; }
 mkdir "$TMP/w" && cd "$TMP/w"
 run "$RDMARUN" -p tcp $MPIRUN_ROOT -np 2 "$HELLO"
 dir=$(evidence_in)

@@ -94,7 +94,7 @@ ok $? "no -bind-to for Intel's mpiexec.hydra, which refuses it with a warning in
 # Intel's own table within the PUs the helper reported for that rank.
 np=$(($(nproc) + 1))
 run "$RDMARUN" -p shm --bind-policy numa --report -np $np "$HELLO"
-log=$(printf '%s\n' "$err" | sed -n 's/.*evidence in \([^ ]*\).*/\1/p' | head -1)/mpi.log
+log=$(printf '%s\n' "$err" | evidence_path)/mpi.log
 printf '%s\n' "$err" >"$TMP/helper.txt"
 python3 - "$log" "$np" "$TMP/helper.txt" <<'PY'
 import re, sys

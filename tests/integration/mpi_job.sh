@@ -26,6 +26,17 @@ ok $? "with shm, UCX's endpoint to the other rank uses shared memory and no TCP"
 # Exit status and signals are mpirun's own: rdmarun execs it.
 run "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 "$EXIT" 7
 check "the program exits 7, rdmarun exits 7" 7
+# The program's own crash (rank 0 writes through NULL after the ranks
+# talked): UCX's handler prints "Caught signal 11" for it, as for any
+# crash; the verdict says the process crashed, not that UCX ended it.
+run "$RDMARUN" -p shm $MPIRUN_ROOT -np 2 "$EXIT" crash
+pid=$(printf '%s\n' "$err" | sed -n 's/^\[[^:]*:\([0-9]*\) *:[^]]*\] Caught signal 11.*/\1/p' | head -1)
+[ "$rc" != 0 ] && has "$err" "local only: 2 processes" &&
+    has "$err" "; then process ${pid:-?} on $(hostname) crashed: signal 11 (Segmentation fault" &&
+    has "$err" "UCX's handler printed the backtrace" && ! has "$err" "UCX ended"
+s=$?
+ok $s "a NULL write in the program: status $rc, 'process ${pid:-?} crashed', not blamed on UCX"
+[ $s = 0 ] || show_run
 
 "$RDMARUN" -p shm --verify off $MPIRUN_ROOT -np 2 "$EXIT" sleep 60 >"$TMP/sleep.out" 2>&1 &
 pid=$!

@@ -175,7 +175,7 @@ ok $? "with tcp, UCX's endpoint between the MPICH ranks is TCP and no shared mem
 tcp_run "$RDMARUN" -p shm -x UCX_TLS=tcp,self -np 2 "$HELLO"
 if [ "$ONE_NODE_TCP" = fallback ]; then
     check "an MPICH job told TCP under the shm profile: FALLBACK, with the process and its lane" 0 \
-        "warning: FALLBACK: process" "used tcp/" "the profile expects local"
+        "rdmarun: FALLBACK: process" "used tcp/" "the profile expects local"
 else
     check "an MPICH job told TCP under the shm profile: local, over TCP, not shared memory" 0 \
         "within one node, over TCP (tcp/" "not shared memory"

@@ -65,6 +65,9 @@ ok $? "its 3 pairs appended to validate.tsv, the base first in even rounds"
 if command -v gnuplot >/dev/null; then
     head -c 8 "$TMP/t1/validate.png" | grep -q PNG && [ -s "$TMP/t1/validate.svg" ]
     ok $? "gnuplot drew validate.png and validate.svg"
+    p=$(python3 "$SRC/tests/plot-check.py" "$TMP/t1/validate" 1000 480 base tuned \
+        "figure (median, lower is better)" 2>&1)
+    ok $? "validate.png and .svg read as drawn, every bin label within the picture: $p"
 else
     skip "the validation plot" "gnuplot not installed"
 fi
@@ -151,6 +154,12 @@ if command -v mpirun >/dev/null && [ -x "$BUILD/examples/mpi_pingpong" ]; then
         ! grep -q '^TLS = tcp,self' "$TMP/real/tuned.ini"
         ok $? "the tuned profile never takes a value whose runs were left out"
     fi
+    # The default space on shm: every UCX_TLS it tries keeps shared memory
+    # (issue 51: it spent a run on tcp,self, left out with a warning).
+    run "$RDMARUN" tune -p shm --budget 2 --no-validate -o "$TMP/default" $MPIRUN_ROOT
+    tls=$(printf '%s\n' "$out$err" | sed -n 's/^  ucx\.TLS: \[[^]]*\] \(.*\)  (.*/\1/p')
+    [ -n "$tls" ] && ! printf '%s\n' $tls | grep -qv '^sm\|,sm\b\|sm,'
+    ok $? "the default space on shm tries only TLS sets with sm: ${tls:-none listed}"
 else
     skip "a tune of the built-in sweep with Open MPI" "mpirun or examples/mpi_pingpong missing"
 fi
@@ -287,8 +296,10 @@ ok $? "the links' target is untouched and nothing is added to the folder"
 # of why (a figure the metric does not find: 65; the run's own failure: its status).
 run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini" \
     --metric 'nothing=([0-9]+)' -o "$TMP/nofig" -- "$TMP/bench"
-check "a base run with no figure" 65 "printed no figure the metric matches" \
-    "the base profile's run is not one to measure against"
+check "a base run with no figure: stopped at once, the regex and the run named" 65 \
+    "tune: the metric 'nothing=([0-9]+)' matched nothing the base's first run printed ($TMP/nofig/runs/0000.out): stopped"
+[ "$(awk 'NR > 2' "$TMP/nofig/samples.tsv" | wc -l)" = 1 ]
+ok $? "after 1 run, not the budget's (issue 51: it searched on, every run left out)"
 run "$RDMARUN" tune -p shm --launcher exec --verify off --space "$TMP/space.ini" -o "$TMP/fails" \
     -- sh -c 'exit 3'
 check "a base run that fails" 3 "failed with status 3"

@@ -89,7 +89,7 @@ check "README: the build tree's ./rdmarun -np 2 examples/mpi_hello before instal
     "rdmarun: profile auto" "rank 1 of 2"
 # (The source tree's path resolved: distcheck's is _build/sub/../..)
 real_src=$(cd "$SRC" && pwd -P)
-run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" profiles
+run env -u RDMARUN_PROFILE_PATH "$BUILD/rdmarun" profiles -v
 check "an uninstalled rdmarun lists the source tree's profiles" 0 "$real_src/profiles/auto.ini"
 check_without "and not /usr/local's installation" 0 "/usr/local/share/rdmarun" "$real_src/profiles/auto.ini"
 check_without "and not /usr's installation" 0 "/usr/share/rdmarun" "$real_src/profiles/auto.ini"

@@ -26,13 +26,26 @@ if [ "$build" != "$src" ]; then
     build_arg="rr_build=$build"
 fi
 # A guest with several NUMA nodes (for placement across them): a CPU and a
-# memory backend each.
+# memory backend each, and an ACPI HMAT (QEMU's hmat-lb, qemu-options.hx)
+# that gives each node's memory a latency and bandwidth from each node's
+# CPUs: RDMARUN_VM_HMAT_MBS (MB/s) from its own, half that from the others,
+# as a firmware does; the kernel publishes them in
+# /sys/devices/system/node/nodeN/access0/initiators/.
 numa=()
 nodes=${RDMARUN_VM_NUMA:-1}
 if [ "$nodes" -gt 1 ]; then
+    numa+=(-machine hmat=on)
     for ((i = 0; i < nodes; i++)); do
         numa+=(-object "memory-backend-ram,id=mem$i,size=$((${RDMARUN_VM_MEM:-2048} / nodes))M"
                -numa "node,nodeid=$i,cpus=$((i * ${RDMARUN_VM_SMP:-2} / nodes))-$(((i + 1) * ${RDMARUN_VM_SMP:-2} / nodes - 1)),memdev=mem$i")
+    done
+    mbs=${RDMARUN_VM_HMAT_MBS:-12800}
+    for ((i = 0; i < nodes; i++)); do
+        for ((t = 0; t < nodes; t++)); do
+            near=$([ $i = $t ] && echo 1 || echo 2)
+            numa+=(-numa "hmat-lb,initiator=$i,target=$t,hierarchy=memory,data-type=access-latency,latency=$((90 * near))"
+                   -numa "hmat-lb,initiator=$i,target=$t,hierarchy=memory,data-type=access-bandwidth,bandwidth=$((mbs / near))M")
+        done
     done
 fi
 console=$share/console-$name.log

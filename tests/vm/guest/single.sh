@@ -227,6 +227,29 @@ placed 2
 placed 1 --set bind.memory=bind
 [ "$got" = "0-1 bind:0-1;" ]; ok $? "memory = bind: 1 rank's memory bound to both nodes ($got)"
 
+# 2c'. The memory's bandwidth (issue 50): the guest's firmware has an ACPI
+# HMAT (boot.sh: 12800 MB/s from a node's own CPU, half from the other's),
+# which the kernel publishes and hwloc reads into the facts; judge holds a
+# shared-memory result to its copy ceiling, that figure / 2.
+hmat=$(cat /sys/devices/system/node/node0/access0/initiators/read_bandwidth 2>/dev/null)
+[ "$hmat" = 12800 ]; ok $? "the kernel reads the firmware's HMAT: node 0's memory from its own CPU ${hmat:-none} (12800)"
+gbs=$(awk -v m="$hmat" 'BEGIN { printf "%.1f", m * 1.048576e-3 }')
+run "$RDMARUN" probe
+check "probe: each NUMA node's memory bandwidth, from the HMAT through hwloc (hwloc's MiB/s)" 0 \
+    "NUMA 0: PUs 0 (1 cores), memory $gbs GB/s (the firmware's HMAT)" \
+    "NUMA 1: PUs 1 (1 cores), memory $gbs GB/s (the firmware's HMAT)"
+UCX_TLS=sm,self ucx_perftest $PERFTEST_P -p 13390 -t tag_bw -s 65536 -n 100 >"$TMP/shm-server.txt" 2>&1 &
+srv=$!
+"$RDMARUN_SRCDIR/tests/listening.sh" 13390
+UCX_TLS=sm,self ucx_perftest $PERFTEST_P -p 13390 -t tag_bw -s 65536 -n 100 localhost >"$TMP/shm.txt" 2>&1
+wait $srv
+# (--node alone describes another node; with --facts it adds to them)
+"$RDMARUN" probe --json >"$TMP/here.json"
+run "$RDMARUN" judge --facts "$TMP/here.json" --node nodes=1 "$TMP/shm.txt"
+check "judge: ucx_perftest over shared memory, against this node's HMAT: a share of the copy ceiling" 0 \
+    "memory $gbs GB/s a NUMA node" "of ceiling" \
+    "the memory's copy ceiling: $gbs GB/s / 2" "one copy stream is bound by its core, not by the memory: not labeled"
+
 # 2d. compare (issue 7): rc_verbs against TCP with the stencil, each run's
 # verdict recorded. Both ranks share the guest, so the RDMA profile leaves
 # out shared memory (as above). The results stay in the share for the README.

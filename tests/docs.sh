@@ -1,8 +1,9 @@
 #!/bin/bash
-# Every command README.md and the man pages' EXAMPLES show is run, so that a
-# stale example fails the suite. Commands are taken from README's ```sh
-# blocks (a line each, "\" joined, comments cut) and its "$ " lines, and from
-# the man pages' EXAMPLE(S) .nf blocks; each must have a line in HOW below
+# Every command README.md and the man pages show is run, so that a stale
+# example fails the suite. Commands are taken from README's ```sh blocks (a
+# line each, "\" joined, comments cut) and its "$ " lines, from the man
+# pages' EXAMPLE(S) .nf blocks, and from their other .nf blocks' lines that
+# are rdmarun commands; each must have a line in HOW below
 # (and each line of HOW must still be shown). The man pages' example profile
 # is loaded as a profile.
 . "$RDMARUN_SRCDIR/tests/lib.sh"
@@ -32,6 +33,7 @@ PATH=/usr/libexec/rdmarun/wrappers:$PATH RDMARUN_PROFILE=roce ./job.sh	run 69 pr
 PATH=@libexecdir@/rdmarun/wrappers:$PATH ./job.sh	run 0 rdmarun: local only: 2 processes
 rdmarun -np 2 ./app	run 0 rdmarun: local only: 2 processes
 rdmarun -p shm -np 2 ./mpich_hello	run 0 rdmarun: local only: 2 processes
+rdmarun -p roce -np 4 ./mpich_app	sed s|^rdmarun |rdmarun --dry-run --sysfs tests/data/sysfs/rxe |
 rdmarun -p roce --hostfile hosts -np 64 ./app	recorded	needs an ACTIVE RoCE port and 64 slots; make check-vm runs roce jobs on Soft-RoCE
 rdmarun --dry-run -p roce --set ucx.RNDV_THRESH=16M -np 64 --hostfile hosts ./app	recorded	the roce profile needs a RoCE port to plan
 rdmarun profiles	run 0 roce
@@ -93,8 +95,7 @@ for page in ("rdmarun.1", "rdmarun-profile.5", "rdmarun-slurm.7"):
         if line.startswith(".SH "):
             section = line[4:].strip()
             continue
-        if section not in ("EXAMPLE", "EXAMPLES"):
-            continue
+        example = section in ("EXAMPLE", "EXAMPLES")
         if line == ".nf":
             block = []
         elif line == ".fi" and block is not None:
@@ -107,7 +108,10 @@ for page in ("rdmarun.1", "rdmarun-profile.5", "rdmarun-slurm.7"):
                     pending = l[:-1].rstrip() + " " if l.endswith("\\") else ""
                     if not pending:
                         joined.append(l)
-                cmds += [l for l in joined if l and not l.startswith("#")]
+                # an EXAMPLES block is commands; elsewhere a block's
+                # lines that are rdmarun commands (the rest: output, tables)
+                cmds += [l for l in joined if l and not l.startswith("#")
+                         and (example or l.startswith("rdmarun "))]
             block = None
         elif block is not None:
             block.append(line)
@@ -126,7 +130,7 @@ ln -s "$RDMARUN" "$S/bin/rdmarun"
 cp "$BUILD/examples/mpi_hello" "$S/app" && cp "$BUILD/examples/mpi_hello" "$S/mpi_hello"
 # The README's MPICH program: the example built with mpicc.mpich (when it is
 # not, the run says the launcher it would need: a failure all the same).
-cp "$BUILD/examples/mpich/mpi_hello" "$S/mpich_hello" 2>/dev/null
+cp "$BUILD/examples/mpich/mpi_hello" "$S/mpich_hello" 2>/dev/null && cp "$S/mpich_hello" "$S/mpich_app"
 cp "$BUILD/examples/mpi_stencil" "$S/examples/"
 ln -s "$SRC/tests" "$S/tests"
 printf 'localhost slots=64\n' >"$S/hosts"

@@ -179,6 +179,47 @@ static void say_discarded(const struct session *x, const struct journal_record *
                 r->log);
 }
 
+/* A new run of `choice`, measured and recorded in r (what was left out,
+ * said); false when the search stops (interrupted, the budget, a journal
+ * that cannot be written). */
+static bool fresh_sample(struct session *x, const struct tune_search *s, const unsigned *choice,
+                         const char *settings, struct journal_record *r)
+{
+    if (measure_interrupted() || (!s->validating && budget_spent(x)))
+        return false;
+    progress(x, settings);
+    if (!run_one(x, choice, r))
+        return false;
+    if (journal_append(x->fd, r) != 0) {
+        rr_error("tune: cannot record run %zu in %s/samples.tsv: %s", x->next, x->t->out.path,
+                 strerror(errno));
+        x->error = RR_EX_CANTCREAT;
+        journal_record_clear(r);
+        return false;
+    }
+    if (!r->included) {
+        if (isatty(STDERR_FILENO))
+            fputs("\r\033[K", stderr);
+        say_discarded(x, r, settings);
+    }
+    return true;
+}
+
+/* The base's first run ended well and printed nothing the metric matches:
+ * a search on no figure would spend the budget for nothing (true, said). */
+static bool no_figure_at_all(const struct session *x, const struct journal_record *r)
+{
+    const struct tune *t = x->t;
+    if (x->next || !t->metric || r->status != 0 || r->nbins)
+        return false;
+    char *re = term_safe(t->metric, strlen(t->metric), 200);
+    rr_error("tune: the metric '%s' matched nothing the base's first run printed (%s): "
+             "stopped (hint: try the regex on that output with grep -E; options after "
+             "'--' go to the program)", re, r->log);
+    free(re);
+    return true;
+}
+
 static enum tune_sample_status sample(const struct tune_search *s, const unsigned *choice,
                                       double *values)
 {
@@ -196,35 +237,13 @@ static enum tune_sample_status sample(const struct tune_search *s, const unsigne
             x->error = RR_EX_DATAERR;
             goto out;
         }
-    } else {
-        if (measure_interrupted() || (!s->validating && budget_spent(x)))
-            goto out;
-        progress(x, settings);
-        if (!run_one(x, choice, r))
-            goto out;
-        if (journal_append(x->fd, r) != 0) {
-            rr_error("tune: cannot record run %zu in %s/samples.tsv: %s", x->next, t->out.path,
-                     strerror(errno));
-            x->error = RR_EX_CANTCREAT;
-            journal_record_clear(r);
-            goto out;
-        }
-        if (!r->included) {
-            if (isatty(STDERR_FILENO))
-                fputs("\r\033[K", stderr);
-            say_discarded(x, r, settings);
-        }
+    } else if (!fresh_sample(x, s, choice, settings, r)) {
+        goto out;
     }
     if (!x->next)   /* the base's first run: its failure is the tune's, as compare's */
         x->first = r->status > 0 ? r->status : !r->nbins ? RR_EX_DATAERR
                  : strcmp(r->verdict, "fallback") == 0 ? RR_EX_FALLBACK : RR_EX_NO_EVIDENCE;
-    if (!x->next && t->metric && r->status == 0 && !r->nbins) {
-        /* a search on no figure would spend the budget for nothing */
-        char *re = term_safe(t->metric, strlen(t->metric), 200);
-        rr_error("tune: the metric '%s' matched nothing the base's first run printed (%s): "
-                 "stopped (hint: try the regex on that output with grep -E; options after "
-                 "'--' go to the program)", re, r->log);
-        free(re);
+    if (no_figure_at_all(x, r)) {
         x->error = RR_EX_DATAERR;
         if (r == &fresh)
             journal_record_clear(r);

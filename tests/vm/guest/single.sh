@@ -249,6 +249,7 @@ run "$RDMARUN" judge --facts "$TMP/here.json" --node nodes=1 "$TMP/shm.txt"
 check "judge: ucx_perftest over shared memory, against this node's HMAT: a share of the copy ceiling" 0 \
     "memory $gbs GB/s a NUMA node" "of ceiling" \
     "the memory's copy ceiling: $gbs GB/s / 2" "one copy stream is bound by its core, not by the memory: not labeled"
+echo "# figures: $(printf '%s\n' "$out" | grep 'not judged:' | sed 's/^ *//')"
 
 # 2d. compare (issue 7): rc_verbs against TCP with the stencil, each run's
 # verdict recorded. Both ranks share the guest, so the RDMA profile leaves

@@ -282,6 +282,12 @@ launched; ok $? "and it ran"
 run "$RDMARUN" tune -p shm --launcher exec -- /bin/true --metric 'x=([0-9]+)'
 check "tune: --metric after the program is refused" 64 \
     "--metric comes after the program, so it goes to /bin/true, not to tune"
+run "$RDMARUN" compare -p shm --np 1 --repeat 1 --warmup 0 -o "$TMP/cmp-after" $MPIRUN_ROOT -- \
+    "$BUILD/examples/mpi_hello" --verify strict
+check "compare: another of rdmarun's options after its program is warned of, and compare runs" 0 \
+    "warning: --verify comes after the program" "baseline: shm"
+run "$RDMARUN" --dry-run -p shm ./prog --profile x
+check_without "--profile after the program (many programs take one): no warning" 0 "comes after" "mpirun "
 run "$RDMARUN" tune --help
 check "tune --help: --metric before the program" 0 "[--metric REGEX [--higher-is-better]] [MPIRUN OPTIONS]" \
     "[-- PROGRAM [ARGS...]]"

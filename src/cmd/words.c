@@ -11,11 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* rdmarun's options that change what it does with a job: after the program
- * they are the program's, which is rarely what was meant. */
+/* rdmarun's options that change what it does with a job, by names few
+ * programs take (not --profile or --launcher, which many do): after the
+ * program they are the program's, which is rarely what was meant. The last
+ * two are compare's and tune's: after their program, refused. */
 static const char *const own_after[] = {
-    "dry-run", "verify", "profile", "bind-policy", "evidence-dir", "sysfs", "topology",
-    "facts", "launcher", "mpirun", "metric", "higher-is-better", NULL,
+    "dry-run", "verify", "bind-policy", "evidence-dir", "sysfs", "topology", "facts",
+    "mpirun", "metric", "higher-is-better", NULL,
 };
 
 /* The first of the program's arguments that is one of own_after (--NAME or
@@ -50,7 +52,8 @@ static bool asked_yes(const char *program)
 int cli_program_words(const struct cmdline *cl)
 {
     const struct strvec *program = &cl->job.program;
-    if (!(cl->command & (CMD_RUN | CMD_COMPARE | CMD_TUNE)) || program->n < 2)
+    /* (--json: the plan compare and tune ask for, whose caller said it) */
+    if (!(cl->command & (CMD_RUN | CMD_COMPARE | CMD_TUNE)) || program->n < 2 || cl->json)
         return 0;
     const char *w = own_option_after(program);
     if (!w)
@@ -59,7 +62,10 @@ int cli_program_words(const struct cmdline *cl)
                                                                         strlen(program->v[0]), 80);
     int rc = 0;
     const char *who = cl->command == CMD_RUN ? "rdmarun" : command_of(cl->command)->name;
-    if (cl->command != CMD_RUN) {
+    bool figure = starts_with(w, "--metric") || starts_with(w, "--higher-is-better");
+    if (cl->command != CMD_RUN && !figure) {
+        rr_warn("%s comes after the program, so it goes to %s, not to %s", word, prog, who);
+    } else if (cl->command != CMD_RUN) {
         rr_error("%s comes after the program, so it goes to %s, not to %s (hint: put %s's "
                  "options before '--': rdmarun %s ... %s ... -- %s ...)", word, prog, who, who,
                  who, word, prog);

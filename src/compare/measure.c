@@ -224,8 +224,8 @@ void metric_read(const regex_t *re, const char *log,
 static const char *const failure_words[] = {
     "rdmarun: error: ",     /* rdmarun's own refusal or failure */
     "not enough slots",     /* Open MPI: more ranks than the hosts' slots (cores) */
-    "error",                /* any other tool's, case-insensitive */
-    NULL,
+    "exited with non-zero status",   /* mpirun's and prterun's word on a rank's status */
+    NULL,                   /* (not any "error": Open MPI 5 logs PMIx errors that are not why) */
 };
 
 /* Whether hay holds needle, whatever the case. */

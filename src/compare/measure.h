@@ -41,9 +41,9 @@ char *measure_plan(const struct strvec *argv, const char *path, const char *what
  * matching time exponential in the line's length). */
 bool metric_compile(regex_t *re, const char *regex, const char *option);
 /* Why a run that failed failed, as its output says: the first line of the
- * log that names an error (rdmarun's own, the launcher's "not enough
- * slots", any "error"), terminal-safe and at most 200 bytes; NULL when none
- * does. The caller frees. */
+ * log that names it (rdmarun's own error, the launcher's "not enough
+ * slots", mpirun's "exited with non-zero status"), terminal-safe and at
+ * most 200 bytes; NULL when none does. The caller frees. */
 char *measure_failure(const char *log);
 /* A figure's bound (the journals refuse more) and the longest line read:
  * past it, a line's rest is left unread, with a warning. */

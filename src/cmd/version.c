@@ -61,18 +61,16 @@ static char *rdma_core_of(const char *libibverbs)
  * after its errors), else its last, terminal-safe. */
 static char *failure_line(const char *out)
 {
-    const char *pick = NULL, *last = NULL;
+    const char *pick = NULL, *last = out;
     for (const char *s = out; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
         size_t n = strcspn(s, "\n");
-        if (n == 0)
-            continue;
-        last = s;
-        char *l = trim_dup(s, n);
-        if (!pick && strstr(l, "fatal"))
-            pick = s;
-        free(l);
+        if (n)
+            last = s;
+        for (size_t k = 0; n >= 5 && !pick && k <= n - 5; k++)
+            if (strncmp(s + k, "fatal", 5) == 0)
+                pick = s;
     }
-    const char *s = pick ? pick : last ? last : out;
+    const char *s = pick ? pick : last;
     return term_safe(s, strcspn(s, "\n"), 200);
 }
 

@@ -20,7 +20,7 @@ t "every file dpkg lists for rdmarun is there" sh -c \
     'dpkg -L rdmarun rdmarun-slurm | grep . | while read -r f; do [ -e "$f" ] || { echo "missing $f"; exit 1; }; done'
 # (as many as the package ships: its own file list counts them)
 t "the shipped profiles come from /usr/share/rdmarun/profiles" sh -c \
-    'rdmarun profiles >/tmp/p && n=$(dpkg -L rdmarun | grep -c "^/usr/share/rdmarun/profiles/[a-z-]*\.ini$") &&
+    'rdmarun profiles -v >/tmp/p && n=$(dpkg -L rdmarun | grep -c "^/usr/share/rdmarun/profiles/[a-z-]*\.ini$") &&
      [ "$n" -ge 11 ] && [ "$(grep -c " /usr/share/rdmarun/profiles/[a-z-]*\.ini$" /tmp/p)" = "$n" ] ||
      { cat /tmp/p; echo "the package ships $n"; exit 1; }'
 
